@@ -1,0 +1,120 @@
+import { db } from "../db/client";
+import { DIGEST_ALGORITHM, digestSecret, generateKeyId, generateSecret, maskSecret, secretPrefix } from "./secret";
+import { open, seal } from "./secret-box";
+
+// Every database access for API keys lives here.
+
+export type NewApiKey = { keyId: string; secret: string };
+
+export async function createApiKey(options: {
+  teamId: string;
+  description?: string | null;
+  createdById?: string | null;
+}): Promise<NewApiKey> {
+  const keyId = generateKeyId();
+  const secret = generateSecret();
+  await db().apiKey.create({
+    data: {
+      id: keyId,
+      teamId: options.teamId,
+      description: options.description?.trim() || null,
+      createdById: options.createdById ?? null,
+      secretDigest: digestSecret(secret),
+      digestAlgorithm: DIGEST_ALGORITHM,
+      secretPrefix: secretPrefix(secret),
+      secretCiphertext: seal(secret, keyId),
+    },
+  });
+  return { keyId, secret };
+}
+
+/** Deletes a key; with a teamId, only that team's key. Returns whether a key was deleted. */
+export async function deleteApiKey(options: { keyId: string; teamId?: string }): Promise<boolean> {
+  const where = options.teamId === undefined ? { id: options.keyId } : { id: options.keyId, teamId: options.teamId };
+  const { count } = await db().apiKey.deleteMany({ where });
+  return count === 1;
+}
+
+export type ApiKeyListItem = {
+  keyId: string;
+  description: string | null;
+  createdAt: Date;
+  createdByEmail: string | null;
+  copied: boolean;
+  copiedAt: Date | null;
+  lastUsedAt: Date | null;
+  /** The full secret until its first copy, then the masked form. */
+  secretDisplay: string;
+};
+
+export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
+  const rows = await db().apiKey.findMany({ where: { teamId }, orderBy: { createdAt: "desc" } });
+  const creatorIds = [...new Set(rows.map((r) => r.createdById).filter((id): id is string => id !== null))];
+  const creators = creatorIds.length
+    ? await db().user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } })
+    : [];
+  const emailOf = new Map(creators.map((u) => [u.id, u.email]));
+  return rows.map((row) => {
+    const copied = row.copiedAt !== null || row.secretCiphertext === null;
+    return {
+      keyId: row.id,
+      description: row.description,
+      createdAt: row.createdAt,
+      createdByEmail: row.createdById ? (emailOf.get(row.createdById) ?? null) : null,
+      copied,
+      copiedAt: row.copiedAt,
+      lastUsedAt: row.lastUsedAt,
+      secretDisplay: copied ? maskSecret(row.secretPrefix) : open(row.secretCiphertext!, row.id),
+    };
+  });
+}
+
+/**
+ * The first copy of a secret: returns it and erases the recoverable copy in one
+ * conditional update, so of two simultaneous copies only one gets the secret.
+ */
+export async function takeSecretForCopy(options: {
+  keyId: string;
+  teamId: string;
+  userId: string | null;
+}): Promise<string | null> {
+  const row = await db().apiKey.findFirst({
+    where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
+    select: { secretCiphertext: true },
+  });
+  if (!row?.secretCiphertext) return null;
+  const { count } = await db().apiKey.updateMany({
+    where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
+    data: { copiedAt: new Date(), copiedById: options.userId, secretCiphertext: null },
+  });
+  return count === 1 ? open(row.secretCiphertext, options.keyId) : null;
+}
+
+export type KeyForAuth = {
+  id: string;
+  secretDigest: string;
+  lastUsedAt: Date | null;
+  team: { id: string; defaultPhoneCountry: string | null } | null;
+};
+
+export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
+  return db().apiKey.findUnique({
+    where: { id: keyId },
+    select: {
+      id: true,
+      secretDigest: true,
+      lastUsedAt: true,
+      team: { select: { id: true, defaultPhoneCountry: true } },
+    },
+  });
+}
+
+/** Records use of a key at most once a minute, so the hot path rarely writes. */
+export async function touchApiKey(key: { id: string; lastUsedAt: Date | null }, now = new Date()): Promise<void> {
+  const staleBefore = new Date(now.getTime() - 60_000);
+  if (key.lastUsedAt && key.lastUsedAt > staleBefore) return;
+  await db().apiKey.updateMany({
+    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
+    data: { lastUsedAt: now },
+  });
+}

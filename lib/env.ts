@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { databaseProvider, databaseUrl } from "./db/database-url";
+
+// Every environment variable the app reads is parsed here and nowhere else.
+const schema = z.object({
+  DATA_DIR: z.string().min(1).default("./data"),
+  // 32 bytes, base64 or hex; without it the key file DATA_DIR/secret.key is used.
+  SECRET_ENCRYPTION_KEY: z.string().optional(),
+  WORKSPACE_CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "must be an ISO 4217 code such as USD")
+    .default("USD"),
+  DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
+});
+
+export type Env = z.infer<typeof schema> & {
+  DATABASE_URL: string;
+  DATABASE_PROVIDER: ReturnType<typeof databaseProvider>;
+};
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid environment: ${problems.join("; ")}`);
+  }
+  const url = databaseUrl();
+  cached = { ...parsed.data, DATABASE_URL: url, DATABASE_PROVIDER: databaseProvider(url) };
+  return cached;
+}

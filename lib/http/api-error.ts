@@ -1,0 +1,24 @@
+/**
+ * The one error type of the API. Every failure the endpoint reports is an ApiError;
+ * `errorResponse` (lib/http/envelope.ts) turns it into the spec's envelope.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** The specific reason: the envelope's `error`. */
+    readonly error: string,
+    /** The general category: the envelope's `message`. */
+    readonly category: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(error);
+    this.name = "ApiError";
+  }
+}
+
+export const AUTHENTICATION_FAILED = "Authentication failed";
+export const VALIDATION_FAILED = "Validation failed";
+
+export const authError = (error: string) => new ApiError(401, error, AUTHENTICATION_FAILED);
+export const validationError = (error: string) => new ApiError(422, error, VALIDATION_FAILED);
+export const badRequest = (error: string) => new ApiError(400, error, "Bad request");

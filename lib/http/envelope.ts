@@ -1,0 +1,46 @@
+import { ApiError } from "./api-error";
+import { isDatabaseUnavailable } from "../db/errors";
+
+export type ErrorEnvelope = { success: false; error: string; message: string };
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return Response.json(body, { status, headers: { ...NO_STORE, ...headers } });
+}
+
+/** Maps any thrown value to the spec's error envelope and an HTTP status. Never leaks internals. */
+export function errorResponse(thrown: unknown): Response {
+  const error = toApiError(thrown);
+  const body: ErrorEnvelope = { success: false, error: error.error, message: error.category };
+  return jsonResponse(body, error.status, error.headers);
+}
+
+export function toApiError(thrown: unknown): ApiError {
+  if (thrown instanceof ApiError) return thrown;
+  if (isDatabaseUnavailable(thrown)) {
+    return new ApiError(503, "The database is unavailable; retry shortly", "Service unavailable", {
+      "Retry-After": "5",
+    });
+  }
+  // Only the error class is logged: messages of driver errors can echo query values.
+  console.error(
+    JSON.stringify({ level: "error", msg: "unexpected error", error: (thrown as Error)?.name ?? typeof thrown }),
+  );
+  return new ApiError(500, "Internal server error", "Server error");
+}
+
+/** Runs a handler body, answering any thrown error with the envelope. */
+export async function respond(handler: () => Promise<Response>): Promise<Response> {
+  try {
+    return await handler();
+  } catch (thrown) {
+    return errorResponse(thrown);
+  }
+}
+
+/** For every method an endpoint does not serve. */
+export function methodNotAllowed(allowed: string): () => Response {
+  return () =>
+    errorResponse(new ApiError(405, `Method not allowed; use ${allowed}`, "Method not allowed", { Allow: allowed }));
+}

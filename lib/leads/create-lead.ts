@@ -1,0 +1,66 @@
+import { resolveLeadSource } from "../teams/lead-sources";
+import { workspaceCurrency } from "../workspace/settings";
+import { insertLead } from "./lead-store";
+import { splitName } from "./name";
+import type { LeadInput } from "./parse-lead-input";
+import { parsePhone } from "./phone";
+
+export type PhoneField = "phone" | "mobile_no";
+
+export type CreateLeadResult = { leadId: string; skipped: PhoneField[] };
+
+export const LEAD_CREATED = "Lead created successfully";
+
+/** The success message of spec 4.1, with the suffix naming skipped phone fields. */
+export function successMessage(skipped: readonly PhoneField[]): string {
+  return skipped.length ? `${LEAD_CREATED} (skipped invalid fields: ${skipped.join(", ")})` : LEAD_CREATED;
+}
+
+/** Creates one lead for a team from validated input, applying every rule of spec 2.1. */
+export async function createLead(options: {
+  team: { id: string; defaultPhoneCountry: string | null };
+  apiKeyId: string | null;
+  input: LeadInput;
+}): Promise<CreateLeadResult> {
+  const { team, input } = options;
+  const name = splitName(input.name);
+  const phoneContext = { countryCode: input.country_code, defaultCountry: team.defaultPhoneCountry };
+  const phone = input.phone ? parsePhone(input.phone, phoneContext) : null;
+  const mobile = input.mobile_no ? parsePhone(input.mobile_no, phoneContext) : null;
+  const skipped: PhoneField[] = [];
+  if (input.phone && !phone) skipped.push("phone");
+  if (input.mobile_no && !mobile) skipped.push("mobile_no");
+
+  const [source, currency] = await Promise.all([resolveLeadSource(team.id, input.source), workspaceCurrency()]);
+
+  const leadId = await insertLead({
+    teamId: team.id,
+    apiKeyId: options.apiKeyId,
+    firstName: name.firstName,
+    lastName: name.lastName,
+    email: input.email ?? null,
+    phone: phone?.e164 ?? null,
+    phoneCountryCode: phone?.countryCode ?? null,
+    phoneNational: phone?.national ?? null,
+    mobileNo: mobile?.e164 ?? null,
+    mobileCountryCode: mobile?.countryCode ?? null,
+    mobileNational: mobile?.national ?? null,
+    organization: input.organization ?? name.fullName,
+    sourceId: source.id,
+    jobTitle: input.job_title ?? null,
+    website: input.website ?? null,
+    territory: input.territory ?? null,
+    industry: input.industry ?? null,
+    annualRevenue: input.annual_revenue ?? null,
+    noOfEmployees: input.no_of_employees ?? null,
+    // Spec 2.1: the supplied currency is always overridden by the workspace's.
+    currency,
+    utmSource: input.utm_source ?? null,
+    utmMedium: input.utm_medium ?? null,
+    utmCampaign: input.utm_campaign ?? null,
+    utmTerm: input.utm_term ?? null,
+    utmContent: input.utm_content ?? null,
+    extraFields: input.extraFields,
+  });
+  return { leadId, skipped };
+}

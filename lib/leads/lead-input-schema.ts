@@ -1,0 +1,72 @@
+import { z } from "zod";
+
+// The request body of create_lead, written once: the handler validates with it and
+// /api/openapi.json is generated from it. Values arrive as text (form-data) or JSON
+// scalars; lib/leads/parse-lead-input.ts trims them, drops empty ones and reads
+// numbers and booleans as text before this schema runs.
+
+export const LIMITS = {
+  name: 200,
+  email: 254,
+  website: 2048,
+  phone: 40,
+  countryCode: 8,
+  text: 500,
+  number: 64,
+  extraFieldCount: 50,
+  extraFieldKey: 64,
+  extraFieldValue: 2000,
+  bodyBytes: 64 * 1024,
+} as const;
+
+const text = (max: number, description: string) => z.string().max(max).optional().meta({ description });
+
+export const extraFieldValueSchema = z.union([z.string().max(LIMITS.extraFieldValue), z.number(), z.boolean()]);
+
+export const leadInputSchema = z
+  .object({
+    name: z
+      .string()
+      .max(LIMITS.name)
+      .meta({ description: "Full name. The first word becomes the first name, the rest the last name." }),
+    email: z
+      .email()
+      .max(LIMITS.email)
+      .optional()
+      .meta({ description: "Validated; an invalid address rejects the request." }),
+    phone: text(LIMITS.phone, "Phone. With a leading + or 00 it is international; otherwise country_code or the team's default country is used. Invalid numbers are skipped, not rejected."),
+    mobile_no: text(LIMITS.phone, "Mobile number; same rules as phone."),
+    country_code: text(LIMITS.countryCode, "Dial code for plain numbers, e.g. +44 or 44."),
+    source: text(LIMITS.text, "Name of a lead source of the team (case-insensitive); unknown names fall back to API."),
+    organization: text(LIMITS.text, "Defaults to the lead's name."),
+    job_title: text(LIMITS.text, "Job title."),
+    website: z
+      .string()
+      .max(LIMITS.website)
+      .optional()
+      .meta({ description: "An http or https URL; a bare host name such as example.com is read as https://example.com." }),
+    territory: text(LIMITS.text, "Territory."),
+    industry: text(LIMITS.text, "Industry."),
+    annual_revenue: z
+      .union([z.string().max(LIMITS.number), z.number()])
+      .optional()
+      .meta({ description: "Stored as given." }),
+    no_of_employees: z
+      .union([z.string().max(LIMITS.number), z.number()])
+      .optional()
+      .meta({ description: "Stored as given." }),
+    currency: text(LIMITS.text, "Accepted but always replaced by the workspace currency."),
+    utm_source: text(LIMITS.text, "UTM source."),
+    utm_medium: text(LIMITS.text, "UTM medium."),
+    utm_campaign: text(LIMITS.text, "UTM campaign."),
+    utm_term: text(LIMITS.text, "UTM term."),
+    utm_content: text(LIMITS.text, "UTM content."),
+  })
+  .catchall(extraFieldValueSchema)
+  .meta({
+    description: `Any other field is stored in the lead's extra_fields (at most ${LIMITS.extraFieldCount} fields, names up to ${LIMITS.extraFieldKey} characters, values up to ${LIMITS.extraFieldValue} characters; empty values are ignored).`,
+  });
+
+export type LeadInputFields = z.infer<typeof leadInputSchema>;
+
+export const KNOWN_FIELDS: ReadonlySet<string> = new Set(Object.keys(leadInputSchema.shape));

@@ -1,0 +1,70 @@
+import { z } from "zod";
+import { LIMITS, leadInputSchema } from "./lead-input-schema";
+
+const PATH = "/api/method/crm.api.leads.create_lead";
+
+const successSchema = z.object({
+  success: z.literal(true),
+  lead_id: z.string().meta({ description: "CRM-LEAD-<number>", example: "CRM-LEAD-00001" }),
+  message: z.string().meta({
+    example: "Lead created successfully (skipped invalid fields: phone)",
+    description: 'Lead created successfully", with " (skipped invalid fields: …)" when phone or mobile_no was skipped.',
+  }),
+});
+
+const errorSchema = z.object({
+  success: z.literal(false),
+  error: z.string().meta({ description: "Specific reason, e.g. Invalid API key, Name is required." }),
+  message: z.string().meta({ description: "General category, e.g. Authentication failed, Validation failed." }),
+});
+
+const ERRORS: Record<string, string> = {
+  "400": "Malformed JSON, a JSON body that is not an object, or an unreadable body.",
+  "401": "Authentication failed: API key required, Team ID required or Invalid API key.",
+  "405": "Any method other than POST.",
+  "413": `Body larger than ${LIMITS.bodyBytes / 1024} KiB.`,
+  "415": "Content type other than JSON, multipart/form-data or x-www-form-urlencoded.",
+  "422": "Validation failed: Name is required, an invalid email, a non-scalar value, a limit exceeded.",
+  "500": "Unexpected server error (generic text, no details).",
+  "503": "The database is unavailable; retry later.",
+};
+
+/** OpenAPI 3.1 for create_lead, generated from the zod schema the handler validates with. */
+export function openApiDocument() {
+  const body = z.toJSONSchema(leadInputSchema, { target: "draft-2020-12", io: "input" });
+  const error = { content: { "application/json": { schema: z.toJSONSchema(errorSchema) } } };
+  return {
+    openapi: "3.1.0",
+    info: { title: "Lead Creation API", version: "1.0.0" },
+    components: {
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },
+        apiSecret: { type: "apiKey", in: "header", name: "X-API-Secret" },
+      },
+    },
+    security: [{ apiKey: [], apiSecret: [] }],
+    paths: {
+      [PATH]: {
+        post: {
+          summary: "Create a lead in the team that owns the API key",
+          operationId: "createLead",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": { schema: body },
+              "multipart/form-data": { schema: body },
+              "application/x-www-form-urlencoded": { schema: body },
+            },
+          },
+          responses: {
+            "201": {
+              description: "Lead created",
+              content: { "application/json": { schema: z.toJSONSchema(successSchema) } },
+            },
+            ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, { description, ...error }])),
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type { z } from "zod";
+import { validationError } from "../http/api-error";
+import { KNOWN_FIELDS, LIMITS, leadInputSchema } from "./lead-input-schema";
+
+export type ExtraFieldValue = string | number | boolean;
+
+/** The validated body of create_lead: known fields as text, everything else in extraFields. */
+export type LeadInput = {
+  name: string;
+  email?: string;
+  phone?: string;
+  mobile_no?: string;
+  country_code?: string;
+  source?: string;
+  organization?: string;
+  job_title?: string;
+  website?: string;
+  territory?: string;
+  industry?: string;
+  annual_revenue?: string;
+  no_of_employees?: string;
+  currency?: string;
+  utm_source?: string;
+  utm_medium?: string;
+  utm_campaign?: string;
+  utm_term?: string;
+  utm_content?: string;
+  extraFields: Record<string, ExtraFieldValue>;
+};
+
+/** One parameter as it arrived: a JSON value, or a form-data string or file. */
+export type RawField = readonly [name: string, value: unknown];
+
+const quote = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
+
+function describe(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (typeof Blob !== "undefined" && value instanceof Blob) return "a file";
+  return "an object";
+}
+
+/** Reads one value: null for "not sent", else a scalar. Rejects what a field cannot hold. */
+function scalar(name: string, value: unknown): ExtraFieldValue | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) throw validationError(`Field ${quote(name)} contains a null byte`);
+    return value.trim() === "" ? null : value;
+  }
+  if (typeof value === "number" || typeof value === "boolean") return value;
+  throw validationError(`Field ${quote(name)} must be a single text value, not ${describe(value)}`);
+}
+
+/**
+ * Turns the body's parameters into a LeadInput, enforcing spec 2.1/2.2 and the
+ * documented limits. Throws a 422 ApiError naming the first offending field.
+ */
+export function parseLeadInput(fields: Iterable<RawField>): LeadInput {
+  const seen = new Set<string>();
+  const known: [string, string | number][] = [];
+  const extra: [string, ExtraFieldValue][] = [];
+
+  for (const [name, raw] of fields) {
+    if (seen.has(name)) throw validationError(`Field ${quote(name)} was sent more than once`);
+    seen.add(name);
+    if (name.trim() === "") throw validationError("Field names must not be empty");
+    if (CONTROL_CHARS.test(name)) throw validationError(`Field name ${quote(name)} contains control characters`);
+
+    const value = scalar(name, raw);
+    if (value === null) continue;
+    if (KNOWN_FIELDS.has(name)) {
+      const keepNumber = typeof value === "number" && (name === "annual_revenue" || name === "no_of_employees");
+      known.push([name, keepNumber ? value : String(value).trim()]);
+      continue;
+    }
+    if (name.length > LIMITS.extraFieldKey) {
+      throw validationError(`Field name ${quote(name)} is too long (at most ${LIMITS.extraFieldKey} characters)`);
+    }
+    extra.push([name, value]);
+  }
+
+  if (extra.length > LIMITS.extraFieldCount) {
+    throw validationError(`Too many extra fields: ${extra.length} sent, at most ${LIMITS.extraFieldCount} accepted`);
+  }
+
+  const candidate = Object.fromEntries([...known, ...extra]);
+  const result = leadInputSchema.safeParse(candidate, { reportInput: true });
+  if (!result.success) throw validationError(issueMessage(result.error.issues[0]!));
+
+  const input = Object.fromEntries(known) as Omit<LeadInput, "extraFields">;
+  if (input.annual_revenue !== undefined) input.annual_revenue = String(input.annual_revenue);
+  if (input.no_of_employees !== undefined) input.no_of_employees = String(input.no_of_employees);
+  if (input.website !== undefined) input.website = normaliseWebsite(input.website);
+  // Object.fromEntries defines own properties, so names such as __proto__ stay plain data.
+  return { ...input, extraFields: Object.fromEntries(extra) };
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  const field = String(issue.path[0] ?? "body");
+  if (field === "name" && issue.code === "invalid_type") return "Name is required";
+  if (field === "email" && issue.code === "invalid_format") return `Invalid email address: ${String(issue.input)}`;
+  if (issue.code === "too_big") return `Field ${quote(field)} is too long (at most ${String(issue.maximum)} characters)`;
+  return `Field ${quote(field)} is invalid: ${issue.message}`;
+}
+
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+
+/** website must be an http(s) URL; a bare host ("example.com/about") is read as https. */
+function normaliseWebsite(value: string): string {
+  const candidate = HAS_SCHEME.test(value) ? value : `https://${value}`;
+  let url: URL;
+  try {
+    url = new URL(candidate);
+  } catch {
+    throw validationError(`Field "website" must be an http or https URL`);
+  }
+  const validHost = url.hostname.includes(".") || url.hostname === "localhost";
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || !validHost || /\s/.test(value)) {
+    throw validationError(`Field "website" must be an http or https URL`);
+  }
+  return candidate;
+}

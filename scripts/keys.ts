@@ -1,0 +1,79 @@
+// Operator CLI for API keys (README "Operator CLI"):
+//   npm run keys -- create --team <slug> [--description "…"] [--json]
+//   npm run keys -- delete <key-id>
+//   npm run keys -- list --team <slug> [--json]
+import { parseArgs } from "node:util";
+import { createApiKey, deleteApiKey, listApiKeys } from "../lib/api-keys/api-key-store";
+import { db } from "../lib/db/client";
+import { findTeamBySlug } from "../lib/teams/team-store";
+
+const USAGE = `Usage:
+  npm run keys -- create --team <slug> [--description "text"] [--json]
+  npm run keys -- delete <key-id>
+  npm run keys -- list --team <slug> [--json]`;
+
+class UsageError extends Error {}
+
+async function teamId(slug: string | undefined): Promise<string> {
+  if (!slug) throw new UsageError("--team <slug> is required");
+  const team = await findTeamBySlug(slug);
+  if (!team) throw new UsageError(`No team with slug "${slug}"`);
+  return team.id;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      team: { type: "string" },
+      description: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(USAGE);
+    return;
+  }
+
+  if (command === "create") {
+    const key = await createApiKey({ teamId: await teamId(values.team), description: values.description });
+    if (values.json) {
+      console.log(JSON.stringify({ key_id: key.keyId, secret: key.secret }));
+    } else {
+      console.log(`API key:    ${key.keyId}\nAPI secret: ${key.secret}\nThe secret is shown once here; keep it on a server.`);
+    }
+    return;
+  }
+  if (command === "delete") {
+    const [keyId] = rest;
+    if (!keyId) throw new UsageError("delete needs a key id");
+    if (!(await deleteApiKey({ keyId }))) throw new UsageError(`No API key "${keyId}"`);
+    console.log(values.json ? JSON.stringify({ deleted: keyId }) : `Deleted API key ${keyId}`);
+    return;
+  }
+  if (command === "list") {
+    // Secrets are never printed by list: only whether each was copied.
+    const keys = (await listApiKeys(await teamId(values.team))).map((k) => ({
+      key_id: k.keyId,
+      description: k.description,
+      generated: k.createdAt.toISOString(),
+      copied: k.copied,
+      last_used: k.lastUsedAt?.toISOString() ?? null,
+    }));
+    if (values.json) console.log(JSON.stringify(keys));
+    else if (!keys.length) console.log("No API keys.");
+    else console.table(keys);
+    return;
+  }
+  throw new UsageError(`Unknown command "${command}"`);
+}
+
+main(process.argv.slice(2))
+  .catch((error: unknown) => {
+    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error instanceof Error ? error.message : error);
+    process.exitCode = error instanceof UsageError ? 2 : 1;
+  })
+  .finally(() => db().$disconnect());

@@ -1,0 +1,84 @@
+// `npm start`: migrate, seed, build if needed, then `next start`. Honours PORT,
+// HOSTNAME, DATABASE_URL and DATA_DIR (README "Configuration").
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { databaseProvider, databaseUrl } from "../lib/db/database-url";
+import { encryptionKey } from "../lib/api-keys/secret-box";
+import { migrate } from "../lib/setup/migrate";
+import { persistentSecret } from "../lib/setup/runtime-secrets";
+import { seed } from "../lib/setup/seed";
+import { db } from "../lib/db/client";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SOURCES = ["app", "components", "lib", "next.config.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
+
+function newestMtime(entry: string): number {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(entry).reduce((newest, name) => Math.max(newest, newestMtime(path.join(entry, name))), stat.mtimeMs);
+}
+
+/** True when there is no production build or a source file is newer than it. */
+export function buildIsStale(): boolean {
+  const buildId = path.join(ROOT, ".next", "BUILD_ID");
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  return SOURCES.some((entry) => newestMtime(path.join(ROOT, entry)) > built);
+}
+
+async function main() {
+  const port = process.env.PORT || "3000";
+  const hostname = process.env.HOSTNAME || "0.0.0.0";
+  const dataDir = process.env.DATA_DIR || "./data";
+  const url = databaseUrl();
+  const provider = databaseProvider(url);
+
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${port}`,
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || persistentSecret(dataDir, "auth.secret"),
+    NODE_ENV: "production",
+  };
+
+  console.log(`Database: ${provider === "sqlite" ? url : "PostgreSQL"}; applying migrations…`);
+  migrate(env);
+  Object.assign(process.env, env);
+  encryptionKey();
+  const admin = await seed(env);
+  await db().$disconnect();
+
+  if (buildIsStale()) {
+    console.log("Building the app (next build)…");
+    const build = spawnSync(path.join(ROOT, "node_modules/.bin/next"), ["build"], { cwd: ROOT, env, stdio: "inherit" });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+  }
+
+  const server = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", port, "-H", hostname], {
+    cwd: ROOT,
+    env,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
+  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+
+  console.log(
+    [
+      "",
+      `Lead Intake is starting on http://localhost:${port}`,
+      `Sign in at http://localhost:${port}/signin as ${admin.email} with password ${
+        admin.createdAdmin || process.env.DEMO_ADMIN_PASSWORD ? `"${admin.password}"` : "(set when the admin was created)"
+      }`,
+      `Create an API key: npm run keys -- create --team demo --description "My site"`,
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
