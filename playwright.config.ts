@@ -1,0 +1,63 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+import { CHROMIUM, assertChromium } from "./e2e/support/chromium";
+
+// One `next start` on a fresh database for the whole run. The config is evaluated
+// again in every worker, so the folder is created once and handed down by env.
+process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "lead-intake-e2e-"));
+process.env.E2E_PORT ??= String(3200 + Math.floor(Math.random() * 600));
+const dataDir = process.env.E2E_DATA_DIR;
+const port = Number(process.env.E2E_PORT);
+process.env.DATA_DIR = dataDir;
+process.env.DATABASE_URL = process.env.E2E_DATABASE_URL ?? `file:${path.join(dataDir, "e2e.db")}`;
+export const baseURL = `http://127.0.0.1:${port}`;
+
+assertChromium();
+
+export default defineConfig({
+  testDir: "./e2e",
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: [["list"]],
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    },
+  },
+  projects: [
+    { name: "api", testMatch: /api\/.*\.spec\.ts/ },
+    { name: "ui", testMatch: /ui\/.*\.spec\.ts/, use: { browserName: "chromium" } },
+  ],
+  webServer: {
+    command: "npx tsx scripts/start.ts",
+    url: `${baseURL}/api/ping`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: process.env.DATABASE_URL,
+      NEXTAUTH_URL: baseURL,
+    },
+  },
+});
