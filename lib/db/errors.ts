@@ -1,7 +1,9 @@
 // Recognises failures that mean "the database cannot serve right now" (down, unreachable,
-// overloaded, locked) as opposed to a bug, so callers can answer 503 and the client retries.
+// overloaded, locked, too slow) as opposed to a bug, so callers can answer 503 and the
+// client retries. The shapes were taken from what Prisma 6.19 with adapter-pg and
+// adapter-better-sqlite3 actually throws (lib/db/database-unavailable.test.ts).
 
-const UNAVAILABLE_CODES = new Set([
+const UNAVAILABLE_PRISMA_CODES = new Set([
   "P1001", // can't reach database server
   "P1002", // server reached but timed out
   "P1008", // operation timed out
@@ -11,17 +13,45 @@ const UNAVAILABLE_CODES = new Set([
   "P2034", // write conflict or deadlock: retrying is the fix
 ]);
 
+// Driver adapter error kinds (@prisma/driver-adapter-utils) that mean the server is
+// unreachable or out of capacity. Everything else (constraint, missing table…) is a bug.
+const UNAVAILABLE_ADAPTER_KINDS = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "TransactionWriteConflict",
+]);
+
+// PostgreSQL SQLSTATEs, reported by adapter-pg as kind "postgres" with `code`:
+// class 08 connection exceptions, 53 insufficient resources, 57P01-57P03 shutdown,
+// crash and start-up, 57014 statement timeout, 40001/40P01 serialization failure and
+// deadlock, 55P03 lock timeout, 25P03 idle-in-transaction timeout.
+const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0[123]|57014|40001|40P01|55P03|25P03)$/;
+
 const UNAVAILABLE_TEXT =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|connection timeout|timeout exceeded|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Can't reach database|canceling statement due to statement timeout|Unable to start a transaction|Transaction already closed|too many clients/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|connection timeout|timeout exceeded|Query read timeout|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Can't reach database|canceling statement due to statement timeout|Unable to start a transaction|Transaction already closed|too many clients/i;
+
+type Candidate = { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: unknown };
+
+function isUnavailableCause(candidate: Candidate): boolean {
+  const { code, kind, name, message } = candidate;
+  if (typeof code === "string" && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+  if (typeof kind === "string" && UNAVAILABLE_ADAPTER_KINDS.has(kind)) return true;
+  if (name === "PrismaClientInitializationError") return true;
+  if (typeof message === "string" && UNAVAILABLE_TEXT.test(message)) return true;
+  return typeof code === "string" && UNAVAILABLE_TEXT.test(code);
+}
 
 export function isDatabaseUnavailable(thrown: unknown): boolean {
-  for (let error = thrown, depth = 0; error && depth < 5; depth++) {
-    const candidate = error as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
-    if (typeof candidate.code === "string" && UNAVAILABLE_CODES.has(candidate.code)) return true;
-    if (candidate.name === "PrismaClientInitializationError") return true;
-    if (typeof candidate.message === "string" && UNAVAILABLE_TEXT.test(candidate.message)) return true;
-    if (typeof candidate.code === "string" && UNAVAILABLE_TEXT.test(candidate.code)) return true;
-    error = candidate.cause;
+  // Walk `cause` chains, and the adapter error Prisma attaches as meta.driverAdapterError.
+  const queue: unknown[] = [thrown];
+  for (let seen = 0; queue.length && seen < 12; seen++) {
+    const candidate = queue.shift();
+    if (!candidate || typeof candidate !== "object") continue;
+    const error = candidate as Candidate;
+    if (isUnavailableCause(error)) return true;
+    queue.push(error.cause, (error.meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
   }
   return false;
 }
