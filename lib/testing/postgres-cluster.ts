@@ -1,0 +1,179 @@
+import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+
+// A private, throw-away PostgreSQL cluster for tests (../shared/STACK.md): initdb with
+// trust auth into a temp folder, listening on 127.0.0.1 only, on a free port, with its
+// socket in that folder, so tests never touch a system cluster or each other.
+
+export const POSTGRES_BIN = process.env.POSTGRES_BIN ?? "/usr/lib/postgresql/15/bin";
+export const INSTALL_HINT = "apt-get install -y postgresql";
+const PORT_RANGE = { from: 5500, to: 5999 };
+const OS_USER = "postgres";
+
+export class PostgresUnavailableError extends Error {
+  override name = "PostgresUnavailableError";
+}
+
+/** True when tests may leave PostgreSQL out: only on request, and never in CI. */
+export function postgresOptedOut(environment: NodeJS.ProcessEnv = process.env): boolean {
+  return environment.LEAD_INTAKE_SKIP_POSTGRES === "1" && environment.CI !== "true";
+}
+
+/** Throws with the exact command to get the server binaries when they are missing. */
+export function assertPostgresBinaries(): void {
+  if (existsSync(path.join(POSTGRES_BIN, "initdb")) && existsSync(path.join(POSTGRES_BIN, "pg_ctl"))) return;
+  throw new PostgresUnavailableError(
+    `PostgreSQL server binaries not found in ${POSTGRES_BIN}. Install them with: ${INSTALL_HINT} ` +
+      "(as root; set POSTGRES_BIN for another location). Tests start their own private cluster; " +
+      "no running server is needed. Outside CI, LEAD_INTAKE_SKIP_POSTGRES=1 runs the SQLite half only.",
+  );
+}
+
+function isPortFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/** A free TCP port on 127.0.0.1 within [from, to], tried in random order. */
+export async function freePort(range: { from: number; to: number }): Promise<number> {
+  const span = range.to - range.from + 1;
+  const start = Math.floor(Math.random() * span);
+  for (let i = 0; i < span; i++) {
+    const port = range.from + ((start + i) % span);
+    if (await isPortFree(port)) return port;
+  }
+  throw new Error(`No free port between ${range.from} and ${range.to}`);
+}
+
+export type PostgresCluster = {
+  readonly port: number;
+  readonly dir: string;
+  /** A connection URL for `database` (default "postgres") as the superuser. */
+  url(database?: string): string;
+  /** Creates an empty database and returns its URL. */
+  createDatabase(name: string): Promise<string>;
+  /** Stops the server (mode "fast" disconnects clients; "immediate" is a crash). */
+  stop(mode?: "fast" | "immediate"): void;
+  /** Starts it again on the same port and data folder. */
+  start(): void;
+  /** Stops the server and deletes its folder. Safe to call twice. */
+  destroy(): void;
+};
+
+export async function startPostgresCluster(options: { portRange?: { from: number; to: number } } = {}): Promise<PostgresCluster> {
+  assertPostgresBinaries();
+  // initdb and postgres refuse to run as root: run them as the postgres OS user.
+  const asRoot = process.getuid?.() === 0;
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-pg-"));
+  const dataDir = path.join(dir, "data");
+  const socketDir = path.join(dir, "socket");
+  mkdirSync(socketDir);
+  if (asRoot) {
+    const { uid, gid } = osUser(OS_USER);
+    chownSync(dir, uid, gid);
+    chownSync(socketDir, uid, gid);
+  }
+  const logFile = path.join(dir, "server.log");
+  const port = await freePort(options.portRange ?? PORT_RANGE);
+
+  const run = (binary: string, args: string[]): SpawnSyncReturns<string> => {
+    const command = path.join(POSTGRES_BIN, binary);
+    const result = asRoot
+      ? spawnSync("runuser", ["-u", OS_USER, "--", command, ...args], { cwd: dir, encoding: "utf8" })
+      : spawnSync(command, args, { cwd: dir, encoding: "utf8" });
+    if (result.error) throw result.error;
+    return result;
+  };
+  const must = (binary: string, args: string[]) => {
+    const result = run(binary, args);
+    if (result.status !== 0) {
+      const log = existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-2_000) : "";
+      throw new PostgresUnavailableError(
+        `${binary} ${args.join(" ")} failed (exit ${result.status}):\n${result.stdout}${result.stderr}${log}`,
+      );
+    }
+  };
+
+  must("initdb", ["-D", dataDir, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8", "--locale=C"]);
+  // A disposable cluster: durability settings off for speed, sockets and TCP kept private.
+  const serverOptions = [
+    "-c listen_addresses=127.0.0.1",
+    `-c port=${port}`,
+    `-c unix_socket_directories=${socketDir}`,
+    "-c fsync=off",
+    "-c synchronous_commit=off",
+    "-c full_page_writes=off",
+    "-c max_connections=200",
+  ].join(" ");
+
+  let running = false;
+  let destroyed = false;
+  const start = () => {
+    must("pg_ctl", ["start", "-w", "-t", "30", "-D", dataDir, "-l", logFile, "-o", serverOptions]);
+    running = true;
+  };
+  const stop = (mode: "fast" | "immediate" = "fast") => {
+    if (!running) return;
+    must("pg_ctl", ["stop", "-w", "-t", "30", "-D", dataDir, "-m", mode]);
+    running = false;
+  };
+  const destroy = () => {
+    if (destroyed) return;
+    destroyed = true;
+    process.removeListener("exit", destroy);
+    try {
+      if (running) run("pg_ctl", ["stop", "-w", "-D", dataDir, "-m", "immediate"]);
+    } finally {
+      running = false;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  // A test run that dies must not leave a server behind.
+  process.on("exit", destroy);
+
+  try {
+    start();
+  } catch (error) {
+    destroy();
+    throw error;
+  }
+
+  const url = (database = "postgres") => `postgresql://postgres@127.0.0.1:${port}/${database}`;
+  return {
+    port,
+    dir,
+    url,
+    async createDatabase(name) {
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(name)) throw new Error(`Unsafe database name "${name}"`);
+      const client = new pg.Client({ connectionString: url() });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+      return url(name);
+    },
+    stop,
+    start,
+    destroy,
+  };
+}
+
+function osUser(name: string): { uid: number; gid: number } {
+  const line = readFileSync("/etc/passwd", "utf8")
+    .split("\n")
+    .find((entry) => entry.startsWith(`${name}:`));
+  const [, , uid, gid] = line?.split(":") ?? [];
+  if (!uid || !gid) {
+    throw new PostgresUnavailableError(`OS user "${name}" not found; it comes with the server: ${INSTALL_HINT}`);
+  }
+  return { uid: Number(uid), gid: Number(gid) };
+}
