@@ -55,3 +55,8 @@ export function isDatabaseUnavailable(thrown: unknown): boolean {
   }
   return false;
 }
+
+/** A unique constraint refused the write (P2002 on both providers). */
+export function isUniqueViolation(thrown: unknown): boolean {
+  return (thrown as { code?: unknown } | null)?.code === "P2002";
+}
