@@ -19,6 +19,9 @@ export function errorResponse(thrown: unknown): Response {
 export function toApiError(thrown: unknown): ApiError {
   if (thrown instanceof ApiError) return thrown;
   if (isDatabaseUnavailable(thrown)) {
+    // Operators need to tell "down" from "pool exhausted" from "too slow"; codes and
+    // adapter kinds carry no query values, so they are safe to log.
+    console.warn(JSON.stringify({ level: "warn", msg: "database unavailable", ...unavailableDetail(thrown) }));
     return new ApiError(503, "The database is unavailable; retry shortly", "Service unavailable", {
       "Retry-After": "5",
     });
@@ -28,6 +31,19 @@ export function toApiError(thrown: unknown): ApiError {
     JSON.stringify({ level: "error", msg: "unexpected error", error: (thrown as Error)?.name ?? typeof thrown }),
   );
   return new ApiError(500, "Internal server error", "Server error");
+}
+
+function unavailableDetail(thrown: unknown): { error: string; code?: string; kind?: string; reason?: string } {
+  const error = thrown as { name?: unknown; code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown } } } };
+  const cause = error?.meta?.driverAdapterError?.cause ?? (error as { cause?: { kind?: unknown; code?: unknown } })?.cause;
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return {
+    error: text(error?.name) ?? typeof thrown,
+    code: text(error?.code) ?? text(cause?.code),
+    kind: text(cause?.kind),
+    // pg's own errors (pool and connect timeouts) carry no code; their fixed texts hold no data.
+    ...(error?.name === "Error" && !error.code ? { reason: text(error.message)?.slice(0, 80) } : {}),
+  };
 }
 
 /** Runs a handler body, answering any thrown error with the envelope. */
