@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { createApiKey, deleteApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
+import { db } from "../../lib/db/client";
+import { parseLeadId } from "../../lib/leads/lead-id";
+import { createTeam, type Team } from "../../lib/teams/team-store";
+import pg from "pg";
+import { createLeadVia, pooled, startDeployment, type Deployment } from "./support/app-instances";
+
+// Two `next start` processes on two ports against one PostgreSQL database, as behind
+// a load balancer: lead ids, key deletion and copy-once must hold across instances.
+
+let deployment: Deployment;
+let a: Deployment["instances"][number];
+let b: Deployment["instances"][number];
+
+before(async () => {
+  deployment = await startDeployment({ count: 2 });
+  [a, b] = deployment.instances as [typeof a, typeof b];
+});
+
+after(async () => {
+  await db().$disconnect();
+  await deployment?.stop();
+});
+
+async function newTeam(prefix: string): Promise<Team> {
+  return createTeam({ slug: `${prefix}-${randomBytes(4).toString("hex")}`, name: prefix });
+}
+
+test("both instances started together on an empty database: migrated and seeded once", async () => {
+  const migrations = await db().$queryRawUnsafe<{ n: bigint }[]>(
+    'SELECT count(*) AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL',
+  );
+  assert.equal(Number(migrations[0]!.n), 1);
+  assert.equal(await db().team.count({ where: { slug: "demo" } }), 1);
+  assert.equal(await db().user.count({ where: { email: "admin@example.com" } }), 1);
+});
+
+test("500 creates spread over both instances: 500 rows, 500 distinct ids, no gaps", async () => {
+  const team = await newTeam("multi");
+  const key = await createApiKey({ teamId: team.id });
+  const counterBefore = (await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value;
+
+  const t0 = performance.now();
+  const results = await pooled(500, 16, (i) => createLeadVia(i % 2 ? b : a, key, { name: `Lead ${i}`, email: `lead${i}@example.com` }));
+  const seconds = (performance.now() - t0) / 1000;
+
+  const failures = results.filter((r) => r.status !== 201);
+  assert.deepEqual(failures.slice(0, 3), [], `${failures.length} of 500 creates failed; instance logs:\n${a.output()}\n${b.output()}`);
+  const ids = results.map((r) => r.body!.lead_id!);
+  assert.equal(new Set(ids).size, 500, "500 distinct lead ids");
+  assert.equal(results.filter((r) => r.instance === "A").length, 250);
+
+  const seqs = ids.map((id) => parseLeadId(id)!).sort((x, y) => x - y);
+  assert.deepEqual(seqs, Array.from({ length: 500 }, (_, i) => counterBefore + 1 + i), "consecutive ids, no gaps");
+  const rows = await db().lead.findMany({ where: { teamId: team.id }, select: { id: true } });
+  assert.equal(rows.length, 500);
+  assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(ids));
+  console.log(`500 creates over 2 instances in ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)}/s); ids ${seqs[0]}…${seqs[499]}`);
+});
+
+test("a key deleted (through the shared store) is refused by both instances on the very next request", async () => {
+  const team = await newTeam("delete");
+  for (let round = 0; round < 3; round++) {
+    const key = await createApiKey({ teamId: team.id });
+    // Both instances have used the key, so any per-instance cache would be warm.
+    assert.equal((await createLeadVia(a, key, { name: "Before delete" })).status, 201);
+    assert.equal((await createLeadVia(b, key, { name: "Before delete" })).status, 201);
+
+    assert.equal(await deleteApiKey({ keyId: key.keyId, teamId: team.id }), true);
+    for (const instance of round % 2 ? [a, b] : [b, a]) {
+      const refused = await createLeadVia(instance, key, { name: "After delete" });
+      assert.equal(refused.status, 401, `instance ${instance.name} after delete`);
+      assert.deepEqual(refused.body, { success: false, error: "Invalid API key", message: "Authentication failed" });
+    }
+  }
+  assert.equal(await db().lead.count({ where: { teamId: team.id, firstName: "After" } }), 0);
+});
+
+type TakeResult = { startedAt: number; finishedAt: number; secrets: Record<string, string | null> };
+
+/** Starts a take-secrets.ts process; resolves `ready` once its pool is open. */
+function secretTaker(teamId: string, keyIds: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "support/take-secrets.ts"), teamId, ...keyIds], {
+    env: { ...process.env, ...deployment.sharedEnv, ...env },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.setEncoding("utf8");
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout.on("data", (chunk: string) => {
+      out += chunk;
+      if (out.includes("ready\n")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`take-secrets exited (${code}) before ready`)));
+  });
+  const result = new Promise<TakeResult>((resolve, reject) => {
+    child.once("exit", (code) => {
+      if (code !== 0) return reject(new Error(`take-secrets exited with ${code}:\n${out}`));
+      resolve(JSON.parse(out.trim().split("\n").at(-1)!) as TakeResult);
+    });
+  });
+  return { ready, go: () => child.stdin.end("go\n"), result };
+}
+
+test("a secret is copied once: two processes racing for 40 secrets get each exactly once", async () => {
+  const team = await newTeam("copy");
+  const keys = await Promise.all(Array.from({ length: 40 }, () => createApiKey({ teamId: team.id })));
+  const takers = [0, 1].map(() => secretTaker(team.id, keys.map((k) => k.keyId)));
+  await Promise.all(takers.map((t) => t.ready));
+  for (const taker of takers) taker.go();
+  const [first, second] = (await Promise.all(takers.map((t) => t.result))) as [TakeResult, TakeResult];
+
+  // The attempts of both processes overlapped in time: this was a race, not a queue.
+  assert.ok(first.startedAt < second.finishedAt && second.startedAt < first.finishedAt, JSON.stringify({ ...first, ...second, secrets: undefined }));
+  let wonByFirst = 0;
+  for (const key of keys) {
+    const got = [first.secrets[key.keyId], second.secrets[key.keyId]].filter((s): s is string => s != null);
+    assert.deepEqual(got, [key.secret], `key ${key.keyId}: exactly one process gets the secret`);
+    if (first.secrets[key.keyId]) wonByFirst++;
+  }
+  console.log(
+    `copy race: windows ${first.startedAt % 100000}-${first.finishedAt % 100000} and ${second.startedAt % 100000}-${second.finishedAt % 100000} ms; ` +
+      `first process won ${wonByFirst} of 40, second ${40 - wonByFirst}`,
+  );
+  const listed = await listApiKeys(team.id);
+  assert.ok(listed.every((k) => k.copied && k.secretDisplay.endsWith("*")));
+});
+
+test("copy-once under a forced tie: both processes read the secret, only one conditional update wins", async () => {
+  const team = await newTeam("tie");
+  const keys = await Promise.all(Array.from({ length: 8 }, () => createApiKey({ teamId: team.id })));
+  // Hold the key rows locked: both processes then read the ciphertext (plain reads do
+  // not wait), and both conditional UPDATEs queue on the lock. Releasing it lets them
+  // run back to back, so the `copiedAt IS NULL` condition alone decides.
+  const lock = new pg.Client({ connectionString: deployment.databaseUrl });
+  await lock.connect();
+  try {
+    await lock.query("BEGIN");
+    await lock.query('SELECT id FROM "ApiKey" WHERE "teamId" = $1 FOR UPDATE', [team.id]);
+    // The updates wait on the lock on purpose: no statement timeout while they do.
+    const patient = { DB_STATEMENT_TIMEOUT_MS: "120000" };
+    const takers = [0, 1].map(() => secretTaker(team.id, keys.map((k) => k.keyId), patient));
+    await Promise.all(takers.map((t) => t.ready));
+    for (const taker of takers) taker.go();
+
+    const deadline = Date.now() + 30_000;
+    let blocked = 0;
+    while (blocked < 16 && Date.now() < deadline) {
+      const { rows } = await lock.query<{ n: string }>(
+        `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'UPDATE%"ApiKey"%'`,
+      );
+      blocked = Number(rows[0]!.n);
+      if (blocked < 16) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    if (blocked !== 16) {
+      const { rows } = await lock.query("SELECT pid, state, wait_event_type, wait_event, datname, left(query, 50) AS query FROM pg_stat_activity WHERE backend_type = 'client backend'");
+      assert.fail(`expected 16 conditional updates waiting on the lock, saw ${blocked}: ${JSON.stringify(rows)}`);
+    }
+    await lock.query("COMMIT");
+
+    const [first, second] = (await Promise.all(takers.map((t) => t.result))) as [TakeResult, TakeResult];
+    let wonByFirst = 0;
+    for (const key of keys) {
+      const got = [first.secrets[key.keyId], second.secrets[key.keyId]].filter((s): s is string => s != null);
+      assert.deepEqual(got, [key.secret], `key ${key.keyId}: exactly one process gets the secret`);
+      if (first.secrets[key.keyId]) wonByFirst++;
+    }
+    console.log(`forced tie: 16 conditional updates waited together; first process won ${wonByFirst} of 8, second ${8 - wonByFirst}`);
+  } finally {
+    await lock.end();
+  }
+});

@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { freePort, startPostgresCluster, type PostgresCluster } from "../../../lib/testing/postgres-cluster";
+import { buildIsStale } from "../../../scripts/start";
+
+// Several app instances against one PostgreSQL database, as in production: each is
+// `npm start` (scripts/start.ts: migrate, seed, `next start`) in its own process with
+// its own DATA_DIR, sharing DATABASE_URL, SECRET_ENCRYPTION_KEY and NEXTAUTH_SECRET.
+// Needs a production build (`npm test` builds before running these files).
+
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+const INSTANCE_PORTS = { from: 4500, to: 4999 };
+
+export type AppInstance = {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly pid: number;
+  /** The last lines the instance printed, for failure messages. */
+  output(): string;
+  stop(): Promise<void>;
+};
+
+export async function startInstance(options: { name: string; env: Record<string, string> }): Promise<AppInstance> {
+  const port = await freePort(INSTANCE_PORTS);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), `lead-intake-${options.name}-`));
+  // Its own process group, so stop() ends the wrapper and its `next start` child together.
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...options.env, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let log = "";
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8_000);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const instance: AppInstance = {
+    name: options.name,
+    baseUrl,
+    pid: child.pid!,
+    output: () => log,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) {
+        process.kill(-child.pid!, "SIGTERM");
+        const killed = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 10_000);
+        await exited;
+        clearTimeout(killed);
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${options.name} exited (${child.exitCode}) while starting:\n${log}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/ping`, { signal: AbortSignal.timeout(2_000) });
+      if (res.ok) return instance;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await instance.stop();
+  throw new Error(`${options.name} did not answer ${baseUrl}/api/ping within 180 s:\n${log}`);
+}
+
+export type Deployment = {
+  cluster: PostgresCluster;
+  databaseUrl: string;
+  /** Environment shared by every instance (and by this test process). */
+  sharedEnv: Record<string, string>;
+  instances: AppInstance[];
+  stop(): Promise<void>;
+};
+
+/**
+ * A private PostgreSQL cluster, one fresh database, and `count` instances started at
+ * the same time (so migrations and seeding race as they would in a rolling deploy).
+ * The shared environment is also applied to this process, so fixtures made through
+ * lib/ land in the same database with the same encryption key.
+ */
+export async function startDeployment(options: { count: number; env?: Record<string, string> }): Promise<Deployment> {
+  // scripts/start.ts builds when the build is stale; several instances must not build
+  // into one .next folder at once.
+  if (buildIsStale()) throw new Error("No up-to-date production build: run `npx next build` first (npm test does).");
+  const cluster = await startPostgresCluster();
+  try {
+    const databaseUrl = await cluster.createDatabase("lead_intake_multi");
+    const sharedEnv: Record<string, string> = {
+      DATABASE_URL: databaseUrl,
+      SECRET_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+      NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
+      ...options.env,
+    };
+    Object.assign(process.env, sharedEnv);
+    const names = Array.from({ length: options.count }, (_, i) => String.fromCharCode(65 + i));
+    const settled = await Promise.allSettled(names.map((name) => startInstance({ name, env: sharedEnv })));
+    const instances = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) {
+      await Promise.all(instances.map((instance) => instance.stop()));
+      throw failed.reason;
+    }
+    return {
+      cluster,
+      databaseUrl,
+      sharedEnv,
+      instances,
+      async stop() {
+        await Promise.all(instances.map((instance) => instance.stop()));
+        cluster.destroy();
+      },
+    };
+  } catch (error) {
+    cluster.destroy();
+    throw error;
+  }
+}
+
+export type CreateResult = {
+  instance: string;
+  status: number;
+  ms: number;
+  body: { success?: boolean; lead_id?: string; error?: string; message?: string } | null;
+  retryAfter: string | null;
+  /** Set when the request failed without an HTTP answer (timeout, refused). */
+  failure?: string;
+};
+
+export const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
+
+/** One create_lead call; never waits longer than `timeoutMs` (a hang is reported, not awaited). */
+export async function createLeadVia(
+  instance: AppInstance,
+  key: { keyId: string; secret: string },
+  body: Record<string, unknown>,
+  timeoutMs = 15_000,
+): Promise<CreateResult> {
+  const t0 = performance.now();
+  try {
+    const res = await fetch(instance.baseUrl + CREATE_LEAD, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-API-Key": key.keyId, "X-API-Secret": key.secret },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    let parsed: CreateResult["body"] = null;
+    try {
+      parsed = JSON.parse(text) as CreateResult["body"];
+    } catch {
+      parsed = null;
+    }
+    return {
+      instance: instance.name,
+      status: res.status,
+      ms: performance.now() - t0,
+      body: parsed,
+      retryAfter: res.headers.get("retry-after"),
+    };
+  } catch (error) {
+    return {
+      instance: instance.name,
+      status: 0,
+      ms: performance.now() - t0,
+      body: null,
+      retryAfter: null,
+      failure: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    };
+  }
+}
+
+/** Runs `total` jobs with at most `concurrency` in flight. */
+export async function pooled<T>(total: number, concurrency: number, job: (index: number) => Promise<T>): Promise<T[]> {
+  const results = new Array<T>(total);
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const index = next++;
+      results[index] = await job(index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  return results;
+}
