@@ -147,6 +147,8 @@ describe("parseLeadInput: website", () => {
     ["HTTPS://Example.com/About", "HTTPS://Example.com/About"],
     ["example.com", "https://example.com"],
     ["www.example.co.uk/about", "https://www.example.co.uk/about"],
+    ["example.com:8080", "https://example.com:8080"],
+    ["localhost:3000/form", "https://localhost:3000/form"],
   ];
   for (const [sent, stored] of accepted) {
     test(`${JSON.stringify(sent)} → ${JSON.stringify(stored)}`, () => {
