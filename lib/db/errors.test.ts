@@ -7,6 +7,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { PrismaClient } from "../generated/sqlite/client";
 import { isDatabaseUnavailable } from "./errors";
+import { sqliteAdapter } from "./sqlite-adapter";
 
 const withCode = (code: string, message = "failure") => Object.assign(new Error(message), { code });
 const named = (name: string, message = "failure") => Object.assign(new Error(message), { name });
@@ -86,6 +87,18 @@ describe("isDatabaseUnavailable with real SQLite driver errors", () => {
       holder.exec("ROLLBACK");
       holder.close();
       await client.$disconnect();
+    }
+  });
+
+  test("a database file whose folder is missing → unavailable", async () => {
+    const client = new PrismaClient({ adapter: sqliteAdapter(`file:${path.join(dir, "missing", "app.db")}`) });
+    try {
+      await assert.rejects(client.$queryRaw`SELECT 1`, (error: unknown) => {
+        assert.equal(isDatabaseUnavailable(error), true, String(error));
+        return true;
+      });
+    } finally {
+      await client.$disconnect().catch(() => undefined);
     }
   });
 });
