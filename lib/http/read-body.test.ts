@@ -11,7 +11,7 @@ function post(body: BodyInit | null, headers: Record<string, string> = {}): Requ
   return new Request(URL, { method: "POST", headers, body, duplex: "half" } as RequestInit);
 }
 
-const json = (body: string | Uint8Array, type = "application/json") =>
+const json = (body: string | Uint8Array<ArrayBuffer>, type = "application/json") =>
   post(typeof body === "string" ? new TextEncoder().encode(body) : body, { "content-type": type });
 
 /** A body of `chunks` chunks of `size` bytes, sent without a content-length; counts what was pulled. */
