@@ -155,6 +155,32 @@ describe("createLead stores every field by the rules", async () => {
   });
 });
 
+describe("createLead: extra field names that mean something to JavaScript or Prisma are stored as plain data", async () => {
+  const team = await makeTeam();
+  const bodies = [
+    '{"name":"Eve","__proto__":"p","constructor":"c","hasOwnProperty":"h"}',
+    '{"name":"Eve","toJSON":"t","a":1}',
+    '{"name":"Eve","__prismaRawParameters__":true,"values":"{\\"injected\\":1}"}',
+    '{"name":"Eve","__prismaRawParameters__":true}',
+    '{"name":"Eve","$type":"x","a":1}',
+    '{"name":"Eve","$type":"Raw","value":"v"}',
+    '{"name":"Eve","$type":"Json","value":"{\\"injected\\":1}"}',
+    '{"name":"Eve","$type":"FieldRef","value":"teamId"}',
+    '{"name":"Eve","$type":"DateTime","value":"2020-01-01T00:00:00Z"}',
+  ];
+  for (const body of bodies) {
+    test(body, async () => {
+      const fields = Object.entries(JSON.parse(body) as Record<string, unknown>);
+      const sent = fields.filter(([name]) => name !== "name");
+      const { lead } = await create(team, fields);
+      const stored = lead.extraFields as Record<string, unknown>;
+      assert.equal(Object.getPrototypeOf(stored), Object.prototype);
+      assert.deepEqual(Object.entries(stored), sent);
+      assert.equal(({} as Record<string, unknown>).p, undefined);
+    });
+  }
+});
+
 describe("createLead: currency is always the workspace's", async () => {
   const team = await makeTeam();
 
