@@ -21,7 +21,7 @@ describe("migrations and seed", () => {
   });
 
   test("seed makes the demo admin, who owns team demo with its API source, and sets the currency; twice is once", async () => {
-    const env = { WORKSPACE_CURRENCY: "EUR", DEMO_ADMIN_EMAIL: " Owner@Example.com ", DEMO_ADMIN_PASSWORD: "s3cret-pass" };
+    const env = { ...process.env, WORKSPACE_CURRENCY: "EUR", DEMO_ADMIN_EMAIL: " Owner@Example.com ", DEMO_ADMIN_PASSWORD: "s3cret-pass" };
     const first = await seed(env);
     assert.deepEqual(first, { email: "owner@example.com", password: "s3cret-pass", createdAdmin: true });
     const second = await seed(env);
