@@ -24,6 +24,19 @@ describe("generateSecret", () => {
     assert.equal(secrets.size, MANY);
   });
 
+  test("has no modulo bias: the first eight base62 digits are not favoured", () => {
+    // 256 % 62 = 8: a plain `byte % 62` would make "0"–"7" 25% more likely than the rest.
+    const counts = new Map<string, number>();
+    for (let i = 0; i < MANY; i++) {
+      for (const char of generateSecret().slice(SECRET_PREFIX.length)) counts.set(char, (counts.get(char) ?? 0) + 1);
+    }
+    const mean = (chars: string[]) => chars.reduce((sum, c) => sum + (counts.get(c) ?? 0), 0) / chars.length;
+    const favoured = [..."01234567"];
+    const rest = [...counts.keys()].filter((c) => !favoured.includes(c));
+    const ratio = mean(favoured) / mean(rest);
+    assert.ok(ratio > 0.9 && ratio < 1.1, `frequency ratio ${ratio.toFixed(3)}`);
+  });
+
   test("draws from the whole base62 alphabet", () => {
     const seen = new Set<string>();
     for (let i = 0; i < 500; i++) for (const char of generateSecret().slice(SECRET_PREFIX.length)) seen.add(char);
