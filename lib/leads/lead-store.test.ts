@@ -74,6 +74,13 @@ describe("lead ids", () => {
     assert.equal(await db().lead.count({ where: { id: { in: ids } } }), 100);
   });
 
+  test("the id of a deleted lead is never issued again (a counter, not a scan for the maximum)", async () => {
+    const last = await insertLead(newLead());
+    await db().lead.delete({ where: { id: last } });
+    const next = await insertLead(newLead());
+    assert.equal(parseLeadId(next), parseLeadId(last)! + 1);
+  });
+
   test("an email is stored with its lower-case key", async () => {
     const id = await insertLead(newLead({ email: "Ada@Example.COM" }));
     const row = await db().lead.findUniqueOrThrow({ where: { id } });
