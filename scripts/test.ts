@@ -1,11 +1,13 @@
 // `npm test`: type check, migration drift check, then every suite on both databases:
-// unit and integration tests (node:test), the HTTP and browser suites (Playwright
-// against `next start`) on SQLite and on PostgreSQL, and the PostgreSQL multi-instance
+// unit and integration tests (node:test) and the HTTP and browser suites (Playwright
+// against `next start`) on SQLite and on PostgreSQL, then the PostgreSQL multi-instance
 // and fault tests (two `next start` processes on one database). PostgreSQL runs on a
-// private cluster started here (lib/testing/postgres-cluster.ts). Extra arguments go
-// to Playwright, e.g. `npm test -- --project api`.
+// private throw-away cluster started here (lib/test-support/postgres-cluster.ts); its
+// server binaries must be installed (`apt-get install -y postgresql`). Extra arguments
+// go to Playwright, e.g. `npm test -- --project api`. Prints per-stage timings and
+// ends with one summary line counting every node:test and Playwright result.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { migrate } from "../lib/setup/migrate";
@@ -14,25 +16,54 @@ import {
   postgresOptedOut,
   startPostgresCluster,
   type PostgresCluster,
-} from "../lib/testing/postgres-cluster";
+} from "../lib/test-support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+const RESULTS = path.join(ROOT, "test-results");
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
+const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const timings: string[] = [];
+let cluster: PostgresCluster | null = null;
+
+function summarise(): void {
+  console.log(`\n=== Timings (total ${((Date.now() - started) / 1000).toFixed(0)} s)\n${timings.map((t) => `  ${t}`).join("\n")}`);
+  if (!cluster) console.warn("\nPostgreSQL was skipped (LEAD_INTAKE_SKIP_POSTGRES=1): this run is not a full pass.");
+  console.log(`\nSummary: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+}
 
 function fail(message: string): never {
   console.error(`\n${message}`);
+  cluster?.destroy();
+  summarise();
   process.exit(1);
 }
 
-function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+/** Times a stage that runs in this process. */
+async function stage<T>(title: string, body: () => T | Promise<T>): Promise<T> {
+  console.log(`\n=== ${title}`);
+  const t0 = Date.now();
+  try {
+    return await body();
+  } finally {
+    timings.push(`${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  }
+}
+
+/** Runs one stage as a child process; `count` adds its results to the totals, pass or fail. */
+function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv, count?: () => void): void {
   console.log(`\n=== ${title}`);
   const t0 = Date.now();
   const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env });
   timings.push(`${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  try {
+    count?.();
+  } catch {
+    // A stage that died before writing its report has nothing to count.
+  }
   if (result.status !== 0) fail(`${title} failed (exit ${result.status ?? result.signal}).`);
 }
 
@@ -43,14 +74,78 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
-function nodeTest(title: string, files: string[], env: NodeJS.ProcessEnv, concurrency = 2): void {
-  if (!files.length) return;
-  run(title, process.execPath, ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files], env);
+/** Files that use a test database and accept either provider (the PostgreSQL pass). */
+function databaseTestFiles(files: string[]): string[] {
+  return files.filter((file) => {
+    const source = readFileSync(path.join(ROOT, file), "utf8");
+    return /\buseTestDatabase\(/.test(source) && !/useTestDatabase\(\{\s*provider:\s*"sqlite"/.test(source);
+  });
 }
 
-async function startCluster(): Promise<PostgresCluster | null> {
+function countNodeTests(tapFile: string): void {
+  const tap = readFileSync(tapFile, "utf8");
+  const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
+  totals.passed += count("pass");
+  totals.failed += count("fail");
+  totals.skipped += count("skipped") + count("todo");
+}
+
+function countPlaywrightTests(jsonFile: string): void {
+  const { stats } = JSON.parse(readFileSync(jsonFile, "utf8")) as {
+    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  };
+  totals.passed += stats.expected + stats.flaky;
+  totals.failed += stats.unexpected;
+  totals.skipped += stats.skipped;
+}
+
+function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.ProcessEnv, concurrency = 2): void {
+  if (!files.length) return;
+  const tap = path.join(RESULTS, tapName);
+  rmSync(tap, { force: true });
+  run(
+    title,
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--test",
+      `--test-concurrency=${concurrency}`,
+      "--test-reporter=spec",
+      "--test-reporter-destination=stdout",
+      "--test-reporter=tap",
+      `--test-reporter-destination=${tap}`,
+      ...files,
+    ],
+    env,
+    () => countNodeTests(tap),
+  );
+}
+
+function playwright(title: string, jsonName: string, env: NodeJS.ProcessEnv): void {
+  const json = path.join(RESULTS, jsonName);
+  rmSync(json, { force: true });
+  run(
+    title,
+    bin("playwright"),
+    ["test", "--reporter=list,json", ...process.argv.slice(2)],
+    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json },
+    () => countPlaywrightTests(json),
+  );
+}
+
+mkdirSync(RESULTS, { recursive: true });
+const scratch = mkdtempSync(path.join(os.tmpdir(), "lead-intake-test-run-"));
+process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+// The suites load a 2-core machine: allow queued connections more than the 3 s
+// production default (the fault tests set their own, short timeouts).
+const suiteEnv: NodeJS.ProcessEnv = { ...baseEnv, DB_CONNECT_TIMEOUT_MS: "30000" };
+
+run("Type check", bin("tsc"), ["--noEmit"]);
+
+cluster = await stage("Start a private PostgreSQL cluster", async () => {
   if (postgresOptedOut()) {
-    console.warn("\nLEAD_INTAKE_SKIP_POSTGRES=1: the PostgreSQL half of the suite is NOT run.");
+    console.warn("LEAD_INTAKE_SKIP_POSTGRES=1: the PostgreSQL half of the suite is NOT run.");
     return null;
   }
   try {
@@ -59,53 +154,46 @@ async function startCluster(): Promise<PostgresCluster | null> {
     if (error instanceof PostgresUnavailableError) fail(error.message);
     throw error;
   }
-}
+});
 
-const playwrightArgs = process.argv.slice(2);
-const scratch = mkdtempSync(path.join(os.tmpdir(), "lead-intake-test-run-"));
-process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
-
-run("Type check", bin("tsc"), ["--noEmit"]);
-
-const cluster = await startCluster();
-const postgresUrl = cluster?.url();
-
-if (cluster && postgresUrl) {
-  console.log("\n=== Migration drift check (SQLite and PostgreSQL against prisma/models.prisma)");
-  const problems = checkMigrations({ postgresUrl });
+if (cluster) {
+  const postgresUrl = cluster.url();
+  const problems = await stage("Migration drift check (both providers against prisma/models.prisma and each other)", () =>
+    checkMigrations({ postgresUrl }),
+  );
   reportMigrationProblems(problems);
   if (problems.length) fail("Migration drift check failed.");
 }
 
-// Migrated once per provider; each node:test file clones it (lib/testing/test-database.ts).
+const unitFiles = [...testFiles("lib"), ...testFiles("scripts")];
+// Migrated once per provider; each test file copies it (lib/test-support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
-migrate({ ...process.env, DATABASE_URL: sqliteTemplate });
-const unitFiles = testFiles("lib");
-nodeTest("Unit and integration tests on SQLite (node:test)", unitFiles, { ...process.env, TEST_DATABASE_URL: sqliteTemplate });
+await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));
+nodeTest("Unit and integration tests on SQLite (node:test)", unitFiles, "node-sqlite.tap", { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate });
 if (cluster) {
   const postgresTemplate = await cluster.createDatabase("lead_intake_template");
-  migrate({ ...process.env, DATABASE_URL: postgresTemplate });
-  nodeTest("Unit and integration tests on PostgreSQL (node:test)", unitFiles, {
-    ...process.env,
+  await stage("Migrate the PostgreSQL template", () => migrate({ ...baseEnv, DATABASE_URL: postgresTemplate }));
+  nodeTest("Integration tests on PostgreSQL (node:test)", databaseTestFiles(unitFiles), "node-postgres.tap", {
+    ...suiteEnv,
     TEST_DATABASE_URL: postgresTemplate,
   });
 }
 
 if (buildIsStale()) run("Production build", bin("next"), ["build"]);
 
-run("HTTP and browser tests on SQLite (Playwright)", bin("playwright"), ["test", ...playwrightArgs]);
+playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite.json", suiteEnv);
 if (cluster) {
   const e2eDatabase = await cluster.createDatabase("lead_intake_e2e");
-  run(
-    "HTTP and browser tests on PostgreSQL (Playwright)",
-    bin("playwright"),
-    ["test", ...playwrightArgs],
-    { ...process.env, E2E_DATABASE_URL: e2eDatabase },
-  );
+  playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", { ...suiteEnv, E2E_DATABASE_URL: e2eDatabase });
   cluster.destroy();
-  // Each file starts its own cluster and two app instances; one at a time on 2 cores.
-  nodeTest("Multi-instance and fault tests on PostgreSQL (node:test, two next start)", testFiles("e2e/postgres"), process.env, 1);
+  // Each file starts its own cluster and two app instances: one file at a time on 2 cores.
+  nodeTest(
+    "Multi-instance and fault tests on PostgreSQL (node:test, two next start)",
+    testFiles("e2e/postgres"),
+    "node-multi-instance.tap",
+    baseEnv,
+    1,
+  );
 }
 
-console.log(`\n=== Done in ${((Date.now() - started) / 1000).toFixed(0)} s\n${timings.map((t) => `  ${t}`).join("\n")}`);
-if (!cluster) console.warn("\nPostgreSQL was skipped (LEAD_INTAKE_SKIP_POSTGRES=1): this run does not count as a full pass.");
+summarise();

@@ -1,5 +1,5 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -9,8 +9,20 @@ import pg from "pg";
 // trust auth into a temp folder, listening on 127.0.0.1 only, on a free port, with its
 // socket in that folder, so tests never touch a system cluster or each other.
 
-export const POSTGRES_BIN = process.env.POSTGRES_BIN ?? "/usr/lib/postgresql/15/bin";
 export const INSTALL_HINT = "apt-get install -y postgresql";
+
+/** POSTGRES_BIN, else the newest Debian server under /usr/lib/postgresql/<version>/bin. */
+export function postgresBin(environment: NodeJS.ProcessEnv = process.env): string {
+  if (environment.POSTGRES_BIN) return environment.POSTGRES_BIN;
+  const root = "/usr/lib/postgresql";
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((version) => existsSync(path.join(root, version, "bin", "initdb")))
+        .sort((x, y) => Number.parseFloat(y) - Number.parseFloat(x))
+    : [];
+  return path.join(root, versions[0] ?? "*", "bin");
+}
+
 const PORT_RANGE = { from: 5500, to: 5999 };
 const OS_USER = "postgres";
 
@@ -24,12 +36,17 @@ export function postgresOptedOut(environment: NodeJS.ProcessEnv = process.env): 
 }
 
 /** Throws with the exact command to get the server binaries when they are missing. */
-export function assertPostgresBinaries(): void {
-  if (existsSync(path.join(POSTGRES_BIN, "initdb")) && existsSync(path.join(POSTGRES_BIN, "pg_ctl"))) return;
+export function assertPostgresBinaries(environment: NodeJS.ProcessEnv = process.env): string {
+  const bin = postgresBin(environment);
+  if (existsSync(path.join(bin, "initdb")) && existsSync(path.join(bin, "pg_ctl"))) return bin;
   throw new PostgresUnavailableError(
-    `PostgreSQL server binaries not found in ${POSTGRES_BIN}. Install them with: ${INSTALL_HINT} ` +
-      "(as root; set POSTGRES_BIN for another location). Tests start their own private cluster; " +
-      "no running server is needed. Outside CI, LEAD_INTAKE_SKIP_POSTGRES=1 runs the SQLite half only.",
+    `PostgreSQL server binaries (initdb, pg_ctl) not found in ${bin}. ` +
+      `Install them with: ${INSTALL_HINT} (as root, Debian/Ubuntu; they land in /usr/lib/postgresql/<version>/bin; ` +
+      "set POSTGRES_BIN=<folder> for another location). No running server is needed: the tests start " +
+      "their own private cluster on 127.0.0.1. " +
+      (environment.CI === "true"
+        ? "CI=true: the PostgreSQL tests must run, so this is a failure, not a skip (.ci/run installs the package)."
+        : "Outside CI only, LEAD_INTAKE_SKIP_POSTGRES=1 runs the SQLite half alone (not a full pass)."),
   );
 }
 
@@ -68,7 +85,7 @@ export type PostgresCluster = {
 };
 
 export async function startPostgresCluster(options: { portRange?: { from: number; to: number } } = {}): Promise<PostgresCluster> {
-  assertPostgresBinaries();
+  const bin = assertPostgresBinaries();
   // initdb and postgres refuse to run as root: run them as the postgres OS user.
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-pg-"));
@@ -84,7 +101,7 @@ export async function startPostgresCluster(options: { portRange?: { from: number
   const port = await freePort(options.portRange ?? PORT_RANGE);
 
   const run = (binary: string, args: string[]): SpawnSyncReturns<string> => {
-    const command = path.join(POSTGRES_BIN, binary);
+    const command = path.join(bin, binary);
     const result = asRoot
       ? spawnSync("runuser", ["-u", OS_USER, "--", command, ...args], { cwd: dir, encoding: "utf8" })
       : spawnSync(command, args, { cwd: dir, encoding: "utf8" });
