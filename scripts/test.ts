@@ -74,12 +74,12 @@ function testFiles(dir: string): string[] {
     .sort();
 }
 
-/** Files that use a test database and accept either provider (the PostgreSQL pass). */
-function databaseTestFiles(files: string[]): string[] {
-  return files.filter((file) => {
-    const source = readFileSync(path.join(ROOT, file), "utf8");
-    return /\buseTestDatabase\(/.test(source) && !/useTestDatabase\(\{\s*provider:\s*"sqlite"/.test(source);
-  });
+/** Which databases a test file runs on, from its useTestDatabase() call. */
+function databasesOf(file: string): { sqlite: boolean; postgres: boolean } {
+  const source = readFileSync(path.join(ROOT, file), "utf8");
+  const only = /useTestDatabase\(\{\s*provider:\s*"(sqlite|postgres)"/.exec(source)?.[1];
+  if (!/\buseTestDatabase\(/.test(source)) return { sqlite: true, postgres: false };
+  return { sqlite: only !== "postgres", postgres: only !== "sqlite" };
 }
 
 function countNodeTests(tapFile: string): void {
@@ -169,11 +169,11 @@ const unitFiles = [...testFiles("lib"), ...testFiles("scripts")];
 // Migrated once per provider; each test file copies it (lib/test-support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
 await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));
-nodeTest("Unit and integration tests on SQLite (node:test)", unitFiles, "node-sqlite.tap", { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate });
+nodeTest("Unit and integration tests on SQLite (node:test)", unitFiles.filter((file) => databasesOf(file).sqlite), "node-sqlite.tap", { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate });
 if (cluster) {
   const postgresTemplate = await cluster.createDatabase("lead_intake_template");
   await stage("Migrate the PostgreSQL template", () => migrate({ ...baseEnv, DATABASE_URL: postgresTemplate }));
-  nodeTest("Integration tests on PostgreSQL (node:test)", databaseTestFiles(unitFiles), "node-postgres.tap", {
+  nodeTest("Integration tests on PostgreSQL (node:test)", unitFiles.filter((file) => databasesOf(file).postgres), "node-postgres.tap", {
     ...suiteEnv,
     TEST_DATABASE_URL: postgresTemplate,
   });

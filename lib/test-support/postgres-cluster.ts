@@ -88,7 +88,7 @@ export async function startPostgresCluster(options: { portRange?: { from: number
   const bin = assertPostgresBinaries();
   // initdb and postgres refuse to run as root: run them as the postgres OS user.
   const asRoot = process.getuid?.() === 0;
-  const dir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-pg-"));
+  const dir = mkdtempSync(path.join(os.tmpdir(), "pg-lead-intake-"));
   const dataDir = path.join(dir, "data");
   const socketDir = path.join(dir, "socket");
   mkdirSync(socketDir);

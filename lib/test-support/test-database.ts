@@ -38,9 +38,10 @@ export type TestDatabaseOptions = {
   /**
    * "sqlite" for tests of SQLite itself (pragmas, file locks): they get a SQLite file
    * whatever TEST_DATABASE_URL says, and scripts/test.ts leaves them out of the
-   * PostgreSQL pass.
+   * PostgreSQL pass. "postgres" for tests of PostgreSQL itself (pool, timeouts): they
+   * need a PostgreSQL TEST_DATABASE_URL and run in the PostgreSQL pass only.
    */
-  provider?: "sqlite";
+  provider?: "sqlite" | "postgres";
 };
 
 async function withAdmin<T>(databaseUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -65,6 +66,13 @@ const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 export async function useTestDatabase(options: TestDatabaseOptions = {}): Promise<TestDatabase> {
   const dir = mkdtempSync(path.join(tmpdir(), "lead-intake-test-"));
   let template = process.env.TEST_DATABASE_URL?.trim() || null;
+  if (options.provider === "postgres" && (!template || databaseProvider(template) !== "postgres")) {
+    rmSync(dir, { recursive: true, force: true });
+    throw new Error(
+      "This test needs PostgreSQL: run it through `npm test` (which starts a private cluster), or set " +
+        "TEST_DATABASE_URL=postgresql://… to a migrated template database on a server you own.",
+    );
+  }
   if (options.provider === "sqlite" && template && databaseProvider(template) !== "sqlite") template = null;
   const provider = template ? databaseProvider(template) : "sqlite";
 
