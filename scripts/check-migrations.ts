@@ -2,6 +2,8 @@
 // each other. Run by `npm test`; alone: `npx tsx scripts/check-migrations.ts`, which
 // starts its own private PostgreSQL cluster.
 //
+// 0. Both providers' schemas hold the same models: prisma/sqlite/models.prisma and
+//    prisma/postgres/models.prisma are prisma/models.prisma (symlinks; copies must match).
 // 1. The same migration folders, each with a migration.sql, on both providers: every
 //    SQLite migration has a PostgreSQL twin of the same name and vice versa.
 // 2. The same data statements (INSERT/UPDATE/DELETE, e.g. the seed rows) in each twin.
@@ -13,14 +15,16 @@ import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
+/** The folder holding models.prisma, sqlite/ and postgres/ (tests pass a drifted copy). */
+const PRISMA_DIR = path.join(ROOT, "prisma");
 const PROVIDERS = {
-  sqlite: { dir: "prisma/sqlite", config: "prisma.config.ts", lock: 'provider = "sqlite"' },
-  postgres: { dir: "prisma/postgres", config: "prisma.pg.config.ts", lock: 'provider = "postgresql"' },
+  sqlite: { dir: "sqlite", config: "prisma.config.ts", lock: 'provider = "sqlite"' },
+  postgres: { dir: "postgres", config: "prisma.pg.config.ts", lock: 'provider = "postgresql"' },
 } as const;
 type Provider = keyof typeof PROVIDERS;
 
-function migrationFolders(provider: Provider): string[] {
-  const dir = path.join(ROOT, PROVIDERS[provider].dir, "migrations");
+function migrationFolders(provider: Provider, prismaDir: string): string[] {
+  const dir = path.join(prismaDir, PROVIDERS[provider].dir, "migrations");
   if (!existsSync(dir)) return [];
   return readdirSync(dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -28,8 +32,8 @@ function migrationFolders(provider: Provider): string[] {
     .sort();
 }
 
-function migrationSql(provider: Provider, folder: string): string | null {
-  const file = path.join(ROOT, PROVIDERS[provider].dir, "migrations", folder, "migration.sql");
+function migrationSql(provider: Provider, folder: string, prismaDir: string): string | null {
+  const file = path.join(prismaDir, PROVIDERS[provider].dir, "migrations", folder, "migration.sql");
   return existsSync(file) ? readFileSync(file, "utf8") : null;
 }
 
@@ -42,11 +46,18 @@ export function dataStatements(sql: string): string[] {
     .filter((statement) => /^(INSERT|UPDATE|DELETE)\b/i.test(statement));
 }
 
-/** Problems with the migration folders of the two providers (empty when they agree). */
-export function compareMigrationFolders(): string[] {
+/** Problems with the models and migration folders of the two providers (empty when they agree). */
+export function compareProviders(prismaDir = PRISMA_DIR): string[] {
   const problems: string[] = [];
-  const sqlite = migrationFolders("sqlite");
-  const postgres = migrationFolders("postgres");
+  const models = readFileSync(path.join(prismaDir, "models.prisma"), "utf8");
+  for (const provider of Object.keys(PROVIDERS) as Provider[]) {
+    const file = path.join(prismaDir, PROVIDERS[provider].dir, "models.prisma");
+    if (!existsSync(file) || readFileSync(file, "utf8") !== models) {
+      problems.push(`prisma/${PROVIDERS[provider].dir}/models.prisma differs from prisma/models.prisma: it must be a symlink to ../models.prisma (one source of truth for both providers)`);
+    }
+  }
+  const sqlite = migrationFolders("sqlite", prismaDir);
+  const postgres = migrationFolders("postgres", prismaDir);
   for (const folder of sqlite.filter((name) => !postgres.includes(name))) {
     problems.push(`prisma/postgres/migrations/${folder} is missing: every SQLite migration needs a PostgreSQL twin of the same name`);
   }
@@ -54,14 +65,14 @@ export function compareMigrationFolders(): string[] {
     problems.push(`prisma/sqlite/migrations/${folder} is missing: every PostgreSQL migration needs a SQLite twin of the same name`);
   }
   for (const provider of Object.keys(PROVIDERS) as Provider[]) {
-    const lock = path.join(ROOT, PROVIDERS[provider].dir, "migrations", "migration_lock.toml");
+    const lock = path.join(prismaDir, PROVIDERS[provider].dir, "migrations", "migration_lock.toml");
     if (!existsSync(lock) || !readFileSync(lock, "utf8").includes(PROVIDERS[provider].lock)) {
-      problems.push(`${path.relative(ROOT, lock)} must exist and say ${PROVIDERS[provider].lock}`);
+      problems.push(`prisma/${PROVIDERS[provider].dir}/migrations/migration_lock.toml must exist and say ${PROVIDERS[provider].lock}`);
     }
   }
   for (const folder of sqlite.filter((name) => postgres.includes(name))) {
-    const sqliteSql = migrationSql("sqlite", folder);
-    const postgresSql = migrationSql("postgres", folder);
+    const sqliteSql = migrationSql("sqlite", folder, prismaDir);
+    const postgresSql = migrationSql("postgres", folder, prismaDir);
     if (sqliteSql === null || postgresSql === null) {
       problems.push(`${folder}: both twins need a migration.sql`);
       continue;
@@ -82,8 +93,9 @@ export function compareMigrationFolders(): string[] {
  * models.prisma. `databaseUrl` is where the CLI connects (PostgreSQL: the server on
  * which it creates and drops its shadow database).
  */
-export function diffMigrationsAgainstModels(provider: Provider, databaseUrl: string): string | null {
-  const { dir, config } = PROVIDERS[provider];
+export function diffMigrationsAgainstModels(provider: Provider, databaseUrl: string, prismaDir = PRISMA_DIR): string | null {
+  const { dir: providerDir, config } = PROVIDERS[provider];
+  const dir = path.join(prismaDir, providerDir);
   const migrations = path.join(dir, "migrations");
   const result = spawnSync(
     path.join(ROOT, "node_modules/.bin/prisma"),
@@ -93,22 +105,23 @@ export function diffMigrationsAgainstModels(provider: Provider, databaseUrl: str
   // --exit-code: 0 = no difference, 2 = difference, anything else = the command failed.
   if (result.status === 0) return null;
   if (result.status === 2) {
-    return `${migrations} does not produce prisma/models.prisma. The missing SQL (a new migration in both providers, same folder name):\n${result.stdout.trim()}`;
+    return `prisma/${providerDir}/migrations does not produce prisma/models.prisma. The missing SQL (a new migration in both providers, same folder name):\n${result.stdout.trim()}`;
   }
   throw new Error(`prisma migrate diff (${provider}) failed (exit ${result.status ?? result.signal}):\n${result.stdout}\n${result.stderr}`);
 }
 
-/** All three checks; returns the problems found (empty when the migrations agree). */
-export function checkMigrations(options: { postgresUrl: string }): string[] {
-  const problems = compareMigrationFolders();
+/** All the checks; returns the problems found (empty when the migrations agree). */
+export function checkMigrations(options: { postgresUrl: string; prismaDir?: string }): string[] {
+  const prismaDir = options.prismaDir ?? PRISMA_DIR;
+  const problems = compareProviders(prismaDir);
   const scratch = mkdtempSync(path.join(os.tmpdir(), "lead-intake-drift-"));
   try {
-    const sqlite = diffMigrationsAgainstModels("sqlite", `file:${path.join(scratch, "drift.db")}`);
+    const sqlite = diffMigrationsAgainstModels("sqlite", `file:${path.join(scratch, "drift.db")}`, prismaDir);
     if (sqlite) problems.push(`SQLite: ${sqlite}`);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  const postgres = diffMigrationsAgainstModels("postgres", options.postgresUrl);
+  const postgres = diffMigrationsAgainstModels("postgres", options.postgresUrl, prismaDir);
   if (postgres) problems.push(`PostgreSQL: ${postgres}`);
   return problems;
 }
