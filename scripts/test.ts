@@ -141,8 +141,8 @@ process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 // production default (the fault tests set their own, short timeouts).
 const suiteEnv: NodeJS.ProcessEnv = { ...baseEnv, DB_CONNECT_TIMEOUT_MS: "30000" };
 
-run("Type check", bin("tsc"), ["--noEmit"]);
 
+// First, so a machine without PostgreSQL fails at once with the command that fixes it.
 cluster = await stage("Start a private PostgreSQL cluster", async () => {
   if (postgresOptedOut()) {
     console.warn("LEAD_INTAKE_SKIP_POSTGRES=1: the PostgreSQL half of the suite is NOT run.");
@@ -155,6 +155,8 @@ cluster = await stage("Start a private PostgreSQL cluster", async () => {
     throw error;
   }
 });
+
+run("Type check", bin("tsc"), ["--noEmit"]);
 
 if (cluster) {
   const postgresUrl = cluster.url();

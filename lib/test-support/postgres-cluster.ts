@@ -12,7 +12,7 @@ import pg from "pg";
 export const INSTALL_HINT = "apt-get install -y postgresql";
 
 /** POSTGRES_BIN, else the newest Debian server under /usr/lib/postgresql/<version>/bin. */
-export function postgresBin(environment: NodeJS.ProcessEnv = process.env): string {
+export function postgresBin(environment: Record<string, string | undefined> = process.env): string {
   if (environment.POSTGRES_BIN) return environment.POSTGRES_BIN;
   const root = "/usr/lib/postgresql";
   const versions = existsSync(root)
@@ -31,12 +31,12 @@ export class PostgresUnavailableError extends Error {
 }
 
 /** True when tests may leave PostgreSQL out: only on request, and never in CI. */
-export function postgresOptedOut(environment: NodeJS.ProcessEnv = process.env): boolean {
+export function postgresOptedOut(environment: Record<string, string | undefined> = process.env): boolean {
   return environment.LEAD_INTAKE_SKIP_POSTGRES === "1" && environment.CI !== "true";
 }
 
 /** Throws with the exact command to get the server binaries when they are missing. */
-export function assertPostgresBinaries(environment: NodeJS.ProcessEnv = process.env): string {
+export function assertPostgresBinaries(environment: Record<string, string | undefined> = process.env): string {
   const bin = postgresBin(environment);
   if (existsSync(path.join(bin, "initdb")) && existsSync(path.join(bin, "pg_ctl"))) return bin;
   throw new PostgresUnavailableError(
