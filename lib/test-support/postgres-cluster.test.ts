@@ -10,7 +10,7 @@ import { PostgresUnavailableError, assertPostgresBinaries, postgresOptedOut } fr
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const missing = { POSTGRES_BIN: "/nonexistent/postgresql/bin" };
 
-function messageOf(environment: NodeJS.ProcessEnv): string {
+function messageOf(environment: Record<string, string | undefined>): string {
   try {
     assertPostgresBinaries(environment);
   } catch (error) {
