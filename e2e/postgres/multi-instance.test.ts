@@ -7,11 +7,14 @@ import { createApiKey, deleteApiKey, listApiKeys } from "../../lib/api-keys/api-
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
 import { createTeam, type Team } from "../../lib/teams/team-store";
-import pg from "pg";
 import { createLeadVia, pooled, startDeployment, type Deployment } from "./support/app-instances";
 
 // Two `next start` processes on two ports against one PostgreSQL database, as behind
 // a load balancer: lead ids, key deletion and copy-once must hold across instances.
+// Keys are deleted, and secrets copied, by other processes on the same database (this
+// test process and support/take-secrets.ts): the team UI with its copy action and
+// delete button is not on this branch yet; once it is, those steps belong on HTTP
+// through instance A.
 
 let deployment: Deployment;
 let a: Deployment["instances"][number];
@@ -131,47 +134,16 @@ test("a secret is copied once: two processes racing for 40 secrets get each exac
   assert.ok(listed.every((k) => k.copied && k.secretDisplay.endsWith("*")));
 });
 
-test("copy-once under a forced tie: both processes read the secret, only one conditional update wins", async () => {
-  const team = await newTeam("tie");
-  const keys = await Promise.all(Array.from({ length: 8 }, () => createApiKey({ teamId: team.id })));
-  // Hold the key rows locked: both processes then read the ciphertext (plain reads do
-  // not wait), and both conditional UPDATEs queue on the lock. Releasing it lets them
-  // run back to back, so the `copiedAt IS NULL` condition alone decides.
-  const lock = new pg.Client({ connectionString: deployment.databaseUrl });
-  await lock.connect();
-  try {
-    await lock.query("BEGIN");
-    await lock.query('SELECT id FROM "ApiKey" WHERE "teamId" = $1 FOR UPDATE', [team.id]);
-    // The updates wait on the lock on purpose: no statement timeout while they do.
-    const patient = { DB_STATEMENT_TIMEOUT_MS: "120000" };
-    const takers = [0, 1].map(() => secretTaker(team.id, keys.map((k) => k.keyId), patient));
-    await Promise.all(takers.map((t) => t.ready));
-    for (const taker of takers) taker.go();
-
-    const deadline = Date.now() + 30_000;
-    let blocked = 0;
-    while (blocked < 16 && Date.now() < deadline) {
-      const { rows } = await lock.query<{ n: string }>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE 'UPDATE%"ApiKey"%'`,
-      );
-      blocked = Number(rows[0]!.n);
-      if (blocked < 16) await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    if (blocked !== 16) {
-      const { rows } = await lock.query("SELECT pid, state, wait_event_type, wait_event, datname, left(query, 50) AS query FROM pg_stat_activity WHERE backend_type = 'client backend'");
-      assert.fail(`expected 16 conditional updates waiting on the lock, saw ${blocked}: ${JSON.stringify(rows)}`);
-    }
-    await lock.query("COMMIT");
-
-    const [first, second] = (await Promise.all(takers.map((t) => t.result))) as [TakeResult, TakeResult];
-    let wonByFirst = 0;
-    for (const key of keys) {
-      const got = [first.secrets[key.keyId], second.secrets[key.keyId]].filter((s): s is string => s != null);
-      assert.deepEqual(got, [key.secret], `key ${key.keyId}: exactly one process gets the secret`);
-      if (first.secrets[key.keyId]) wonByFirst++;
-    }
-    console.log(`forced tie: 16 conditional updates waited together; first process won ${wonByFirst} of 8, second ${8 - wonByFirst}`);
-  } finally {
-    await lock.end();
-  }
+test("a secret copied through process A cannot be copied again through process B", async () => {
+  const team = await newTeam("copied");
+  const key = await createApiKey({ teamId: team.id });
+  const take = async () => {
+    const taker = secretTaker(team.id, [key.keyId]);
+    await taker.ready;
+    taker.go();
+    return (await taker.result).secrets[key.keyId];
+  };
+  assert.equal(await take(), key.secret, "process A copies the secret");
+  assert.equal(await take(), null, "process B gets nothing");
+  assert.equal((await listApiKeys(team.id))[0]!.copied, true);
 });
