@@ -43,7 +43,9 @@ export default defineConfig({
   },
   projects: [
     { name: "api", testMatch: /api\/.*\.spec\.ts/ },
-    { name: "ui", testMatch: /ui\/.*\.spec\.ts/, use: { browserName: "chromium" } },
+    // Browser journeys sign several users in (bcrypt) and walk through several pages; on
+    // the shared 2-core machines one can take longer than the 30 s default.
+    { name: "ui", testMatch: /ui\/.*\.spec\.ts/, use: { browserName: "chromium" }, timeout: 90_000 },
   ],
   webServer: {
     command: "npx tsx scripts/start.ts",
