@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { useTempDatabase } from "../test-support/temp-database";
+import { useTestDatabase } from "../test-support/test-database";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { findLead, findPossibleDuplicates, listLeads } from "./lead-store";
 import type { LeadInput } from "./parse-lead-input";
 
-useTempDatabase();
+useTestDatabase();
 
 const team = await createTeam({ slug: "list", name: "List" });
 const other = await createTeam({ slug: "other", name: "Other" });
