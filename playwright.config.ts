@@ -44,10 +44,10 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "api", testMatch: /api\/.*\.spec\.ts/ },
+    { name: "api", testMatch: /\/e2e\/api\/.*\.spec\.ts$/ },
     // Browser journeys sign several users in (bcrypt) and walk through several pages; on
     // the shared 2-core machines one can take longer than the 30 s default.
-    { name: "ui", testMatch: /ui\/.*\.spec\.ts/, use: { browserName: "chromium" }, timeout: 90_000 },
+    { name: "ui", testMatch: /\/e2e\/ui\/.*\.spec\.ts$/, use: { browserName: "chromium" }, timeout: 90_000 },
   ],
   webServer: {
     command: "npx tsx scripts/start.ts",
