@@ -2,9 +2,31 @@
 
 import { useEffect, useId, useRef } from "react";
 
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
 /**
- * A modal built on <dialog>: the browser traps focus, Escape closes it and focus
- * returns to the opener. `open` is controlled by the parent.
+ * Keeps Tab inside the dialog: showModal() makes the page behind it inert, but Tab
+ * from the last control would still leave for the browser's own UI.
+ */
+function trapTab(event: React.KeyboardEvent<HTMLDialogElement>) {
+  if (event.key !== "Tab") return;
+  const focusable = Array.from(event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE));
+  const first = focusable[0];
+  const last = focusable[focusable.length - 1];
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+/**
+ * A modal built on <dialog>: showModal() makes the rest of the page inert, Tab cycles
+ * inside, Escape closes it and focus returns to the opener. `open` is controlled by
+ * the parent.
  */
 export function Dialog({
   open,
@@ -33,6 +55,7 @@ export function Dialog({
       ref={ref}
       aria-labelledby={titleId}
       onClose={onClose}
+      onKeyDown={trapTab}
       className="m-auto w-full max-w-md rounded-xl bg-white p-0 shadow-xl backdrop:bg-slate-900/40"
     >
       {/* Content exists only while open, so a closed dialog adds nothing to the page's text. */}
