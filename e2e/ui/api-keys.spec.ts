@@ -2,6 +2,7 @@ import { createApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
 import { maskSecret, secretPrefix } from "../../lib/api-keys/secret";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser, readClipboard } from "../support/fixtures";
 import { recordAction, replayAction } from "../support/server-actions";
+import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
 const keyRows = (page: import("@playwright/test").Page) => page.getByRole("list", { name: "API keys" }).getByRole("listitem");
@@ -25,7 +26,7 @@ test("an admin generates a key, copies its secret once, and a lead sent with it 
   await expect(row.getByText(secret, { exact: true })).toBeVisible();
   await expect(row.getByText(key!.keyId, { exact: true })).toBeVisible();
   await expect(row.getByText("Not Copied", { exact: true })).toBeVisible();
-  await page.screenshot({ path: "docs/screenshots/api-keys-before-copy.png", fullPage: true });
+  await saveScreenshot(page, "api-keys-before-copy");
 
   await row.getByRole("button", { name: "Copy", exact: true }).click();
   await expect(row.getByRole("button", { name: "Copied" })).toBeDisabled();
@@ -44,7 +45,7 @@ test("an admin generates a key, copies its secret once, and a lead sent with it 
       await expect(row.getByText("Copied", { exact: true })).toHaveCount(2);
     });
   }
-  await page.screenshot({ path: "docs/screenshots/api-keys-after-copy.png", fullPage: true });
+  await saveScreenshot(page, "api-keys-after-copy");
 
   await test.step("a lead posted with the copied secret appears in the list", async () => {
     const response = await request.post(CREATE_LEAD, {
@@ -128,4 +129,30 @@ test("after an admin deletes a key, the endpoint answers Invalid API key at once
   const after = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "After Delete" } });
   expect(after.status()).toBe(401);
   expect(await after.json()).toEqual({ success: false, error: "Invalid API key", message: "Authentication failed" });
+});
+
+test("two members copying the same secret at the same moment: only one receives it", async ({ signInAs }) => {
+  const { team, user: first } = await newTeamWithUser("member");
+  const second = await newUser({ team, role: "member" });
+  const warmUp = await createApiKey({ teamId: team.id, description: "Warm-up key" });
+  const contested = await createApiKey({ teamId: team.id, description: "Contested key" });
+
+  // The real copy call, recorded on another key, then aimed at the contested one.
+  const firstPage = await signInAs(first);
+  await firstPage.goto(`/t/${team.slug}/settings/api-keys`);
+  const warmUpRow = keyRows(firstPage).filter({ hasText: "Warm-up key" });
+  const copy = await recordAction(firstPage, () => warmUpRow.getByRole("button", { name: "Copy", exact: true }).click());
+  expect(copy.body).toContain(warmUp.keyId);
+  const body = copy.body.replace(warmUp.keyId, contested.keyId);
+
+  const secondPage = await signInAs(second);
+  const answers = await Promise.all([firstPage, secondPage, firstPage, secondPage].map((page) => replayAction(page, copy, body)));
+  expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
+  expect(answers.filter((answer) => answer.text.includes(contested.secret))).toHaveLength(1);
+  expect(answers.filter((answer) => answer.text.includes("This secret has already been copied"))).toHaveLength(3);
+
+  await secondPage.goto(`/t/${team.slug}/settings/api-keys`);
+  const row = keyRows(secondPage).filter({ hasText: "Contested key" });
+  await expect(row.getByRole("button", { name: "Copied" })).toBeDisabled();
+  await expect(row.getByText(contested.secret, { exact: true })).toHaveCount(0);
 });

@@ -2,6 +2,7 @@ import type { APIRequestContext } from "@playwright/test";
 import type { NewApiKey } from "../../lib/api-keys/api-key-store";
 import { createApiKey } from "../../lib/api-keys/api-key-store";
 import { authHeaders, CREATE_LEAD, newTeamWithUser } from "../support/fixtures";
+import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
 async function postLead(request: APIRequestContext, key: NewApiKey, data: Record<string, string>): Promise<string> {
@@ -44,7 +45,7 @@ test("the lead detail shows every field, Extra Fields as text, and links possibl
   await expect(rows.nth(1)).toContainText(unrelated);
   await expect(rows.nth(4)).toContainText(leadId);
 
-  await page.screenshot({ path: "docs/screenshots/lead-list.png", fullPage: true });
+  await saveScreenshot(page, "lead-list");
 
   await rows.filter({ hasText: leadId }).getByRole("link").click();
   await expect(page.getByRole("heading", { level: 1, name: "Ada King Lovelace" })).toBeVisible();
@@ -68,7 +69,7 @@ test("the lead detail shows every field, Extra Fields as text, and links possibl
   await expect(duplicates.getByRole("listitem")).toHaveCount(2);
   await expect(duplicates.getByRole("listitem").filter({ hasText: sameEmail })).toContainText("same email");
   await expect(duplicates.getByRole("listitem").filter({ hasText: samePhone })).toContainText("same phone");
-  await page.screenshot({ path: "docs/screenshots/lead-detail.png", fullPage: true });
+  await saveScreenshot(page, "lead-detail");
 
   await duplicates.getByRole("link", { name: "Charles Babbage" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Charles Babbage" })).toBeVisible();
