@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { createApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
 import { maskSecret, secretPrefix } from "../../lib/api-keys/secret";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser, readClipboard } from "../support/fixtures";
@@ -155,4 +156,33 @@ test("two members copying the same secret at the same moment: only one receives 
   const row = keyRows(secondPage).filter({ hasText: "Contested key" });
   await expect(row.getByRole("button", { name: "Copied" })).toBeDisabled();
   await expect(row.getByText(contested.secret, { exact: true })).toHaveCount(0);
+});
+
+test("the endpoint panel's examples name this deployment and key, never the secret, and the Node.js one really creates a lead", async ({ signInAs, baseURL }) => {
+  const { team, user } = await newTeamWithUser("member");
+  const key = await createApiKey({ teamId: team.id, description: "Snippet key" });
+  const page = await signInAs(user);
+  await page.goto(`/t/${team.slug}/settings/api-keys`);
+
+  const panel = page.getByRole("complementary", { name: "How to call this endpoint" });
+  await expect(panel.getByRole("note")).toContainText("Never put it in client-side code");
+  const tabs = panel.getByRole("tab");
+  await expect(tabs).toHaveText(["cURL", "Node.js (server)", "Python"]);
+  const code = panel.getByRole("tabpanel");
+  const endpoint = `${baseURL}${CREATE_LEAD}`;
+  for (const label of ["cURL", "Python", "Node.js (server)"]) {
+    await tabs.filter({ hasText: label }).click();
+    await expect(tabs.filter({ hasText: label })).toHaveAttribute("aria-selected", "true");
+    await expect(code).toContainText(endpoint);
+    await expect(code).toContainText(key.keyId);
+    await expect(code).toContainText("LEAD_INTAKE_API_SECRET");
+    await expect(code).not.toContainText(key.secret);
+  }
+
+  const nodeExample = await code.locator("code").innerText();
+  const output = execFileSync(process.execPath, ["--input-type=module", "-e", `${nodeExample}\nconsole.log(JSON.stringify(result));`], {
+    env: { ...process.env, LEAD_INTAKE_API_SECRET: key.secret },
+    encoding: "utf8",
+  });
+  expect(JSON.parse(output)).toMatchObject({ success: true, lead_id: expect.stringMatching(/^CRM-LEAD-\d+$/) });
 });
