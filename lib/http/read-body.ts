@@ -3,8 +3,12 @@ import type { RawField } from "../leads/parse-lead-input";
 
 const SUPPORTED = ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"] as const;
 
+// The rest of an over-long body is never read: closing the connection after the answer
+// stops the server from draining it (Node would otherwise read it to reuse the socket).
 function tooLarge(limit: number) {
-  return new ApiError(413, `Request body is larger than ${limit / 1024} KiB`, "Payload too large");
+  return new ApiError(413, `Request body is larger than ${limit / 1024} KiB`, "Payload too large", {
+    Connection: "close",
+  });
 }
 
 /** Reads the body into memory, but never more than `limit` bytes of it. */
