@@ -25,3 +25,6 @@ export function authHeaders(key: NewApiKey): Record<string, string> {
 }
 
 export const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
+
+/** The shared server's address, for tests that need plain fetch or sockets (set by playwright.config.ts). */
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT}`;
