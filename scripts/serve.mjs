@@ -82,6 +82,13 @@ const server = http.createServer((req, res) => {
   });
 });
 
+// Idle keep-alive connections stay open longer than a load balancer's usual idle
+// timeout (60 s): when the server closes first, a request the client or proxy sends on
+// the closing connection fails ("other side closed", a 502 behind a proxy). Node's 5 s
+// default made exactly that happen to clients pausing a few seconds between requests.
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
+
 server.on("error", (error) => {
   console.error(`Failed to start the server on ${hostname}:${port}: ${error.message}`);
   process.exit(1);
