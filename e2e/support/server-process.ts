@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -41,6 +41,18 @@ export type ServerProcess = {
   stop: (ms?: number) => Promise<void>;
 };
 
+// Whatever a test file starts is killed, and its folders removed, when the worker exits,
+// even when a hook timed out before the test could keep hold of the server.
+const cleanups = new Set<() => void>();
+process.once("exit", () => {
+  for (const cleanup of cleanups) cleanup();
+});
+
+/** Registers work for the worker's exit (synchronous only). */
+export function atWorkerExit(cleanup: () => void): void {
+  cleanups.add(cleanup);
+}
+
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const probe = net.createServer();
@@ -79,6 +91,7 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "lead-intake-server-"));
+  if (!options.dataDir) atWorkerExit(() => rmSync(dataDir, { recursive: true, force: true }));
   const databaseUrl = options.databaseUrl ?? `file:${path.join(dataDir, "app.db")}`;
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
@@ -109,6 +122,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
       // already gone
     }
   };
+  atWorkerExit(killGroup);
 
   try {
     await waitUntilServing(url, child, () => captured);
