@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { describe, mock, test } from "node:test";
 import { useTestDatabase } from "../test-support/test-database";
 import { db } from "../db/client";
 import { ApiError } from "../http/api-error";
@@ -18,6 +18,9 @@ const headers = (values: Record<string, string>) => new Headers(values);
 // Each call comes from its own address, so the failed-authentication limits per IP
 // (lib/rate-limit/abuse-limits.ts, tested over HTTP in e2e/api/abuse-limits.spec.ts) stay out of the way.
 let calls = 0;
+// Failed authentications are logged as JSON lines on stderr: kept here for the log test below.
+const stderr = mock.method(process.stderr, "write", () => true);
+const logLines = () => stderr.mock.calls.map((call) => String(call.arguments[0]));
 const context = (): RequestContext => ({ requestId: `auth-test-${++calls}`, ip: `198.51.100.${calls % 250}` });
 const lastUsedAt = async (keyId: string) => (await db().apiKey.findUniqueOrThrow({ where: { id: keyId } })).lastUsedAt;
 
@@ -99,5 +102,21 @@ describe("authenticate: success", () => {
     await db().apiKey.update({ where: { id: fresh.keyId }, data: { secretCiphertext: null, copiedAt: new Date() } });
     const result = await authenticate(headers({ "X-API-Key": fresh.keyId, "X-API-Secret": fresh.secret }), context());
     assert.equal(result.team.id, team.id);
+  });
+});
+
+describe("authenticate: failures are logged, without the secret", () => {
+  test("one auth.failed line per failure with the request id, address, reason and well-formed key id", async () => {
+    const request = headers({ "X-API-Key": key.keyId, "X-API-Secret": otherKey.secret });
+    await assertAuthFails(request, "Invalid API key");
+    const line = JSON.parse(logLines().at(-1)!) as Record<string, unknown>;
+    assert.deepEqual(
+      [line.level, line.event, line.request_id, line.ip, line.reason, line.key_id],
+      ["warn", "auth.failed", `auth-test-${calls}`, `198.51.100.${calls % 250}`, "wrong_secret", key.keyId],
+    );
+    await assertAuthFails(headers({ "X-API-Key": key.secret, "X-API-Secret": key.secret }), "Invalid API key");
+    const misplaced = JSON.parse(logLines().at(-1)!) as Record<string, unknown>;
+    assert.deepEqual([misplaced.reason, misplaced.key_id], ["unknown_or_deleted_key", null]);
+    for (const secret of [key.secret, otherKey.secret]) assert.ok(!logLines().join("").includes(secret));
   });
 });

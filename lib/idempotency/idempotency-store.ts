@@ -113,16 +113,21 @@ export async function takeOverClaim(options: {
   return count === 1 ? { id: options.record.id, token } : null;
 }
 
+/** The claim was taken over (its request ran past the stale limit) before it completed. */
+export class ClaimLostError extends Error {
+  override name = "ClaimLostError";
+}
+
 /**
  * Stores the response inside the transaction that created the resource: both commit
- * or neither does. Throws (rolling the transaction back) when the claim was lost.
+ * or neither does. Throws ClaimLostError (rolling the transaction back) when the claim was lost.
  */
 export async function completeClaim(tx: Tx, claim: Claim, response: StoredResponse): Promise<void> {
   const { count } = await tx.idempotencyRecord.updateMany({
     where: { id: claim.id, token: claim.token, responseStatus: null },
     data: { responseStatus: response.status, responseBody: response.body },
   });
-  if (count !== 1) throw new Error("Idempotency claim lost before completion");
+  if (count !== 1) throw new ClaimLostError("Idempotency claim lost before completion");
 }
 
 /** Gives a claim back when its request failed without creating anything. */

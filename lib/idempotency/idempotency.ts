@@ -4,6 +4,7 @@ import { ApiError, badRequest, validationError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import {
+  ClaimLostError,
   completeClaim,
   insertClaim,
   purgeExpired,
@@ -62,6 +63,12 @@ function purgeNowAndThen(now: Date, context: RequestContext): void {
   );
 }
 
+function stillProcessing(): ApiError {
+  return new ApiError(409, "A request with this Idempotency-Key is still being processed; retry shortly", "Conflict", {
+    "Retry-After": "1",
+  });
+}
+
 async function claim(request: IdempotentRequest, now: Date): Promise<{ claim: Claim } | { replay: StoredResponse }> {
   const expiresAt = new Date(now.getTime() + RETENTION_MS);
   const inserted = await insertClaim({ ...request, now, expiresAt });
@@ -79,9 +86,7 @@ async function claim(request: IdempotentRequest, now: Date): Promise<{ claim: Cl
     const taken = await takeOverClaim({ record, fingerprint: request.fingerprint, now, expiresAt });
     if (taken) return { claim: taken };
   }
-  throw new ApiError(409, "A request with this Idempotency-Key is still being processed; retry shortly", "Conflict", {
-    "Retry-After": "1",
-  });
+  throw stillProcessing();
 }
 
 /**
@@ -106,6 +111,9 @@ export async function runIdempotently(
   } catch (error) {
     // Nothing was created (the transaction rolled back), so the key is free again.
     await releaseClaim(claimed.claim).catch(() => undefined);
+    // A retry took the key over while this request ran too long: that retry is the one
+    // that counts, and this caller retries to get its answer (replayed).
+    if (error instanceof ClaimLostError) throw stillProcessing();
     throw error;
   }
 }
