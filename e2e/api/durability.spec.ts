@@ -176,7 +176,12 @@ test.describe("memory under huge bodies", () => {
   });
   test.afterAll(async () => server?.stop());
 
-  /** Streams `megabytes` of body with chunked encoding (no Content-Length) until the server answers. */
+  /**
+   * Streams `megabytes` of body with chunked encoding (no Content-Length) until the server
+   * answers. Status 0: the server closed the connection while this client was still
+   * writing, and the client saw the broken pipe before it read the 413 (TCP gives no order
+   * between the two once the server stops reading).
+   */
   function streamHugeBody(key: Key, megabytes: number): Promise<{ status: number; sentMiB: number; connection?: string }> {
     return new Promise((resolve, reject) => {
       const req = http.request(`${server.url}${CREATE_LEAD}`, {
@@ -191,7 +196,12 @@ test.describe("memory under huge bodies", () => {
         res.resume();
         res.on("end", () => resolve({ status: res.statusCode ?? 0, sentMiB: sent / 2 ** 20, connection: res.headers.connection }));
       });
-      req.on("error", (error) => (answered ? undefined : reject(error)));
+      req.on("error", (error: NodeJS.ErrnoException) => {
+        if (answered) return;
+        answered = true;
+        if (error.code === "EPIPE" || error.code === "ECONNRESET") resolve({ status: 0, sentMiB: sent / 2 ** 20 });
+        else reject(error);
+      });
       const pump = () => {
         while (!answered && sent < megabytes * 2 ** 20) {
           sent += chunk.length;
@@ -204,7 +214,7 @@ test.describe("memory under huge bodies", () => {
     });
   }
 
-  test("chunked bodies of 256 MiB without Content-Length: 413 early, server memory stays flat", async () => {
+  test("chunked bodies of 256 MiB without Content-Length: refused early (413, connection closed), server memory stays flat", async () => {
     const key = demoKey(server);
     const pid = server.serverPid();
     // Warm up the route so that first-use allocations are not counted.
@@ -217,11 +227,14 @@ test.describe("memory under huge bodies", () => {
       type: "rss",
       description: `server RSS before ${before.toFixed(1)} MiB, after 5 × 256 MiB bodies ${after.toFixed(1)} MiB; client had sent ${results
         .map((r) => r.sentMiB.toFixed(1))
-        .join(", ")} MiB when answered`,
+        .join(", ")} MiB when answered; statuses ${results.map((r) => r.status || "cut").join(", ")}`,
     });
     for (const result of results) {
-      expect(result.status).toBe(413);
-      expect(result.connection).toBe("close");
+      if (result.status !== 0) {
+        expect(result.status).toBe(413);
+        expect(result.connection).toBe("close");
+      }
+      // Either way the server stopped reading long before the body ended.
       expect(result.sentMiB).toBeLessThan(64);
     }
     expect(after - before).toBeLessThan(48);

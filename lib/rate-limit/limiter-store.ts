@@ -13,6 +13,10 @@ export type Limiter = RateLimiterAbstract;
 const PREFIX = "lead-intake";
 
 let redisClient: Redis | undefined;
+// Settles once the first connection attempt has ended either way (or after the connect
+// timeout). Until then a request waits instead of counting in this instance's memory:
+// every first request of a fresh instance would otherwise escape the shared budget.
+let firstConnection: Promise<void> | undefined;
 
 function redis(url: string): Redis {
   if (redisClient) return redisClient;
@@ -24,6 +28,16 @@ function redis(url: string): Redis {
     maxRetriesPerRequest: 1,
     connectTimeout: 2_000,
     commandTimeout: 1_000,
+  });
+  const client = redisClient;
+  firstConnection = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, 2_000);
+    const settle = () => {
+      clearTimeout(timer);
+      client.off("ready", settle).off("error", settle);
+      resolve();
+    };
+    client.once("ready", settle).once("error", settle);
   });
   redisClient.on("error", (error: Error) => {
     if (Date.now() - lastComplaint < 10_000) return;
@@ -50,6 +64,7 @@ export function createLimiter(name: string, points: number, seconds: number): Li
 
 /** Consumes points; returns null when allowed, or the limiter's verdict when over the limit. */
 export async function consume(limiter: Limiter, key: string, points = 1): Promise<RateLimiterRes | null> {
+  await firstConnection;
   try {
     await limiter.consume(key, points);
     return null;
@@ -61,6 +76,7 @@ export async function consume(limiter: Limiter, key: string, points = 1): Promis
 
 /** Points used so far in the current window (0 when none). */
 export async function used(limiter: Limiter, key: string): Promise<{ points: number; msBeforeNext: number }> {
+  await firstConnection;
   const state = await limiter.get(key);
   return { points: state?.consumedPoints ?? 0, msBeforeNext: state?.msBeforeNext ?? 0 };
 }
