@@ -4,7 +4,7 @@ import { useTestDatabase } from "../test-support/test-database";
 import { createApiKey, deleteApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
 import { db } from "../db/client";
 import { createTeam } from "../teams/team-store";
-import { CLI_ACTOR, listAuditEvents, recordAuditEvent, type AuditActor } from "./audit-log";
+import { CLI_ACTOR, listAuditEvents, recordAuditEvent, webActor, type AuditActor } from "./audit-log";
 
 const database = useTestDatabase();
 
@@ -107,5 +107,13 @@ describe("audit trail of API keys", () => {
     assert.deepEqual(nextPage.map((e) => e.targetId), ["u2", "u1"]);
     assert.equal((await listAuditEvents(team.id, { limit: 0 })).length, 1);
     assert.ok((await listAuditEvents(team.id)).every((e) => e.targetId?.startsWith("u")));
+  });
+});
+
+describe("webActor", () => {
+  test("the user with the client address as scripts/serve.mjs stamped it (no trusted proxy by default)", () => {
+    const headers = new Headers({ "X-Forwarded-For": "6.6.6.6, 203.0.113.7" });
+    assert.deepEqual(webActor("user-1", headers), { userId: "user-1", ip: "203.0.113.7", via: "web" });
+    assert.deepEqual(webActor("user-2", new Headers()), { userId: "user-2", ip: "unknown", via: "web" });
   });
 });

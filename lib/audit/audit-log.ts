@@ -1,4 +1,5 @@
 import { db, type Tx } from "../db/client";
+import { clientIp } from "../http/request-context";
 import { redact } from "../log/logger";
 
 // The audit trail of a team (README "Hardening"): who generated, copied or deleted an
@@ -19,6 +20,14 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export type AuditActor = { userId: string | null; ip: string | null; via: "web" | "cli" };
 
 export const CLI_ACTOR: AuditActor = { userId: null, ip: null, via: "cli" };
+
+/**
+ * The signed-in user acting through the web UI, with the client address read like the
+ * API's (TRUST_PROXY_HOPS). In a server action: webActor(session.userId, await headers()).
+ */
+export function webActor(userId: string, headers: Pick<Headers, "get">): AuditActor {
+  return { userId, ip: clientIp(headers), via: "web" };
+}
 
 export type AuditDetails = Record<string, string | number | boolean | null>;
 

@@ -27,7 +27,7 @@ export function requestIdFrom(headers: Headers): string {
  * TRUST_PROXY_HOPS places from the end. Entries further left are the client's own
  * claims and are never used.
  */
-export function clientIp(headers: Headers, trustedHops = env().TRUST_PROXY_HOPS): string {
+export function clientIp(headers: Pick<Headers, "get">, trustedHops = env().TRUST_PROXY_HOPS): string {
   const chain = (headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((entry) => entry.trim())
