@@ -1,4 +1,4 @@
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { formatLeadId } from "./lead-id";
 import type { ExtraFieldValue } from "./parse-lead-input";
 
@@ -66,7 +66,11 @@ function asPlainJson(value: Record<string, ExtraFieldValue>) {
  * transaction as the insert, so a failed insert returns its number (no gaps) and the
  * row lock serialises concurrent allocations (no duplicates), on every instance.
  */
-export async function insertLead(lead: NewLead): Promise<string> {
+export async function insertLead(
+  lead: NewLead,
+  /** Runs inside the transaction after the insert (e.g. storing an idempotent response). */
+  beforeCommit?: (tx: Tx, leadId: string) => Promise<void>,
+): Promise<string> {
   return db().$transaction(
     async (tx) => {
       const counter = await tx.counter.update({
@@ -85,6 +89,7 @@ export async function insertLead(lead: NewLead): Promise<string> {
         },
         select: { id: true },
       });
+      await beforeCommit?.(tx, id);
       return id;
     },
     { maxWait: 10_000, timeout: 10_000 },
