@@ -6,9 +6,14 @@ function asText(value: unknown): string {
   return JSON.stringify(value);
 }
 
-/** Spec 2.2: every extra parameter and its value, shown as plain text. */
+/**
+ * Spec 2.2: every extra parameter and its value, shown as plain text, by name: the posted
+ * order is not kept by every database (PostgreSQL's jsonb orders keys its own way).
+ */
 export function ExtraFields({ value }: { value: unknown }) {
-  const entries = value && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+  const entries = (value && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : []).sort(([x], [y]) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  );
   return (
     <section aria-labelledby="extra-fields-heading" className={`${cardClass} p-5`}>
       <h2 id="extra-fields-heading" className="text-sm font-semibold text-slate-900">
