@@ -6,15 +6,19 @@ import { after, before, test } from "node:test";
 import { createApiKey, deleteApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
-import { createTeam, type Team } from "../../lib/teams/team-store";
+import { addMember, createTeam, type Team } from "../../lib/teams/team-store";
+import { createUser } from "../../lib/users/user-store";
+import { chromium, type Browser, type Page } from "@playwright/test";
+import { CHROMIUM } from "../support/chromium";
+import { recordAction, replayAction } from "../support/server-actions";
 import { createLeadVia, pooled, startDeployment, type Deployment } from "./support/app-instances";
 
 // Two `next start` processes on two ports against one PostgreSQL database, as behind
 // a load balancer: lead ids, key deletion and copy-once must hold across instances.
-// Keys are deleted, and secrets copied, by other processes on the same database (this
-// test process and support/take-secrets.ts): the team UI with its copy action and
-// delete button is not on this branch yet; once it is, those steps belong on HTTP
-// through instance A.
+// A secret is copied through instance A's Copy button (the server action, in Chromium)
+// and the same call, with the same session cookie, is then refused by instance B; copy
+// races between separate processes use support/take-secrets.ts. Keys are deleted
+// through the shared store.
 
 let deployment: Deployment;
 let a: Deployment["instances"][number];
@@ -146,4 +150,55 @@ test("a secret copied through process A cannot be copied again through process B
   assert.equal(await take(), key.secret, "process A copies the secret");
   assert.equal(await take(), null, "process B gets nothing");
   assert.equal((await listApiKeys(team.id))[0]!.copied, true);
+});
+
+async function signedInPage(browser: Browser, baseUrl: string, user: { email: string; password: string }): Promise<Page> {
+  const context = await browser.newContext({ baseURL: baseUrl, permissions: ["clipboard-read", "clipboard-write"] });
+  const page = await context.newPage();
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith("/signin"));
+  return page;
+}
+
+test("through instance A's UI: a copied secret is not shown again by B, a deleted key is refused by B at once", async () => {
+  const team = await newTeam("ui-copy");
+  const user = { email: `copier-${randomBytes(4).toString("hex")}@example.test`, password: "copier-password-1234" };
+  const created = await createUser({ ...user, name: "Copier" });
+  await addMember({ teamId: team.id, userId: created.id, role: "owner" });
+  const key = await createApiKey({ teamId: team.id, description: "Contested key" });
+  const doomed = await createApiKey({ teamId: team.id, description: "Soon deleted" });
+  for (const instance of [a, b]) assert.equal((await createLeadVia(instance, doomed, { name: "Before delete" })).status, 201);
+
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  });
+  try {
+    const page = await signedInPage(browser, a.baseUrl, user);
+    await page.goto(`/t/${team.slug}/settings/api-keys`);
+    const row = page.getByRole("list", { name: "API keys" }).getByRole("listitem").filter({ hasText: "Contested key" });
+    const copy = await recordAction(page, () => row.getByRole("button", { name: "Copy", exact: true }).click());
+    await row.getByRole("button", { name: "Copied" }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key.secret, "instance A copied the secret");
+
+    // The same server action call, sent to instance B with the session instance A
+    // issued (as a load balancer would route the next request).
+    const again = await replayAction(page, { ...copy, url: copy.url.replace(a.baseUrl, b.baseUrl) });
+    assert.equal(again.status, 200, again.text.slice(0, 300));
+    assert.ok(!again.text.includes(key.secret), "instance B must not reveal the secret again");
+    assert.match(again.text, /This secret has already been copied/);
+
+    const doomedRow = page.getByRole("list", { name: "API keys" }).getByRole("listitem").filter({ hasText: "Soon deleted" });
+    await doomedRow.getByRole("button", { name: `Delete API key ${doomed.keyId}` }).click();
+    await page.getByRole("dialog", { name: "Delete API key?" }).getByRole("button", { name: "Delete key" }).click();
+    await doomedRow.waitFor({ state: "detached" });
+    const refused = await createLeadVia(b, doomed, { name: "After delete" });
+    assert.equal(refused.status, 401, "instance B, on the first request after the delete through A");
+    assert.deepEqual(refused.body, { success: false, error: "Invalid API key", message: "Authentication failed" });
+  } finally {
+    await browser.close();
+  }
 });

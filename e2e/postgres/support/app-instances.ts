@@ -29,7 +29,14 @@ export async function startInstance(options: { name: string; env: Record<string,
   // Its own process group, so stop() ends the wrapper and its `next start` child together.
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
-    env: { ...process.env, ...options.env, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      ...options.env,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    },
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
   });
