@@ -1,6 +1,7 @@
 import { createApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { newTeamWithUser, newUser, readClipboard, uniqueSlug } from "../support/fixtures";
+import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
 const keyRows = (page: import("@playwright/test").Page) => page.getByRole("list", { name: "API keys" }).getByRole("listitem");
@@ -67,6 +68,7 @@ test("the Audit log tab lists key and member changes with who did them and from 
     // The e2e server is reached over loopback; serve.mjs records the socket's address.
     await expect(cells.nth(4)).toHaveText("127.0.0.1");
   }
+  await saveScreenshot(page, "audit-log");
 });
 
 test("a member has no Audit log tab and the server refuses the page", async ({ signInAs }) => {
