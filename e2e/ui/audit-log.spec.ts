@@ -1,5 +1,5 @@
 import { createApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
-import { listAuditEvents } from "../../lib/audit/audit-log";
+import { CLI_ACTOR, listAuditEvents, recordAuditEvent } from "../../lib/audit/audit-log";
 import { newTeamWithUser, newUser, readClipboard, uniqueSlug } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
@@ -87,4 +87,24 @@ test("a member has no Audit log tab and the server refuses the page", async ({ s
   expect(response!.status()).toBe(404);
   await expect(page.getByRole("table", { name: "Audit log, newest first" })).toHaveCount(0);
   await expect(page.getByText("API key generated")).toHaveCount(0);
+});
+
+test("the Audit log shows 50 events a page, newest first, and pages on to the older ones", async ({ signInAs }) => {
+  const { team, user: owner } = await newTeamWithUser("owner");
+  for (let i = 0; i < 51; i++) {
+    await recordAuditEvent({ teamId: team.id, action: "member.invited", actor: CLI_ACTOR, details: { email: `p${i}@example.test`, role: "member" } });
+  }
+  const page = await signInAs(owner);
+  await page.goto(`/t/${team.slug}/settings/audit`);
+  const rows = auditRows(page);
+  await expect(rows).toHaveCount(50);
+  await expect(rows.first()).toContainText("p50@example.test");
+  await expect(rows.last()).toContainText("p1@example.test");
+  await expect(rows.first().locator("td").nth(1)).toHaveText("CLI (operator)");
+  await page.getByRole("navigation", { name: "Audit log pages" }).getByRole("link", { name: "Older →" }).click();
+  await expect(rows).toHaveCount(1);
+  await expect(rows.first()).toContainText("p0@example.test");
+  await expect(page.getByRole("link", { name: "Older →" })).toHaveCount(0);
+  await page.getByRole("link", { name: "← Newest" }).click();
+  await expect(rows).toHaveCount(50);
 });
