@@ -1,4 +1,5 @@
 import { db, type Tx } from "../db/client";
+import { env } from "../env";
 import { formatLeadId } from "./lead-id";
 import type { ExtraFieldValue } from "./parse-lead-input";
 
@@ -121,10 +122,13 @@ function prefixUpperBound(prefix: string): string {
   return "\u{10ffff}";
 }
 
-// Prefix search that both databases answer from a (teamId, key) index: the range is
-// what the index serves (exact under SQLite's binary collation), and startsWith keeps
-// the answer exact under a PostgreSQL locale collation too.
+// Prefix search on the lower-cased key columns. SQLite gets a code-point range beside the
+// prefix match, so the (teamId, key) index serves it (exact under SQLite's binary
+// collation). A PostgreSQL locale collation does not order by code points (it skips
+// punctuation at first level: "ada@example" sorts after "adaA", the bound of "ada@"), so
+// the range would drop real matches there: PostgreSQL gets the plain prefix match.
 function startsWith(prefix: string) {
+  if (env().DATABASE_PROVIDER === "postgres") return { startsWith: prefix };
   return { startsWith: prefix, gte: prefix, lt: prefixUpperBound(prefix) };
 }
 
