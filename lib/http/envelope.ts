@@ -28,8 +28,10 @@ export function toApiError(thrown: unknown, context?: RequestContext): ApiError 
       "Retry-After": "5",
     });
   }
-  // Only the error class is logged: messages of driver errors can echo query values.
-  log("error", "unexpected error", { request_id: context?.requestId, error: errorName(thrown) });
+  // Only the error class, code and adapter kind are logged: messages of driver errors
+  // can echo query values.
+  const { error, code, kind } = unavailableDetail(thrown);
+  log("error", "unexpected error", { request_id: context?.requestId, error, code, kind });
   return new ApiError(500, "Internal server error", "Server error");
 }
 
@@ -44,10 +46,6 @@ function unavailableDetail(thrown: unknown): { error: string; code?: string; kin
     // pg's own errors (pool and connect timeouts) carry no code; their fixed texts hold no data.
     ...(error?.name === "Error" && !error.code ? { reason: text(error.message)?.slice(0, 80) } : {}),
   };
-}
-
-function errorName(thrown: unknown): string {
-  return (thrown as Error)?.name ?? typeof thrown;
 }
 
 /**
