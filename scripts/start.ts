@@ -42,6 +42,7 @@ async function main() {
     NEXTAUTH_URL: process.env.NEXTAUTH_URL || `http://localhost:${port}`,
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || persistentSecret(dataDir, "auth.secret"),
     NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
   };
 
   console.log(`Database: ${provider === "sqlite" ? url : "PostgreSQL"}; applying migrations…`);

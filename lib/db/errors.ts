@@ -12,7 +12,7 @@ const UNAVAILABLE_CODES = new Set([
 ]);
 
 const UNAVAILABLE_TEXT =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|connection timeout|timeout exceeded|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Can't reach database|canceling statement due to statement timeout|Unable to start a transaction|Transaction already closed|too many clients/i;
+  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|connection timeout|timeout exceeded|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Cannot open database|Can't reach database|canceling statement due to statement timeout|Unable to start a transaction|Transaction already closed|too many clients/i;
 
 export function isDatabaseUnavailable(thrown: unknown): boolean {
   for (let error = thrown, depth = 0; error && depth < 5; depth++) {

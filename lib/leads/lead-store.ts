@@ -36,6 +36,17 @@ export type NewLead = {
 const LEAD_COUNTER = "lead";
 
 /**
+ * Extra fields are caller-chosen names. Prisma's argument serialiser copies objects key by
+ * key (so "__proto__" is dropped) and reads some keys as instructions ("$type",
+ * "__prismaRawParameters__" replaces the whole value with its "values" field). Handing
+ * the object over as a Raw tagged value, the form Prisma itself uses to escape "$type",
+ * stores it exactly as sent.
+ */
+function asPlainJson(value: Record<string, ExtraFieldValue>) {
+  return { toJSON: () => ({ $type: "Raw", value }) };
+}
+
+/**
  * Inserts a lead with the next CRM-LEAD id. The counter row is advanced in the same
  * transaction as the insert, so a failed insert returns its number (no gaps) and the
  * row lock serialises concurrent allocations (no duplicates), on every instance.
@@ -50,7 +61,13 @@ export async function insertLead(lead: NewLead): Promise<string> {
       });
       const id = formatLeadId(counter.value);
       await tx.lead.create({
-        data: { ...lead, id, seq: counter.value, emailKey: lead.email?.toLowerCase() ?? null },
+        data: {
+          ...lead,
+          id,
+          seq: counter.value,
+          emailKey: lead.email?.toLowerCase() ?? null,
+          extraFields: asPlainJson(lead.extraFields),
+        },
         select: { id: true },
       });
       return id;

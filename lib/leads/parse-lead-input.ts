@@ -103,7 +103,8 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   return `Field ${quote(field)} is invalid: ${issue.message}`;
 }
 
-const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:/i;
+// A scheme is letters before ":" not followed by a digit: "example.com:8080" is a host and port.
+const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d)/i;
 
 /** website must be an http(s) URL; a bare host ("example.com/about") is read as https. */
 function normaliseWebsite(value: string): string {

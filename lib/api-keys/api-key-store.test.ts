@@ -1,0 +1,191 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { useTestDatabase } from "../test-support/test-database";
+import { db } from "../db/client";
+import { createTeam, deleteTeam } from "../teams/team-store";
+import {
+  createApiKey,
+  deleteApiKey,
+  findKeyForAuth,
+  listApiKeys,
+  takeSecretForCopy,
+  touchApiKey,
+} from "./api-key-store";
+import { digestSecret, maskSecret, secretMatches } from "./secret";
+
+const database = useTestDatabase();
+
+let teamCount = 0;
+const makeTeam = () => createTeam({ slug: `keys-${++teamCount}`, name: `Keys ${teamCount}` });
+const makeUser = (email: string) => db().user.create({ data: { email, passwordHash: "x" }, select: { id: true } });
+const keyRow = (keyId: string) => db().apiKey.findUniqueOrThrow({ where: { id: keyId } });
+
+describe("createApiKey", () => {
+  test("returns a key id and a secret; stores a digest, the prefix and a ciphertext, never the secret", async () => {
+    const team = await makeTeam();
+    const creator = await makeUser("creator@example.com");
+    const { keyId, secret } = await createApiKey({ teamId: team.id, description: "  Website form  ", createdById: creator.id });
+    assert.match(keyId, /^[0-9a-f]{20}$/);
+    assert.match(secret, /^team_[0-9A-Za-z]{32,}$/);
+    const row = await keyRow(keyId);
+    assert.equal(row.teamId, team.id);
+    assert.equal(row.description, "Website form");
+    assert.equal(row.createdById, creator.id);
+    assert.equal(row.secretDigest, digestSecret(secret));
+    assert.equal(row.digestAlgorithm, "sha256");
+    assert.equal(row.secretPrefix, secret.slice(5, 13));
+    assert.ok(row.secretCiphertext, "the secret must stay recoverable until its first copy");
+    assert.ok(!row.secretCiphertext.includes(secret.slice(5)));
+    assert.equal(row.copiedAt, null);
+    assert.equal(row.lastUsedAt, null);
+    assert.ok(!database.bytesOnDisk().includes(Buffer.from(secret)), "the secret must not be on disk in clear");
+  });
+
+  test("a blank description is stored as none", async () => {
+    const team = await makeTeam();
+    for (const description of [undefined, null, "", "   "]) {
+      const { keyId } = await createApiKey({ teamId: team.id, description });
+      assert.equal((await keyRow(keyId)).description, null);
+    }
+  });
+});
+
+describe("takeSecretForCopy (the secret is shown until its first copy)", () => {
+  test("returns the secret once, then null, and erases the ciphertext", async () => {
+    const team = await makeTeam();
+    const user = await makeUser("copier@example.com");
+    const { keyId, secret } = await createApiKey({ teamId: team.id });
+
+    assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: user.id }), secret);
+    const row = await keyRow(keyId);
+    assert.equal(row.secretCiphertext, null);
+    assert.ok(row.copiedAt instanceof Date);
+    assert.equal(row.copiedById, user.id);
+    assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: user.id }), null);
+    assert.ok(!database.bytesOnDisk().includes(Buffer.from(secret)), "the secret must appear nowhere in the database files");
+    assert.ok(!database.bytesOnDisk().includes(Buffer.from(secret.slice(5))));
+  });
+
+  test("the secret still verifies after the copy", async () => {
+    const team = await makeTeam();
+    const { keyId, secret } = await createApiKey({ teamId: team.id });
+    await takeSecretForCopy({ keyId, teamId: team.id, userId: null });
+    assert.equal(secretMatches(secret, (await findKeyForAuth(keyId))!.secretDigest), true);
+  });
+
+  test("of two concurrent copies exactly one gets the secret", async () => {
+    const team = await makeTeam();
+    for (let round = 0; round < 5; round++) {
+      const { keyId, secret } = await createApiKey({ teamId: team.id });
+      const results = await Promise.all([
+        takeSecretForCopy({ keyId, teamId: team.id, userId: null }),
+        takeSecretForCopy({ keyId, teamId: team.id, userId: null }),
+        takeSecretForCopy({ keyId, teamId: team.id, userId: null }),
+      ]);
+      assert.deepEqual(results.filter((r) => r !== null), [secret]);
+    }
+  });
+
+  test("another team's id cannot copy the secret, nor spend the copy", async () => {
+    const [owner, stranger] = [await makeTeam(), await makeTeam()];
+    const { keyId, secret } = await createApiKey({ teamId: owner.id });
+    assert.equal(await takeSecretForCopy({ keyId, teamId: stranger.id, userId: null }), null);
+    const row = await keyRow(keyId);
+    assert.ok(row.secretCiphertext);
+    assert.equal(row.copiedAt, null);
+    assert.equal(await takeSecretForCopy({ keyId, teamId: owner.id, userId: null }), secret);
+  });
+
+  test("an unknown key id gets null", async () => {
+    const team = await makeTeam();
+    assert.equal(await takeSecretForCopy({ keyId: "00000000000000000000", teamId: team.id, userId: null }), null);
+  });
+});
+
+describe("listApiKeys", () => {
+  test("shows the full secret before the copy and the masked one after, newest first, this team only", async () => {
+    const [team, other] = [await makeTeam(), await makeTeam()];
+    const creator = await makeUser("lister@example.com");
+    const first = await createApiKey({ teamId: team.id, description: "first", createdById: creator.id });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await createApiKey({ teamId: team.id, description: "second" });
+    await createApiKey({ teamId: other.id, description: "not mine" });
+
+    const before = await listApiKeys(team.id);
+    assert.deepEqual(
+      before.map((k) => [k.keyId, k.description, k.secretDisplay, k.copied, k.createdByEmail]),
+      [
+        [second.keyId, "second", second.secret, false, null],
+        [first.keyId, "first", first.secret, false, "lister@example.com"],
+      ],
+    );
+
+    await takeSecretForCopy({ keyId: first.keyId, teamId: team.id, userId: null });
+    const after = await listApiKeys(team.id);
+    const copied = after.find((k) => k.keyId === first.keyId)!;
+    assert.equal(copied.copied, true);
+    assert.ok(copied.copiedAt instanceof Date);
+    assert.equal(copied.secretDisplay, maskSecret(first.secret.slice(5, 13)));
+    assert.match(copied.secretDisplay, /^team_[0-9A-Za-z]{8}\*+$/);
+    assert.equal(after.find((k) => k.keyId === second.keyId)!.secretDisplay, second.secret);
+  });
+
+  test("a team without keys gets an empty list", async () => {
+    assert.deepEqual(await listApiKeys((await makeTeam()).id), []);
+  });
+});
+
+describe("deleteApiKey", () => {
+  test("scoped by team: another team's id deletes nothing, the owner's deletes the key", async () => {
+    const [owner, stranger] = [await makeTeam(), await makeTeam()];
+    const { keyId } = await createApiKey({ teamId: owner.id });
+    assert.equal(await deleteApiKey({ keyId, teamId: stranger.id }), false);
+    assert.ok(await findKeyForAuth(keyId));
+    assert.equal(await deleteApiKey({ keyId, teamId: owner.id }), true);
+    assert.equal(await findKeyForAuth(keyId), null);
+    assert.equal(await deleteApiKey({ keyId, teamId: owner.id }), false);
+  });
+
+  test("without a team (operator CLI) it deletes by key id", async () => {
+    const team = await makeTeam();
+    const { keyId } = await createApiKey({ teamId: team.id });
+    assert.equal(await deleteApiKey({ keyId }), true);
+    assert.equal(await findKeyForAuth(keyId), null);
+  });
+});
+
+describe("findKeyForAuth and touchApiKey", () => {
+  test("finds the key with its team; a deleted team leaves the key without one", async () => {
+    const team = await createTeam({ slug: "auth-lookup", name: "Lookup", defaultPhoneCountry: "DE" });
+    const { keyId, secret } = await createApiKey({ teamId: team.id });
+    assert.deepEqual(await findKeyForAuth(keyId), {
+      id: keyId,
+      secretDigest: digestSecret(secret),
+      lastUsedAt: null,
+      team: { id: team.id, defaultPhoneCountry: "DE" },
+    });
+    await deleteTeam(team.id);
+    assert.equal((await findKeyForAuth(keyId))?.team, null);
+    assert.equal(await findKeyForAuth("ffffffffffffffffffff"), null);
+  });
+
+  test("records use at most once a minute", async () => {
+    const team = await makeTeam();
+    const { keyId } = await createApiKey({ teamId: team.id });
+    const t0 = new Date("2030-01-01T10:00:00Z");
+    const lastUsed = async () => (await keyRow(keyId)).lastUsedAt?.toISOString() ?? null;
+
+    await touchApiKey({ id: keyId, lastUsedAt: null }, t0);
+    assert.equal(await lastUsed(), t0.toISOString());
+
+    const soon = new Date(t0.getTime() + 30_000);
+    await touchApiKey({ id: keyId, lastUsedAt: t0 }, soon);
+    assert.equal(await lastUsed(), t0.toISOString(), "a use within the minute is not written");
+    await touchApiKey({ id: keyId, lastUsedAt: null }, soon);
+    assert.equal(await lastUsed(), t0.toISOString(), "a stale in-memory copy does not rewrite a fresh time");
+
+    const later = new Date(t0.getTime() + 61_000);
+    await touchApiKey({ id: keyId, lastUsedAt: t0 }, later);
+    assert.equal(await lastUsed(), later.toISOString());
+  });
+});

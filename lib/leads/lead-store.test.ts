@@ -1,0 +1,133 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { useTestDatabase } from "../test-support/test-database";
+import { db } from "../db/client";
+import { resolveLeadSource } from "../teams/lead-sources";
+import { createTeam } from "../teams/team-store";
+import { createLead } from "./create-lead";
+import { parseLeadId } from "./lead-id";
+import { countLeads, findLead, insertLead, type NewLead } from "./lead-store";
+
+useTestDatabase();
+
+const team = await createTeam({ slug: "ids", name: "Ids" });
+const apiSource = await resolveLeadSource(team.id);
+
+const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
+  teamId: team.id,
+  apiKeyId: null,
+  firstName: "Ada",
+  lastName: null,
+  email: null,
+  phone: null,
+  phoneCountryCode: null,
+  phoneNational: null,
+  mobileNo: null,
+  mobileCountryCode: null,
+  mobileNational: null,
+  organization: "Ada",
+  sourceId: apiSource.id,
+  jobTitle: null,
+  website: null,
+  territory: null,
+  industry: null,
+  annualRevenue: null,
+  noOfEmployees: null,
+  currency: "USD",
+  utmSource: null,
+  utmMedium: null,
+  utmCampaign: null,
+  utmTerm: null,
+  utmContent: null,
+  extraFields: {},
+  ...overrides,
+});
+
+const counterValue = async () => (await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value;
+const seqs = (ids: string[]) => ids.map((id) => parseLeadId(id)!).sort((a, b) => a - b);
+const consecutiveFrom = (first: number, count: number) => Array.from({ length: count }, (_, i) => first + i);
+
+describe("lead ids", () => {
+  test("the first leads are CRM-LEAD-00001, 00002, 00003, with seq stored alongside", async () => {
+    const ids = [await insertLead(newLead()), await insertLead(newLead()), await insertLead(newLead())];
+    assert.deepEqual(ids, ["CRM-LEAD-00001", "CRM-LEAD-00002", "CRM-LEAD-00003"]);
+    const rows = await db().lead.findMany({ where: { id: { in: ids } }, orderBy: { seq: "asc" }, select: { id: true, seq: true } });
+    assert.deepEqual(rows, [
+      { id: "CRM-LEAD-00001", seq: 1 },
+      { id: "CRM-LEAD-00002", seq: 2 },
+      { id: "CRM-LEAD-00003", seq: 3 },
+    ]);
+    assert.equal(await counterValue(), 3);
+  });
+
+  test("100 concurrent createLead calls get 100 distinct, consecutive ids", async () => {
+    const before = await counterValue();
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        createLead({ team, apiKeyId: null, input: { name: `Lead ${i}`, extraFields: { i } } }),
+      ),
+    );
+    const ids = results.map((r) => r.leadId);
+    assert.equal(new Set(ids).size, 100);
+    assert.deepEqual(seqs(ids), consecutiveFrom(before + 1, 100));
+    assert.equal(await counterValue(), before + 100);
+    assert.equal(await db().lead.count({ where: { id: { in: ids } } }), 100);
+  });
+
+  test("the id of a deleted lead is never issued again (a counter, not a scan for the maximum)", async () => {
+    const last = await insertLead(newLead());
+    await db().lead.delete({ where: { id: last } });
+    const next = await insertLead(newLead());
+    assert.equal(parseLeadId(next), parseLeadId(last)! + 1);
+  });
+
+  test("an email is stored with its lower-case key", async () => {
+    const id = await insertLead(newLead({ email: "Ada@Example.COM" }));
+    const row = await db().lead.findUniqueOrThrow({ where: { id } });
+    assert.equal(row.email, "Ada@Example.COM");
+    assert.equal(row.emailKey, "ada@example.com");
+  });
+});
+
+describe("a failing insert leaves no row and does not consume an id", () => {
+  const failures: [string, () => NewLead][] = [
+    ["a source that does not exist (foreign key)", () => newLead({ sourceId: "no-such-source" })],
+    ["a team that does not exist (foreign key)", () => newLead({ teamId: "no-such-team" })],
+    ["a value Prisma refuses (validation)", () => newLead({ firstName: null as unknown as string })],
+  ];
+  for (const [title, lead] of failures) {
+    test(title, async () => {
+      const [counter, rows] = [await counterValue(), await countLeads()];
+      await assert.rejects(insertLead(lead()));
+      assert.equal(await counterValue(), counter);
+      assert.equal(await countLeads(), rows);
+      const next = await insertLead(newLead());
+      assert.equal(parseLeadId(next), counter + 1);
+    });
+  }
+
+  test("failures mixed into concurrent inserts leave no gaps between the others", async () => {
+    const before = await counterValue();
+    const attempts = Array.from({ length: 40 }, (_, i) =>
+      insertLead(i % 4 === 3 ? newLead({ sourceId: "no-such-source" }) : newLead()),
+    );
+    const settled = await Promise.allSettled(attempts);
+    const ids = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+    assert.equal(settled.filter((s) => s.status === "rejected").length, 10);
+    assert.deepEqual(seqs(ids), consecutiveFrom(before + 1, 30));
+    assert.equal(await counterValue(), before + 30);
+  });
+});
+
+describe("reading leads is scoped by team", () => {
+  test("findLead finds a lead only with its own team's id; countLeads counts per team", async () => {
+    const other = await createTeam({ slug: "ids-other", name: "Other" });
+    const id = await insertLead(newLead());
+    const found = await findLead({ id, teamId: team.id });
+    assert.equal(found?.id, id);
+    assert.equal(found?.source.name, "API");
+    assert.equal(await findLead({ id, teamId: other.id }), null);
+    assert.equal(await countLeads(other.id), 0);
+    assert.equal(await countLeads(team.id), await countLeads());
+  });
+});

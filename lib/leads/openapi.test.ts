@@ -1,0 +1,24 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { KNOWN_FIELDS, LIMITS } from "./lead-input-schema";
+import { openApiDocument } from "./openapi";
+
+type Schema = { properties: Record<string, { maxLength?: number }>; required: string[]; additionalProperties: unknown };
+
+const operation = openApiDocument().paths["/api/method/crm.api.leads.create_lead"].post;
+
+test("the OpenAPI body schema is the handler's schema: every known field, name required, scalar extra fields", () => {
+  for (const type of ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"] as const) {
+    const schema = operation.requestBody.content[type].schema as unknown as Schema;
+    assert.deepEqual(Object.keys(schema.properties).sort(), [...KNOWN_FIELDS].sort(), type);
+    assert.deepEqual(schema.required, ["name"]);
+    assert.equal(schema.properties.name?.maxLength, LIMITS.name);
+    assert.deepEqual(schema.additionalProperties, {
+      anyOf: [{ type: "string", maxLength: LIMITS.extraFieldValue }, { type: "number" }, { type: "boolean" }],
+    });
+  }
+});
+
+test("the document lists 201 and every error status the endpoint answers", () => {
+  assert.deepEqual(Object.keys(operation.responses).sort(), ["201", "400", "401", "405", "413", "415", "422", "500", "503"]);
+});

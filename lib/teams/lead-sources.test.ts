@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { useTestDatabase } from "../test-support/test-database";
+import { db } from "../db/client";
+import { isDatabaseUnavailable } from "../db/errors";
+import { API_SOURCE_NAME, addLeadSource, resolveLeadSource } from "./lead-sources";
+import { addMember, createTeam, deleteTeam, findTeamBySlug, isValidSlug } from "./team-store";
+
+useTestDatabase();
+
+let userCount = 0;
+/** A user row without password hashing (bcrypt is slow and not under test here). */
+const makeUser = () =>
+  db().user.create({ data: { email: `user-${++userCount}@example.com`, passwordHash: "x" }, select: { id: true } });
+
+describe("isValidSlug", () => {
+  const cases: [string, boolean][] = [
+    ["demo", true],
+    ["acme-sales", true],
+    ["a", true],
+    ["team-42", true],
+    ["a".repeat(40), true],
+    ["a".repeat(41), false],
+    ["", false],
+    ["-demo", false],
+    ["demo-", false],
+    ["Demo", false],
+    ["de mo", false],
+    ["de_mo", false],
+    ["démo", false],
+  ];
+  for (const [slug, valid] of cases) {
+    test(`${JSON.stringify(slug)} → ${valid}`, () => assert.equal(isValidSlug(slug), valid));
+  }
+});
+
+describe("createTeam", () => {
+  test('makes the team with its "API" lead source and its owner', async () => {
+    const owner = await makeUser();
+    const team = await createTeam({ slug: "acme", name: "Acme", ownerUserId: owner.id, defaultPhoneCountry: "gb" });
+    assert.deepEqual(team, { id: team.id, slug: "acme", name: "Acme", defaultPhoneCountry: "GB" });
+    const sources = await db().leadSource.findMany({ where: { teamId: team.id }, select: { name: true, nameKey: true } });
+    assert.deepEqual(sources, [{ name: "API", nameKey: "api" }]);
+    const memberships = await db().membership.findMany({ where: { teamId: team.id }, select: { userId: true, role: true } });
+    assert.deepEqual(memberships, [{ userId: owner.id, role: "owner" }]);
+    assert.deepEqual(await findTeamBySlug("acme"), team);
+  });
+
+  test("without an owner or a default country", async () => {
+    const team = await createTeam({ slug: "solo", name: "Solo" });
+    assert.equal(team.defaultPhoneCountry, null);
+    assert.equal(await db().membership.count({ where: { teamId: team.id } }), 0);
+    assert.equal(await db().leadSource.count({ where: { teamId: team.id, nameKey: "api" } }), 1);
+  });
+
+  test("an invalid slug creates nothing", async () => {
+    const before = await db().team.count();
+    await assert.rejects(createTeam({ slug: "Not Valid", name: "x" }), /Invalid team slug "Not Valid"/);
+    assert.equal(await db().team.count(), before);
+  });
+
+  test("a taken slug fails with a unique violation (not an outage) and creates no second source", async () => {
+    await createTeam({ slug: "taken", name: "First" });
+    const sources = await db().leadSource.count();
+    await assert.rejects(createTeam({ slug: "taken", name: "Second" }), (error: unknown) => {
+      assert.equal((error as { code?: string }).code, "P2002");
+      assert.equal(isDatabaseUnavailable(error), false);
+      return true;
+    });
+    assert.equal(await db().leadSource.count(), sources);
+  });
+
+  test("is all or nothing: an unknown owner leaves no team and no source behind", async () => {
+    const [teams, sources] = [await db().team.count(), await db().leadSource.count()];
+    await assert.rejects(createTeam({ slug: "orphan", name: "Orphan", ownerUserId: "no-such-user" }));
+    assert.equal(await findTeamBySlug("orphan"), null);
+    assert.equal(await db().team.count(), teams);
+    assert.equal(await db().leadSource.count(), sources);
+  });
+
+  test("addMember adds, then changes the role of, a member", async () => {
+    const team = await createTeam({ slug: "members", name: "Members" });
+    const user = await makeUser();
+    await addMember({ teamId: team.id, userId: user.id, role: "member" });
+    await addMember({ teamId: team.id, userId: user.id, role: "admin" });
+    const rows = await db().membership.findMany({ where: { teamId: team.id }, select: { role: true } });
+    assert.deepEqual(rows, [{ role: "admin" }]);
+  });
+
+  test("deleteTeam removes the team and its sources", async () => {
+    const team = await createTeam({ slug: "doomed", name: "Doomed" });
+    await addLeadSource(team.id, "Website");
+    await deleteTeam(team.id);
+    assert.equal(await findTeamBySlug("doomed"), null);
+    assert.equal(await db().leadSource.count({ where: { teamId: team.id } }), 0);
+  });
+});
+
+describe("resolveLeadSource (spec 2.1: the team's source by name, else API)", async () => {
+  const team = await createTeam({ slug: "sources", name: "Sources" });
+  const other = await createTeam({ slug: "sources-other", name: "Other" });
+  const website = await addLeadSource(team.id, "  Website ");
+  const fair = await addLeadSource(team.id, "Trade Fair");
+  const otherOnly = await addLeadSource(other.id, "Partner");
+  const api = await db().leadSource.findFirstOrThrow({ where: { teamId: team.id, name: API_SOURCE_NAME } });
+
+  test("addLeadSource stores the trimmed name and a lower-case key", async () => {
+    assert.equal(website.name, "Website");
+    const row = await db().leadSource.findUniqueOrThrow({ where: { id: website.id } });
+    assert.equal(row.nameKey, "website");
+  });
+
+  const cases: [requested: string | undefined, expected: () => { id: string; name: string }][] = [
+    ["Website", () => website],
+    ["website", () => website],
+    ["WEBSITE", () => website],
+    ["  WebSite  ", () => website],
+    ["trade fair", () => fair],
+    ["Trade  Fair", () => api],
+    ["API", () => api],
+    ["api", () => api],
+    ["Newsletter", () => api],
+    ["Partner", () => api],
+    ["", () => api],
+    ["   ", () => api],
+    [undefined, () => api],
+  ];
+  for (const [requested, expected] of cases) {
+    test(`${JSON.stringify(requested)} → ${expected().name}`, async () => {
+      assert.deepEqual(await resolveLeadSource(team.id, requested), { id: expected().id, name: expected().name });
+    });
+  }
+
+  test("each team gets its own sources: the other team's Partner, this team's API", async () => {
+    assert.deepEqual(await resolveLeadSource(other.id, "partner"), { id: otherOnly.id, name: "Partner" });
+    const otherApi = await resolveLeadSource(other.id, "website");
+    assert.equal(otherApi.name, "API");
+    assert.notEqual(otherApi.id, api.id);
+  });
+
+  test("a second source differing only in case is refused", async () => {
+    await assert.rejects(addLeadSource(team.id, "WEBSITE"), (error: unknown) => {
+      assert.equal((error as { code?: string }).code, "P2002");
+      return true;
+    });
+  });
+
+  test("a team that lost its API source gets it back, once", async () => {
+    const lost = await createTeam({ slug: "lost-api", name: "Lost" });
+    await db().leadSource.deleteMany({ where: { teamId: lost.id } });
+    const first = await resolveLeadSource(lost.id, "Unknown");
+    assert.equal(first.name, "API");
+    const [again, concurrent] = await Promise.all([resolveLeadSource(lost.id), resolveLeadSource(lost.id, "x")]);
+    assert.equal(again.id, first.id);
+    assert.equal(concurrent.id, first.id);
+    assert.equal(await db().leadSource.count({ where: { teamId: lost.id } }), 1);
+  });
+});
