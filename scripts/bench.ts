@@ -2,8 +2,10 @@
 // in one run, the baseline route, create_lead (JSON and multipart) before and after a bulk
 // preload of leads, the signed-in lead pages and the secret check. Writes
 // bench/results/latest.json and latest.md. Knobs: scripts/bench/options.ts.
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import pg from "pg";
 import path from "node:path";
 import { benchOptions, wants, type BenchOptions } from "./bench/options";
 import { buildIfNeeded, startServer } from "./bench/server";
@@ -11,8 +13,9 @@ import { measure, type LoadRequest, type LoadResult } from "./bench/load";
 import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY } from "./bench/bodies";
 import { preloadSqlite } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
+import { leadQueries, measureQuery, usesUiFunctions } from "./bench/lead-queries";
 import { secretChecksPerSecond } from "./bench/secret-check";
-import { loadAverage, machineInfo, markdown, writeReport, type Row } from "./bench/report";
+import { loadAverage, machineInfo, markdown, updateReadme, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
 import { createApiKey } from "../lib/api-keys/api-key-store";
@@ -26,23 +29,16 @@ import { DEFAULT_DEMO_ADMIN_EMAIL, DEFAULT_DEMO_ADMIN_PASSWORD } from "../lib/se
 
 const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
 
-async function main() {
-  const started = performance.now();
-  const options = benchOptions();
-  const machine = machineInfo();
-  console.log(`Load average before: ${machine.loadAverageBefore.join(" / ")} on ${machine.cores} cores`);
-  buildIfNeeded();
+type Suite = { kind: "sqlite" | "postgres"; databaseUrl: string; dataDir: string };
 
-  if (/^postgres(ql)?:\/\//i.test(process.env.DATABASE_URL ?? "")) {
-    throw new Error("The PostgreSQL rows are not implemented yet; unset DATABASE_URL to bench the embedded SQLite");
-  }
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-bench-"));
-  const databaseUrl = `file:${path.join(dataDir, "bench.db")}`;
-  // The lib functions used below (team, key, counts) read these on first use, so they
-  // reach the same database and key files as the server.
+/**
+ * Every HTTP row and the lead queries against one database, on a `next start` of its own.
+ * The lib functions used here (team, key, counts) read DATABASE_URL and DATA_DIR on first
+ * use, so a process runs one suite: PostgreSQL's runs in a child process.
+ */
+async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<Row[]> {
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = databaseUrl;
-
   const server = await startServer({
     port: options.port,
     dataDir,
@@ -50,7 +46,7 @@ async function main() {
     logFile: path.join(dataDir, "server.log"),
     profileDir: options.profileDir,
   });
-  console.log(`Server up at ${server.baseUrl} (data in ${dataDir})`);
+  console.log(`${kind}: server up at ${server.baseUrl} (data in ${dataDir})`);
 
   const rows: Row[] = [];
   try {
@@ -117,28 +113,37 @@ async function main() {
 
     if (wants(options, "create")) await createRows("small");
 
-    if (wants(options, "preload") && options.leads > 0) {
+    if (wants(options, "preload") && options.leads > 0 && kind === "sqlite") {
       const source = await resolveLeadSource(team.id);
       const loaded = preloadSqlite(databaseUrl, { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() }, options.leads);
       console.log(`Preloaded ${loaded.inserted.toLocaleString("en-US")} leads in ${loaded.seconds.toFixed(1)} s`);
     }
 
-    if (wants(options, "create-large")) await createRows("large");
+    // PostgreSQL: the fresh-database rows only (no bulk loader for it yet).
+    if (wants(options, "create-large") && kind === "sqlite") await createRows("large");
 
-    if (wants(options, "pages")) {
+    if (wants(options, "pages") && kind === "sqlite") {
       const total = await countLeads(team.id);
       const cookie = await signIn(server.baseUrl, adminEmail, adminPassword);
-      const pages = leadPages({
+      const pages = {
         slug: team.slug,
+        // Newest first: a small seq is near the end of the list, 99 % of the leads deep.
         deepCursor: Math.max(2, Math.floor(total / 100)),
         emailPrefix: "lead12345",
         detailId: formatLeadId(Math.max(1, Math.floor(total / 2))),
-      });
-      for (const result of await benchLeadPages(server, pages, cookie, run(options.latencyConnections))) {
+      };
+      const pageResults = await benchLeadPages(server, leadPages(pages), cookie, run(options.latencyConnections));
+      for (const result of pageResults) {
         if (result.status === "ok") record(row(`page-${result.page.id}`, result.page.label, options.latencyConnections, result.result, total));
-        else {
-          console.log(`${result.page.label}: pending UI (${result.httpStatus})`);
-          rows.push({ id: `page-${result.page.id}`, label: result.page.label, status: "pending UI", connections: null, storedLeads: total, reqPerSec: null, p50: null, p99: null, errors: null, non2xx: null, ratio: null, serverCpuMicros: null, cpuRatio: null });
+      }
+      if (pageResults.some((r) => r.status !== "ok")) {
+        // No signed-in pages yet on this branch: measure the database work they will do.
+        console.log(`Lead pages answer ${pageResults.map((r) => (r.status === "ok" ? 200 : r.httpStatus)).join("/")}: measuring their lib queries in-process instead (${usesUiFunctions ? "the UI's functions" : "stand-ins for the UI's functions"})`);
+        const queries = leadQueries({ teamId: team.id, deepCursor: pages.deepCursor, emailPrefix: pages.emailPrefix, detailId: pages.detailId });
+        for (const query of queries) {
+          const q = await measureQuery(query.run, options.duration, options.warmup);
+          const r: Row = { id: `query-${query.id}`, label: `${query.label} (lib query, in-process, 1 caller)`, status: "lib query", connections: 1, storedLeads: total, reqPerSec: q.opsPerSec, p50: q.p50, p99: q.p99, errors: q.errors, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null };
+          record(r);
         }
       }
     }
@@ -151,21 +156,85 @@ async function main() {
     await server.stop();
   }
 
+  const ping = rows.find((r) => r.id === "ping");
+  for (const r of rows) {
+    if (ping?.reqPerSec && r.reqPerSec !== null && r.status === "ok") r.ratio = r.reqPerSec / ping.reqPerSec;
+    if (ping?.serverCpuMicros && r.serverCpuMicros) r.cpuRatio = ping.serverCpuMicros / r.serverCpuMicros;
+  }
+  return rows;
+}
+
+const isPostgres = (url: string | undefined) => /^postgres(ql)?:\/\//i.test(url ?? "");
+
+/** A fresh, empty database on the PostgreSQL server of `url`; `drop` removes it. */
+async function freshPostgresDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `lead_intake_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return {
+    url: fresh.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Runs the PostgreSQL suite in a child process (see suite()) and returns its rows. */
+async function postgresRows(url: string): Promise<Row[]> {
+  const database = await freshPostgresDatabase(url);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pg-"));
+  const rowsFile = path.join(dataDir, "rows.json");
+  try {
+    const child = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: database.url, BENCH_SUITE_DATA_DIR: dataDir, BENCH_SUITE_ROWS: rowsFile },
+    });
+    if (child.status !== 0) throw new Error(`The PostgreSQL suite failed (exit ${child.status ?? child.signal})`);
+    const rows = JSON.parse(readFileSync(rowsFile, "utf8")) as Row[];
+    return rows.map((r) => ({ ...r, id: `pg-${r.id}`, label: `PostgreSQL: ${r.label}` }));
+  } finally {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const options = benchOptions();
+
+  // The PostgreSQL child: one suite, rows to a file for the parent.
+  const childRows = process.env.BENCH_SUITE_ROWS;
+  if (childRows) {
+    const rows = await suite(options, { kind: "postgres", databaseUrl: process.env.DATABASE_URL!, dataDir: process.env.BENCH_SUITE_DATA_DIR! });
+    writeFileSync(childRows, JSON.stringify(rows));
+    return;
+  }
+
+  const started = performance.now();
+  const machine = machineInfo();
+  console.log(`Load average before: ${machine.loadAverageBefore.join(" / ")} on ${machine.cores} cores`);
+  buildIfNeeded();
+  const postgresUrl = isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : null;
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sqlite-"));
+  const rows = await suite(options, { kind: "sqlite", databaseUrl: `file:${path.join(dataDir, "bench.db")}`, dataDir });
+  if (postgresUrl) rows.push(...(await postgresRows(postgresUrl)));
+
   if (wants(options, "secret")) {
     const ops = secretChecksPerSecond(options.secretSeconds);
     rows.push({ id: "secret", label: "Secret check (SHA-256 + timingSafeEqual)", status: "ok", connections: null, storedLeads: null, reqPerSec: null, p50: null, p99: null, errors: null, non2xx: null, ratio: null, serverCpuMicros: null, cpuRatio: null, opsPerSec: ops });
     console.log(`Secret check: ${Math.round(ops)} ops/s`);
   }
 
-  const ping = rows.find((r) => r.id === "ping");
-  for (const r of rows) {
-    if (ping?.reqPerSec && r.reqPerSec !== null) r.ratio = r.reqPerSec / ping.reqPerSec;
-    if (ping?.serverCpuMicros && r.serverCpuMicros) r.cpuRatio = ping.serverCpuMicros / r.serverCpuMicros;
-  }
-
   const report = {
     machine: { ...machine, loadAverageAfter: loadAverage() },
-    database: "SQLite (embedded, WAL, synchronous=NORMAL)",
+    database: `SQLite (embedded, WAL, synchronous=NORMAL)${postgresUrl ? " and PostgreSQL (rows marked PostgreSQL; default pool)" : ""}`,
     config: configOf(options),
     rows,
     targets: evaluateTargets(rows, options),
@@ -173,8 +242,22 @@ async function main() {
   };
   const files = writeReport(options.outDir, report);
   console.log(`\n${markdown(report)}\nWrote ${files.json} and ${files.md}`);
+  if (options.readme) {
+    updateReadme(path.join(import.meta.dirname, "..", "README.md"), report, reproduceCommand(postgresUrl !== null));
+    console.log("Updated README.md's Performance table");
+  }
   if (!options.profileDir) rmSync(dataDir, { recursive: true, force: true });
   else console.log(`Server profile (.cpuprofile) in ${options.profileDir}; data kept in ${dataDir}`);
+}
+
+/** The command that reproduces this run: npm run bench with the knobs that were set. */
+function reproduceCommand(postgres: boolean): string {
+  const knobs = Object.keys(process.env)
+    .filter((name) => name.startsWith("BENCH_") && name !== "BENCH_README" && name !== "BENCH_OUT")
+    .sort()
+    .map((name) => `${name}=${process.env[name]}`);
+  const database = postgres ? ["DATABASE_URL=postgresql://…"] : [];
+  return [...database, ...knobs, "npm run bench"].join(" ");
 }
 
 function configOf(options: BenchOptions): Record<string, unknown> {

@@ -2,7 +2,8 @@ import { measure, type LoadResult } from "./load";
 import type { Server } from "./server";
 
 // The signed-in lead list and detail pages come from the Team Settings UI work. Until
-// those pages exist (404), their rows are reported as "pending UI" rather than failing.
+// those pages exist (404) they are "pending UI", and the bench measures their lib
+// queries instead (./lead-queries.ts).
 
 export type LeadPage = { id: string; label: string; path: string };
 

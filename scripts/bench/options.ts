@@ -28,6 +28,8 @@ export type BenchOptions = {
   outDir: string;
   /** When set, the server runs with --cpu-prof and writes its profile here. */
   profileDir: string | null;
+  /** Rewrite README.md's Performance table with this run (BENCH_README=0 for dev runs). */
+  readme: boolean;
   /** Comma-separated row groups to run (ping, create, preload, create-large, pages, secret); all by default. */
   only: Set<string> | null;
 };
@@ -44,6 +46,7 @@ export function benchOptions(): BenchOptions {
     secretSeconds: int("BENCH_SECRET_SECONDS", 3, 1),
     outDir: process.env.BENCH_OUT?.trim() || "bench/results",
     profileDir: process.env.BENCH_PROFILE?.trim() || null,
+    readme: process.env.BENCH_README?.trim() !== "0",
     only: only ? new Set(only.split(",").map((s) => s.trim())) : null,
   };
 }

@@ -1,12 +1,12 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 export type Row = {
   id: string;
   label: string;
-  /** "ok", or "pending UI" for pages that do not exist yet. */
-  status: "ok" | "pending UI";
+  /** "ok": HTTP load through next start; "lib query": the pages' database work, in-process, one caller. */
+  status: "ok" | "lib query";
   connections: number | null;
   storedLeads: number | null;
   reqPerSec: number | null;
@@ -76,8 +76,8 @@ export function markdown(report: Report): string {
     "| Row | Conns | Stored leads | req/s | p50 ms | p99 ms | Errors / non-2xx | × baseline | Server CPU µs/req | × baseline (CPU) |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...report.rows.map((r) =>
-      r.status === "pending UI"
-        ? `| ${r.label} | | | pending UI | | | | | | |`
+      r.status === "lib query"
+        ? `| ${r.label} | 1 | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec)} calls/s | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | | | |`
         : r.opsPerSec !== undefined
           ? `| ${r.label} | 1 core | | ${fmt(r.opsPerSec)} ops/s | | | | | | |`
           : `| ${r.label} | ${r.connections} | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} / ${r.non2xx} | ${fmt(r.ratio, 2)} | ${fmt(r.serverCpuMicros)} | ${fmt(r.cpuRatio, 2)} |`,
@@ -100,4 +100,17 @@ export function writeReport(outDir: string, report: Report): { json: string; md:
   writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(md, markdown(report));
   return { json, md };
+}
+
+export const README_START = "<!-- bench:start (written by npm run bench) -->";
+export const README_END = "<!-- bench:end -->";
+
+/** Replaces the generated part of README.md's Performance section (between the markers) with this run. */
+export function updateReadme(readmePath: string, report: Report, command: string): void {
+  const text = readFileSync(readmePath, "utf8");
+  const start = text.indexOf(README_START);
+  const end = text.indexOf(README_END);
+  if (start < 0 || end < start) throw new Error(`${readmePath} has no ${README_START} … ${README_END} markers`);
+  const block = [README_START, "", `Reproduce: \`${command}\``, "", markdown(report).trimEnd(), "", README_END].join("\n");
+  writeFileSync(readmePath, text.slice(0, start) + block + text.slice(end + README_END.length));
 }
