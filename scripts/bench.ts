@@ -9,7 +9,7 @@ import pg from "pg";
 import path from "node:path";
 import { benchOptions, wants, type BenchOptions } from "./bench/options";
 import { buildIfNeeded, startServer } from "./bench/server";
-import { measure, type LoadRequest, type LoadResult } from "./bench/load";
+import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
 import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY } from "./bench/bodies";
 import { preloadSqlite } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
@@ -101,6 +101,9 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       },
     ];
     const createRows = async (size: "small" | "large") => {
+      // The first rows would otherwise pay for a cold route (module loading, JIT):
+      // each body gets three warm-ups' worth of load before the first measured row.
+      if (size === "small") for (const body of bodies) await warmUp(server.baseUrl, body.request, options.connections, 3 * options.warmup);
       for (const connections of [options.connections, options.latencyConnections]) {
         for (const body of bodies) {
           const stored = await countLeads(team.id);

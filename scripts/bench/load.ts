@@ -32,6 +32,11 @@ function options(baseUrl: string, request: LoadRequest, connections: number, dur
   };
 }
 
+/** Unmeasured load, e.g. to JIT-compile and load a route's modules before its first row. */
+export async function warmUp(baseUrl: string, request: LoadRequest, connections: number, seconds: number): Promise<void> {
+  if (seconds > 0) await autocannon(options(baseUrl, request, connections, seconds));
+}
+
 /** Runs one row with autocannon in this process: warm-up first (not measured), then the row. */
 export async function measure(
   server: { baseUrl: string; cpuSeconds: () => number | null },
@@ -39,7 +44,7 @@ export async function measure(
   run: { connections: number; duration: number; warmup: number },
 ): Promise<LoadResult> {
   const { baseUrl, cpuSeconds } = server;
-  if (run.warmup > 0) await autocannon(options(baseUrl, request, run.connections, run.warmup));
+  await warmUp(baseUrl, request, run.connections, run.warmup);
   const cpuBefore = cpuSeconds();
   const result = await autocannon(options(baseUrl, request, run.connections, run.duration));
   const cpuAfter = cpuSeconds();
