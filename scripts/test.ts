@@ -57,7 +57,8 @@ function summarise(): void {
 }
 
 mkdirSync(RESULTS, { recursive: true });
-const unitFiles = testFiles("lib");
+// scripts/ holds tests of the tooling (e.g. the bench preload) next to it.
+const unitFiles = [...testFiles("lib"), ...testFiles("scripts")];
 const nodeTap = path.join(RESULTS, "node-test.tap");
 const playwrightJson = path.join(RESULTS, "playwright.json");
 
