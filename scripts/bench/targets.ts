@@ -33,7 +33,11 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
       const slowdown = small.reqPerSec / large.reqPerSec;
       targets.push({
         target: `create_lead ${body} at ${options.leads.toLocaleString("en-US")} leads within 1.2 × of its throughput on a fresh database`,
-        value: `${slowdown.toFixed(2)} × slower (${Math.round(large.reqPerSec)} vs ${Math.round(small.reqPerSec)} req/s)`,
+        value:
+          `${slowdown.toFixed(2)} × slower (${Math.round(large.reqPerSec)} vs ${Math.round(small.reqPerSec)} req/s)` +
+          (small.serverCpuMicros && large.serverCpuMicros
+            ? `; server CPU per request ${(large.serverCpuMicros / small.serverCpuMicros).toFixed(2)} ×`
+            : ""),
         met: slowdown <= 1.2 && large.errors === 0 && large.non2xx === 0,
       });
     }
