@@ -71,7 +71,10 @@ export function markdown(report: Report): string {
   const lines = [
     `Machine: ${m.cores} cores (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.platform}, Node ${m.node}; ` +
       `${report.database}; ${m.date}; load average (1/5/15 min) ${m.loadAverageBefore.join(" / ")} before, ` +
-      `${m.loadAverageAfter.join(" / ")} after. Server and load generator share the cores.`,
+      `${m.loadAverageAfter.join(" / ")} after. Server and load generator share the cores.` +
+      (Math.max(m.loadAverageBefore[0] ?? 0, m.loadAverageAfter[0] ?? 0) > m.cores
+        ? ` **Other work was loading the machine during this run (load average above the ${m.cores} cores): absolute figures are low and noisy; the CPU-per-request columns are steadier. Re-run on a quiet machine for the reference table.**`
+        : ""),
     "",
     "| Row | Conns | Stored leads | req/s | p50 ms | p99 ms | Errors / non-2xx | × baseline | Server CPU µs/req | × baseline (CPU) |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
