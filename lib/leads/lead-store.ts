@@ -55,16 +55,16 @@ export async function insertLead(lead: NewLead): Promise<string> {
   return db().$transaction(
     async (tx) => {
       // Raw: the same statement Prisma would send, without compiling it per call.
-      const [counter] = await tx.$queryRaw<{ value: number | bigint }[]>`
+      const [row] = await tx.$queryRaw<{ value: number | bigint }[]>`
         UPDATE "Counter" SET "value" = "value" + 1 WHERE "name" = ${LEAD_COUNTER} RETURNING "value"`;
-      if (!counter) throw new Error(`The "${LEAD_COUNTER}" counter row is missing`);
-      const seq = Number(counter.value);
-      const id = formatLeadId(seq);
+      if (!row) throw new Error(`The "${LEAD_COUNTER}" counter row is missing`);
+      const counter = { value: Number(row.value) };
+      const id = formatLeadId(counter.value);
       await tx.lead.create({
         data: {
           ...lead,
           id,
-          seq,
+          seq: counter.value,
           emailKey: lead.email?.toLowerCase() ?? null,
           extraFields: asPlainJson(lead.extraFields),
         },
