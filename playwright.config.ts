@@ -3,11 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM, assertChromium } from "./e2e/support/chromium";
+import { freePort } from "./e2e/support/free-port";
 
 // One `next start` on a fresh database for the whole run. The config is evaluated
-// again in every worker, so the folder is created once and handed down by env.
+// again in every worker, so the folder and port are chosen once and handed down by env
+// (E2E_PORT and E2E_DATA_DIR may also be set by the caller).
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "lead-intake-e2e-"));
-process.env.E2E_PORT ??= String(3200 + Math.floor(Math.random() * 600));
+process.env.E2E_PORT ??= String(freePort());
 const dataDir = process.env.E2E_DATA_DIR;
 const port = Number(process.env.E2E_PORT);
 process.env.DATA_DIR = dataDir;
@@ -42,8 +44,10 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "api", testMatch: /api\/.*\.spec\.ts/ },
-    { name: "ui", testMatch: /ui\/.*\.spec\.ts/, use: { browserName: "chromium" } },
+    { name: "api", testMatch: /\/e2e\/api\/.*\.spec\.ts$/ },
+    // Browser journeys sign several users in (bcrypt) and walk through several pages; on
+    // the shared 2-core machines one can take longer than the 30 s default.
+    { name: "ui", testMatch: /\/e2e\/ui\/.*\.spec\.ts$/, use: { browserName: "chromium" }, timeout: 90_000 },
   ],
   webServer: {
     command: "npx tsx scripts/start.ts",

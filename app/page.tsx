@@ -1,4 +1,16 @@
-export default function Home() {
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { currentUser } from "@/lib/auth/session";
+import { listTeamsForUser } from "@/lib/teams/team-store";
+import { buttonClass } from "@/components/ui/styles";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+
+export default async function Home() {
+  const user = await currentUser();
+  const teams = user ? await listTeamsForUser(user.id) : [];
+  const first = teams[0];
+  if (first) redirect(`/t/${first.slug}/leads`);
+
   return (
     <main className="mx-auto max-w-2xl p-8">
       <h1 className="text-2xl font-semibold">Lead Intake</h1>
@@ -10,6 +22,18 @@ export default function Home() {
         </a>
         .
       </p>
+      {user ? (
+        <div className="mt-6 space-y-3">
+          <p className="text-slate-700">
+            You are signed in as {user.email} but are not a member of any team yet. Ask a team owner or admin for an invite link.
+          </p>
+          <SignOutButton />
+        </div>
+      ) : (
+        <Link href="/signin" className={`${buttonClass("primary")} mt-6`}>
+          Sign in
+        </Link>
+      )}
     </main>
   );
 }

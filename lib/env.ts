@@ -13,6 +13,10 @@ const schema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).default(5_000),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).default(3_000),
+  // Signs the session JWTs; scripts/start.ts persists one in DATA_DIR/auth.secret.
+  NEXTAUTH_SECRET: z.string().min(1).optional(),
+  // The deployment's public URL: sign-in redirects and the API Keys tab's snippets.
+  NEXTAUTH_URL: z.url().optional(),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { expect, type Page } from "@playwright/test";
 import { createApiKey, type NewApiKey } from "../../lib/api-keys/api-key-store";
-import { createTeam, type Team } from "../../lib/teams/team-store";
+import { addMember, createTeam, type Role, type Team } from "../../lib/teams/team-store";
+import { createUser } from "../../lib/users/user-store";
 
 // Test data made through the real service functions, on the same database file as
 // the server under test (playwright.config.ts points both at it). Names are unique
@@ -25,3 +27,34 @@ export function authHeaders(key: NewApiKey): Record<string, string> {
 }
 
 export const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
+
+export const TEST_PASSWORD = "e2e-password-0123";
+
+export type TestUser = { id: string; email: string; password: string };
+
+/** A new user with a unique email and, when a team is given, that role in it. */
+export async function newUser(options: { team?: Team; role?: Role; name?: string } = {}): Promise<TestUser> {
+  const email = `${uniqueSlug(options.role ?? "user")}@example.test`;
+  const user = await createUser({ email, password: TEST_PASSWORD, name: options.name });
+  if (options.team) await addMember({ teamId: options.team.id, userId: user.id, role: options.role ?? "member" });
+  return { id: user.id, email: user.email, password: TEST_PASSWORD };
+}
+
+/** A new team and one user holding `role` in it. */
+export async function newTeamWithUser(role: Role): Promise<{ team: Team; user: TestUser }> {
+  const team = await newTeam();
+  return { team, user: await newUser({ team, role }) };
+}
+
+/** Signs in through the real /signin form. */
+export async function signIn(page: Page, user: TestUser): Promise<void> {
+  await page.goto("/signin");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+export function readClipboard(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}

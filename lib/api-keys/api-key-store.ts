@@ -134,3 +134,8 @@ export async function touchApiKey(key: { id: string; lastUsedAt: Date | null }, 
     data: { lastUsedAt: now },
   });
 }
+
+/** The description of one of the team's keys, or null when the key is gone (the lead detail names its key). */
+export async function findApiKeyDescription(options: { keyId: string; teamId: string }): Promise<{ description: string | null } | null> {
+  return db().apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true } });
+}

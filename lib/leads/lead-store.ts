@@ -35,6 +35,21 @@ export type NewLead = {
 
 const LEAD_COUNTER = "lead";
 
+/** Lower-cased copies of the searchable fields (see listLeads). */
+function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
+  const fullName = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
+  return {
+    emailKey: lead.email?.toLowerCase() ?? null,
+    nameKey: searchKey(fullName),
+    lastNameKey: lead.lastName ? searchKey(lead.lastName) : null,
+    organizationKey: searchKey(lead.organization),
+  };
+}
+
+export function searchKey(text: string): string {
+  return text.trim().toLowerCase();
+}
+
 /**
  * Extra fields are caller-chosen names. Prisma's argument serialiser copies objects key by
  * key (so "__proto__" is dropped) and reads some keys as instructions ("$type",
@@ -65,7 +80,7 @@ export async function insertLead(lead: NewLead): Promise<string> {
           ...lead,
           id,
           seq: counter.value,
-          emailKey: lead.email?.toLowerCase() ?? null,
+          ...searchKeys(lead),
           extraFields: asPlainJson(lead.extraFields),
         },
         select: { id: true },
@@ -85,4 +100,170 @@ export function findLead(options: { id: string; teamId: string }) {
     where: { id: options.id, teamId: options.teamId },
     include: { source: { select: { name: true } } },
   });
+}
+
+export const LEAD_PAGE_SIZE = 25;
+
+/** The smallest string greater than every string that starts with `prefix` (code point order). */
+function prefixUpperBound(prefix: string): string {
+  const points = Array.from(prefix);
+  while (points.length) {
+    const last = points.pop()!.codePointAt(0)!;
+    let next = last + 1;
+    if (next >= 0xd800 && next <= 0xdfff) next = 0xe000;
+    if (next <= 0x10ffff) return points.join("") + String.fromCodePoint(next);
+  }
+  return "\u{10ffff}";
+}
+
+// Prefix search that both databases answer from a (teamId, key) index: the range is
+// what the index serves (exact under SQLite's binary collation), and startsWith keeps
+// the answer exact under a PostgreSQL locale collation too.
+function startsWith(prefix: string) {
+  return { startsWith: prefix, gte: prefix, lt: prefixUpperBound(prefix) };
+}
+
+export type LeadListItem = {
+  id: string;
+  name: string;
+  organization: string;
+  email: string | null;
+  source: string;
+  createdAt: Date;
+  possibleDuplicate: boolean;
+};
+
+export type LeadPage = {
+  leads: LeadListItem[];
+  /** seq cursors: pass as `before` for newer leads, as `after` for older ones. */
+  newerCursor: number | null;
+  olderCursor: number | null;
+};
+
+/**
+ * One page of a team's leads, newest first, by keyset pagination on seq. `query`
+ * matches the start of the full name, the last name, the email or the organization,
+ * case-insensitively.
+ */
+export async function listLeads(options: {
+  teamId: string;
+  query?: string;
+  after?: number;
+  before?: number;
+  take?: number;
+}): Promise<LeadPage> {
+  const take = options.take ?? LEAD_PAGE_SIZE;
+  const key = options.query ? searchKey(options.query) : "";
+  const search = key
+    ? {
+        OR: [
+          { nameKey: startsWith(key) },
+          { lastNameKey: startsWith(key) },
+          { emailKey: startsWith(key) },
+          { organizationKey: startsWith(key) },
+        ],
+      }
+    : {};
+  const backwards = options.before !== undefined && options.after === undefined;
+  const seq = backwards ? { gt: options.before } : options.after !== undefined ? { lt: options.after } : undefined;
+  const rows = await db().lead.findMany({
+    where: { teamId: options.teamId, ...search, ...(seq ? { seq } : {}) },
+    orderBy: { seq: backwards ? "asc" : "desc" },
+    take: take + 1,
+    select: {
+      id: true,
+      seq: true,
+      firstName: true,
+      lastName: true,
+      email: true,
+      emailKey: true,
+      phone: true,
+      mobileNo: true,
+      organization: true,
+      createdAt: true,
+      source: { select: { name: true } },
+    },
+  });
+  const hasMore = rows.length > take;
+  const page = rows.slice(0, take);
+  if (backwards) page.reverse();
+  const duplicates = await duplicateIds(options.teamId, page);
+  const first = page[0];
+  const last = page[page.length - 1];
+  return {
+    leads: page.map((row) => ({
+      id: row.id,
+      name: [row.firstName, row.lastName].filter(Boolean).join(" "),
+      organization: row.organization,
+      email: row.email,
+      source: row.source.name,
+      createdAt: row.createdAt,
+      possibleDuplicate: duplicates.has(row.id),
+    })),
+    newerCursor: first && (backwards ? hasMore : options.after !== undefined) ? first.seq : null,
+    olderCursor: last && (backwards ? true : hasMore) ? last.seq : null,
+  };
+}
+
+type DuplicateProbe = { id: string; emailKey: string | null; phone: string | null; mobileNo: string | null };
+
+/** Which of these leads share an email or an E.164 number with another lead of the team. */
+async function duplicateIds(teamId: string, leads: DuplicateProbe[]): Promise<Set<string>> {
+  const emails = [...new Set(leads.flatMap((l) => (l.emailKey ? [l.emailKey] : [])))];
+  const numbers = [...new Set(leads.flatMap((l) => [l.phone, l.mobileNo].filter((n): n is string => !!n)))];
+  const [byEmail, byPhone, byMobile] = await Promise.all([
+    emails.length
+      ? db().lead.groupBy({ by: ["emailKey"], where: { teamId, emailKey: { in: emails } }, _count: { _all: true } })
+      : [],
+    numbers.length
+      ? db().lead.groupBy({ by: ["phone"], where: { teamId, phone: { in: numbers } }, _count: { _all: true } })
+      : [],
+    numbers.length
+      ? db().lead.groupBy({ by: ["mobileNo"], where: { teamId, mobileNo: { in: numbers } }, _count: { _all: true } })
+      : [],
+  ]);
+  const emailCount = new Map(byEmail.map((g) => [g.emailKey, g._count._all]));
+  const numberCount = new Map<string, number>();
+  for (const g of byPhone) if (g.phone) numberCount.set(g.phone, (numberCount.get(g.phone) ?? 0) + g._count._all);
+  for (const g of byMobile) if (g.mobileNo) numberCount.set(g.mobileNo, (numberCount.get(g.mobileNo) ?? 0) + g._count._all);
+
+  const found = new Set<string>();
+  for (const lead of leads) {
+    if (lead.emailKey && (emailCount.get(lead.emailKey) ?? 0) > 1) found.add(lead.id);
+    for (const number of new Set([lead.phone, lead.mobileNo])) {
+      if (!number) continue;
+      // The lead's own phone and mobile may hold the same number: count it once per field it fills.
+      const own = (lead.phone === number ? 1 : 0) + (lead.mobileNo === number ? 1 : 0);
+      if ((numberCount.get(number) ?? 0) > own) found.add(lead.id);
+    }
+  }
+  return found;
+}
+
+export type DuplicateLead = { id: string; name: string; email: string | null; createdAt: Date; reasons: ("email" | "phone")[] };
+
+/** Other leads of the same team with the same email or the same E.164 phone number. */
+export async function findPossibleDuplicates(lead: DuplicateProbe & { teamId: string }): Promise<DuplicateLead[]> {
+  const numbers = [lead.phone, lead.mobileNo].filter((n): n is string => !!n);
+  const match = [
+    ...(lead.emailKey ? [{ emailKey: lead.emailKey }] : []),
+    ...(numbers.length ? [{ phone: { in: numbers } }, { mobileNo: { in: numbers } }] : []),
+  ];
+  if (!match.length) return [];
+  const rows = await db().lead.findMany({
+    where: { teamId: lead.teamId, id: { not: lead.id }, OR: match },
+    orderBy: { seq: "desc" },
+    take: 50,
+    select: { id: true, firstName: true, lastName: true, email: true, emailKey: true, phone: true, mobileNo: true, createdAt: true },
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    name: [row.firstName, row.lastName].filter(Boolean).join(" "),
+    email: row.email,
+    createdAt: row.createdAt,
+    reasons: [
+      ...(lead.emailKey && row.emailKey === lead.emailKey ? (["email"] as const) : []),
+      ...(numbers.some((n) => n === row.phone || n === row.mobileNo) ? (["phone"] as const) : []),
+    ],
+  }));
 }

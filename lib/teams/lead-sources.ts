@@ -37,3 +37,40 @@ export async function addLeadSource(teamId: string, name: string): Promise<LeadS
     select: { id: true, name: true },
   });
 }
+
+export type LeadSourceRow = LeadSource & { leadCount: number; isApi: boolean };
+
+export async function listLeadSources(teamId: string): Promise<LeadSourceRow[]> {
+  const rows = await db().leadSource.findMany({
+    where: { teamId },
+    select: { id: true, name: true, nameKey: true, _count: { select: { leads: true } } },
+    orderBy: { nameKey: "asc" },
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    leadCount: row._count.leads,
+    isApi: row.nameKey === API_SOURCE_NAME.toLowerCase(),
+  }));
+}
+
+export type DeleteSourceResult = "deleted" | "not-found" | "protected";
+
+/**
+ * Deletes one of the team's sources; its leads move to the team's "API" source, which
+ * itself can never be deleted (it is the fallback of spec 2.1).
+ */
+export async function deleteLeadSource(options: { teamId: string; sourceId: string }): Promise<DeleteSourceResult> {
+  const source = await db().leadSource.findFirst({
+    where: { id: options.sourceId, teamId: options.teamId },
+    select: { id: true, nameKey: true },
+  });
+  if (!source) return "not-found";
+  if (source.nameKey === API_SOURCE_NAME.toLowerCase()) return "protected";
+  const fallback = await resolveLeadSource(options.teamId);
+  return db().$transaction(async (tx) => {
+    await tx.lead.updateMany({ where: { teamId: options.teamId, sourceId: source.id }, data: { sourceId: fallback.id } });
+    const { count } = await tx.leadSource.deleteMany({ where: { id: source.id, teamId: options.teamId } });
+    return count === 1 ? "deleted" : "not-found";
+  });
+}

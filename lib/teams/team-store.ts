@@ -57,3 +57,88 @@ export async function addMember(options: { teamId: string; userId: string; role:
     update: { role: options.role },
   });
 }
+
+export function isRole(value: unknown): value is Role {
+  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
+}
+
+export type TeamMembership = { team: Team; role: Role };
+
+/** The user's membership of the team with this slug, or null (also for an unknown team). */
+export async function findMembership(options: { userId: string; slug: string }): Promise<TeamMembership | null> {
+  const row = await db().membership.findFirst({
+    where: { userId: options.userId, team: { slug: options.slug } },
+    select: { role: true, team: { select: { id: true, slug: true, name: true, defaultPhoneCountry: true } } },
+  });
+  if (!row || !isRole(row.role)) return null;
+  return { team: row.team, role: row.role };
+}
+
+export type TeamSummary = { slug: string; name: string; role: Role };
+
+export async function listTeamsForUser(userId: string): Promise<TeamSummary[]> {
+  const rows = await db().membership.findMany({
+    where: { userId },
+    select: { role: true, team: { select: { slug: true, name: true } } },
+    orderBy: { team: { name: "asc" } },
+  });
+  return rows.flatMap((row) => (isRole(row.role) ? [{ slug: row.team.slug, name: row.team.name, role: row.role }] : []));
+}
+
+export async function updateTeamSettings(options: {
+  teamId: string;
+  name: string;
+  defaultPhoneCountry: string | null;
+}): Promise<void> {
+  await db().team.update({
+    where: { id: options.teamId },
+    data: { name: options.name.trim(), defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null },
+  });
+}
+
+export type Member = { userId: string; email: string; name: string | null; role: Role; joinedAt: Date };
+
+export async function listMembers(teamId: string): Promise<Member[]> {
+  const rows = await db().membership.findMany({
+    where: { teamId },
+    select: { role: true, createdAt: true, user: { select: { id: true, email: true, name: true } } },
+    orderBy: [{ createdAt: "asc" }],
+  });
+  return rows.map((row) => ({
+    userId: row.user.id,
+    email: row.user.email,
+    name: row.user.name,
+    role: isRole(row.role) ? row.role : "member",
+    joinedAt: row.createdAt,
+  }));
+}
+
+export class LastOwnerError extends Error {
+  constructor() {
+    super("A team must keep at least one owner.");
+    this.name = "LastOwnerError";
+  }
+}
+
+/**
+ * Changes a member's role, or removes the member (role null). Runs serializable and
+ * re-counts owners inside the transaction, so no pair of concurrent changes can leave
+ * the team without an owner. Returns false when the user is not a member.
+ */
+export async function changeMembership(options: { teamId: string; userId: string; role: Role | null }): Promise<boolean> {
+  const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
+  return db().$transaction(
+    async (tx) => {
+      const current = await tx.membership.findUnique({ where, select: { role: true } });
+      if (!current) return false;
+      if (options.role === null) await tx.membership.delete({ where });
+      else await tx.membership.update({ where, data: { role: options.role } });
+      if (current.role === "owner" && options.role !== "owner") {
+        const owners = await tx.membership.count({ where: { teamId: options.teamId, role: "owner" } });
+        if (owners === 0) throw new LastOwnerError();
+      }
+      return true;
+    },
+    { isolationLevel: "Serializable", maxWait: 10_000, timeout: 10_000 },
+  );
+}

@@ -1,0 +1,26 @@
+"use server";
+
+import { acceptInvite } from "@/lib/teams/invite-store";
+import { passwordProblem } from "@/lib/users/password-policy";
+
+export type AcceptState = { ok: true; email: string; teamSlug: string } | { ok: false; error: string } | null;
+
+/** The invite token is the credential here: the invitee has no session yet. */
+export async function acceptInviteAction(_previous: AcceptState, form: FormData): Promise<AcceptState> {
+  const token = form.get("token");
+  const password = form.get("password");
+  if (typeof token !== "string" || typeof password !== "string" || token.length > 100) return { ok: false, error: "This invite link is not valid." };
+  const isNewAccount = form.get("newAccount") === "1";
+  if (isNewAccount) {
+    const problem = passwordProblem(password);
+    if (problem) return { ok: false, error: problem };
+    if (password !== form.get("confirm")) return { ok: false, error: "The two passwords do not match." };
+  }
+  const name = form.get("name");
+  const result = await acceptInvite({ token, password, name: typeof name === "string" ? name.slice(0, 100) : undefined });
+  if (result.ok) return result;
+  return {
+    ok: false,
+    error: result.reason === "wrong-password" ? "That password is not correct for this account." : "This invite link is invalid, expired or already used.",
+  };
+}

@@ -1,0 +1,91 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
+import { formatPhone } from "@/lib/leads/format-phone";
+import { findLead, findPossibleDuplicates } from "@/lib/leads/lead-store";
+import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
+import { DuplicateList } from "@/components/leads/duplicate-list";
+import { ExtraFields } from "@/components/leads/extra-fields";
+import { Badge } from "@/components/ui/badge";
+import { DateTime } from "@/components/ui/date-time";
+import { linkClass } from "@/components/ui/styles";
+
+export const metadata: Metadata = { title: "Lead · Lead Intake" };
+
+export default async function LeadPage({ params }: { params: Promise<{ slug: string; leadId: string }> }) {
+  const { slug, leadId } = await params;
+  const { team } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  // Tenant ownership is in the query: another team's lead id is simply not found.
+  const lead = await findLead({ id: leadId, teamId: team.id });
+  if (!lead) notFound();
+  const [duplicates, key] = await Promise.all([
+    findPossibleDuplicates(lead),
+    lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
+  ]);
+  const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
+
+  const contact: DetailRow[] = [
+    ["First name", lead.firstName],
+    ["Last name", lead.lastName],
+    ["Email", lead.email],
+    ["Phone", formatPhone(lead.phone)],
+    ["Mobile", formatPhone(lead.mobileNo)],
+  ];
+  const organization: DetailRow[] = [
+    ["Organization", lead.organization],
+    ["Job title", lead.jobTitle],
+    ["Website", lead.website],
+    ["Industry", lead.industry],
+    ["Territory", lead.territory],
+    ["Annual revenue", lead.annualRevenue],
+    ["No. of employees", lead.noOfEmployees],
+    ["Currency", lead.currency],
+  ];
+  const keyLabel = lead.apiKeyId
+    ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}`
+    : null;
+  const attribution: DetailRow[] = [
+    ["Source", lead.source.name],
+    ["UTM source", lead.utmSource],
+    ["UTM medium", lead.utmMedium],
+    ["UTM campaign", lead.utmCampaign],
+    ["UTM term", lead.utmTerm],
+    ["UTM content", lead.utmContent],
+    ["API key", keyLabel],
+  ];
+
+  return (
+    <div>
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
+        <Link href={`/t/${team.slug}/leads`} className={linkClass}>
+          ← Leads
+        </Link>
+      </nav>
+      <div className="mb-8 flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{name}</h1>
+          <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
+            <span className="font-mono">{lead.id}</span>
+            <span aria-hidden="true">·</span>
+            <span>
+              Created <DateTime value={lead.createdAt} />
+            </span>
+            <Badge tone="indigo">{lead.source.name}</Badge>
+            {duplicates.length ? <Badge tone="amber">Possible duplicate</Badge> : null}
+          </p>
+        </div>
+      </div>
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <DetailCard title="Contact" rows={contact} />
+        <DetailCard title="Organization" rows={organization} />
+        <DetailCard title="Source and attribution" rows={attribution} />
+        <ExtraFields value={lead.extraFields} />
+        <div className="lg:col-span-2">
+          <DuplicateList slug={team.slug} duplicates={duplicates} />
+        </div>
+      </div>
+    </div>
+  );
+}

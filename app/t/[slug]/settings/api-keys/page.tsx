@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { listApiKeys } from "@/lib/api-keys/api-key-store";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { publicBaseUrl } from "@/lib/http/public-url";
+import { ApiKeyList } from "@/components/api-keys/api-key-list";
+import { EndpointSnippets } from "@/components/api-keys/endpoint-snippets";
+import { GenerateKeyDialog } from "@/components/api-keys/generate-key-dialog";
+import { SectionHeader } from "@/components/settings/section-header";
+
+export const metadata: Metadata = { title: "API Keys · Lead Intake" };
+
+export default async function ApiKeysPage({ params }: { params: Promise<{ slug: string }> }) {
+  const { slug } = await params;
+  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/api-keys`);
+  const [keys, baseUrl] = await Promise.all([listApiKeys(team.id), publicBaseUrl()]);
+  const canManage = MANAGERS.includes(role);
+
+  return (
+    <section aria-labelledby="api-integration-title">
+      <h2 id="api-integration-title" className="sr-only">
+        API Integration
+      </h2>
+      <nav aria-label="API Integration" className="mb-6 border-b border-slate-200">
+        <span aria-current="page" className="-mb-px inline-block border-b-2 border-indigo-600 px-1 pb-3 text-sm font-medium text-indigo-700">
+          API Keys
+        </span>
+      </nav>
+      <SectionHeader
+        title="API Keys"
+        description={
+          canManage
+            ? "Keys let your website forms and other systems create leads in this team. Each secret can be copied once; after that it is shown masked."
+            : "Keys let your website forms and other systems create leads in this team. You can copy a secret that nobody has copied yet; only owners and admins can generate or delete keys."
+        }
+        action={canManage ? <GenerateKeyDialog slug={team.slug} /> : null}
+      />
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
+        <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} />
+        <EndpointSnippets baseUrl={baseUrl} keyIds={keys.map((k) => k.keyId)} />
+      </div>
+    </section>
+  );
+}

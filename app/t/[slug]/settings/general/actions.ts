@@ -1,0 +1,28 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { isPhoneCountry } from "@/lib/teams/phone-countries";
+import { updateTeamSettings } from "@/lib/teams/team-store";
+
+const schema = z.object({
+  name: z.string().trim().min(1, "Enter a team name.").max(100, "Use at most 100 characters."),
+  defaultPhoneCountry: z
+    .string()
+    .trim()
+    .toUpperCase()
+    .refine((code) => code === "" || isPhoneCountry(code), "Choose a country from the list."),
+});
+
+export type FormState = ActionResult | null;
+
+export async function updateGeneralAction(_previous: FormState, form: FormData): Promise<FormState> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team }) => {
+    const parsed = schema.safeParse({ name: form.get("name") ?? "", defaultPhoneCountry: form.get("defaultPhoneCountry") ?? "" });
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+    await updateTeamSettings({ teamId: team.id, name: parsed.data.name, defaultPhoneCountry: parsed.data.defaultPhoneCountry || null });
+    revalidatePath(`/t/${team.slug}`, "layout");
+    return { ok: true };
+  });
+}

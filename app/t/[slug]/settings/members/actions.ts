@@ -1,0 +1,62 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { MANAGERS, OWNERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { publicBaseUrl } from "@/lib/http/public-url";
+import { createInvite, revokeInvite } from "@/lib/teams/invite-store";
+import { changeMembership, isRole, LastOwnerError, type Role } from "@/lib/teams/team-store";
+
+// Owners and admins invite (only owners may invite owners) and revoke invites; only
+// owners change roles and remove members, and the team always keeps an owner.
+
+const membersPath = (slug: string) => `/t/${slug}/settings/members`;
+const emailSchema = z.email("Enter a valid email address.").max(254);
+
+export type InviteState = ActionResult<{ link: string; email: string }> | null;
+
+export async function inviteMemberAction(_previous: InviteState, form: FormData): Promise<InviteState> {
+  return withTeamRole<{ link: string; email: string }>(form.get("slug"), MANAGERS, async ({ team, user, role }) => {
+    const email = emailSchema.safeParse(String(form.get("email") ?? "").trim());
+    if (!email.success) return { ok: false, error: "Enter a valid email address." };
+    const invitedRole = form.get("role");
+    if (!isRole(invitedRole)) return { ok: false, error: "Choose a role." };
+    if (invitedRole === "owner" && role !== "owner") return { ok: false, error: "Only owners can invite owners." };
+
+    const invite = await createInvite({ teamId: team.id, email: email.data, role: invitedRole, createdById: user.id });
+    if (invite === "already-member") return { ok: false, error: `${email.data} is already a member of this team.` };
+    revalidatePath(membersPath(team.slug));
+    return { ok: true, email: invite.email, link: `${await publicBaseUrl()}/invite/${invite.token}` };
+  });
+}
+
+export async function revokeInviteAction(slug: string, inviteId: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team }) => {
+    const revoked = typeof inviteId === "string" && (await revokeInvite({ teamId: team.id, inviteId }));
+    revalidatePath(membersPath(team.slug));
+    return revoked ? { ok: true } : { ok: false, error: "That invite no longer exists." };
+  });
+}
+
+async function updateMember(slug: string, userId: string, role: Role | null): Promise<ActionResult<{ removedSelf: boolean }>> {
+  return withTeamRole<{ removedSelf: boolean }>(slug, OWNERS, async ({ team, user }) => {
+    if (typeof userId !== "string") return { ok: false, error: "Unknown member." };
+    try {
+      if (!(await changeMembership({ teamId: team.id, userId, role }))) return { ok: false, error: "That user is not a member of this team." };
+    } catch (error) {
+      if (error instanceof LastOwnerError) return { ok: false, error: error.message };
+      throw error;
+    }
+    revalidatePath(`/t/${team.slug}`, "layout");
+    return { ok: true, removedSelf: role === null && userId === user.id };
+  });
+}
+
+export async function changeRoleAction(slug: string, userId: string, role: string): Promise<ActionResult> {
+  if (!isRole(role)) return { ok: false, error: "Choose a role." };
+  return updateMember(slug, userId, role);
+}
+
+export async function removeMemberAction(slug: string, userId: string): Promise<ActionResult<{ removedSelf: boolean }>> {
+  return updateMember(slug, userId, null);
+}

@@ -1,0 +1,73 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
+import type { TeamSummary } from "@/lib/teams/team-store";
+import { ROLE_LABEL } from "@/components/members/role-label";
+import { CheckIcon, ChevronIcon } from "@/components/ui/icons";
+
+/** A disclosure listing the user's teams; with one team it is a plain label. */
+export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: TeamSummary[] }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: MouseEvent | KeyboardEvent) => {
+      if (event instanceof KeyboardEvent ? event.key === "Escape" : !root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("mousedown", close);
+    document.addEventListener("keydown", close);
+    return () => {
+      document.removeEventListener("mousedown", close);
+      document.removeEventListener("keydown", close);
+    };
+  }, [open]);
+
+  const label = (
+    <>
+      <span className="font-medium text-slate-900">{current.name}</span>
+      <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{ROLE_LABEL[current.role]}</span>
+    </>
+  );
+  if (teams.length < 2) return <div className="flex items-center gap-2 text-sm">{label}</div>;
+
+  return (
+    <div ref={root} className="relative">
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="team-switcher-list"
+        aria-label={`Switch team (current: ${current.name})`}
+        onClick={() => setOpen((v) => !v)}
+        className="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        {label}
+        <ChevronIcon className="h-4 w-4 text-slate-500" />
+      </button>
+      {open ? (
+        <ul
+          id="team-switcher-list"
+          aria-label="Your teams"
+          className="absolute left-0 z-20 mt-1 w-64 rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
+        >
+          {teams.map((team) => (
+            <li key={team.slug}>
+              <Link
+                href={`/t/${team.slug}/leads`}
+                aria-current={team.slug === current.slug ? "true" : undefined}
+                onClick={() => setOpen(false)}
+                className="flex items-center justify-between rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              >
+                <span>
+                  {team.name} <span className="text-xs text-slate-500">· {ROLE_LABEL[team.role]}</span>
+                </span>
+                {team.slug === current.slug ? <CheckIcon className="h-4 w-4 text-indigo-600" /> : null}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </div>
+  );
+}

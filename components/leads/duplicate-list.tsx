@@ -1,0 +1,36 @@
+import Link from "next/link";
+import type { DuplicateLead } from "@/lib/leads/lead-store";
+import { DateTime } from "@/components/ui/date-time";
+import { cardClass, linkClass } from "@/components/ui/styles";
+
+const REASON = { email: "same email", phone: "same phone" } as const;
+
+export function DuplicateList({ slug, duplicates }: { slug: string; duplicates: DuplicateLead[] }) {
+  return (
+    <section aria-labelledby="duplicates-heading" className={`${cardClass} p-5`}>
+      <h2 id="duplicates-heading" className="text-sm font-semibold text-slate-900">
+        Possible duplicates
+      </h2>
+      {duplicates.length ? (
+        <ul className="mt-3 divide-y divide-slate-100">
+          {duplicates.map((lead) => (
+            <li key={lead.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
+              <span className="flex flex-wrap items-center gap-2">
+                <Link href={`/t/${slug}/leads/${lead.id}`} className={linkClass}>
+                  {lead.name}
+                </Link>
+                <span className="font-mono text-xs text-slate-500">{lead.id}</span>
+                <span className="text-slate-600">{lead.email}</span>
+              </span>
+              <span className="text-xs text-slate-500">
+                {lead.reasons.map((r) => REASON[r]).join(", ")} · <DateTime value={lead.createdAt} />
+              </span>
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="mt-3 text-sm text-slate-500">No other lead of this team has the same email or phone number.</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+"use client";
+
+import { useActionState, useEffect, useRef } from "react";
+import { addLeadSourceAction } from "@/app/t/[slug]/settings/sources/actions";
+import { buttonClass, cardClass, inputClass, labelClass } from "@/components/ui/styles";
+import { FormMessage } from "./form-message";
+
+export function AddSourceForm({ slug }: { slug: string }) {
+  const [state, action, pending] = useActionState(addLeadSourceAction, null);
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (state?.ok) form.current?.reset();
+  }, [state]);
+  return (
+    <form ref={form} action={action} className={`${cardClass} p-5`}>
+      <input type="hidden" name="slug" value={slug} />
+      <label htmlFor="source-name" className={labelClass}>
+        New source
+      </label>
+      <div className="mt-1.5 flex gap-2">
+        <input id="source-name" name="name" required maxLength={100} placeholder="e.g. Website" className={inputClass} />
+        <button type="submit" disabled={pending} className={`${buttonClass("primary")} shrink-0`}>
+          Add source
+        </button>
+      </div>
+      <div className="mt-2">
+        <FormMessage state={state} success="Source added." />
+      </div>
+    </form>
+  );
+}

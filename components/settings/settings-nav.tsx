@@ -1,0 +1,37 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+export function SettingsNav({ slug }: { slug: string }) {
+  const pathname = usePathname();
+  const base = `/t/${slug}/settings`;
+  const tabs = [
+    { href: `${base}/general`, label: "General" },
+    { href: `${base}/members`, label: "Members" },
+    { href: `${base}/sources`, label: "Lead Sources" },
+    { href: `${base}/api-keys`, label: "API Integration" },
+  ];
+  return (
+    <nav aria-label="Settings" className="lg:w-56 lg:shrink-0">
+      <ul className="flex gap-1 overflow-x-auto lg:flex-col">
+        {tabs.map((tab) => {
+          const active = pathname.startsWith(tab.href);
+          return (
+            <li key={tab.href}>
+              <Link
+                href={tab.href}
+                aria-current={active ? "page" : undefined}
+                className={`block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${
+                  active ? "bg-white text-indigo-700 shadow-sm ring-1 ring-slate-200" : "text-slate-600 hover:bg-white hover:text-slate-900"
+                }`}
+              >
+                {tab.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { useTestDatabase } from "../test-support/test-database";
+import { createTeam } from "../teams/team-store";
+import { createLead } from "./create-lead";
+import { findLead, findPossibleDuplicates, listLeads } from "./lead-store";
+import type { LeadInput } from "./parse-lead-input";
+
+useTestDatabase();
+
+const team = await createTeam({ slug: "list", name: "List" });
+const other = await createTeam({ slug: "other", name: "Other" });
+
+async function lead(input: Partial<LeadInput> & { name: string }, teamId = team.id): Promise<string> {
+  const { leadId } = await createLead({ team: { id: teamId, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, ...input } });
+  return leadId;
+}
+
+const ada = await lead({ name: "Ada King Lovelace", email: "Ada@Example.com", organization: "Analytical Engines", phone: "+447911123456" });
+const sameEmail = await lead({ name: "Augusta Byron", email: "ada@example.COM" });
+const phoneAsMobile = await lead({ name: "Charles Babbage", mobile_no: "+44 7911 123456" });
+const ownNumbersOnly = await lead({ name: "Mary Somerville", phone: "+14155552671", mobile_no: "+14155552671" });
+const fillers: string[] = [];
+for (let i = 0; i < 5; i++) fillers.push(await lead({ name: `Filler ${i}` }));
+await lead({ name: "Ada Elsewhere", email: "ada@example.com" }, other.id);
+
+const names = (page: { leads: { name: string }[] }) => page.leads.map((l) => l.name);
+
+test("pages newest first by seq cursor, in both directions", async () => {
+  const first = await listLeads({ teamId: team.id, take: 4 });
+  assert.deepEqual(names(first), ["Filler 4", "Filler 3", "Filler 2", "Filler 1"]);
+  assert.equal(first.newerCursor, null);
+  assert.ok(first.olderCursor !== null);
+
+  const second = await listLeads({ teamId: team.id, take: 4, after: first.olderCursor! });
+  assert.deepEqual(names(second), ["Filler 0", "Mary Somerville", "Charles Babbage", "Augusta Byron"]);
+  const last = await listLeads({ teamId: team.id, take: 4, after: second.olderCursor! });
+  assert.deepEqual(names(last), ["Ada King Lovelace"]);
+  assert.equal(last.olderCursor, null);
+
+  const back = await listLeads({ teamId: team.id, take: 4, before: last.newerCursor! });
+  assert.deepEqual(names(back), names(second));
+  const top = await listLeads({ teamId: team.id, take: 4, before: back.newerCursor! });
+  assert.deepEqual(names(top), names(first));
+  assert.equal(top.newerCursor, null);
+});
+
+test("searches the start of the full name, last name, email and organization, ignoring case", async () => {
+  for (const query of ["ada k", "KING LOVE", "king", "ada@exa", "analytical"]) {
+    assert.ok(names(await listLeads({ teamId: team.id, query })).includes("Ada King Lovelace"), query);
+  }
+  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "ada@" })), ["Augusta Byron", "Ada King Lovelace"]);
+  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "velace" })), [], "prefix search, not infix");
+  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "elsewhere" })), [], "other teams are never searched");
+  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "%" })), [], "LIKE wildcards are literal");
+});
+
+test("marks leads sharing an email or an E.164 number with another lead of the same team", async () => {
+  const page = await listLeads({ teamId: team.id });
+  const flagged = page.leads.filter((l) => l.possibleDuplicate).map((l) => l.id).sort();
+  assert.deepEqual(flagged, [ada, sameEmail, phoneAsMobile].sort());
+  assert.ok(!flagged.includes(ownNumbersOnly), "a lead's own phone and mobile do not make it a duplicate");
+});
+
+test("lists the possible duplicates of a lead with the reason", async () => {
+  const found = await findLead({ id: ada, teamId: team.id });
+  const duplicates = await findPossibleDuplicates(found!);
+  assert.deepEqual(
+    duplicates.map((d) => [d.id, d.reasons]).sort(),
+    [
+      [phoneAsMobile, ["phone"]],
+      [sameEmail, ["email"]],
+    ].sort(),
+  );
+  assert.equal(await findLead({ id: ada, teamId: other.id }), null, "another team's lead is not found");
+  assert.ok(fillers.length === 5);
+});

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { useTestDatabase } from "../test-support/test-database";
+import { db } from "../db/client";
+import { authenticateUser } from "../users/authenticate-user";
+import { createUser } from "../users/user-store";
+import { acceptInvite, createInvite, findOpenInvite, listPendingInvites, revokeInvite, type CreatedInvite } from "./invite-store";
+import { addMember, createTeam, findMembership } from "./team-store";
+
+const database = useTestDatabase();
+
+let count = 0;
+const makeTeam = () => createTeam({ slug: `team-${++count}`, name: `Team ${count}` });
+const PASSWORD = "a long enough password";
+
+async function invite(teamId: string, email: string, role: "owner" | "admin" | "member" = "member"): Promise<CreatedInvite> {
+  const inviter = await createUser({ email: `inviter-${++count}@example.test`, password: PASSWORD });
+  const created = await createInvite({ teamId, email, role, createdById: inviter.id });
+  assert.notEqual(created, "already-member");
+  return created as CreatedInvite;
+}
+
+describe("invites", () => {
+  test("a new invitee sets a password, joins with the invited role, and the link works once", async () => {
+    const team = await makeTeam();
+    const created = await invite(team.id, "  New.Person@Example.TEST ", "admin");
+    assert.equal(created.email, "new.person@example.test");
+    assert.match(created.token, /^[\w-]{43}$/);
+    assert.ok(!database.bytesOnDisk().includes(Buffer.from(created.token)), "only the token's digest is stored");
+    assert.deepEqual(await findOpenInvite(created.token), {
+      email: "new.person@example.test",
+      role: "admin",
+      team: { slug: team.slug, name: team.name },
+      hasAccount: false,
+    });
+
+    assert.deepEqual(await acceptInvite({ token: created.token, password: PASSWORD }), { ok: true, email: created.email, teamSlug: team.slug });
+    const user = await authenticateUser(created.email, PASSWORD);
+    assert.ok(user);
+    assert.equal((await findMembership({ userId: user.id, slug: team.slug }))?.role, "admin");
+    assert.equal(await findOpenInvite(created.token), null);
+    assert.deepEqual(await acceptInvite({ token: created.token, password: PASSWORD }), { ok: false, reason: "invalid" });
+    assert.deepEqual(await listPendingInvites(team.id), []);
+  });
+
+  test("the same link submitted twice at once makes one account and one membership", async () => {
+    const team = await makeTeam();
+    const created = await invite(team.id, "twice@example.test");
+    const results = await Promise.all([
+      acceptInvite({ token: created.token, password: PASSWORD }),
+      acceptInvite({ token: created.token, password: PASSWORD }),
+    ]);
+    assert.deepEqual(results.map((r) => r.ok).sort(), [false, true]);
+    assert.equal(await db().user.count({ where: { email: "twice@example.test" } }), 1);
+    assert.equal(await db().membership.count({ where: { teamId: team.id } }), 1);
+  });
+
+  test("an existing user confirms their own password; a wrong one leaves the invite open", async () => {
+    const team = await makeTeam();
+    const existing = await createUser({ email: "existing@example.test", password: PASSWORD });
+    const created = await invite(team.id, "existing@example.test");
+    assert.equal((await findOpenInvite(created.token))?.hasAccount, true);
+    assert.deepEqual(await acceptInvite({ token: created.token, password: "not the password" }), { ok: false, reason: "wrong-password" });
+    assert.ok(await findOpenInvite(created.token));
+    assert.equal((await acceptInvite({ token: created.token, password: PASSWORD })).ok, true);
+    assert.equal((await findMembership({ userId: existing.id, slug: team.slug }))?.role, "member");
+  });
+
+  test("joining never lowers a role the user already holds", async () => {
+    const team = await makeTeam();
+    const admin = await createUser({ email: "already-admin@example.test", password: PASSWORD });
+    const created = await invite(team.id, "other-address@example.test");
+    await db().invite.updateMany({ where: { email: "other-address@example.test" }, data: { email: admin.email } });
+    await addMember({ teamId: team.id, userId: admin.id, role: "admin" });
+    assert.equal((await acceptInvite({ token: created.token, password: PASSWORD })).ok, true);
+    assert.equal((await findMembership({ userId: admin.id, slug: team.slug }))?.role, "admin");
+  });
+
+  test("an address that is already a member gets no invite", async () => {
+    const team = await makeTeam();
+    const member = await createUser({ email: "member@example.test", password: PASSWORD });
+    await addMember({ teamId: team.id, userId: member.id, role: "member" });
+    assert.equal(await createInvite({ teamId: team.id, email: "MEMBER@example.test", role: "admin", createdById: member.id }), "already-member");
+  });
+
+  test("a new invite for the same address replaces the pending one", async () => {
+    const team = await makeTeam();
+    const first = await invite(team.id, "again@example.test");
+    const second = await invite(team.id, "again@example.test", "admin");
+    assert.equal(await findOpenInvite(first.token), null);
+    assert.deepEqual((await listPendingInvites(team.id)).map((i) => [i.email, i.role]), [["again@example.test", "admin"]]);
+    assert.ok(await findOpenInvite(second.token));
+  });
+
+  test("expired, revoked and unknown links are invalid; revoking is scoped to the team", async () => {
+    const [team, other] = [await makeTeam(), await makeTeam()];
+    const expired = await invite(team.id, "late@example.test");
+    await db().invite.updateMany({ where: { email: "late@example.test" }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    assert.deepEqual(await acceptInvite({ token: expired.token, password: PASSWORD }), { ok: false, reason: "invalid" });
+
+    const revoked = await invite(team.id, "revoked@example.test");
+    const [pending] = await listPendingInvites(team.id);
+    assert.equal(await revokeInvite({ teamId: other.id, inviteId: pending!.id }), false);
+    assert.ok(await findOpenInvite(revoked.token));
+    assert.equal(await revokeInvite({ teamId: team.id, inviteId: pending!.id }), true);
+    assert.equal(await findOpenInvite(revoked.token), null);
+
+    assert.deepEqual(await acceptInvite({ token: "x".repeat(43), password: PASSWORD }), { ok: false, reason: "invalid" });
+    assert.equal(await db().user.count({ where: { email: { in: ["late@example.test", "revoked@example.test"] } } }), 0);
+  });
+});

@@ -1,0 +1,44 @@
+-- AlterTable
+ALTER TABLE "Lead" ADD COLUMN     "lastNameKey" TEXT,
+ADD COLUMN     "nameKey" TEXT,
+ADD COLUMN     "organizationKey" TEXT;
+
+-- CreateTable
+CREATE TABLE "Invite" (
+    "id" TEXT NOT NULL,
+    "teamId" TEXT NOT NULL,
+    "email" TEXT NOT NULL,
+    "role" TEXT NOT NULL,
+    "tokenDigest" TEXT NOT NULL,
+    "createdById" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "expiresAt" TIMESTAMP(3) NOT NULL,
+    "acceptedAt" TIMESTAMP(3),
+
+    CONSTRAINT "Invite_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Invite_tokenDigest_key" ON "Invite"("tokenDigest");
+
+-- CreateIndex
+CREATE INDEX "Invite_teamId_email_idx" ON "Invite"("teamId", "email");
+
+-- CreateIndex
+CREATE INDEX "Lead_teamId_nameKey_idx" ON "Lead"("teamId", "nameKey");
+
+-- CreateIndex
+CREATE INDEX "Lead_teamId_lastNameKey_idx" ON "Lead"("teamId", "lastNameKey");
+
+-- CreateIndex
+CREATE INDEX "Lead_teamId_organizationKey_idx" ON "Lead"("teamId", "organizationKey");
+
+-- AddForeignKey
+ALTER TABLE "Invite" ADD CONSTRAINT "Invite_teamId_fkey" FOREIGN KEY ("teamId") REFERENCES "Team"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+
+-- Backfill the search keys of existing leads (new leads get them from lib/leads/lead-store.ts).
+UPDATE "Lead" SET
+    "nameKey" = lower(trim("firstName" || ' ' || coalesce("lastName", ''))),
+    "lastNameKey" = lower("lastName"),
+    "organizationKey" = lower("organization");
