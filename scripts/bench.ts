@@ -13,7 +13,7 @@ import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load
 import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY } from "./bench/bodies";
 import { preloadSqlite } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
-import { leadQueries, measureQuery, usesUiFunctions } from "./bench/lead-queries";
+import { leadQueries, measureQuery } from "./bench/lead-queries";
 import { secretChecksPerSecond } from "./bench/secret-check";
 import { loadAverage, machineInfo, markdown, updateReadme, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
@@ -135,19 +135,17 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         emailPrefix: "lead12345",
         detailId: formatLeadId(Math.max(1, Math.floor(total / 2))),
       };
-      const pageResults = await benchLeadPages(server, leadPages(pages), cookie, run(options.latencyConnections));
+      const pageResults = await benchLeadPages(server, leadPages(pages), cookie, run(options.pageConnections));
       for (const result of pageResults) {
-        if (result.status === "ok") record(row(`page-${result.page.id}`, result.page.label, options.latencyConnections, result.result, total));
+        if (result.status === "ok") record(row(`page-${result.page.id}`, result.page.label, options.pageConnections, result.result, total));
       }
-      if (pageResults.some((r) => r.status !== "ok")) {
-        // No signed-in pages yet on this branch: measure the database work they will do.
-        console.log(`Lead pages answer ${pageResults.map((r) => (r.status === "ok" ? 200 : r.httpStatus)).join("/")}: measuring their lib queries in-process instead (${usesUiFunctions ? "the UI's functions" : "stand-ins for the UI's functions"})`);
-        const queries = leadQueries({ teamId: team.id, deepCursor: pages.deepCursor, emailPrefix: pages.emailPrefix, detailId: pages.detailId });
-        for (const query of queries) {
-          const q = await measureQuery(query.run, options.duration, options.warmup);
-          const r: Row = { id: `query-${query.id}`, label: `${query.label} (lib query, in-process, 1 caller)`, status: "lib query", connections: 1, storedLeads: total, reqPerSec: q.opsPerSec, p50: q.p50, p99: q.p99, errors: q.errors, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null };
-          record(r);
-        }
+      const missing = pageResults.filter((r) => r.status !== "ok");
+      if (missing.length) throw new Error(`Lead pages missing: ${missing.map((r) => r.page.path).join(", ")}`);
+      // What the pages wait for: each of their queries alone, in-process, one caller.
+      const queries = leadQueries({ teamId: team.id, deepCursor: pages.deepCursor, emailPrefix: pages.emailPrefix, detailId: pages.detailId });
+      for (const query of queries) {
+        const q = await measureQuery(query.run, options.duration, options.warmup);
+        record({ id: `query-${query.id}`, label: `${query.label} (lib query, in-process, 1 caller)`, status: "lib query", connections: 1, storedLeads: total, reqPerSec: q.opsPerSec, p50: q.p50, p99: q.p99, errors: q.errors, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null });
       }
     }
 

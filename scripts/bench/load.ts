@@ -10,8 +10,9 @@ export type LoadRequest = {
 
 export type LoadResult = {
   reqPerSec: number;
-  p50: number;
-  p99: number;
+  /** null when nothing was answered within the row's duration. */
+  p50: number | null;
+  p99: number | null;
   requests: number;
   /** Socket errors and timeouts. */
   errors: number;
@@ -53,8 +54,8 @@ export async function measure(
   return {
     reqPerSec: ok / result.duration,
     // autocannon records latencies of 2xx answers only, in whole milliseconds.
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    p50: ok ? result.latency.p50 : null,
+    p99: ok ? result.latency.p99 : null,
     requests: result.requests.total,
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,

@@ -18,6 +18,8 @@ export type BenchOptions = {
   connections: number;
   /** Connections for the latency rows (p50/p99). */
   latencyConnections: number;
+  /** Connections for the signed-in page rows: one user's page latency. */
+  pageConnections: number;
   /** Leads in the team for the "large" rows (bulk-inserted, not through HTTP). */
   leads: number;
   /** Port of the `next start` under test. */
@@ -41,6 +43,7 @@ export function benchOptions(): BenchOptions {
     warmup: int("BENCH_WARMUP", 2),
     connections: int("BENCH_CONNECTIONS", 64, 1),
     latencyConnections: int("BENCH_LATENCY_CONNECTIONS", 8, 1),
+    pageConnections: int("BENCH_PAGE_CONNECTIONS", 1, 1),
     leads: int("BENCH_LEADS", 1_000_000),
     port: int("BENCH_PORT", 6100, 1),
     secretSeconds: int("BENCH_SECRET_SECONDS", 3, 1),
