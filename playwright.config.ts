@@ -62,6 +62,11 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: process.env.DATABASE_URL,
       NEXTAUTH_URL: baseURL,
+      // Every test connects from 127.0.0.1, and many fail authentication on purpose:
+      // the shared server's failure limits are raised; e2e/api/abuse-limits.spec.ts
+      // tests the limits on servers of its own.
+      AUTH_FAILURES_PER_IP: "1000000",
+      AUTH_FAILURES_PER_KEY_ID: "1000000",
     },
   },
 });

@@ -17,6 +17,23 @@ const schema = z.object({
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   // The deployment's public URL: sign-in redirects and the API Keys tab's snippets.
   NEXTAUTH_URL: z.url().optional(),
+  // Abuse limits (README "Hardening"). Windows are fixed windows in seconds.
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
+  AUTH_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
+  AUTH_FAILURES_PER_KEY_ID: z.coerce.number().int().min(1).default(100),
+  AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  // Shared limiter store; without it every process keeps its own counters in memory.
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  // How many reverse proxies in front of the app append to X-Forwarded-For; 0 = none,
+  // the client address is the socket's and forwarded headers are ignored.
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // How long SIGTERM waits for in-flight requests before closing what is left.
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),
 });
 
 export type Env = z.infer<typeof schema> & {

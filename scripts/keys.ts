@@ -4,6 +4,7 @@
 //   npm run keys -- list --team <slug> [--json]
 import { parseArgs } from "node:util";
 import { createApiKey, deleteApiKey, listApiKeys } from "../lib/api-keys/api-key-store";
+import { CLI_ACTOR } from "../lib/audit/audit-log";
 import { db } from "../lib/db/client";
 import { findTeamBySlug } from "../lib/teams/team-store";
 
@@ -39,7 +40,11 @@ async function main(argv: string[]): Promise<void> {
   }
 
   if (command === "create") {
-    const key = await createApiKey({ teamId: await teamId(values.team), description: values.description });
+    const key = await createApiKey({
+      teamId: await teamId(values.team),
+      description: values.description,
+      actor: CLI_ACTOR,
+    });
     if (values.json) {
       console.log(JSON.stringify({ key_id: key.keyId, secret: key.secret }));
     } else {
@@ -50,7 +55,7 @@ async function main(argv: string[]): Promise<void> {
   if (command === "delete") {
     const [keyId] = rest;
     if (!keyId) throw new UsageError("delete needs a key id");
-    if (!(await deleteApiKey({ keyId }))) throw new UsageError(`No API key "${keyId}"`);
+    if (!(await deleteApiKey({ keyId, actor: CLI_ACTOR }))) throw new UsageError(`No API key "${keyId}"`);
     console.log(values.json ? JSON.stringify({ deleted: keyId }) : `Deleted API key ${keyId}`);
     return;
   }

@@ -1,4 +1,4 @@
-// `npm start`: migrate, seed, build if needed, then `next start`. Honours PORT,
+// `npm start`: migrate, seed, build if needed, then serve (scripts/serve.mjs). Honours PORT,
 // HOSTNAME, DATABASE_URL and DATA_DIR (README "Configuration").
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
@@ -9,6 +9,7 @@ import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed } from "../lib/setup/seed";
 import { db } from "../lib/db/client";
+import { env as appEnv } from "../lib/env";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCES = ["app", "components", "lib", "next.config.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
@@ -58,11 +59,18 @@ async function main() {
     if (build.status !== 0) process.exit(build.status ?? 1);
   }
 
-  const server = spawn(path.join(ROOT, "node_modules/.bin/next"), ["start", "-p", port, "-H", hostname], {
-    cwd: ROOT,
-    env,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
+  // scripts/serve.mjs is `next start` plus the client address from the socket and a
+  // SIGTERM drain with a deadline (README "Hardening"); it answers both signals itself.
+  const settings = appEnv();
+  const server = spawn(
+    process.execPath,
+    [
+      path.join(ROOT, "scripts/serve.mjs"),
+      ...["--port", port, "--hostname", hostname],
+      ...["--trust-proxy-hops", String(settings.TRUST_PROXY_HOPS), "--grace-seconds", String(settings.SHUTDOWN_GRACE_SECONDS)],
+    ],
+    { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] },
+  );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 

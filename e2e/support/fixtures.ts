@@ -58,3 +58,6 @@ export async function signIn(page: Page, user: TestUser): Promise<void> {
 export function readClipboard(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
 }
+
+/** The shared server's address, for tests that need plain fetch or sockets (set by playwright.config.ts). */
+export const BASE_URL = `http://127.0.0.1:${process.env.E2E_PORT}`;

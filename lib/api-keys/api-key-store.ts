@@ -1,3 +1,4 @@
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { DIGEST_ALGORITHM, digestSecret, generateKeyId, generateSecret, maskSecret, secretPrefix } from "./secret";
 import { open, seal } from "./secret-box";
@@ -6,33 +7,64 @@ import { open, seal } from "./secret-box";
 
 export type NewApiKey = { keyId: string; secret: string };
 
+// Each change below is written with its audit event in one transaction. `actor` says who
+// and from where (the web UI passes the signed-in user and the client address); without
+// it, a change with a user is taken as the web UI's and one without as the CLI's.
+function actorOf(actor: AuditActor | undefined, userId: string | null | undefined): AuditActor {
+  return actor ?? { userId: userId ?? null, ip: null, via: userId ? "web" : "cli" };
+}
+
 export async function createApiKey(options: {
   teamId: string;
   description?: string | null;
   createdById?: string | null;
+  actor?: AuditActor;
 }): Promise<NewApiKey> {
   const keyId = generateKeyId();
   const secret = generateSecret();
-  await db().apiKey.create({
-    data: {
-      id: keyId,
-      teamId: options.teamId,
-      description: options.description?.trim() || null,
-      createdById: options.createdById ?? null,
-      secretDigest: digestSecret(secret),
-      digestAlgorithm: DIGEST_ALGORITHM,
-      secretPrefix: secretPrefix(secret),
-      secretCiphertext: seal(secret, keyId),
-    },
+  const description = options.description?.trim() || null;
+  await db().$transaction(async (tx) => {
+    await tx.apiKey.create({
+      data: {
+        id: keyId,
+        teamId: options.teamId,
+        description,
+        createdById: options.createdById ?? null,
+        secretDigest: digestSecret(secret),
+        digestAlgorithm: DIGEST_ALGORITHM,
+        secretPrefix: secretPrefix(secret),
+        secretCiphertext: seal(secret, keyId),
+      },
+    });
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "api_key.generated",
+        actor: actorOf(options.actor, options.createdById),
+        targetId: keyId,
+        details: { description },
+      },
+      tx,
+    );
   });
   return { keyId, secret };
 }
 
 /** Deletes a key; with a teamId, only that team's key. Returns whether a key was deleted. */
-export async function deleteApiKey(options: { keyId: string; teamId?: string }): Promise<boolean> {
+export async function deleteApiKey(options: { keyId: string; teamId?: string; actor?: AuditActor }): Promise<boolean> {
   const where = options.teamId === undefined ? { id: options.keyId } : { id: options.keyId, teamId: options.teamId };
-  const { count } = await db().apiKey.deleteMany({ where });
-  return count === 1;
+  return db().$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({ where, select: { teamId: true } });
+    if (!key) return false;
+    const { count } = await tx.apiKey.deleteMany({ where });
+    if (count === 1 && key.teamId) {
+      await recordAuditEvent(
+        { teamId: key.teamId, action: "api_key.deleted", actor: actorOf(options.actor, null), targetId: options.keyId },
+        tx,
+      );
+    }
+    return count === 1;
+  });
 }
 
 export type ApiKeyListItem = {
@@ -77,17 +109,32 @@ export async function takeSecretForCopy(options: {
   keyId: string;
   teamId: string;
   userId: string | null;
+  actor?: AuditActor;
 }): Promise<string | null> {
   const row = await db().apiKey.findFirst({
     where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
     select: { secretCiphertext: true },
   });
   if (!row?.secretCiphertext) return null;
-  const { count } = await db().apiKey.updateMany({
-    where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
-    data: { copiedAt: new Date(), copiedById: options.userId, secretCiphertext: null },
+  const ciphertext = row.secretCiphertext;
+  const taken = await db().$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
+      data: { copiedAt: new Date(), copiedById: options.userId, secretCiphertext: null },
+    });
+    if (count !== 1) return false;
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "api_key.secret_copied",
+        actor: actorOf(options.actor, options.userId),
+        targetId: options.keyId,
+      },
+      tx,
+    );
+    return true;
   });
-  return count === 1 ? open(row.secretCiphertext, options.keyId) : null;
+  return taken ? open(ciphertext, options.keyId) : null;
 }
 
 export type KeyForAuth = {

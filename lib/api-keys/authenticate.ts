@@ -1,4 +1,12 @@
 import { authError } from "../http/api-error";
+import type { RequestContext } from "../http/request-context";
+import { log } from "../log/logger";
+import {
+  assertNotLockedOut,
+  consumeKeyBudget,
+  recordAuthFailure,
+  recordAuthSuccess,
+} from "../rate-limit/abuse-limits";
 import { findKeyForAuth, touchApiKey } from "./api-key-store";
 import { secretMatches } from "./secret";
 
@@ -6,19 +14,47 @@ export type AuthenticatedKey = { keyId: string; team: { id: string; defaultPhone
 
 const KEY_ID = /^[0-9a-f]{20}$/;
 
+type Failure = { error: string; reason: string };
+
 /**
  * Spec section 5: the X-API-Key / X-API-Secret pair identifies a team. Unknown key,
  * wrong secret and deleted key fail identically ("Invalid API key"); a key whose team
  * is gone fails with "Team ID required", told only to a caller holding the right secret.
+ * Around it, the abuse limits of lib/rate-limit/abuse-limits.ts: lockouts are checked
+ * before the credentials, failures counted and logged after, the key's budget spent last.
  */
-export async function authenticate(headers: Headers): Promise<AuthenticatedKey> {
-  const keyId = headers.get("x-api-key")?.trim();
-  const secret = headers.get("x-api-secret")?.trim();
-  if (!keyId || !secret) throw authError("API key required");
+export async function authenticate(headers: Headers, context: RequestContext): Promise<AuthenticatedKey> {
+  const presentedKeyId = headers.get("x-api-key")?.trim() ?? "";
+  const secret = headers.get("x-api-secret")?.trim() ?? "";
+  const keyId = KEY_ID.test(presentedKeyId) ? presentedKeyId : null;
 
-  const key = KEY_ID.test(keyId) ? await findKeyForAuth(keyId) : null;
-  if (!secretMatches(secret, key?.secretDigest ?? null) || !key) throw authError("Invalid API key");
-  if (!key.team) throw authError("Team ID required");
+  await assertNotLockedOut(context, keyId);
+  const verdict = await verify(keyId, presentedKeyId, secret);
+  if ("error" in verdict) {
+    await recordAuthFailure(context, keyId);
+    log("warn", "auth.failed", {
+      request_id: context.requestId,
+      ip: context.ip,
+      reason: verdict.reason,
+      // Only a well-formed id is logged; anything else is the caller's free text.
+      key_id: keyId,
+    });
+    throw authError(verdict.error);
+  }
+
+  await recordAuthSuccess(context, verdict.keyId);
+  await consumeKeyBudget(context, verdict.keyId);
+  return verdict;
+}
+
+async function verify(keyId: string | null, presentedKeyId: string, secret: string): Promise<AuthenticatedKey | Failure> {
+  if (!presentedKeyId || !secret) return { error: "API key required", reason: "missing_credentials" };
+
+  const key = keyId ? await findKeyForAuth(keyId) : null;
+  if (!secretMatches(secret, key?.secretDigest ?? null) || !key) {
+    return { error: "Invalid API key", reason: key ? "wrong_secret" : "unknown_or_deleted_key" };
+  }
+  if (!key.team) return { error: "Team ID required", reason: "team_deleted" };
 
   await touchApiKey(key);
   return { keyId: key.id, team: key.team };

@@ -1,5 +1,5 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as SqliteClient } from "../generated/sqlite/client";
+import { PrismaClient as SqliteClient, type Prisma } from "../generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 import { env } from "../env";
 import { sqliteAdapter } from "./sqlite-adapter";
@@ -7,6 +7,8 @@ import { sqliteAdapter } from "./sqlite-adapter";
 // The app is typed against the SQLite client; the PostgreSQL client has the same
 // models and inputs (one models.prisma), so it is cast once, here.
 export type Db = SqliteClient;
+/** The client inside an interactive transaction (`db().$transaction(async (tx) => …)`). */
+export type Tx = Prisma.TransactionClient;
 
 function createClient(): Db {
   const config = env();

@@ -25,3 +25,13 @@ export function isDatabaseUnavailable(thrown: unknown): boolean {
   }
   return false;
 }
+
+/** A unique-constraint violation (P2002 on both databases). */
+export function isUniqueViolation(thrown: unknown): boolean {
+  for (let error = thrown, depth = 0; error && depth < 5; depth++) {
+    const candidate = error as { code?: unknown; cause?: unknown };
+    if (candidate.code === "P2002") return true;
+    error = candidate.cause;
+  }
+  return false;
+}

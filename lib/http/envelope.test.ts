@@ -3,10 +3,10 @@ import { describe, test, type TestContext } from "node:test";
 import { ApiError, authError, badRequest, validationError } from "./api-error";
 import { errorResponse, jsonResponse, methodNotAllowed, respond, toApiError } from "./envelope";
 
-/** Silences console.error for one test and returns what was logged. */
+/** Silences the JSON logger's stderr (warn and error lines) for one test and returns what was logged. */
 function captureConsoleError(t: TestContext): () => string {
-  const logged = t.mock.method(console, "error", () => undefined);
-  return () => logged.mock.calls.map((call) => call.arguments.map(String).join(" ")).join("\n");
+  const logged = t.mock.method(process.stderr, "write", () => true);
+  return () => logged.mock.calls.map((call) => String(call.arguments[0])).join("\n");
 }
 
 async function envelope(response: Response) {
@@ -95,13 +95,20 @@ describe("toApiError and errorResponse", () => {
 });
 
 describe("respond, jsonResponse and methodNotAllowed", () => {
+  const request = new Request("http://localhost/api/x", { method: "POST", headers: { "X-Request-Id": "envelope-test-1" } });
+
+  test("respond echoes the request id in X-Request-Id", async () => {
+    const response = await respond(request, async () => jsonResponse({ success: true }, 201));
+    assert.equal(response.headers.get("x-request-id"), "envelope-test-1");
+  });
+
   test("respond passes a handler's response through", async () => {
-    const response = await respond(async () => jsonResponse({ success: true }, 201));
+    const response = await respond(request, async () => jsonResponse({ success: true }, 201));
     assert.deepEqual(await envelope(response), { status: 201, body: { success: true } });
   });
 
   test("respond answers a thrown ApiError with its envelope", async () => {
-    const response = await respond(async () => {
+    const response = await respond(request, async () => {
       throw validationError("Name is required");
     });
     assert.deepEqual(await envelope(response), {
@@ -112,7 +119,7 @@ describe("respond, jsonResponse and methodNotAllowed", () => {
 
   test("respond answers an unexpected failure with 500", async (t) => {
     captureConsoleError(t);
-    const response = await respond(async () => {
+    const response = await respond(request, async () => {
       throw new Error("kaboom");
     });
     assert.equal(response.status, 500);
@@ -125,7 +132,7 @@ describe("respond, jsonResponse and methodNotAllowed", () => {
   });
 
   test("methodNotAllowed → 405 with Allow and the envelope", async () => {
-    const response = methodNotAllowed("POST")();
+    const response = await methodNotAllowed("POST")(request);
     assert.equal(response.headers.get("allow"), "POST");
     assert.deepEqual(await envelope(response), {
       status: 405,

@@ -1,5 +1,7 @@
 import { ApiError } from "./api-error";
 import { isDatabaseUnavailable } from "../db/errors";
+import { log } from "../log/logger";
+import { requestContext, type RequestContext } from "./request-context";
 
 export type ErrorEnvelope = { success: false; error: string; message: string };
 
@@ -10,37 +12,52 @@ export function jsonResponse(body: unknown, status: number, headers: Record<stri
 }
 
 /** Maps any thrown value to the spec's error envelope and an HTTP status. Never leaks internals. */
-export function errorResponse(thrown: unknown): Response {
-  const error = toApiError(thrown);
+export function errorResponse(thrown: unknown, context?: RequestContext): Response {
+  const error = toApiError(thrown, context);
   const body: ErrorEnvelope = { success: false, error: error.error, message: error.category };
   return jsonResponse(body, error.status, error.headers);
 }
 
-export function toApiError(thrown: unknown): ApiError {
+export function toApiError(thrown: unknown, context?: RequestContext): ApiError {
   if (thrown instanceof ApiError) return thrown;
   if (isDatabaseUnavailable(thrown)) {
+    log("warn", "db.unavailable", { request_id: context?.requestId, error: errorName(thrown) });
     return new ApiError(503, "The database is unavailable; retry shortly", "Service unavailable", {
       "Retry-After": "5",
     });
   }
   // Only the error class is logged: messages of driver errors can echo query values.
-  console.error(
-    JSON.stringify({ level: "error", msg: "unexpected error", error: (thrown as Error)?.name ?? typeof thrown }),
-  );
+  log("error", "unexpected error", { request_id: context?.requestId, error: errorName(thrown) });
   return new ApiError(500, "Internal server error", "Server error");
 }
 
-/** Runs a handler body, answering any thrown error with the envelope. */
-export async function respond(handler: () => Promise<Response>): Promise<Response> {
+function errorName(thrown: unknown): string {
+  return (thrown as Error)?.name ?? typeof thrown;
+}
+
+/**
+ * Runs a handler body with the request's context, answering any thrown error with the
+ * envelope. Every response carries X-Request-Id, the id on the request's log lines.
+ */
+export async function respond(
+  request: Request,
+  handler: (context: RequestContext) => Promise<Response>,
+): Promise<Response> {
+  const context = requestContext(request);
+  let response: Response;
   try {
-    return await handler();
+    response = await handler(context);
   } catch (thrown) {
-    return errorResponse(thrown);
+    response = errorResponse(thrown, context);
   }
+  response.headers.set("X-Request-Id", context.requestId);
+  return response;
 }
 
 /** For every method an endpoint does not serve. */
-export function methodNotAllowed(allowed: string): () => Response {
-  return () =>
-    errorResponse(new ApiError(405, `Method not allowed; use ${allowed}`, "Method not allowed", { Allow: allowed }));
+export function methodNotAllowed(allowed: string): (request: Request) => Promise<Response> {
+  return (request) =>
+    respond(request, async () => {
+      throw new ApiError(405, `Method not allowed; use ${allowed}`, "Method not allowed", { Allow: allowed });
+    });
 }

@@ -3,8 +3,12 @@ import type { RawField } from "../leads/parse-lead-input";
 
 const SUPPORTED = ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"] as const;
 
+// The rest of an over-long body is never read: closing the connection after the answer
+// stops the server from draining it (Node would otherwise read it to reuse the socket).
 function tooLarge(limit: number) {
-  return new ApiError(413, `Request body is larger than ${limit / 1024} KiB`, "Payload too large");
+  return new ApiError(413, `Request body is larger than ${limit / 1024} KiB`, "Payload too large", {
+    Connection: "close",
+  });
 }
 
 /** Reads the body into memory, but never more than `limit` bytes of it. */
@@ -49,18 +53,60 @@ function decodeUtf8(bytes: Uint8Array): string {
 }
 
 /**
+ * application/x-www-form-urlencoded with strict UTF-8: URLSearchParams would turn a
+ * malformed percent-escape into U+FFFD and store that silently.
+ */
+function parseUrlEncoded(text: string): RawField[] {
+  const fields: RawField[] = [];
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const equals = pair.indexOf("=");
+    const [name, value] = equals === -1 ? [pair, ""] : [pair.slice(0, equals), pair.slice(equals + 1)];
+    fields.push([percentDecode(name), percentDecode(value)]);
+  }
+  return fields;
+}
+
+function percentDecode(text: string): string {
+  const bytes = Buffer.from(text.replace(/\+/g, " "), "utf8");
+  const out: number[] = [];
+  for (let i = 0; i < bytes.length; i++) {
+    const hex = bytes[i] === 0x25 && i + 2 < bytes.length ? String.fromCharCode(bytes[i + 1]!, bytes[i + 2]!) : "";
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+      out.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      out.push(bytes[i]!);
+    }
+  }
+  return decodeUtf8(Uint8Array.from(out));
+}
+
+const REPLACEMENT = "\uFFFD";
+
+/** The charset parameter, when one is given; only UTF-8 is read. */
+function assertUtf8Charset(contentType: string): void {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(contentType)?.[1]?.toLowerCase();
+  if (charset && charset !== "utf-8" && charset !== "utf8") {
+    throw new ApiError(415, `Unsupported charset "${charset.slice(0, 40)}"; send UTF-8`, "Unsupported media type");
+  }
+}
+
+/**
  * The body's parameters in the order sent, from JSON, multipart/form-data or
  * application/x-www-form-urlencoded. Other types: 415; unreadable bodies: 400.
  */
 export async function readFields(request: Request, limit: number): Promise<RawField[]> {
-  const mediaType = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  const contentType = request.headers.get("content-type") ?? "";
+  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
   if (!SUPPORTED.includes(mediaType as (typeof SUPPORTED)[number])) {
     throw new ApiError(
       415,
-      `Unsupported content type${mediaType ? ` "${mediaType}"` : ""}; send ${SUPPORTED.join(", ")}`,
+      `Unsupported content type${mediaType ? ` "${mediaType.slice(0, 100)}"` : ""}; send ${SUPPORTED.join(", ")}`,
       "Unsupported media type",
     );
   }
+  assertUtf8Charset(contentType);
   const bytes = await readLimited(request, limit);
 
   if (mediaType === "application/json") {
@@ -78,14 +124,19 @@ export async function readFields(request: Request, limit: number): Promise<RawFi
   }
 
   if (mediaType === "application/x-www-form-urlencoded") {
-    return [...new URLSearchParams(decodeUtf8(bytes)).entries()];
+    return parseUrlEncoded(decodeUtf8(bytes));
   }
 
   let form: FormData;
   try {
-    form = await new Response(bytes, { headers: { "content-type": request.headers.get("content-type")! } }).formData();
+    form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
   } catch {
     throw badRequest("The multipart/form-data body is malformed");
   }
-  return [...form.entries()];
+  const fields = [...form.entries()];
+  // The multipart parser decodes text parts leniently (bad bytes become U+FFFD). A text
+  // value holding U+FFFD is only genuine when the whole body is valid UTF-8; bad bytes
+  // inside a file part do not matter here, files are refused as values anyway.
+  if (fields.some(([, value]) => typeof value === "string" && value.includes(REPLACEMENT))) decodeUtf8(bytes);
+  return fields;
 }

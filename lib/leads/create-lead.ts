@@ -1,3 +1,4 @@
+import type { Tx } from "../db/client";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { workspaceCurrency } from "../workspace/settings";
 import { insertLead } from "./lead-store";
@@ -16,13 +17,22 @@ export function successMessage(skipped: readonly PhoneField[]): string {
   return skipped.length ? `${LEAD_CREATED} (skipped invalid fields: ${skipped.join(", ")})` : LEAD_CREATED;
 }
 
-/** Creates one lead for a team from validated input, applying every rule of spec 2.1. */
+/** The spec 4.1 success body. */
+export function leadCreatedBody(result: CreateLeadResult) {
+  return { success: true as const, lead_id: result.leadId, message: successMessage(result.skipped) };
+}
+
+/**
+ * Creates one lead for a team from validated input, applying every rule of spec 2.1.
+ * `beforeCommit` runs inside the insert's transaction: what it writes commits with the lead.
+ */
 export async function createLead(options: {
   team: { id: string; defaultPhoneCountry: string | null };
   apiKeyId: string | null;
   input: LeadInput;
+  beforeCommit?: (tx: Tx, result: CreateLeadResult) => Promise<void>;
 }): Promise<CreateLeadResult> {
-  const { team, input } = options;
+  const { team, input, beforeCommit } = options;
   const name = splitName(input.name);
   const phoneContext = { countryCode: input.country_code, defaultCountry: team.defaultPhoneCountry };
   const phone = input.phone ? parsePhone(input.phone, phoneContext) : null;
@@ -61,6 +71,6 @@ export async function createLead(options: {
     utmTerm: input.utm_term ?? null,
     utmContent: input.utm_content ?? null,
     extraFields: input.extraFields,
-  });
+  }, beforeCommit && ((tx, id) => beforeCommit(tx, { leadId: id, skipped })));
   return { leadId, skipped };
 }

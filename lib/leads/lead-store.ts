@@ -1,4 +1,5 @@
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
+import { env } from "../env";
 import { formatLeadId } from "./lead-id";
 import type { ExtraFieldValue } from "./parse-lead-input";
 
@@ -66,7 +67,11 @@ function asPlainJson(value: Record<string, ExtraFieldValue>) {
  * transaction as the insert, so a failed insert returns its number (no gaps) and the
  * row lock serialises concurrent allocations (no duplicates), on every instance.
  */
-export async function insertLead(lead: NewLead): Promise<string> {
+export async function insertLead(
+  lead: NewLead,
+  /** Runs inside the transaction after the insert (e.g. storing an idempotent response). */
+  beforeCommit?: (tx: Tx, leadId: string) => Promise<void>,
+): Promise<string> {
   return db().$transaction(
     async (tx) => {
       // Raw: the same statement Prisma would send, without compiling it per call.
@@ -85,6 +90,7 @@ export async function insertLead(lead: NewLead): Promise<string> {
         },
         select: { id: true },
       });
+      await beforeCommit?.(tx, id);
       return id;
     },
     { maxWait: 10_000, timeout: 10_000 },
@@ -116,10 +122,13 @@ function prefixUpperBound(prefix: string): string {
   return "\u{10ffff}";
 }
 
-// Prefix search that both databases answer from a (teamId, key) index: the range is
-// what the index serves (exact under SQLite's binary collation), and startsWith keeps
-// the answer exact under a PostgreSQL locale collation too.
+// Prefix search on the lower-cased key columns. SQLite gets a code-point range beside the
+// prefix match, so the (teamId, key) index serves it (exact under SQLite's binary
+// collation). A PostgreSQL locale collation does not order by code points (it skips
+// punctuation at first level: "ada@example" sorts after "adaA", the bound of "ada@"), so
+// the range would drop real matches there: PostgreSQL gets the plain prefix match.
 function startsWith(prefix: string) {
+  if (env().DATABASE_PROVIDER === "postgres") return { startsWith: prefix };
   return { startsWith: prefix, gte: prefix, lt: prefixUpperBound(prefix) };
 }
 

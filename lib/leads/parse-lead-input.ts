@@ -45,6 +45,9 @@ function scalar(name: string, value: unknown): ExtraFieldValue | null {
   if (value === null || value === undefined) return null;
   if (typeof value === "string") {
     if (value.includes("\u0000")) throw validationError(`Field ${quote(name)} contains a null byte`);
+    // A lone UTF-16 surrogate (from a JSON "\ud800" escape) has no UTF-8 form: the
+    // database would store U+FFFD instead of what was sent.
+    if (!value.isWellFormed()) throw validationError(`Field ${quote(name)} contains invalid Unicode`);
     return value.trim() === "" ? null : value;
   }
   if (typeof value === "number" || typeof value === "boolean") return value;
@@ -65,6 +68,7 @@ export function parseLeadInput(fields: Iterable<RawField>): LeadInput {
     seen.add(name);
     if (name.trim() === "") throw validationError("Field names must not be empty");
     if (CONTROL_CHARS.test(name)) throw validationError(`Field name ${quote(name)} contains control characters`);
+    if (!name.isWellFormed()) throw validationError(`Field name ${quote(name)} contains invalid Unicode`);
 
     const value = scalar(name, raw);
     if (value === null) continue;
@@ -108,7 +112,8 @@ const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d)/i;
 
 /** website must be an http(s) URL; a bare host ("example.com/about") is read as https. */
 function normaliseWebsite(value: string): string {
-  const candidate = HAS_SCHEME.test(value) ? value : `https://${value}`;
+  // "//example.com" is a scheme-relative URL: the host follows the slashes.
+  const candidate = HAS_SCHEME.test(value) ? value : `https://${value.replace(/^\/\/+/, "")}`;
   let url: URL;
   try {
     url = new URL(candidate);
@@ -119,5 +124,7 @@ function normaliseWebsite(value: string): string {
   if ((url.protocol !== "http:" && url.protocol !== "https:") || !validHost || /\s/.test(value)) {
     throw validationError(`Field "website" must be an http or https URL`);
   }
+  // Credentials in a stored URL would be shown to every team member.
+  if (url.username || url.password) throw validationError(`Field "website" must not contain a user name or password`);
   return candidate;
 }

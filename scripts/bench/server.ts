@@ -27,7 +27,7 @@ export type Server = {
 
 /**
  * Prepares the database the way `npm start` does (migrate, seed, key files), then runs
- * `next start` and waits until /api/ping answers. Its output goes to `logFile`. The
+ * the production server (scripts/serve.mjs, as npm start) and waits until /api/ping answers. Its output goes to `logFile`. The
  * server is started here rather than through scripts/start.ts so that it can run under
  * `node --cpu-prof` (not allowed in NODE_OPTIONS).
  */
@@ -50,15 +50,19 @@ export async function startServer(options: {
     NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || persistentSecret(options.dataDir, "auth.secret"),
     NEXT_TELEMETRY_DISABLED: "1",
     NODE_ENV: "production",
+    // One key sends every create: the per-key abuse limit (600 a minute by default) would
+    // answer 429 within a second. Raised, not removed: the limiter still runs per request.
+    RATE_LIMIT_PER_KEY: process.env.RATE_LIMIT_PER_KEY || "1000000000",
   };
   migrate(env);
   encryptionKey();
   await seed(env);
 
   const profile = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
-  const next = path.join(ROOT, "node_modules/next/dist/bin/next");
-  // Its own process group, so stopping it reaches every process next start may fork.
-  const child = spawn(process.execPath, [...profile, next, "start", "-p", String(options.port), "-H", "127.0.0.1"], {
+  // scripts/serve.mjs is what npm start runs: `next start`'s request handler plus the client
+  // address and draining. Its own process group, so stopping it reaches every process it forks.
+  const serve = path.join(ROOT, "scripts/serve.mjs");
+  const child = spawn(process.execPath, [...profile, serve, "--port", String(options.port), "--hostname", "127.0.0.1"], {
     cwd: ROOT,
     env,
     detached: true,

@@ -1,0 +1,191 @@
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+
+// Servers of a test's own, for what the shared Playwright server cannot show: other
+// limits, signals, crashes, memory. Each runs `scripts/start.ts` (migrate, seed, serve)
+// exactly as `npm start` does, in its own process group, on its own SQLite file unless
+// told otherwise, and captures its output. A build must exist (npm test makes it).
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const PORTS = { from: 5000, to: 5499 };
+
+export type ServerOptions = {
+  /** Extra environment, e.g. limits; values override the defaults below. */
+  env?: Record<string, string>;
+  /** Reuse a data folder (and its database) of an earlier server. */
+  dataDir?: string;
+  databaseUrl?: string;
+};
+
+export type ServerProcess = {
+  url: string;
+  port: number;
+  dataDir: string;
+  databaseFile: string;
+  /** The start.ts process (the process group leader). */
+  pid: number;
+  /** The HTTP server process (scripts/serve.mjs) under start.ts. */
+  serverPid: () => number;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output: () => string;
+  /** Sends a signal to start.ts, which forwards it to the server. */
+  signal: (signal: NodeJS.Signals) => void;
+  /** SIGKILL to the whole process group: no handler runs, nothing is flushed. */
+  kill: () => void;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM and wait; SIGKILL after `ms`. */
+  stop: (ms?: number) => Promise<void>;
+};
+
+// Whatever a test file starts is killed, and its folders removed, when the worker exits,
+// even when a hook timed out before the test could keep hold of the server.
+const cleanups = new Set<() => void>();
+process.once("exit", () => {
+  for (const cleanup of cleanups) cleanup();
+});
+
+/** Registers work for the worker's exit (synchronous only). */
+export function atWorkerExit(cleanup: () => void): void {
+  cleanups.add(cleanup);
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
+}
+
+/** A free port in 5000–5499 other than the shared server's. */
+export async function freePort(): Promise<number> {
+  const taken = Number(process.env.E2E_PORT);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from + 1));
+    if (port !== taken && (await portIsFree(port))) return port;
+  }
+  throw new Error(`No free port in ${PORTS.from}-${PORTS.to}`);
+}
+
+async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`Server exited before serving (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    }
+    try {
+      const res = await fetch(`${url}/api/ping`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`Server did not serve ${url} within 120 s:\n${output()}`);
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "lead-intake-server-"));
+  if (!options.dataDir) atWorkerExit(() => rmSync(dataDir, { recursive: true, force: true }));
+  const databaseUrl = options.databaseUrl ?? `file:${path.join(dataDir, "app.db")}`;
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      NEXTAUTH_URL: url,
+      ...options.env,
+    },
+  });
+  let captured = "";
+  child.stdout!.on("data", (chunk: Buffer) => (captured += chunk.toString("utf8")));
+  child.stderr!.on("data", (chunk: Buffer) => (captured += chunk.toString("utf8")));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const pid = child.pid!;
+  const killGroup = () => {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  };
+  atWorkerExit(killGroup);
+
+  try {
+    await waitUntilServing(url, child, () => captured);
+  } catch (error) {
+    killGroup();
+    throw error;
+  }
+
+  return {
+    url,
+    port,
+    dataDir,
+    databaseFile: databaseUrl.replace(/^file:/, ""),
+    pid,
+    serverPid: () => {
+      const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).map(Number);
+      const server = children.find((child) => readFileSync(`/proc/${child}/cmdline`, "utf8").includes("serve.mjs"));
+      if (!server) throw new Error(`No server process under ${pid}`);
+      return server;
+    },
+    output: () => captured,
+    signal: (signal) => process.kill(pid, signal),
+    kill: killGroup,
+    exited,
+    stop: async (ms = 15_000) => {
+      if (child.exitCode !== null || child.signalCode !== null) return killGroup();
+      process.kill(pid, "SIGTERM");
+      const timer = setTimeout(killGroup, ms);
+      await exited;
+      clearTimeout(timer);
+      killGroup();
+    },
+  };
+}
+
+/** Resident memory of a process in MiB (Linux). */
+export function rssMiB(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!match) throw new Error(`No VmRSS for ${pid}`);
+  return Number(match[1]) / 1024;
+}
+
+/** Runs the operator CLI against a server's database; returns stdout. */
+export function keysCli(server: Pick<ServerProcess, "dataDir" | "databaseFile">, ...args: string[]): string {
+  return execFileSync(process.execPath, ["--import", "tsx", "scripts/keys.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: `file:${server.databaseFile}` },
+    encoding: "utf8",
+  });
+}
+
+/** A key of the seeded team "demo" on a server's database. */
+export function demoKey(server: Pick<ServerProcess, "dataDir" | "databaseFile">): { keyId: string; secret: string } {
+  const created = JSON.parse(keysCli(server, "create", "--team", "demo", "--json")) as { key_id: string; secret: string };
+  return { keyId: created.key_id, secret: created.secret };
+}
+
+/** Read-only access to a server's SQLite file, for checking what was stored. */
+export function readDatabase<T>(file: string, read: (db: Database.Database) => T): T {
+  const db = new Database(file, { readonly: true, fileMustExist: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}

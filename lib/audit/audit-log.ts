@@ -1,0 +1,90 @@
+import { db, type Tx } from "../db/client";
+import { clientIp } from "../http/request-context";
+import { redact } from "../log/logger";
+
+// The audit trail of a team (README "Hardening"): who generated, copied or deleted an
+// API key, invited a member or changed a role, when and from which address. Rows are
+// written in the same transaction as the change they describe. Team Settings shows
+// them to owners and admins through listAuditEvents.
+
+export const AUDIT_ACTIONS = [
+  "api_key.generated",
+  "api_key.secret_copied",
+  "api_key.deleted",
+  "member.invited",
+  "member.role_changed",
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** Who acted and from where: a signed-in user on the web, or an operator on the CLI. */
+export type AuditActor = { userId: string | null; ip: string | null; via: "web" | "cli" };
+
+export const CLI_ACTOR: AuditActor = { userId: null, ip: null, via: "cli" };
+
+/**
+ * The signed-in user acting through the web UI, with the client address read like the
+ * API's (TRUST_PROXY_HOPS). In a server action: webActor(session.userId, await headers()).
+ */
+export function webActor(userId: string, headers: Pick<Headers, "get">): AuditActor {
+  return { userId, ip: clientIp(headers), via: "web" };
+}
+
+export type AuditDetails = Record<string, string | number | boolean | null>;
+
+export async function recordAuditEvent(
+  event: { teamId: string; action: AuditAction; actor: AuditActor; targetId?: string | null; details?: AuditDetails },
+  client: Tx = db(),
+): Promise<void> {
+  await client.auditEvent.create({
+    data: {
+      teamId: event.teamId,
+      action: event.action,
+      actorUserId: event.actor.userId,
+      via: event.actor.via,
+      ip: event.actor.ip,
+      targetId: event.targetId ?? null,
+      // Details are descriptive text only; the log redaction keeps a secret out of them too.
+      details: event.details ? (redact(event.details) as AuditDetails) : undefined,
+    },
+  });
+}
+
+export type AuditEventView = {
+  id: string;
+  action: AuditAction;
+  at: Date;
+  actorUserId: string | null;
+  actorEmail: string | null;
+  via: "web" | "cli";
+  ip: string | null;
+  targetId: string | null;
+  details: AuditDetails | null;
+};
+
+/** A team's audit events, newest first (for Team Settings, owners and admins only). */
+export async function listAuditEvents(
+  teamId: string,
+  options: { limit?: number; before?: Date } = {},
+): Promise<AuditEventView[]> {
+  const rows = await db().auditEvent.findMany({
+    where: { teamId, ...(options.before ? { createdAt: { lt: options.before } } : {}) },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: Math.min(Math.max(options.limit ?? 100, 1), 500),
+  });
+  const actorIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => id !== null))];
+  const actors = actorIds.length
+    ? await db().user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })
+    : [];
+  const emailOf = new Map(actors.map((u) => [u.id, u.email]));
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action as AuditAction,
+    at: row.createdAt,
+    actorUserId: row.actorUserId,
+    actorEmail: row.actorUserId ? (emailOf.get(row.actorUserId) ?? null) : null,
+    via: row.via === "cli" ? "cli" : "web",
+    ip: row.ip,
+    targetId: row.targetId,
+    details: (row.details as AuditDetails | null) ?? null,
+  }));
+}
