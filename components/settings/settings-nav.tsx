@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 
-export function SettingsNav({ slug }: { slug: string }) {
+/** The settings tabs; the Audit log tab only for owners and admins (its page checks that again). */
+export function SettingsNav({ slug, showAudit }: { slug: string; showAudit: boolean }) {
   const pathname = usePathname();
   const base = `/t/${slug}/settings`;
   const tabs = [
@@ -11,6 +12,7 @@ export function SettingsNav({ slug }: { slug: string }) {
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/sources`, label: "Lead Sources" },
     { href: `${base}/api-keys`, label: "API Integration" },
+    ...(showAudit ? [{ href: `${base}/audit`, label: "Audit log" }] : []),
   ];
   return (
     <nav aria-label="Settings" className="lg:w-56 lg:shrink-0">

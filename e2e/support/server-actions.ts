@@ -13,12 +13,21 @@ export async function recordAction(page: Page, trigger: () => Promise<void>): Pr
   return { url: request.url(), headers: await request.allHeaders(), body: request.postData() ?? "" };
 }
 
-/** Sends a recorded action call with the cookies of `page`'s context. */
-export async function replayAction(page: Page, action: RecordedAction, body = action.body): Promise<{ status: number; text: string }> {
+/**
+ * Sends a recorded action call with the cookies of `page`'s context, from the site's own
+ * Origin unless `origin` names another one (or is null: no Origin header at all).
+ */
+export async function replayAction(
+  page: Page,
+  action: RecordedAction,
+  body = action.body,
+  options: { origin?: string | null } = {},
+): Promise<{ status: number; text: string }> {
   const keep = ["next-action", "next-router-state-tree", "content-type", "accept"];
   const headers = Object.fromEntries(Object.entries(action.headers).filter(([name]) => keep.includes(name)));
+  const origin = options.origin === undefined ? new URL(action.url).origin : options.origin;
   const response = await page.request.post(action.url, {
-    headers: { ...headers, origin: new URL(action.url).origin },
+    headers: origin === null ? headers : { ...headers, origin },
     data: body,
   });
   return { status: response.status(), text: await response.text() };

@@ -3,7 +3,8 @@ import { describe, test } from "node:test";
 import { useTestDatabase } from "../test-support/test-database";
 import { createApiKey, deleteApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
 import { db } from "../db/client";
-import { createTeam } from "../teams/team-store";
+import { createInvite } from "../teams/invite-store";
+import { addMember, changeMembership, createTeam, LastOwnerError } from "../teams/team-store";
 import { CLI_ACTOR, listAuditEvents, recordAuditEvent, webActor, type AuditActor } from "./audit-log";
 
 const database = useTestDatabase();
@@ -92,21 +93,80 @@ describe("audit trail of API keys", () => {
     assert.ok(!database.bytesOnDisk().includes("team_ABCDEFGHijklmnop1234"));
   });
 
-  test("listing pages by time, is bounded, and never shows another team's events", async () => {
+  test("listing pages by (time, id), is bounded, and never shows another team's events", async () => {
     const team = await makeTeam();
     const other = await makeTeam();
     await recordAuditEvent({ teamId: other.id, action: "member.invited", actor: CLI_ACTOR });
+    // u1, u2 and u3 share one millisecond: a page boundary between them skips and repeats nothing.
+    const minutes = [0, 1, 1, 1, 4];
     for (let i = 0; i < 5; i++) {
       await db().auditEvent.create({
-        data: { teamId: team.id, action: "member.invited", via: "cli", createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)), targetId: `u${i}` },
+        data: { id: `evt-${i}`, teamId: team.id, action: "member.invited", via: "cli", createdAt: new Date(Date.UTC(2026, 0, 1, 0, minutes[i]!)), targetId: `u${i}` },
       });
     }
     const firstPage = await listAuditEvents(team.id, { limit: 2 });
     assert.deepEqual(firstPage.map((e) => e.targetId), ["u4", "u3"]);
-    const nextPage = await listAuditEvents(team.id, { limit: 2, before: firstPage.at(-1)!.at });
+    const nextPage = await listAuditEvents(team.id, { limit: 2, olderThan: firstPage.at(-1)!.id });
     assert.deepEqual(nextPage.map((e) => e.targetId), ["u2", "u1"]);
+    const lastPage = await listAuditEvents(team.id, { limit: 2, olderThan: nextPage.at(-1)!.id });
+    assert.deepEqual(lastPage.map((e) => e.targetId), ["u0"]);
     assert.equal((await listAuditEvents(team.id, { limit: 0 })).length, 1);
     assert.ok((await listAuditEvents(team.id)).every((e) => e.targetId?.startsWith("u")));
+    const otherEvent = (await listAuditEvents(other.id))[0]!;
+    assert.deepEqual(await listAuditEvents(team.id, { olderThan: otherEvent.id }), []);
+    assert.deepEqual(await listAuditEvents(team.id, { olderThan: "no-such-event" }), []);
+  });
+});
+
+describe("audit trail of members", () => {
+  const owner = () => makeUser(`owner-${++teamCount}@example.com`);
+
+  test("an invitation is recorded with the inviter, address, invited email and role", async () => {
+    const team = await makeTeam();
+    const inviter = await owner();
+    const actor: AuditActor = { userId: inviter.id, ip: "192.0.2.44", via: "web" };
+    const invite = await createInvite({ teamId: team.id, email: "New.Person@Example.com", role: "admin", createdById: inviter.id, actor });
+    assert.notEqual(invite, "already-member");
+    const [event] = await listAuditEvents(team.id);
+    assert.equal(event!.action, "member.invited");
+    assert.deepEqual([event!.actorUserId, event!.ip, event!.via], [inviter.id, "192.0.2.44", "web"]);
+    assert.deepEqual(event!.details, { email: "new.person@example.com", role: "admin" });
+    const stored = await db().invite.findFirstOrThrow({ where: { teamId: team.id }, select: { id: true } });
+    assert.equal(event!.targetId, stored.id);
+  });
+
+  test("an address that is already a member is neither invited nor recorded", async () => {
+    const team = await makeTeam();
+    const member = await owner();
+    await addMember({ teamId: team.id, userId: member.id, role: "member" });
+    const email = (await db().user.findUniqueOrThrow({ where: { id: member.id } })).email;
+    assert.equal(await createInvite({ teamId: team.id, email, role: "admin", createdById: member.id }), "already-member");
+    assert.deepEqual(await listAuditEvents(team.id), []);
+  });
+
+  test("role changes and removals are recorded; a refused or empty change records nothing", async () => {
+    const team = await makeTeam();
+    const [first, second] = [await owner(), await owner()];
+    await addMember({ teamId: team.id, userId: first.id, role: "owner" });
+    await addMember({ teamId: team.id, userId: second.id, role: "member" });
+    const actor: AuditActor = { userId: first.id, ip: "198.51.100.7", via: "web" };
+    const secondEmail = (await db().user.findUniqueOrThrow({ where: { id: second.id } })).email;
+
+    await assert.rejects(changeMembership({ teamId: team.id, userId: first.id, role: "admin", actor }), LastOwnerError);
+    assert.equal(await changeMembership({ teamId: team.id, userId: second.id, role: "member", actor }), true);
+    assert.equal(await changeMembership({ teamId: team.id, userId: "not-a-member", role: "admin", actor }), false);
+    assert.deepEqual(await listAuditEvents(team.id), []);
+
+    assert.equal(await changeMembership({ teamId: team.id, userId: second.id, role: "admin", actor }), true);
+    assert.equal(await changeMembership({ teamId: team.id, userId: second.id, role: null, actor }), true);
+    const events = await listAuditEvents(team.id);
+    assert.deepEqual(
+      events.map((e) => [e.action, e.actorUserId, e.ip, e.targetId, e.details]),
+      [
+        ["member.removed", first.id, "198.51.100.7", second.id, { email: secondEmail, role: "admin" }],
+        ["member.role_changed", first.id, "198.51.100.7", second.id, { email: secondEmail, from: "member", to: "admin" }],
+      ],
+    );
   });
 });
 

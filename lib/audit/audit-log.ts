@@ -3,7 +3,7 @@ import { clientIp } from "../http/request-context";
 import { redact } from "../log/logger";
 
 // The audit trail of a team (README "Hardening"): who generated, copied or deleted an
-// API key, invited a member or changed a role, when and from which address. Rows are
+// API key, invited a member, changed a role or removed a member, when and from which address. Rows are
 // written in the same transaction as the change they describe. Team Settings shows
 // them to owners and admins through listAuditEvents.
 
@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   "api_key.deleted",
   "member.invited",
   "member.role_changed",
+  "member.removed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -61,15 +62,28 @@ export type AuditEventView = {
   details: AuditDetails | null;
 };
 
-/** A team's audit events, newest first (for Team Settings, owners and admins only). */
+export const AUDIT_PAGE_SIZE = 50;
+
+/**
+ * A team's audit events, newest first (for Team Settings, owners and admins only), at
+ * most `limit` (1-500). `olderThan` is the id of the last event of the previous page:
+ * the page continues strictly after it in (time, id) order, so events sharing a
+ * millisecond are neither skipped nor repeated. An id of another team gives nothing.
+ */
 export async function listAuditEvents(
   teamId: string,
-  options: { limit?: number; before?: Date } = {},
+  options: { limit?: number; olderThan?: string } = {},
 ): Promise<AuditEventView[]> {
+  let after = {};
+  if (options.olderThan !== undefined) {
+    const cursor = await db().auditEvent.findFirst({ where: { id: options.olderThan, teamId }, select: { id: true, createdAt: true } });
+    if (!cursor) return [];
+    after = { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] };
+  }
   const rows = await db().auditEvent.findMany({
-    where: { teamId, ...(options.before ? { createdAt: { lt: options.before } } : {}) },
+    where: { teamId, ...after },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: Math.min(Math.max(options.limit ?? 100, 1), 500),
+    take: Math.min(Math.max(options.limit ?? AUDIT_PAGE_SIZE, 1), 500),
   });
   const actorIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => id !== null))];
   const actors = actorIds.length

@@ -1,4 +1,7 @@
+import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
+import { webActor, type AuditActor } from "../audit/audit-log";
+import { FOREIGN_REQUEST_MESSAGE, originProblem } from "../http/same-origin";
 import { findMembership, ROLES, type Role, type Team } from "../teams/team-store";
 import { currentUser, type SessionUser } from "./session";
 
@@ -46,15 +49,21 @@ export async function requireTeamPage(slug: string, returnTo: string, allowed: r
 
 export type ActionResult<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };
 
+/** What a server action gets: the access, and the actor its audit events record (user and address). */
+export type ActionAccess = TeamAccess & { actor: AuditActor };
+
 /**
- * For server actions: checks the session and role, then runs the action. A denial
- * becomes { ok: false, error } instead of an exception the client cannot read.
+ * For server actions: refuses a request whose Origin is missing or not this site
+ * (lib/http/same-origin.ts), checks the session and role, then runs the action. A
+ * refusal becomes { ok: false, error } instead of an exception the client cannot read.
  */
 export async function withTeamRole<T extends object>(
   slug: unknown,
   allowed: readonly Role[],
-  action: (access: TeamAccess) => Promise<ActionResult<T>>,
+  action: (access: ActionAccess) => Promise<ActionResult<T>>,
 ): Promise<ActionResult<T>> {
+  const requestHeaders = await headers();
+  if (originProblem(requestHeaders)) return { ok: false, error: FOREIGN_REQUEST_MESSAGE };
   let access: TeamAccess;
   try {
     access = await requireTeamRole(slug, allowed);
@@ -62,5 +71,5 @@ export async function withTeamRole<T extends object>(
     if (error instanceof AccessDenied) return { ok: false, error: error.message };
     throw error;
   }
-  return action(access);
+  return action({ ...access, actor: webActor(access.user.id, requestHeaders) });
 }

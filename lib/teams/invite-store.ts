@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { hashPassword, verifyPassword } from "../users/password";
 import { normaliseEmail } from "../users/user-store";
@@ -15,24 +16,39 @@ export type CreatedInvite = { token: string; email: string; role: Role; expiresA
 
 export type CreateInviteResult = CreatedInvite | "already-member";
 
-/** Creates an invite, replacing any pending one for the same address. */
+/**
+ * Creates an invite, replacing any pending one for the same address, and records
+ * "member.invited" in the same transaction (actor: the inviter on the web by default).
+ */
 export async function createInvite(options: {
   teamId: string;
   email: string;
   role: Role;
   createdById: string;
+  actor?: AuditActor;
 }): Promise<CreateInviteResult> {
   const email = normaliseEmail(options.email);
   const member = await db().membership.findFirst({ where: { teamId: options.teamId, user: { email } }, select: { id: true } });
   if (member) return "already-member";
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(Date.now() + INVITE_LIFETIME_MS);
-  await db().$transaction([
-    db().invite.deleteMany({ where: { teamId: options.teamId, email, acceptedAt: null } }),
-    db().invite.create({
+  await db().$transaction(async (tx) => {
+    await tx.invite.deleteMany({ where: { teamId: options.teamId, email, acceptedAt: null } });
+    const invite = await tx.invite.create({
       data: { teamId: options.teamId, email, role: options.role, createdById: options.createdById, tokenDigest: digestToken(token), expiresAt },
-    }),
-  ]);
+      select: { id: true },
+    });
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "member.invited",
+        actor: options.actor ?? { userId: options.createdById, ip: null, via: "web" },
+        targetId: invite.id,
+        details: { email, role: options.role },
+      },
+      tx,
+    );
+  });
   return { token, email, role: options.role, expiresAt };
 }
 

@@ -1,3 +1,4 @@
+import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { API_SOURCE_NAME } from "./lead-sources";
 
@@ -123,19 +124,32 @@ export class LastOwnerError extends Error {
 /**
  * Changes a member's role, or removes the member (role null). Runs serializable and
  * re-counts owners inside the transaction, so no pair of concurrent changes can leave
- * the team without an owner. Returns false when the user is not a member.
+ * the team without an owner. Returns false when the user is not a member. A real change
+ * is recorded ("member.role_changed" or "member.removed") in the same transaction.
  */
-export async function changeMembership(options: { teamId: string; userId: string; role: Role | null }): Promise<boolean> {
+export async function changeMembership(options: { teamId: string; userId: string; role: Role | null; actor?: AuditActor }): Promise<boolean> {
   const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
   return db().$transaction(
     async (tx) => {
-      const current = await tx.membership.findUnique({ where, select: { role: true } });
+      const current = await tx.membership.findUnique({ where, select: { role: true, user: { select: { email: true } } } });
       if (!current) return false;
       if (options.role === null) await tx.membership.delete({ where });
       else await tx.membership.update({ where, data: { role: options.role } });
       if (current.role === "owner" && options.role !== "owner") {
         const owners = await tx.membership.count({ where: { teamId: options.teamId, role: "owner" } });
         if (owners === 0) throw new LastOwnerError();
+      }
+      if (current.role !== options.role) {
+        await recordAuditEvent(
+          {
+            teamId: options.teamId,
+            action: options.role === null ? "member.removed" : "member.role_changed",
+            actor: options.actor ?? CLI_ACTOR,
+            targetId: options.userId,
+            details: options.role === null ? { email: current.user.email, role: current.role } : { email: current.user.email, from: current.role, to: options.role },
+          },
+          tx,
+        );
       }
       return true;
     },

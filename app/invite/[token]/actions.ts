@@ -1,5 +1,7 @@
 "use server";
 
+import { headers } from "next/headers";
+import { FOREIGN_REQUEST_MESSAGE, originProblem } from "@/lib/http/same-origin";
 import { acceptInvite } from "@/lib/teams/invite-store";
 import { passwordProblem } from "@/lib/users/password-policy";
 
@@ -7,6 +9,7 @@ export type AcceptState = { ok: true; email: string; teamSlug: string } | { ok: 
 
 /** The invite token is the credential here: the invitee has no session yet. */
 export async function acceptInviteAction(_previous: AcceptState, form: FormData): Promise<AcceptState> {
+  if (originProblem(await headers())) return { ok: false, error: FOREIGN_REQUEST_MESSAGE };
   const token = form.get("token");
   const password = form.get("password");
   if (typeof token !== "string" || typeof password !== "string" || token.length > 100) return { ok: false, error: "This invite link is not valid." };

@@ -7,8 +7,8 @@ import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-te
 import { ROLES } from "@/lib/teams/team-store";
 
 // Spec 5.3: owners and admins generate and delete keys; every member may copy a secret once.
-// Each action checks the session and the role itself (withTeamRole); the UI hiding a
-// button is never the guard.
+// Each action checks the Origin, the session and the role itself (withTeamRole); the UI
+// hiding a button is never the guard. `actor` records the user and address in the audit trail.
 
 const keyIdSchema = z.string().regex(/^[0-9a-f]{20}$/);
 const descriptionSchema = z.string().trim().max(200).optional();
@@ -16,20 +16,20 @@ const descriptionSchema = z.string().trim().max(200).optional();
 const keysPath = (slug: string) => `/t/${slug}/settings/api-keys`;
 
 export async function generateApiKeyAction(slug: string, description?: string): Promise<ActionResult<{ keyId: string }>> {
-  return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user }) => {
+  return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user, actor }) => {
     const parsed = descriptionSchema.safeParse(description);
     if (!parsed.success) return { ok: false, error: "The description can be at most 200 characters." };
-    const key = await createApiKey({ teamId: team.id, description: parsed.data, createdById: user.id });
+    const key = await createApiKey({ teamId: team.id, description: parsed.data, createdById: user.id, actor });
     revalidatePath(keysPath(team.slug));
     return { ok: true, keyId: key.keyId };
   });
 }
 
 export async function deleteApiKeyAction(slug: string, keyId: string): Promise<ActionResult> {
-  return withTeamRole(slug, MANAGERS, async ({ team }) => {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
     const parsed = keyIdSchema.safeParse(keyId);
     // Tenant ownership is in the delete's where clause: another team's key id deletes nothing.
-    const deleted = parsed.success && (await deleteApiKey({ keyId: parsed.data, teamId: team.id }));
+    const deleted = parsed.success && (await deleteApiKey({ keyId: parsed.data, teamId: team.id, actor }));
     revalidatePath(keysPath(team.slug));
     return deleted ? { ok: true } : { ok: false, error: "That key does not exist (it may already be deleted)." };
   });
@@ -37,9 +37,9 @@ export async function deleteApiKeyAction(slug: string, keyId: string): Promise<A
 
 /** The one server step of a copy: returns the secret to the first caller only. */
 export async function copyApiSecretAction(slug: string, keyId: string): Promise<ActionResult<{ secret: string }>> {
-  return withTeamRole<{ secret: string }>(slug, ROLES, async ({ team, user }) => {
+  return withTeamRole<{ secret: string }>(slug, ROLES, async ({ team, user, actor }) => {
     const parsed = keyIdSchema.safeParse(keyId);
-    const secret = parsed.success ? await takeSecretForCopy({ keyId: parsed.data, teamId: team.id, userId: user.id }) : null;
+    const secret = parsed.success ? await takeSecretForCopy({ keyId: parsed.data, teamId: team.id, userId: user.id, actor }) : null;
     revalidatePath(keysPath(team.slug));
     return secret
       ? { ok: true, secret }

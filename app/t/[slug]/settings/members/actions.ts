@@ -16,14 +16,14 @@ const emailSchema = z.email("Enter a valid email address.").max(254);
 export type InviteState = ActionResult<{ link: string; email: string }> | null;
 
 export async function inviteMemberAction(_previous: InviteState, form: FormData): Promise<InviteState> {
-  return withTeamRole<{ link: string; email: string }>(form.get("slug"), MANAGERS, async ({ team, user, role }) => {
+  return withTeamRole<{ link: string; email: string }>(form.get("slug"), MANAGERS, async ({ team, user, role, actor }) => {
     const email = emailSchema.safeParse(String(form.get("email") ?? "").trim());
     if (!email.success) return { ok: false, error: "Enter a valid email address." };
     const invitedRole = form.get("role");
     if (!isRole(invitedRole)) return { ok: false, error: "Choose a role." };
     if (invitedRole === "owner" && role !== "owner") return { ok: false, error: "Only owners can invite owners." };
 
-    const invite = await createInvite({ teamId: team.id, email: email.data, role: invitedRole, createdById: user.id });
+    const invite = await createInvite({ teamId: team.id, email: email.data, role: invitedRole, createdById: user.id, actor });
     if (invite === "already-member") return { ok: false, error: `${email.data} is already a member of this team.` };
     revalidatePath(membersPath(team.slug));
     return { ok: true, email: invite.email, link: `${await publicBaseUrl()}/invite/${invite.token}` };
@@ -39,10 +39,10 @@ export async function revokeInviteAction(slug: string, inviteId: string): Promis
 }
 
 async function updateMember(slug: string, userId: string, role: Role | null): Promise<ActionResult<{ removedSelf: boolean }>> {
-  return withTeamRole<{ removedSelf: boolean }>(slug, OWNERS, async ({ team, user }) => {
+  return withTeamRole<{ removedSelf: boolean }>(slug, OWNERS, async ({ team, user, actor }) => {
     if (typeof userId !== "string") return { ok: false, error: "Unknown member." };
     try {
-      if (!(await changeMembership({ teamId: team.id, userId, role }))) return { ok: false, error: "That user is not a member of this team." };
+      if (!(await changeMembership({ teamId: team.id, userId, role, actor }))) return { ok: false, error: "That user is not a member of this team." };
     } catch (error) {
       if (error instanceof LastOwnerError) return { ok: false, error: error.message };
       throw error;

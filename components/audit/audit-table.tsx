@@ -1,0 +1,84 @@
+import type { AuditAction, AuditEventView } from "@/lib/audit/audit-log";
+import { DateTime } from "@/components/ui/date-time";
+import { cardClass } from "@/components/ui/styles";
+import { ROLE_LABEL } from "@/components/members/role-label";
+import { isRole } from "@/lib/teams/team-store";
+
+const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
+const td = "px-4 py-3 text-sm text-slate-700";
+
+const ACTION_LABEL: Record<AuditAction, string> = {
+  "api_key.generated": "API key generated",
+  "api_key.secret_copied": "API secret copied",
+  "api_key.deleted": "API key deleted",
+  "member.invited": "Member invited",
+  "member.role_changed": "Role changed",
+  "member.removed": "Member removed",
+};
+
+const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String(value ?? ""));
+
+function who(event: AuditEventView): string {
+  if (event.via === "cli") return "CLI (operator)";
+  return event.actorEmail ?? "Deleted user";
+}
+
+/** What the event acted on: the key id, or the member's email with the role involved. */
+function target(event: AuditEventView): { main: string; note?: string } {
+  const details = event.details ?? {};
+  const email = typeof details.email === "string" ? details.email : null;
+  switch (event.action) {
+    case "member.invited":
+      return { main: email ?? "—", note: `as ${roleText(details.role)}` };
+    case "member.role_changed":
+      return { main: email ?? event.targetId ?? "—", note: `${roleText(details.from)} → ${roleText(details.to)}` };
+    case "member.removed":
+      return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
+    default:
+      return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
+  }
+}
+
+/** A team's audit events as text (never HTML), newest first. */
+export function AuditTable({ events }: { events: AuditEventView[] }) {
+  if (events.length === 0) {
+    return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>Nothing has been recorded yet.</p>;
+  }
+  return (
+    <div className={`${cardClass} overflow-x-auto`}>
+      <table className="min-w-full divide-y divide-slate-200">
+        <caption className="sr-only">Audit log, newest first</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className={th}>When</th>
+            <th scope="col" className={th}>Who</th>
+            <th scope="col" className={th}>Action</th>
+            <th scope="col" className={th}>Target</th>
+            <th scope="col" className={th}>IP address</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {events.map((event) => {
+            const { main, note } = target(event);
+            return (
+              <tr key={event.id} data-action={event.action}>
+                <td className={`${td} whitespace-nowrap`}>
+                  <DateTime value={event.at} />
+                </td>
+                <td className={td}>{who(event)}</td>
+                <th scope="row" className="px-4 py-3 text-left text-sm font-medium whitespace-nowrap text-slate-900">
+                  {ACTION_LABEL[event.action] ?? event.action}
+                </th>
+                <td className={td}>
+                  <div className="font-mono text-xs break-all text-slate-900">{main}</div>
+                  {note ? <div className="text-slate-500">{note}</div> : null}
+                </td>
+                <td className={`${td} font-mono text-xs whitespace-nowrap`}>{event.ip ?? "—"}</td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
