@@ -144,16 +144,32 @@ export type KeyForAuth = {
   team: { id: string; defaultPhoneCountry: string | null } | null;
 };
 
+type KeyForAuthRow = {
+  id: string;
+  secretDigest: string;
+  lastUsedAt: Date | string | null;
+  teamId: string | null;
+  defaultPhoneCountry: string | null;
+};
+
+/**
+ * The key and its team in one statement. This runs on every create_lead, and a raw query
+ * costs a fraction of Prisma's two model queries (key, then team: README "Performance").
+ * Identical SQL on SQLite and PostgreSQL.
+ */
 export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
-  return db().apiKey.findUnique({
-    where: { id: keyId },
-    select: {
-      id: true,
-      secretDigest: true,
-      lastUsedAt: true,
-      team: { select: { id: true, defaultPhoneCountry: true } },
-    },
-  });
+  const rows = await db().$queryRaw<KeyForAuthRow[]>`
+    SELECT k."id", k."secretDigest", k."lastUsedAt", t."id" AS "teamId", t."defaultPhoneCountry"
+    FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId"
+    WHERE k."id" = ${keyId}`;
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    secretDigest: row.secretDigest,
+    lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
+    team: row.teamId === null ? null : { id: row.teamId, defaultPhoneCountry: row.defaultPhoneCountry },
+  };
 }
 
 /** Records use of a key at most once a minute, so the hot path rarely writes. */

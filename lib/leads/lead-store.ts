@@ -74,11 +74,11 @@ export async function insertLead(
 ): Promise<string> {
   return db().$transaction(
     async (tx) => {
-      const counter = await tx.counter.update({
-        where: { name: LEAD_COUNTER },
-        data: { value: { increment: 1 } },
-        select: { value: true },
-      });
+      // Raw: the same statement Prisma would send, without compiling it per call.
+      const [row] = await tx.$queryRaw<{ value: number | bigint }[]>`
+        UPDATE "Counter" SET "value" = "value" + 1 WHERE "name" = ${LEAD_COUNTER} RETURNING "value"`;
+      if (!row) throw new Error(`The "${LEAD_COUNTER}" counter row is missing`);
+      const counter = { value: Number(row.value) };
       const id = formatLeadId(counter.value);
       await tx.lead.create({
         data: {
@@ -165,18 +165,23 @@ export async function listLeads(options: {
   const key = options.query ? searchKey(options.query) : "";
   const search = key
     ? {
+        // teamId inside each branch: SQLite can then answer the OR from the four
+        // (teamId, key) indexes (MULTI-INDEX OR) instead of walking every lead of the
+        // team by seq (README "Performance").
         OR: [
-          { nameKey: startsWith(key) },
-          { lastNameKey: startsWith(key) },
-          { emailKey: startsWith(key) },
-          { organizationKey: startsWith(key) },
+          { teamId: options.teamId, nameKey: startsWith(key) },
+          { teamId: options.teamId, lastNameKey: startsWith(key) },
+          { teamId: options.teamId, emailKey: startsWith(key) },
+          { teamId: options.teamId, organizationKey: startsWith(key) },
         ],
       }
     : {};
   const backwards = options.before !== undefined && options.after === undefined;
   const seq = backwards ? { gt: options.before } : options.after !== undefined ? { lt: options.after } : undefined;
   const rows = await db().lead.findMany({
-    where: { teamId: options.teamId, ...search, ...(seq ? { seq } : {}) },
+    // With a search, teamId is inside each OR branch only: an outer teamId makes SQLite
+    // prefer walking (teamId, seq) to skip the sort.
+    where: { ...(key ? search : { teamId: options.teamId }), ...(seq ? { seq } : {}) },
     orderBy: { seq: backwards ? "asc" : "desc" },
     take: take + 1,
     select: {
@@ -254,13 +259,16 @@ export type DuplicateLead = { id: string; name: string; email: string | null; cr
 /** Other leads of the same team with the same email or the same E.164 phone number. */
 export async function findPossibleDuplicates(lead: DuplicateProbe & { teamId: string }): Promise<DuplicateLead[]> {
   const numbers = [lead.phone, lead.mobileNo].filter((n): n is string => !!n);
+  // teamId inside each branch, as in listLeads: a MULTI-INDEX OR plan, not a walk of the team's leads.
+  const teamId = lead.teamId;
   const match = [
-    ...(lead.emailKey ? [{ emailKey: lead.emailKey }] : []),
-    ...(numbers.length ? [{ phone: { in: numbers } }, { mobileNo: { in: numbers } }] : []),
+    ...(lead.emailKey ? [{ teamId, emailKey: lead.emailKey }] : []),
+    ...(numbers.length ? [{ teamId, phone: { in: numbers } }, { teamId, mobileNo: { in: numbers } }] : []),
   ];
   if (!match.length) return [];
   const rows = await db().lead.findMany({
-    where: { teamId: lead.teamId, id: { not: lead.id }, OR: match },
+    // No outer teamId: with it SQLite prefers walking (teamId, seq) to skip the sort.
+    where: { id: { not: lead.id }, OR: match },
     orderBy: { seq: "desc" },
     take: 50,
     select: { id: true, firstName: true, lastName: true, email: true, emailKey: true, phone: true, mobileNo: true, createdAt: true },

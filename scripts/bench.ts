@@ -1,0 +1,271 @@
+// `npm run bench`: builds if needed, starts `next start` on a fresh database and measures,
+// in one run, the baseline route, create_lead (JSON and multipart) before and after a bulk
+// preload of leads, the signed-in lead pages and the secret check. Writes
+// bench/results/latest.json and latest.md. Knobs: scripts/bench/options.ts.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import pg from "pg";
+import path from "node:path";
+import { benchOptions, wants, type BenchOptions } from "./bench/options";
+import { buildIfNeeded, startServer } from "./bench/server";
+import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
+import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY } from "./bench/bodies";
+import { preloadSqlite } from "./bench/preload";
+import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
+import { leadQueries, measureQuery } from "./bench/lead-queries";
+import { secretChecksPerSecond } from "./bench/secret-check";
+import { loadAverage, machineInfo, markdown, updateReadme, writeReport, type Row } from "./bench/report";
+import { evaluateTargets } from "./bench/targets";
+import { db } from "../lib/db/client";
+import { createApiKey } from "../lib/api-keys/api-key-store";
+import { createTeam } from "../lib/teams/team-store";
+import { countLeads } from "../lib/leads/lead-store";
+import { formatLeadId } from "../lib/leads/lead-id";
+import { resolveLeadSource } from "../lib/teams/lead-sources";
+import { workspaceCurrency } from "../lib/workspace/settings";
+import { findUserByEmail } from "../lib/users/user-store";
+import { DEFAULT_DEMO_ADMIN_EMAIL, DEFAULT_DEMO_ADMIN_PASSWORD } from "../lib/setup/seed";
+
+const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
+
+type Suite = { kind: "sqlite" | "postgres"; databaseUrl: string; dataDir: string };
+
+/**
+ * Every HTTP row and the lead queries against one database, on a `next start` of its own.
+ * The lib functions used here (team, key, counts) read DATABASE_URL and DATA_DIR on first
+ * use, so a process runs one suite: PostgreSQL's runs in a child process.
+ */
+async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<Row[]> {
+  process.env.DATA_DIR = dataDir;
+  process.env.DATABASE_URL = databaseUrl;
+  const server = await startServer({
+    port: options.port,
+    dataDir,
+    databaseUrl,
+    logFile: path.join(dataDir, "server.log"),
+    profileDir: options.profileDir,
+  });
+  console.log(`${kind}: server up at ${server.baseUrl} (data in ${dataDir})`);
+
+  const rows: Row[] = [];
+  try {
+    const adminEmail = process.env.DEMO_ADMIN_EMAIL?.trim() || DEFAULT_DEMO_ADMIN_EMAIL;
+    const adminPassword = process.env.DEMO_ADMIN_PASSWORD || DEFAULT_DEMO_ADMIN_PASSWORD;
+    const admin = await findUserByEmail(adminEmail);
+    const team = await createTeam({ slug: "bench", name: "Bench", ownerUserId: admin?.id, defaultPhoneCountry: "GB" });
+    const key = await createApiKey({ teamId: team.id, description: "npm run bench" });
+    const auth = { "X-API-Key": key.keyId, "X-API-Secret": key.secret };
+
+    const run = (connections: number) => ({ connections, duration: options.duration, warmup: options.warmup });
+    const row = (id: string, label: string, connections: number, result: LoadResult, storedLeads: number | null): Row => ({
+      id,
+      label,
+      status: "ok",
+      connections,
+      storedLeads,
+      reqPerSec: result.reqPerSec,
+      p50: result.p50,
+      p99: result.p99,
+      errors: result.errors,
+      non2xx: result.non2xx,
+      ratio: null,
+      serverCpuMicros: result.serverCpuMicros,
+      cpuRatio: null,
+      statusCodes: result.statusCodes,
+    });
+    const record = (r: Row) => {
+      rows.push(r);
+      console.log(`${r.label} @${r.connections}: ${Math.round(r.reqPerSec ?? 0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}, server CPU ${Math.round(r.serverCpuMicros ?? 0)} µs/req`);
+    };
+
+    if (wants(options, "ping")) {
+      record(row("ping", "GET /api/ping (baseline)", options.connections, await measure(server, { method: "GET", path: "/api/ping" }, run(options.connections)), null));
+    }
+
+    const bodies: { id: string; label: string; request: LoadRequest }[] = [
+      {
+        id: "json",
+        label: "create_lead, JSON",
+        request: { method: "POST", path: CREATE_LEAD, headers: { ...auth, "content-type": "application/json" }, body: jsonLeadBody },
+      },
+      {
+        id: "multipart",
+        label: "create_lead, multipart",
+        request: {
+          method: "POST",
+          path: CREATE_LEAD,
+          headers: { ...auth, "content-type": `multipart/form-data; boundary=${MULTIPART_BOUNDARY}` },
+          body: multipartLeadBody,
+        },
+      },
+    ];
+    const createRows = async (size: "small" | "large") => {
+      // The first rows would otherwise pay for a cold route (module loading, JIT):
+      // each body gets three warm-ups' worth of load before the first measured row.
+      if (size === "small") for (const body of bodies) await warmUp(server.baseUrl, body.request, options.connections, 3 * options.warmup);
+      for (const connections of [options.connections, options.latencyConnections]) {
+        for (const body of bodies) {
+          const stored = await countLeads(team.id);
+          const result = await measure(server, body.request, run(connections));
+          const where = size === "small" ? "fresh database" : `${options.leads.toLocaleString("en-US")} leads`;
+          record(row(`create-${body.id}-${size}-${connections}`, `${body.label}, ${where}`, connections, result, stored));
+        }
+      }
+    };
+
+    if (wants(options, "create")) await createRows("small");
+
+    if (wants(options, "preload") && options.leads > 0 && kind === "sqlite") {
+      const source = await resolveLeadSource(team.id);
+      const loaded = preloadSqlite(databaseUrl, { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() }, options.leads);
+      console.log(`Preloaded ${loaded.inserted.toLocaleString("en-US")} leads in ${loaded.seconds.toFixed(1)} s`);
+    }
+
+    // PostgreSQL: the fresh-database rows only (no bulk loader for it yet).
+    if (wants(options, "create-large") && kind === "sqlite") await createRows("large");
+
+    if (wants(options, "pages") && kind === "sqlite") {
+      const total = await countLeads(team.id);
+      const cookie = await signIn(server.baseUrl, adminEmail, adminPassword);
+      const pages = {
+        slug: team.slug,
+        // Newest first: a small seq is near the end of the list, 99 % of the leads deep.
+        deepCursor: Math.max(2, Math.floor(total / 100)),
+        emailPrefix: "lead12345",
+        detailId: formatLeadId(Math.max(1, Math.floor(total / 2))),
+      };
+      const pageResults = await benchLeadPages(server, leadPages(pages), cookie, run(options.pageConnections));
+      for (const result of pageResults) {
+        if (result.status === "ok") record(row(`page-${result.page.id}`, result.page.label, options.pageConnections, result.result, total));
+      }
+      const missing = pageResults.filter((r) => r.status !== "ok");
+      if (missing.length) throw new Error(`Lead pages missing: ${missing.map((r) => r.page.path).join(", ")}`);
+      // What the pages wait for: each of their queries alone, in-process, one caller.
+      const queries = leadQueries({ teamId: team.id, deepCursor: pages.deepCursor, emailPrefix: pages.emailPrefix, detailId: pages.detailId });
+      for (const query of queries) {
+        const q = await measureQuery(query.run, options.duration, options.warmup);
+        record({ id: `query-${query.id}`, label: `${query.label} (lib query, in-process, 1 caller)`, status: "lib query", connections: 1, storedLeads: total, reqPerSec: q.opsPerSec, p50: q.p50, p99: q.p99, errors: q.errors, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null });
+      }
+    }
+
+    if (wants(options, "ping")) {
+      record(row("ping-end", "GET /api/ping again (drift check)", options.connections, await measure(server, { method: "GET", path: "/api/ping" }, run(options.connections)), null));
+    }
+    await db().$disconnect();
+  } finally {
+    await server.stop();
+  }
+
+  const ping = rows.find((r) => r.id === "ping");
+  for (const r of rows) {
+    if (ping?.reqPerSec && r.reqPerSec !== null && r.status === "ok") r.ratio = r.reqPerSec / ping.reqPerSec;
+    if (ping?.serverCpuMicros && r.serverCpuMicros) r.cpuRatio = ping.serverCpuMicros / r.serverCpuMicros;
+  }
+  return rows;
+}
+
+const isPostgres = (url: string | undefined) => /^postgres(ql)?:\/\//i.test(url ?? "");
+
+/** A fresh, empty database on the PostgreSQL server of `url`; `drop` removes it. */
+async function freshPostgresDatabase(url: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `lead_intake_bench_${process.pid}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const fresh = new URL(url);
+  fresh.pathname = `/${name}`;
+  return {
+    url: fresh.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Runs the PostgreSQL suite in a child process (see suite()) and returns its rows. */
+async function postgresRows(url: string): Promise<Row[]> {
+  const database = await freshPostgresDatabase(url);
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pg-"));
+  const rowsFile = path.join(dataDir, "rows.json");
+  try {
+    const child = spawnSync(process.execPath, ["--import", "tsx", import.meta.filename], {
+      stdio: "inherit",
+      env: { ...process.env, DATABASE_URL: database.url, BENCH_SUITE_DATA_DIR: dataDir, BENCH_SUITE_ROWS: rowsFile },
+    });
+    if (child.status !== 0) throw new Error(`The PostgreSQL suite failed (exit ${child.status ?? child.signal})`);
+    const rows = JSON.parse(readFileSync(rowsFile, "utf8")) as Row[];
+    return rows.map((r) => ({ ...r, id: `pg-${r.id}`, label: `PostgreSQL: ${r.label}` }));
+  } finally {
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const options = benchOptions();
+
+  // The PostgreSQL child: one suite, rows to a file for the parent.
+  const childRows = process.env.BENCH_SUITE_ROWS;
+  if (childRows) {
+    const rows = await suite(options, { kind: "postgres", databaseUrl: process.env.DATABASE_URL!, dataDir: process.env.BENCH_SUITE_DATA_DIR! });
+    writeFileSync(childRows, JSON.stringify(rows));
+    return;
+  }
+
+  const started = performance.now();
+  const machine = machineInfo();
+  console.log(`Load average before: ${machine.loadAverageBefore.join(" / ")} on ${machine.cores} cores`);
+  buildIfNeeded();
+  const postgresUrl = isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : null;
+
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sqlite-"));
+  const rows = await suite(options, { kind: "sqlite", databaseUrl: `file:${path.join(dataDir, "bench.db")}`, dataDir });
+  if (postgresUrl) rows.push(...(await postgresRows(postgresUrl)));
+
+  if (wants(options, "secret")) {
+    const ops = secretChecksPerSecond(options.secretSeconds);
+    rows.push({ id: "secret", label: "Secret check (SHA-256 + timingSafeEqual)", status: "ok", connections: null, storedLeads: null, reqPerSec: null, p50: null, p99: null, errors: null, non2xx: null, ratio: null, serverCpuMicros: null, cpuRatio: null, opsPerSec: ops });
+    console.log(`Secret check: ${Math.round(ops)} ops/s`);
+  }
+
+  const report = {
+    machine: { ...machine, loadAverageAfter: loadAverage() },
+    database: `SQLite (embedded, WAL, synchronous=NORMAL)${postgresUrl ? " and PostgreSQL (rows marked PostgreSQL; default pool)" : ""}`,
+    config: configOf(options),
+    rows,
+    targets: evaluateTargets(rows, options),
+    totalSeconds: (performance.now() - started) / 1000,
+  };
+  const files = writeReport(options.outDir, report);
+  console.log(`\n${markdown(report)}\nWrote ${files.json} and ${files.md}`);
+  if (options.readme) {
+    updateReadme(path.join(import.meta.dirname, "..", "README.md"), report, reproduceCommand(postgresUrl !== null));
+    console.log("Updated README.md's Performance table");
+  }
+  if (!options.profileDir) rmSync(dataDir, { recursive: true, force: true });
+  else console.log(`Server profile (.cpuprofile) in ${options.profileDir}; data kept in ${dataDir}`);
+}
+
+/** The command that reproduces this run: npm run bench with the knobs that were set. */
+function reproduceCommand(postgres: boolean): string {
+  const knobs = Object.keys(process.env)
+    .filter((name) => name.startsWith("BENCH_") && name !== "BENCH_README" && name !== "BENCH_OUT")
+    .sort()
+    .map((name) => `${name}=${process.env[name]}`);
+  const database = postgres ? ["DATABASE_URL=postgresql://…"] : [];
+  return [...database, ...knobs, "npm run bench"].join(" ");
+}
+
+function configOf(options: BenchOptions): Record<string, unknown> {
+  return { ...options, only: options.only ? [...options.only] : null };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,132 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { createWriteStream, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { encryptionKey } from "../../lib/api-keys/secret-box";
+import { migrate } from "../../lib/setup/migrate";
+import { persistentSecret } from "../../lib/setup/runtime-secrets";
+import { seed } from "../../lib/setup/seed";
+import { buildIsStale } from "../start";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+/** `next build` when there is no build or a source file is newer than it (as npm start decides). */
+export function buildIfNeeded(): void {
+  if (!buildIsStale()) return;
+  console.log("Building the app (next build)…");
+  const build = spawnSync(path.join(ROOT, "node_modules/.bin/next"), ["build"], { cwd: ROOT, stdio: "inherit" });
+  if (build.status !== 0) throw new Error(`next build failed (exit ${build.status ?? build.signal})`);
+}
+
+export type Server = {
+  baseUrl: string;
+  /** CPU seconds (user + system) used so far by the server's processes; null where /proc is missing. */
+  cpuSeconds: () => number | null;
+  stop: () => Promise<void>;
+};
+
+/**
+ * Prepares the database the way `npm start` does (migrate, seed, key files), then runs
+ * the production server (scripts/serve.mjs, as npm start) and waits until /api/ping answers. Its output goes to `logFile`. The
+ * server is started here rather than through scripts/start.ts so that it can run under
+ * `node --cpu-prof` (not allowed in NODE_OPTIONS).
+ */
+export async function startServer(options: {
+  port: number;
+  dataDir: string;
+  databaseUrl: string;
+  logFile: string;
+  profileDir: string | null;
+}): Promise<Server> {
+  const baseUrl = `http://127.0.0.1:${options.port}`;
+  const log = createWriteStream(options.logFile);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(options.port),
+    HOSTNAME: "127.0.0.1",
+    DATA_DIR: options.dataDir,
+    DATABASE_URL: options.databaseUrl,
+    NEXTAUTH_URL: baseUrl,
+    NEXTAUTH_SECRET: process.env.NEXTAUTH_SECRET || persistentSecret(options.dataDir, "auth.secret"),
+    NEXT_TELEMETRY_DISABLED: "1",
+    NODE_ENV: "production",
+    // One key sends every create: the per-key abuse limit (600 a minute by default) would
+    // answer 429 within a second. Raised, not removed: the limiter still runs per request.
+    RATE_LIMIT_PER_KEY: process.env.RATE_LIMIT_PER_KEY || "1000000000",
+  };
+  migrate(env);
+  encryptionKey();
+  await seed(env);
+
+  const profile = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
+  // scripts/serve.mjs is what npm start runs: `next start`'s request handler plus the client
+  // address and draining. Its own process group, so stopping it reaches every process it forks.
+  const serve = path.join(ROOT, "scripts/serve.mjs");
+  const child = spawn(process.execPath, [...profile, serve, "--port", String(options.port), "--hostname", "127.0.0.1"], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout!.pipe(log);
+  child.stderr!.pipe(log);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  await waitForPing(baseUrl, child, options.logFile);
+  const group = child.pid!;
+  return { baseUrl, cpuSeconds: () => groupCpuSeconds(group), stop: () => stop(child, exited) };
+}
+
+async function waitForPing(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + 180_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server exited (${child.exitCode}); see ${logFile}`);
+    try {
+      const response = await fetch(`${baseUrl}/api/ping`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(250);
+  }
+  throw new Error(`The server did not answer /api/ping within 180 s; see ${logFile}`);
+}
+
+async function stop(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  if (child.exitCode !== null || !child.pid) return;
+  // SIGTERM lets next start exit normally, which is when --cpu-prof writes its profile.
+  process.kill(-child.pid, "SIGTERM");
+  const timedOut = await Promise.race([exited.then(() => false), sleep(15_000).then(() => true)]);
+  if (timedOut) process.kill(-child.pid, "SIGKILL");
+}
+
+// Linux's clock ticks per second for /proc/<pid>/stat (USER_HZ, 100 on every common build).
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time of every live process in a process group, from /proc. Throughput on a shared
+ * machine swings with other people's work; the server's CPU time per request does much less.
+ */
+function groupCpuSeconds(group: number): number | null {
+  let ticks = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // exited meanwhile
+    }
+    // Fields after "(comm)": state ppid pgrp … utime (12th) stime (13th).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(fields[2]) !== group) continue;
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}

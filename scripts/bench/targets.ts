@@ -1,0 +1,71 @@
+import type { BenchOptions } from "./options";
+import type { Row, Target } from "./report";
+
+// The targets of issue 6, judged from one run's rows.
+
+const ms = (n: number | null) => (n === null ? "—" : `${n} ms`);
+
+export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
+  const find = (id: string) => rows.find((r) => r.id === id && r.status === "ok");
+  const targets: Target[] = [];
+  const c = options.connections;
+  const l = options.latencyConnections;
+
+  for (const body of ["json", "multipart"]) {
+    const small = find(`create-${body}-small-${c}`);
+    if (small?.ratio != null) {
+      targets.push({
+        target: `create_lead ${body} at ${c} connections ≥ 0.6 × baseline, 0 errors`,
+        value: `${small.ratio.toFixed(2)} ×, ${small.errors! + small.non2xx!} errors`,
+        met: small.ratio >= 0.6 && small.errors === 0 && small.non2xx === 0,
+      });
+    }
+    const latency = find(`create-${body}-small-${l}`);
+    if (latency) {
+      targets.push({
+        target: `create_lead ${body} at ${l} connections: p50 ≤ 8 ms, p99 ≤ 25 ms`,
+        value: `p50 ${ms(latency.p50)}, p99 ${ms(latency.p99)}`,
+        met: latency.p50 !== null && latency.p99 !== null && latency.p50 <= 8 && latency.p99 <= 25,
+      });
+    }
+    const large = find(`create-${body}-large-${c}`);
+    if (small?.reqPerSec && large?.reqPerSec) {
+      const slowdown = small.reqPerSec / large.reqPerSec;
+      targets.push({
+        target: `create_lead ${body} at ${options.leads.toLocaleString("en-US")} leads within 1.2 × of its throughput on a fresh database`,
+        value:
+          `${slowdown.toFixed(2)} × slower (${Math.round(large.reqPerSec)} vs ${Math.round(small.reqPerSec)} req/s)` +
+          (small.serverCpuMicros && large.serverCpuMicros
+            ? `; server CPU per request ${(large.serverCpuMicros / small.serverCpuMicros).toFixed(2)} ×`
+            : ""),
+        met: slowdown <= 1.2 && large.errors === 0 && large.non2xx === 0,
+      });
+    }
+  }
+
+  for (const page of rows.filter((r) => r.id.startsWith("page-"))) {
+    const limit = page.id === "page-detail" ? 30 : 50;
+    targets.push({
+      target: `${page.label} at ${page.connections} connection(s): p50 ≤ ${limit} ms`,
+      value: page.p50 === null ? `no answer within ${options.duration} s` : ms(page.p50),
+      met: page.p50 !== null && page.p50 <= limit && page.errors === 0 && page.non2xx === 0,
+    });
+  }
+
+  for (const body of ["json", "multipart"]) {
+    const pg = find(`pg-create-${body}-small-${c}`);
+    if (pg?.ratio != null) {
+      targets.push({
+        target: `PostgreSQL: create_lead ${body} at ${c} connections ≥ 0.5 × its baseline, default pool`,
+        value: `${pg.ratio.toFixed(2)} ×, ${pg.errors! + pg.non2xx!} errors`,
+        met: pg.ratio >= 0.5 && pg.errors === 0 && pg.non2xx === 0,
+      });
+    }
+  }
+
+  const secret = rows.find((r) => r.id === "secret");
+  if (secret?.opsPerSec !== undefined) {
+    targets.push({ target: "Secret check ≥ 20,000 ops/s on one core", value: `${Math.round(secret.opsPerSec).toLocaleString("en-US")} ops/s`, met: secret.opsPerSec >= 20_000 });
+  }
+  return targets;
+}
