@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { useTestDatabase } from "../test-support/test-database";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
-import { findLead, findPossibleDuplicates, listLeads } from "./lead-store";
+import { countLeadsUpTo, findLead, findPossibleDuplicates, listLeads } from "./lead-store";
 import type { LeadInput } from "./parse-lead-input";
 
 await useTestDatabase();
@@ -74,4 +74,11 @@ test("lists the possible duplicates of a lead with the reason", async () => {
   );
   assert.equal(await findLead({ id: ada, teamId: other.id }), null, "another team's lead is not found");
   assert.ok(fillers.length === 5);
+});
+
+test("counts a team's leads up to a cap, and says when there are more", async () => {
+  assert.deepEqual(await countLeadsUpTo(team.id, 100), { count: 9, capped: false });
+  assert.deepEqual(await countLeadsUpTo(team.id, 9), { count: 9, capped: false });
+  assert.deepEqual(await countLeadsUpTo(team.id, 8), { count: 8, capped: true });
+  assert.deepEqual(await countLeadsUpTo(other.id, 8), { count: 1, capped: false });
 });

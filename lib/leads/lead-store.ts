@@ -101,6 +101,15 @@ export function countLeads(teamId?: string): Promise<number> {
   return db().lead.count(teamId ? { where: { teamId } } : undefined);
 }
 
+/**
+ * A team's lead count for display, counted no further than `cap` (COUNT over a LIMIT):
+ * an exact count walks every index entry of the team, ≈ 250 ms at a million leads.
+ */
+export async function countLeadsUpTo(teamId: string, cap: number): Promise<{ count: number; capped: boolean }> {
+  const count = await db().lead.count({ where: { teamId }, take: cap + 1 });
+  return count > cap ? { count: cap, capped: true } : { count, capped: false };
+}
+
 export function findLead(options: { id: string; teamId: string }) {
   return db().lead.findFirst({
     where: { id: options.id, teamId: options.teamId },

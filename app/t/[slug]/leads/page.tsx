@@ -1,13 +1,16 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
-import { countLeads, listLeads } from "@/lib/leads/lead-store";
+import { countLeadsUpTo, listLeads } from "@/lib/leads/lead-store";
 import { LeadSearch } from "@/components/leads/lead-search";
 import { LeadTable } from "@/components/leads/lead-table";
 import { Pagination } from "@/components/leads/pagination";
 import { linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Leads · Lead Intake" };
+
+// The header's total stops counting here ("10,000+ leads"): cheap at any team size.
+const TOTAL_CAP = 10_000;
 
 type Search = { q?: string; after?: string; before?: string };
 
@@ -22,7 +25,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const query = typeof search.q === "string" ? search.q.trim().slice(0, 100) : "";
   const [page, total] = await Promise.all([
     listLeads({ teamId: team.id, query, after: cursor(search.after), before: cursor(search.before) }),
-    countLeads(team.id),
+    countLeadsUpTo(team.id, TOTAL_CAP),
   ]);
   const base = `/t/${team.slug}/leads`;
   const withQuery = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...(query ? { q: query } : {}), ...extra })}`;
@@ -33,7 +36,8 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Leads</h1>
           <p className="mt-1 text-sm text-slate-600">
-            {total === 1 ? "1 lead" : `${total} leads`} in {team.name}, newest first.
+            {total.count === 1 && !total.capped ? "1 lead" : `${total.count.toLocaleString("en-US")}${total.capped ? "+" : ""} leads`} in{" "}
+            {team.name}, newest first.
           </p>
         </div>
         <LeadSearch action={base} query={query} />
