@@ -30,6 +30,19 @@ test("a retry with the same body replays the same status and body and creates no
   expect(await countLeads(team.id)).toBe(1);
 });
 
+test("without an Idempotency-Key, identical posts each create a lead (the spec creates every lead)", async () => {
+  const { team, key: apiKey } = await newTeamWithKey();
+  const body = JSON.stringify({ name: "Ada Lovelace", email: "ada@example.com" });
+  const answers = [];
+  for (let i = 0; i < 3; i++) {
+    const response = await post(authHeaders(apiKey), body);
+    answers.push({ status: response.status, replayed: response.headers.get("idempotent-replayed"), id: (await response.json()).lead_id });
+  }
+  expect(answers.map((a) => [a.status, a.replayed])).toEqual(Array(3).fill([201, null]));
+  expect(new Set(answers.map((a) => a.id)).size).toBe(3);
+  expect(await countLeads(team.id)).toBe(3);
+});
+
 test("the same parameters in another order or encoding count as the same request", async () => {
   const { team, key: apiKey } = await newTeamWithKey();
   const headers = { ...authHeaders(apiKey), "Idempotency-Key": key() };
