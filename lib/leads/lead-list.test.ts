@@ -82,3 +82,13 @@ test("counts a team's leads up to a cap, and says when there are more", async ()
   assert.deepEqual(await countLeadsUpTo(team.id, 8), { count: 8, capped: true });
   assert.deepEqual(await countLeadsUpTo(other.id, 8), { count: 1, capped: false });
 });
+
+test("search takes % and _ literally and finds names that contain them", async () => {
+  const shop = await createTeam({ slug: "wildcards", name: "Wildcards" });
+  for (const name of ["100% Juice", "A_B Testing", "Abba", "1000 Islands"]) await lead({ name }, shop.id);
+  const search = async (query: string) => names(await listLeads({ teamId: shop.id, query }));
+  assert.deepEqual(await search("100%"), ["100% Juice"]);
+  assert.deepEqual(await search("a_"), ["A_B Testing"]);
+  assert.deepEqual(await search("_"), []);
+  assert.deepEqual(await search("\\"), []);
+});

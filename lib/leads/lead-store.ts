@@ -135,9 +135,11 @@ function prefixUpperBound(prefix: string): string {
 // prefix match, so the (teamId, key) index serves it (exact under SQLite's binary
 // collation). A PostgreSQL locale collation does not order by code points (it skips
 // punctuation at first level: "ada@example" sorts after "adaA", the bound of "ada@"), so
-// the range would drop real matches there: PostgreSQL gets the plain prefix match.
+// the range would drop real matches there: PostgreSQL gets the plain prefix match, with
+// LIKE's wildcards escaped by its default escape character (Prisma passes them through;
+// on SQLite the range already keeps "%" and "_" literal, and LIKE has no default escape).
 function startsWith(prefix: string) {
-  if (env().DATABASE_PROVIDER === "postgres") return { startsWith: prefix };
+  if (env().DATABASE_PROVIDER === "postgres") return { startsWith: prefix.replace(/[\\%_]/g, "\\$&") };
   return { startsWith: prefix, gte: prefix, lt: prefixUpperBound(prefix) };
 }
 
