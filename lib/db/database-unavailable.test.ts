@@ -49,6 +49,7 @@ const unavailable: [string, unknown][] = [
   ],
   ["server crashed mid-query (pg_ctl stop -m immediate)", new Error("Connection terminated unexpectedly")],
   ["a pooled client whose socket died with the server", new Error("Client has encountered a connection error and is not queryable")],
+  ["a write to a socket the server has just closed", Object.assign(new Error("write EPIPE"), { code: "EPIPE" })],
   ["a pooled client already closed by the pool", new Error("Client was closed and is not queryable")],
   ["pool exhausted for DB_CONNECT_TIMEOUT_MS", new Error("timeout exceeded when trying to connect")],
   ["connect timeout on a new connection", new Error("Connection terminated due to connection timeout")],

@@ -30,7 +30,7 @@ const UNAVAILABLE_ADAPTER_KINDS = new Set([
 const UNAVAILABLE_SQLSTATE = /^(08...|53...|57P0[123]|57014|40001|40P01|55P03|25P03)$/;
 
 const UNAVAILABLE_TEXT =
-  /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|is not queryable|connection timeout|timeout exceeded|Query read timeout|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Cannot open database|Can't reach database|canceling statement due to statement timeout|Unable to start a transaction|Transaction already closed|too many clients/i;
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|is not queryable|connection timeout|timeout exceeded|Query read timeout|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Cannot open database|Can't reach database|canceling statement due to statement timeout|Unable to start a transaction|Transaction already closed|too many clients/i;
 
 type Candidate = { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: unknown };
 
