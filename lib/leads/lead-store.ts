@@ -104,9 +104,13 @@ export function countLeads(teamId?: string): Promise<number> {
 /**
  * A team's lead count for display, counted no further than `cap` (COUNT over a LIMIT):
  * an exact count walks every index entry of the team, ≈ 250 ms at a million leads.
+ * Raw: Prisma's `count({ take })` orders the subquery by id, which sorts every lead of
+ * the team first (≈ 750 ms at a million); without an order the LIMIT stops the index walk.
  */
 export async function countLeadsUpTo(teamId: string, cap: number): Promise<{ count: number; capped: boolean }> {
-  const count = await db().lead.count({ where: { teamId }, take: cap + 1 });
+  const [row] = await db().$queryRaw<{ count: number | bigint }[]>`
+    SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE "teamId" = ${teamId} LIMIT ${cap + 1}) AS "capped"`;
+  const count = Number(row?.count ?? 0);
   return count > cap ? { count: cap, capped: true } : { count, capped: false };
 }
 
