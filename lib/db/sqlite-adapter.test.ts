@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import Database from "better-sqlite3";
 import { useTestDatabase } from "../test-support/test-database";
 import { PrismaClient } from "../generated/sqlite/client";
 import { createTeam } from "../teams/team-store";
@@ -65,6 +66,33 @@ describe("sqliteAdapter", () => {
     tx.finish();
     await assert.rejects(tx.done);
     assert.equal(await read, 0);
+  });
+
+  test("a transaction holds the write lock from BEGIN: another process's write waits for it instead of breaking it", async () => {
+    // Another process on the same file, impatient (100 ms busy timeout) so that the test
+    // does not sit in its synchronous busy wait.
+    const other = new Database(database.file!, { timeout: 100 });
+    try {
+      const otherWrite = await db().$transaction(async (tx) => {
+        await tx.leadSource.count({ where: { teamId: team.id } });
+        let outcome = "written";
+        try {
+          other.prepare(`UPDATE "Team" SET "name" = 'Renamed elsewhere' WHERE "id" = ?`).run(team.id);
+        } catch (error) {
+          outcome = (error as { code?: string }).code ?? String(error);
+        }
+        // With a deferred BEGIN the other write went through, and this one failed at once
+        // with SQLITE_BUSY: the read above had pinned a snapshot that is no longer current.
+        await addSource(tx, "Written after a read");
+        return outcome;
+      });
+      assert.equal(otherWrite, "SQLITE_BUSY");
+      assert.ok((await sourceNames(db())).includes("Written after a read"));
+      // Once the transaction has committed, the other process writes as usual.
+      other.prepare(`UPDATE "Team" SET "name" = 'Renamed elsewhere' WHERE "id" = ?`).run(team.id);
+    } finally {
+      other.close();
+    }
   });
 
   test("without the wrapper, the stock adapter loses such a write (why the wrapper exists)", async () => {

@@ -2,7 +2,6 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type {
   SqlDriverAdapter,
   SqlMigrationAwareDriverAdapterFactory,
-  Transaction,
 } from "@prisma/driver-adapter-utils";
 import { sqliteFilePath } from "./database-url";
 
@@ -44,30 +43,31 @@ function serialise(inner: SqlDriverAdapter): SqlDriverAdapter {
     executeRaw: (query) => exclusive(() => inner.executeRaw(query)),
     executeScript: (script) => exclusive(() => inner.executeScript(script)),
     dispose: () => inner.dispose(),
+    // The transaction is begun here, IMMEDIATE: it takes SQLite's write lock at BEGIN,
+    // waiting out the busy timeout if another process (the keys CLI, a second server on
+    // the same file) holds it. The stock adapter's deferred BEGIN took the lock only at the
+    // first write, and when another connection had written since this transaction's first
+    // read, that write failed at once with SQLITE_BUSY (no busy wait can help a stale
+    // snapshot): a role change answered "Operation has timed out". Prisma sends COMMIT and
+    // ROLLBACK itself (no phantom query), so commit and rollback only release the lock.
     async startTransaction(isolationLevel) {
+      if (isolationLevel && isolationLevel !== "SERIALIZABLE") return inner.startTransaction(isolationLevel);
       const release = await lock.acquire();
-      let tx: Transaction;
       try {
-        tx = await inner.startTransaction(isolationLevel);
+        await inner.executeRaw({ sql: "BEGIN IMMEDIATE", args: [], argTypes: [] });
       } catch (error) {
         release();
         throw error;
       }
-      const finish = (end: () => Promise<void>) => async () => {
-        try {
-          await end();
-        } finally {
-          release();
-        }
-      };
+      const finish = async () => release();
       return {
-        provider: tx.provider,
-        adapterName: tx.adapterName,
-        options: tx.options,
-        queryRaw: (query) => tx.queryRaw(query),
-        executeRaw: (query) => tx.executeRaw(query),
-        commit: finish(() => tx.commit()),
-        rollback: finish(() => tx.rollback()),
+        provider: inner.provider,
+        adapterName: inner.adapterName,
+        options: { usePhantomQuery: false },
+        queryRaw: (query) => inner.queryRaw(query),
+        executeRaw: (query) => inner.executeRaw(query),
+        commit: finish,
+        rollback: finish,
       };
     },
   };
