@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef } from "react";
+import { useId, useLayoutEffect, useRef } from "react";
 
 const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
@@ -42,7 +42,9 @@ export function Dialog({
   children: React.ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
+  // Layout effect: the native dialog opens and closes in the same commit as `open`, so
+  // focus never returns to the opener while the parent still thinks the dialog is open.
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
     if (open && !dialog.open) dialog.showModal();
@@ -55,6 +57,13 @@ export function Dialog({
       ref={ref}
       aria-labelledby={titleId}
       onClose={onClose}
+      // Escape: the parent's state closes the dialog (see the layout effect). Left to the
+      // browser, the dialog closed at once and told the parent only with the later "close"
+      // event, and an Enter on the refocused opener in between was lost.
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
       onKeyDown={trapTab}
       className="m-auto w-full max-w-md rounded-xl bg-white p-0 shadow-xl backdrop:bg-slate-900/40"
     >
