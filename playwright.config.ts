@@ -63,10 +63,12 @@ export default defineConfig({
       DATABASE_URL: process.env.DATABASE_URL,
       NEXTAUTH_URL: baseURL,
       // Every test connects from 127.0.0.1, and many fail authentication on purpose:
-      // the shared server's failure limits are raised; e2e/api/abuse-limits.spec.ts
-      // tests the limits on servers of its own.
+      // the shared server's failure limits are raised; e2e/api/abuse-limits.spec.ts and
+      // e2e/ui/sign-in-limits.spec.ts test the limits on servers of their own.
       AUTH_FAILURES_PER_IP: "1000000",
       AUTH_FAILURES_PER_KEY_ID: "1000000",
+      SIGN_IN_FAILURES_PER_IP: "1000000",
+      SIGN_IN_FAILURES_PER_EMAIL_AND_IP: "1000000",
     },
   },
 });

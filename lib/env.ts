@@ -23,6 +23,9 @@ const schema = z.object({
   AUTH_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
   AUTH_FAILURES_PER_KEY_ID: z.coerce.number().int().min(1).default(100),
   AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  // Failed sign-ins (email and password), counted over AUTH_FAILURE_WINDOW_SECONDS.
+  SIGN_IN_FAILURES_PER_EMAIL_AND_IP: z.coerce.number().int().min(1).default(10),
+  SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
   // Shared limiter store; without it every process keeps its own counters in memory.
   REDIS_URL: z
     .string()

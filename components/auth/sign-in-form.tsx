@@ -4,6 +4,19 @@ import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
 
+// lib/rate-limit/sign-in-limits.ts: "SignInThrottled:<seconds>".
+const THROTTLED = /^SignInThrottled:(\d+)$/;
+
+function signInError(error: string | null | undefined): string {
+  if (error === "CredentialsSignin") return "Incorrect email or password.";
+  const throttled = error ? THROTTLED.exec(error) : null;
+  if (throttled) {
+    const minutes = Math.max(1, Math.ceil(Number(throttled[1]) / 60));
+    return `Too many failed sign-in attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  }
+  return "Sign-in failed; try again.";
+}
+
 export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; email?: string }) {
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -20,7 +33,7 @@ export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; e
     });
     if (!result || result.error) {
       setPending(false);
-      setError(result?.status === 401 || result?.error === "CredentialsSignin" ? "Incorrect email or password." : "Sign-in failed; try again.");
+      setError(signInError(result?.error));
       return;
     }
     // A full load, so every server component reads the new session cookie.
