@@ -11,7 +11,7 @@ import { benchOptions, wants, type BenchOptions } from "./bench/options";
 import { buildIfNeeded, startServer } from "./bench/server";
 import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
 import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY } from "./bench/bodies";
-import { preloadSqlite } from "./bench/preload";
+import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureQuery } from "./bench/lead-queries";
 import { secretChecksPerSecond } from "./bench/secret-check";
@@ -116,16 +116,15 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
 
     if (wants(options, "create")) await createRows("small");
 
-    if (wants(options, "preload") && options.leads > 0 && kind === "sqlite") {
+    if (wants(options, "preload") && options.leads > 0) {
       const source = await resolveLeadSource(team.id);
-      const loaded = preloadSqlite(databaseUrl, { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() }, options.leads);
+      const loaded = await preload(databaseUrl, { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() }, options.leads);
       console.log(`Preloaded ${loaded.inserted.toLocaleString("en-US")} leads in ${loaded.seconds.toFixed(1)} s`);
     }
 
-    // PostgreSQL: the fresh-database rows only (no bulk loader for it yet).
-    if (wants(options, "create-large") && kind === "sqlite") await createRows("large");
+    if (wants(options, "create-large")) await createRows("large");
 
-    if (wants(options, "pages") && kind === "sqlite") {
+    if (wants(options, "pages")) {
       const total = await countLeads(team.id);
       const cookie = await signIn(server.baseUrl, adminEmail, adminPassword);
       const pages = {

@@ -1,9 +1,11 @@
 import Database from "better-sqlite3";
-import { sqliteFilePath } from "../../lib/db/database-url";
+import pg from "pg";
+import { databaseProvider, sqliteFilePath } from "../../lib/db/database-url";
 
 // Bulk-loads leads straight into the database (not through HTTP): one INSERT … SELECT
-// over a recursive CTE, so SQLite generates the rows itself. The lead counter
-// is advanced past the last number, so ids made by the app afterwards stay unique.
+// over generated numbers (a recursive CTE on SQLite, generate_series on PostgreSQL), so
+// the database makes the rows itself. The lead counter is advanced past the last number,
+// so ids made by the app afterwards stay unique.
 
 export type PreloadTarget = { teamId: string; sourceId: string; apiKeyId: string; currency: string };
 
@@ -55,43 +57,139 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
     database.pragma("cache_size = -262144"); // 256 MiB for this connection: the index B-trees stay in memory
     database.pragma("temp_store = MEMORY"); // the index rebuilds sort in memory
     database.pragma("synchronous = OFF"); // throw-away bench data: no fsync for this connection
-    const existing = database.prepare(`SELECT count(*) AS n FROM "Lead" WHERE "teamId" = ?`).get(target.teamId) as { n: number };
-    const missing = total - existing.n;
-    if (missing <= 0) return { inserted: 0, seconds: 0 };
-
-    const counter = database.prepare(`SELECT "value" FROM "Counter" WHERE "name" = 'lead'`).get() as { value: number } | undefined;
-    const next = (counter?.value ?? 0) + 1;
-    const last = next + missing - 1;
-
     const columns = database.prepare(`PRAGMA table_info("Lead")`).all() as ColumnInfo[];
-    // One lead every 100 ms, the last one now.
-    const expressions = columnExpressions(target, Date.now() - last * 100, 100);
-    const unknown = columns.filter((c) => !(c.name in expressions) && c.notnull && c.dflt_value === null);
-    if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
-    const used = columns.filter((c) => c.name in expressions);
-    const names = used.map((c) => `"${c.name}"`).join(", ");
-    const values = used.map((c) => expressions[c.name]).join(", ");
-    const insert = database.prepare(
-      `WITH RECURSIVE n(s) AS (SELECT ? UNION ALL SELECT s + 1 FROM n WHERE s < ?) INSERT INTO "Lead" (${names}) SELECT ${values} FROM n`,
-    );
-    const advance = database.prepare(
-      `INSERT INTO "Counter" ("name", "value") VALUES ('lead', ?) ON CONFLICT ("name") DO UPDATE SET "value" = max("value", excluded."value")`,
-    );
-    // One transaction: drop the Lead indexes, insert every row, rebuild the indexes (a
-    // sort per index is far cheaper than a million random B-tree inserts into each),
-    // advance the counter. A failure rolls all of it back, indexes included.
     const indexes = database
       .prepare(`SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'index' AND "tbl_name" = 'Lead' AND "sql" IS NOT NULL`)
       .all() as { name: string; sql: string }[];
-    database.transaction(() => {
+    // One IMMEDIATE transaction, from reading the counter on: a server still finishing
+    // its last requests cannot take numbers in between. Drop the Lead indexes, insert
+    // every row, rebuild the indexes (a sort per index is far cheaper than a million
+    // random B-tree inserts into each), advance the counter. A failure rolls all of it
+    // back, indexes included.
+    const missing = database.transaction(() => {
+      const existing = database.prepare(`SELECT count(*) AS n FROM "Lead" WHERE "teamId" = ?`).get(target.teamId) as { n: number };
+      const missing = total - existing.n;
+      if (missing <= 0) return 0;
+      const counter = database.prepare(`SELECT "value" FROM "Counter" WHERE "name" = 'lead'`).get() as { value: number } | undefined;
+      const next = (counter?.value ?? 0) + 1;
+      const last = next + missing - 1;
+      // One lead every 100 ms, the last one now.
+      const expressions = columnExpressions(target, Date.now() - last * 100, 100);
+      const unknown = columns.filter((c) => !(c.name in expressions) && c.notnull && c.dflt_value === null);
+      if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
+      const used = columns.filter((c) => c.name in expressions);
+      const names = used.map((c) => `"${c.name}"`).join(", ");
+      const values = used.map((c) => expressions[c.name]).join(", ");
       for (const index of indexes) database.exec(`DROP INDEX "${index.name}"`);
-      insert.run(next, last);
+      database
+        .prepare(`WITH RECURSIVE n(s) AS (SELECT ? UNION ALL SELECT s + 1 FROM n WHERE s < ?) INSERT INTO "Lead" (${names}) SELECT ${values} FROM n`)
+        .run(next, last);
       for (const index of indexes) database.exec(index.sql);
-      advance.run(last);
+      database
+        .prepare(`INSERT INTO "Counter" ("name", "value") VALUES ('lead', ?) ON CONFLICT ("name") DO UPDATE SET "value" = max("value", excluded."value")`)
+        .run(last);
+      return missing;
     }).immediate();
+    if (missing === 0) return { inserted: 0, seconds: 0 };
     database.pragma("wal_checkpoint(TRUNCATE)");
     return { inserted: missing, seconds: (performance.now() - started) / 1000 };
   } finally {
     database.close();
   }
+}
+
+// The same rows in PostgreSQL's dialect (`s` is an integer from generate_series).
+function postgresExpressions(target: PreloadTarget, startMs: number, stepMs: number): Record<string, string> {
+  const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
+  const first = `('First' || (s % 5000))`;
+  const last = `('Last' || s)`;
+  const email = `('lead' || s || '@example' || (s % 1000) || '.com')`;
+  const org = `('Company ' || (s % 20000))`;
+  return {
+    id: `('CRM-LEAD-' || lpad(s::text, greatest(5, length(s::text)), '0'))`,
+    seq: "s",
+    teamId: text(target.teamId),
+    firstName: first,
+    lastName: last,
+    email,
+    emailKey: email,
+    phone: `('+4479' || lpad(s::text, 8, '0'))`,
+    phoneCountryCode: text("+44"),
+    phoneNational: `('79' || lpad(s::text, 8, '0'))`,
+    organization: org,
+    sourceId: text(target.sourceId),
+    jobTitle: text("Buyer"),
+    website: `('https://company' || (s % 20000) || '.example.com')`,
+    currency: text(target.currency),
+    utmSource: `(CASE s % 3 WHEN 0 THEN 'google' WHEN 1 THEN 'newsletter' ELSE 'linkedin' END)`,
+    utmMedium: text("cpc"),
+    utmCampaign: `('campaign-' || (s % 50))`,
+    extraFields: `jsonb_build_object('form', 'contact', 'ref', s % 997)`,
+    apiKeyId: text(target.apiKeyId),
+    // Prisma's PostgreSQL DateTime is timestamp(3) without time zone, in UTC.
+    createdAt: `(to_timestamp((${startMs} + s * ${stepMs}::bigint) / 1000.0) AT TIME ZONE 'UTC')`,
+    nameKey: `lower(${first} || ' ' || ${last})`,
+    lastNameKey: `lower(${last})`,
+    organizationKey: `lower(${org})`,
+  };
+}
+
+/** preloadSqlite for PostgreSQL: the same rows, indexes rebuilt after, then ANALYZE. */
+export async function preloadPostgres(databaseUrl: string, target: PreloadTarget, total: number): Promise<{ inserted: number; seconds: number }> {
+  const started = performance.now();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const columns = await client.query<{ name: string; notnull: boolean; hasDefault: boolean }>(
+      `SELECT column_name AS name, is_nullable = 'NO' AS notnull, column_default IS NOT NULL AS "hasDefault"
+       FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'Lead'`,
+    );
+    // Secondary indexes only: the primary key stays (a constraint, not a plain index).
+    const indexes = await client.query<{ name: string; sql: string }>(
+      `SELECT indexname AS name, indexdef AS sql FROM pg_indexes
+       WHERE schemaname = current_schema() AND tablename = 'Lead' AND indexname <> 'Lead_pkey'`,
+    );
+    await client.query("BEGIN");
+    let missing: number;
+    try {
+      // The counter row stays locked from here to COMMIT: the app's creates wait.
+      const counter = await client.query<{ value: number }>(`SELECT "value" FROM "Counter" WHERE "name" = 'lead' FOR UPDATE`);
+      const existing = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Lead" WHERE "teamId" = $1`, [target.teamId]);
+      missing = total - Number(existing.rows[0]!.n);
+      if (missing > 0) {
+        const next = (counter.rows[0]?.value ?? 0) + 1;
+        const last = next + missing - 1;
+        const expressions = postgresExpressions(target, Date.now() - last * 100, 100);
+        const unknown = columns.rows.filter((c) => !(c.name in expressions) && c.notnull && !c.hasDefault);
+        if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
+        const used = columns.rows.filter((c) => c.name in expressions);
+        const names = used.map((c) => `"${c.name}"`).join(", ");
+        const values = used.map((c) => expressions[c.name]).join(", ");
+        for (const index of indexes.rows) await client.query(`DROP INDEX "${index.name}"`);
+        await client.query(`INSERT INTO "Lead" (${names}) SELECT ${values} FROM generate_series($1::int, $2::int) AS s`, [next, last]);
+        for (const index of indexes.rows) await client.query(index.sql);
+        await client.query(
+          `INSERT INTO "Counter" ("name", "value") VALUES ('lead', $1)
+           ON CONFLICT ("name") DO UPDATE SET "value" = greatest("Counter"."value", excluded."value")`,
+          [last],
+        );
+      }
+      await client.query("COMMIT");
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    }
+    if (missing <= 0) return { inserted: 0, seconds: 0 };
+    await client.query(`ANALYZE "Lead"`);
+    return { inserted: missing, seconds: (performance.now() - started) / 1000 };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Tops the team up to `total` leads on whichever database the URL names. */
+export function preload(databaseUrl: string, target: PreloadTarget, total: number): Promise<{ inserted: number; seconds: number }> {
+  return databaseProvider(databaseUrl) === "postgres"
+    ? preloadPostgres(databaseUrl, target, total)
+    : Promise.resolve(preloadSqlite(databaseUrl, target, total));
 }
