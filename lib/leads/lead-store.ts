@@ -135,16 +135,16 @@ function prefixUpperBound(prefix: string): string {
   return "\u{10ffff}";
 }
 
-// Prefix search on the lower-cased key columns. SQLite gets a code-point range beside the
-// prefix match, so the (teamId, key) index serves it (exact under SQLite's binary
-// collation). A PostgreSQL locale collation does not order by code points (it skips
-// punctuation at first level: "ada@example" sorts after "adaA", the bound of "ada@"), so
-// the range would drop real matches there: PostgreSQL gets the plain prefix match, with
-// LIKE's wildcards escaped by its default escape character (Prisma passes them through;
-// on SQLite the range already keeps "%" and "_" literal, and LIKE has no default escape).
+// Prefix search on the lower-cased key columns: a code-point range beside the prefix
+// match, so the (teamId, key) index serves it. Exact on SQLite (BINARY collation) and on
+// PostgreSQL, where these columns have the "C" collation (migration
+// 20261123300000_search_keys_c_collation); under a locale collation a range would drop
+// real matches ("ada@example" sorts after "adaA", the bound of "ada@"). PostgreSQL's LIKE
+// has a default escape character, so its wildcards are escaped (Prisma passes them
+// through); on SQLite the range already keeps "%" and "_" literal.
 function startsWith(prefix: string) {
-  if (env().DATABASE_PROVIDER === "postgres") return { startsWith: prefix.replace(/[\\%_]/g, "\\$&") };
-  return { startsWith: prefix, gte: prefix, lt: prefixUpperBound(prefix) };
+  const like = env().DATABASE_PROVIDER === "postgres" ? prefix.replace(/[\\%_]/g, "\\$&") : prefix;
+  return { startsWith: like, gte: prefix, lt: prefixUpperBound(prefix) };
 }
 
 export type LeadListItem = {
