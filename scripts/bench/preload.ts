@@ -9,25 +9,50 @@ import { databaseProvider, sqliteFilePath } from "../../lib/db/database-url";
 
 export type PreloadTarget = { teamId: string; sourceId: string; apiKeyId: string; currency: string };
 
+// What differs between the two databases' SQL in the rows below.
+type Dialect = {
+  /** `s` zero-padded to at least `width` digits. */
+  padded: (width: number) => string;
+  /** The extraFields value {"form":"contact","ref":s % 997}. */
+  extraFields: string;
+  /** createdAt: epoch milliseconds (an SQL expression) in the form Prisma stores. */
+  createdAt: (epochMs: string) => string;
+};
+
+const SQLITE: Dialect = {
+  padded: (width) => `printf('%0${width}d', s)`,
+  extraFields: `('{"form":"contact","ref":' || (s % 997) || '}')`,
+  // Prisma's SQLite adapter stores DateTime as ISO 8601 text with +00:00.
+  createdAt: (epochMs) => `strftime('%Y-%m-%dT%H:%M:%f+00:00', (${epochMs}) / 1000.0, 'unixepoch')`,
+};
+
+const POSTGRES: Dialect = {
+  // lpad cuts longer values: the width grows with the number.
+  padded: (width) => `lpad(s::text, greatest(${width}, length(s::text)), '0')`,
+  extraFields: `jsonb_build_object('form', 'contact', 'ref', s % 997)`,
+  // Prisma's PostgreSQL DateTime is timestamp(3) without time zone, in UTC.
+  createdAt: (epochMs) => `(to_timestamp((${epochMs}) / 1000.0) AT TIME ZONE 'UTC')`,
+};
+
 // A value for every column the app's Lead table may have (present ones are used, so the
 // loader keeps working when a branch adds search columns). `s` is the lead's number.
-function columnExpressions(target: PreloadTarget, startMs: number, stepMs: number): Record<string, string> {
+function columnExpressions(dialect: Dialect, target: PreloadTarget, startMs: number, stepMs: number): Record<string, string> {
   const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
   const first = `('First' || (s % 5000))`;
   const last = `('Last' || s)`;
   const email = `('lead' || s || '@example' || (s % 1000) || '.com')`;
   const org = `('Company ' || (s % 20000))`;
   return {
-    id: `('CRM-LEAD-' || printf('%05d', s))`,
+    id: `('CRM-LEAD-' || ${dialect.padded(5)})`,
     seq: "s",
     teamId: text(target.teamId),
     firstName: first,
     lastName: last,
     email,
     emailKey: email,
-    phone: `('+4479' || printf('%08d', s))`,
+    phone: `('+4479' || ${dialect.padded(8)})`,
     phoneCountryCode: text("+44"),
-    phoneNational: `('79' || printf('%08d', s))`,
+    phoneNational: `('79' || ${dialect.padded(8)})`,
     organization: org,
     sourceId: text(target.sourceId),
     jobTitle: text("Buyer"),
@@ -36,11 +61,10 @@ function columnExpressions(target: PreloadTarget, startMs: number, stepMs: numbe
     utmSource: `(CASE s % 3 WHEN 0 THEN 'google' WHEN 1 THEN 'newsletter' ELSE 'linkedin' END)`,
     utmMedium: text("cpc"),
     utmCampaign: `('campaign-' || (s % 50))`,
-    extraFields: `('{"form":"contact","ref":' || (s % 997) || '}')`,
+    extraFields: dialect.extraFields,
     apiKeyId: text(target.apiKeyId),
-    // Prisma's SQLite adapter stores DateTime as ISO 8601 text with +00:00.
-    createdAt: `strftime('%Y-%m-%dT%H:%M:%f+00:00', (${startMs} + s * ${stepMs}) / 1000.0, 'unixepoch')`,
-    // Search keys the UI branch adds (lower-cased copies).
+    createdAt: dialect.createdAt(`${startMs} + CAST(s AS BIGINT) * ${stepMs}`),
+    // Search keys (lower-cased copies).
     nameKey: `lower(${first} || ' ' || ${last})`,
     lastNameKey: `lower(${last})`,
     organizationKey: `lower(${org})`,
@@ -74,7 +98,7 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
       const next = (counter?.value ?? 0) + 1;
       const last = next + missing - 1;
       // One lead every 100 ms, the last one now.
-      const expressions = columnExpressions(target, Date.now() - last * 100, 100);
+      const expressions = columnExpressions(SQLITE, target, Date.now() - last * 100, 100);
       const unknown = columns.filter((c) => !(c.name in expressions) && c.notnull && c.dflt_value === null);
       if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
       const used = columns.filter((c) => c.name in expressions);
@@ -96,42 +120,6 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
   } finally {
     database.close();
   }
-}
-
-// The same rows in PostgreSQL's dialect (`s` is an integer from generate_series).
-function postgresExpressions(target: PreloadTarget, startMs: number, stepMs: number): Record<string, string> {
-  const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
-  const first = `('First' || (s % 5000))`;
-  const last = `('Last' || s)`;
-  const email = `('lead' || s || '@example' || (s % 1000) || '.com')`;
-  const org = `('Company ' || (s % 20000))`;
-  return {
-    id: `('CRM-LEAD-' || lpad(s::text, greatest(5, length(s::text)), '0'))`,
-    seq: "s",
-    teamId: text(target.teamId),
-    firstName: first,
-    lastName: last,
-    email,
-    emailKey: email,
-    phone: `('+4479' || lpad(s::text, 8, '0'))`,
-    phoneCountryCode: text("+44"),
-    phoneNational: `('79' || lpad(s::text, 8, '0'))`,
-    organization: org,
-    sourceId: text(target.sourceId),
-    jobTitle: text("Buyer"),
-    website: `('https://company' || (s % 20000) || '.example.com')`,
-    currency: text(target.currency),
-    utmSource: `(CASE s % 3 WHEN 0 THEN 'google' WHEN 1 THEN 'newsletter' ELSE 'linkedin' END)`,
-    utmMedium: text("cpc"),
-    utmCampaign: `('campaign-' || (s % 50))`,
-    extraFields: `jsonb_build_object('form', 'contact', 'ref', s % 997)`,
-    apiKeyId: text(target.apiKeyId),
-    // Prisma's PostgreSQL DateTime is timestamp(3) without time zone, in UTC.
-    createdAt: `(to_timestamp((${startMs} + s * ${stepMs}::bigint) / 1000.0) AT TIME ZONE 'UTC')`,
-    nameKey: `lower(${first} || ' ' || ${last})`,
-    lastNameKey: `lower(${last})`,
-    organizationKey: `lower(${org})`,
-  };
 }
 
 /** preloadSqlite for PostgreSQL: the same rows, indexes rebuilt after, then ANALYZE. */
@@ -159,7 +147,7 @@ export async function preloadPostgres(databaseUrl: string, target: PreloadTarget
       if (missing > 0) {
         const next = (counter.rows[0]?.value ?? 0) + 1;
         const last = next + missing - 1;
-        const expressions = postgresExpressions(target, Date.now() - last * 100, 100);
+        const expressions = columnExpressions(POSTGRES, target, Date.now() - last * 100, 100);
         const unknown = columns.rows.filter((c) => !(c.name in expressions) && c.notnull && !c.hasDefault);
         if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
         const used = columns.rows.filter((c) => c.name in expressions);
