@@ -1,5 +1,6 @@
 import { ApiError } from "./api-error";
 import { isDatabaseUnavailable } from "../db/errors";
+import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { requestContext, type RequestContext } from "./request-context";
 
@@ -23,29 +24,15 @@ export function toApiError(thrown: unknown, context?: RequestContext): ApiError 
   if (isDatabaseUnavailable(thrown)) {
     // Operators need to tell "down" from "pool exhausted" from "too slow"; codes and
     // adapter kinds carry no query values, so they are safe to log.
-    log("warn", "db.unavailable", { request_id: context?.requestId, ...unavailableDetail(thrown) });
+    log("warn", "db.unavailable", { request_id: context?.requestId, ...summariseError(thrown) });
     return new ApiError(503, "The database is unavailable; retry shortly", "Service unavailable", {
       "Retry-After": "5",
     });
   }
-  // Only the error class, code and adapter kind are logged: messages of driver errors
-  // can echo query values.
-  const { error, code, kind } = unavailableDetail(thrown);
-  log("error", "unexpected error", { request_id: context?.requestId, error, code, kind });
+  // The class, code, adapter kind and a reason with its values removed: messages of
+  // driver and library errors can echo what was sent (lib/log/error-summary.ts).
+  log("error", "unexpected error", { request_id: context?.requestId, ...summariseError(thrown) });
   return new ApiError(500, "Internal server error", "Server error");
-}
-
-function unavailableDetail(thrown: unknown): { error: string; code?: string; kind?: string; reason?: string } {
-  const error = thrown as { name?: unknown; code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: { kind?: unknown; code?: unknown } } } };
-  const cause = error?.meta?.driverAdapterError?.cause ?? (error as { cause?: { kind?: unknown; code?: unknown } })?.cause;
-  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
-  return {
-    error: text(error?.name) ?? typeof thrown,
-    code: text(error?.code) ?? text(cause?.code),
-    kind: text(cause?.kind),
-    // pg's own errors (pool and connect timeouts) carry no code; their fixed texts hold no data.
-    ...(error?.name === "Error" && !error.code ? { reason: text(error.message)?.slice(0, 80) } : {}),
-  };
 }
 
 /**

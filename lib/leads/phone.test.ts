@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { parsePhone, type ParsedPhone, type PhoneContext } from "./phone";
 
 const UK_MOBILE: ParsedPhone = { e164: "+447911123456", countryCode: "+44", national: "7911123456" };
@@ -69,5 +70,55 @@ describe("parsePhone (spec 2.1 phone rules)", () => {
     assert.match(parsed.e164, /^\+[1-9]\d{6,14}$/);
     assert.equal(parsed.e164, parsed.countryCode + parsed.national);
     assert.deepEqual(parsed, DE_NUMBER);
+  });
+});
+
+// Issue 11: "+999", "0", "+1234" and "+99" as country_code threw "Unknown calling code"
+// out of libphonenumber-js and answered 500. The normaliser must be total.
+describe("parsePhone is total (never throws)", () => {
+  const COUNTRIES = ["GB", "US", "DE", "gb", "", " ", "ZZ", "XX", "001", "UK", "EU", "usa", "1", null, undefined];
+  const NATIONAL = ["7911123456", "07911 123456", "2025550123", "12", "0", "000000000000000", "1234567890123456789"];
+
+  test("every dial code 0–9999, bare, with + and with 00, against plain numbers and every kind of team default", () => {
+    let parsedSome = 0;
+    for (let code = 0; code <= 9999; code++) {
+      for (const countryCode of [String(code), `+${code}`, `00${code}`, String(code).padStart(4, "0")]) {
+        for (const defaultCountry of [null, "GB", "ZZ"]) {
+          const result = parsePhone(NATIONAL[code % NATIONAL.length]!, { countryCode, defaultCountry });
+          if (result) {
+            parsedSome++;
+            assert.match(result.e164, /^\+[1-9]\d{5,15}$/);
+          }
+        }
+      }
+    }
+    assert.ok(parsedSome > 0, "known dial codes must still parse");
+  });
+
+  test("an unknown dial code falls back to the team default country", () => {
+    assert.deepEqual(parsePhone("07911 123456", { countryCode: "+999", defaultCountry: "GB" }), UK_MOBILE);
+    assert.equal(parsePhone("07911 123456", { countryCode: "+999" }), null);
+    assert.equal(parsePhone("7911123456", { countryCode: "0" }), null);
+  });
+
+  test("an unknown team default country is no default", () => {
+    assert.equal(parsePhone("7911123456", { defaultCountry: "ZZ" }), null);
+    assert.equal(parsePhone("7911123456", { defaultCountry: "not a country" }), null);
+  });
+
+  test("property: arbitrary phone text, country_code text and team country never throw", () => {
+    const digits = fc.stringMatching(/^[0-9 ()+-]{0,24}$/);
+    const dialCode = fc.oneof(
+      fc.integer({ min: 0, max: 9999 }).chain((n) => fc.constantFrom(String(n), `+${n}`, `00${n}`, ` + ${n} `)),
+      fc.string({ maxLength: 10 }),
+    );
+    const country = fc.oneof(fc.constantFrom(...COUNTRIES), fc.string({ maxLength: 3 }));
+    fc.assert(
+      fc.property(fc.oneof(digits, fc.string({ maxLength: 40 })), fc.option(dialCode, { nil: undefined }), country, (raw, countryCode, defaultCountry) => {
+        const result = parsePhone(raw, { countryCode, defaultCountry });
+        if (result) assert.equal(result.e164, result.countryCode + result.national);
+      }),
+      { numRuns: 5_000 },
+    );
   });
 });

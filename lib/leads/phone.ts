@@ -1,4 +1,9 @@
-import { parsePhoneNumberFromString, type CountryCode } from "libphonenumber-js/max";
+import {
+  isSupportedCountry,
+  parsePhoneNumberFromString,
+  type CountryCode,
+  type PhoneNumber,
+} from "libphonenumber-js/max";
 
 export type ParsedPhone = {
   /** E.164, e.g. +447911123456 */
@@ -18,27 +23,47 @@ export type PhoneContext = {
 
 const DIAL_CODE = /^(?:\+|00)?(\d{1,4})$/;
 
+// libphonenumber-js throws on a calling code or country it has no metadata for ("Unknown
+// calling code: 999"); the spec says an unreadable phone is skipped, never an error.
+const UNKNOWN = Symbol("unknown calling code or country");
+
+function attempt(parse: () => PhoneNumber | undefined): PhoneNumber | undefined | typeof UNKNOWN {
+  try {
+    return parse();
+  } catch {
+    return UNKNOWN;
+  }
+}
+
+function knownCountry(country: string | null | undefined): CountryCode | undefined {
+  const code = country?.trim().toUpperCase();
+  return code && isSupportedCountry(code) ? code : undefined;
+}
+
 /**
  * Spec 2.1 phone rules. Returns null when the number cannot be read as a valid
- * phone number; the caller skips the field rather than failing the request.
+ * phone number; the caller skips the field rather than failing the request. Total:
+ * it returns for every text and context, it never throws.
  */
 export function parsePhone(raw: string, context: PhoneContext = {}): ParsedPhone | null {
   const text = raw.trim();
   if (!/\d/.test(text)) return null;
 
-  let parsed;
+  let parsed: PhoneNumber | undefined | typeof UNKNOWN;
   if (text.startsWith("+")) {
-    parsed = parsePhoneNumberFromString(text);
+    parsed = attempt(() => parsePhoneNumberFromString(text));
   } else if (text.startsWith("00")) {
-    parsed = parsePhoneNumberFromString(`+${text.slice(2)}`);
+    parsed = attempt(() => parsePhoneNumberFromString(`+${text.slice(2)}`));
   } else {
     const dialCode = context.countryCode?.replace(/[\s()-]/g, "").match(DIAL_CODE)?.[1];
-    if (dialCode) {
-      parsed = parsePhoneNumberFromString(text, { defaultCallingCode: dialCode });
-    } else if (context.defaultCountry) {
-      parsed = parsePhoneNumberFromString(text, context.defaultCountry.toUpperCase() as CountryCode);
-    }
+    if (dialCode) parsed = attempt(() => parsePhoneNumberFromString(text, { defaultCallingCode: dialCode }));
+    // A country_code that names no calling code is as good as none: the team's default applies.
+    const country = knownCountry(context.defaultCountry);
+    if ((!dialCode || parsed === UNKNOWN) && country) parsed = attempt(() => parsePhoneNumberFromString(text, country));
   }
-  if (!parsed?.isValid()) return null;
-  return { e164: parsed.number, countryCode: `+${parsed.countryCallingCode}`, national: parsed.nationalNumber };
+  const phone = parsed;
+  if (phone === undefined || phone === UNKNOWN) return null;
+  const valid = attempt(() => (phone.isValid() ? phone : undefined));
+  if (valid === undefined || valid === UNKNOWN) return null;
+  return { e164: valid.number, countryCode: `+${valid.countryCallingCode}`, national: valid.nationalNumber };
 }
