@@ -7,7 +7,8 @@ function asText(value: unknown): string {
 }
 
 /**
- * Spec 2.2: every extra parameter and its value, shown as plain text, by name: the posted
+ * Spec 2.2: every extra parameter and its value, shown as plain text (a repeated field as
+ * a list in the order sent), by name: the posted
  * order is not kept by every database (PostgreSQL's jsonb orders keys its own way).
  */
 export function ExtraFields({ value }: { value: unknown }) {
@@ -24,7 +25,17 @@ export function ExtraFields({ value }: { value: unknown }) {
           {entries.map(([name, field]) => (
             <div key={name} className="contents">
               <dt className="break-words font-mono text-xs leading-5 text-slate-600">{name}</dt>
-              <dd className="break-words whitespace-pre-wrap text-slate-900">{asText(field)}</dd>
+              <dd className="break-words whitespace-pre-wrap text-slate-900">
+                {Array.isArray(field) ? (
+                  <ul aria-label={name} className="list-disc space-y-0.5 pl-5">
+                    {field.map((item, index) => (
+                      <li key={index}>{asText(item)}</li>
+                    ))}
+                  </ul>
+                ) : (
+                  asText(field)
+                )}
+              </dd>
             </div>
           ))}
         </dl>

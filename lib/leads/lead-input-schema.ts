@@ -9,19 +9,32 @@ export const LIMITS = {
   name: 200,
   email: 254,
   website: 2048,
-  phone: 40,
-  countryCode: 8,
+  // Phones are not refused for their length: a text that is no valid number is skipped
+  // and kept as typed (spec 2.1); the limit only bounds what is kept.
+  phone: 500,
+  countryCode: 500,
   text: 500,
   number: 64,
   extraFieldCount: 50,
   extraFieldKey: 64,
-  extraFieldValue: 2000,
+  // A contact form's message of a few pages fits; the body limit bounds the whole request.
+  extraFieldValue: 10_000,
+  // Values of one repeated field (a checkbox group or a JSON array).
+  extraFieldListItems: 100,
   bodyBytes: 64 * 1024,
 } as const;
 
 const text = (max: number, description: string) => z.string().max(max).optional().meta({ description });
 
-export const extraFieldValueSchema = z.union([z.string().max(LIMITS.extraFieldValue), z.number(), z.boolean()]);
+const extraFieldScalars = [z.string().max(LIMITS.extraFieldValue), z.number(), z.boolean()] as const;
+
+export const extraFieldValueSchema = z.union([
+  ...extraFieldScalars,
+  z
+    .array(z.union(extraFieldScalars))
+    .max(LIMITS.extraFieldListItems)
+    .meta({ description: "A repeated field (interests=a&interests=b, interests[]=a, or a JSON array), in the order sent." }),
+]);
 
 export const leadInputSchema = z
   .object({
@@ -64,7 +77,7 @@ export const leadInputSchema = z
   })
   .catchall(extraFieldValueSchema)
   .meta({
-    description: `Any other field is stored in the lead's extra_fields (at most ${LIMITS.extraFieldCount} fields, names up to ${LIMITS.extraFieldKey} characters, values up to ${LIMITS.extraFieldValue} characters; empty values are ignored).`,
+    description: `Any other field is stored in the lead's extra_fields (at most ${LIMITS.extraFieldCount} fields, names up to ${LIMITS.extraFieldKey} characters, values up to ${LIMITS.extraFieldValue} characters; empty values are ignored). A field sent more than once, with a [] suffix or as a JSON array is stored as a list of up to ${LIMITS.extraFieldListItems} values, in the order sent, under its name without []. A known field sent more than once is refused: it is ambiguous.`,
   });
 
 export type LeadInputFields = z.infer<typeof leadInputSchema>;

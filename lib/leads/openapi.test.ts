@@ -7,14 +7,24 @@ type Schema = { properties: Record<string, { maxLength?: number }>; required: st
 
 const operation = openApiDocument().paths["/api/method/crm.api.leads.create_lead"].post;
 
-test("the OpenAPI body schema is the handler's schema: every known field, name required, scalar extra fields", () => {
+test("the OpenAPI body schema is the handler's schema: every known field, name required, scalar or list extra fields", () => {
   for (const type of ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"] as const) {
     const schema = operation.requestBody.content[type].schema as unknown as Schema;
     assert.deepEqual(Object.keys(schema.properties).sort(), [...KNOWN_FIELDS].sort(), type);
     assert.deepEqual(schema.required, ["name"]);
     assert.equal(schema.properties.name?.maxLength, LIMITS.name);
     assert.deepEqual(schema.additionalProperties, {
-      anyOf: [{ type: "string", maxLength: LIMITS.extraFieldValue }, { type: "number" }, { type: "boolean" }],
+      anyOf: [
+        { type: "string", maxLength: LIMITS.extraFieldValue },
+        { type: "number" },
+        { type: "boolean" },
+        {
+          type: "array",
+          maxItems: LIMITS.extraFieldListItems,
+          items: { anyOf: [{ type: "string", maxLength: LIMITS.extraFieldValue }, { type: "number" }, { type: "boolean" }] },
+          description: "A repeated field (interests=a&interests=b, interests[]=a, or a JSON array), in the order sent.",
+        },
+      ],
     });
   }
 });

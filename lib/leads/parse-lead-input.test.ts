@@ -183,19 +183,29 @@ describe("parseLeadInput: values a field cannot hold", () => {
     ["a file", new File(["x"], "cv.pdf"), "a file"],
     ["a blob", new Blob(["x"]), "a file"],
   ];
-  for (const field of ["name", "email", "phone", "annual_revenue", "my_custom_field"]) {
+  for (const field of ["name", "email", "phone", "annual_revenue"]) {
     for (const [label, value, described] of nonScalars) {
-      test(`${label} in ${field} is rejected naming the field`, () => {
+      test(`${label} in the known field ${field} is rejected naming the field`, () => {
         const fields: RawField[] = field === "name" ? [["name", value]] : withName([field, value]);
         assertRejected(fields, `Field "${field}" must be a single text value, not ${described}`);
       });
     }
   }
 
-  test("a field sent twice is rejected, even when one copy is empty", () => {
+  test("an object in an extra field is rejected naming the field", () => {
+    assertRejected(withName(["my_custom_field", { first: "Ada" }]), 'Field "my_custom_field" must be a single text value, not an object');
+    assertRejected(withName(["tags", ["a", { b: 1 }]]), 'Field "tags" must be a single text value, not an object');
+    assertRejected(withName(["tags", ["a", ["b"]]]), 'Field "tags" must hold text values, not a nested list');
+  });
+
+  test("a known field sent twice is rejected, even when one copy is empty: it is ambiguous", () => {
     assertRejected(withName(["name", "Grace Hopper"]), 'Field "name" was sent more than once');
     assertRejected(withName(["utm_source", "a"], ["utm_source", ""]), 'Field "utm_source" was sent more than once');
-    assertRejected(withName(["custom", ""], ["custom", "b"]), 'Field "custom" was sent more than once');
+    assertRejected(withName(["email", "a@example.com"], ["email[]", "b@example.com"]), 'Field "email" was sent more than once');
+  });
+
+  test("a known field sent with the [] suffix is rejected as a list", () => {
+    assertRejected(withName(["email[]", "a@example.com"]), 'Field "email" must be a single text value, not a list');
   });
 
   test("a null byte in a value is rejected naming the field", () => {
@@ -279,6 +289,50 @@ describe("parseLeadInput: extra fields (spec 2.2)", () => {
     const fields = Object.entries(JSON.parse('{"name":"Ada","__proto__":{"polluted":true}}'));
     assertRejected(fields, 'Field "__proto__" must be a single text value, not an object');
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  // Issue 11: ordinary HTML forms send checkbox groups as repeated fields; they were refused.
+  test("a repeated extra field is a list in the order sent, and so is the name[] form", () => {
+    const input = parseLeadInput(
+      withName(["interests", "a"], ["other", "x"], ["interests", "b"], ["topics[]", "t1"], ["topics[]", "t2"], ["single[]", "only"]),
+    );
+    assert.deepEqual(input.extraFields, { interests: ["a", "b"], other: "x", topics: ["t1", "t2"], single: ["only"] });
+  });
+
+  test("a JSON array of scalars is a list; empty values in it are dropped; an empty list is no field", () => {
+    const input = parseLeadInput(withName(["tags", ["a", 2, true, "", null, "  "]], ["none", []], ["blanks", ["", ""]]));
+    assert.deepEqual(input.extraFields, { tags: ["a", 2, true] });
+  });
+
+  test("a repeated extra field with an empty copy keeps the others as a list", () => {
+    assert.deepEqual(parseLeadInput(withName(["custom", ""], ["custom", "b"])).extraFields, { custom: ["b"] });
+  });
+
+  test("a name that is only [] is a field of that name", () => {
+    assert.deepEqual(parseLeadInput(withName(["[]", "x"])).extraFields, { "[]": "x" });
+  });
+
+  test(`a list of ${LIMITS.extraFieldListItems} values is accepted, one more is rejected naming the field`, () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i): RawField => ["pick", `v${i}`]);
+    assert.equal((parseLeadInput(withName(...many(LIMITS.extraFieldListItems))).extraFields.pick as string[]).length, LIMITS.extraFieldListItems);
+    assertRejected(withName(...many(LIMITS.extraFieldListItems + 1)), `Field "pick" has too many values (at most ${LIMITS.extraFieldListItems})`);
+  });
+
+  test("each value of a list is held to the value limit", () => {
+    assertRejected(withName(["notes", ["ok", "v".repeat(LIMITS.extraFieldValue + 1)]]), `Field "notes" is too long (at most ${LIMITS.extraFieldValue} characters)`);
+  });
+
+  test("an unused file input (no name, no bytes) is no field; an uploaded file is named, its bytes not stored", () => {
+    const input = parseLeadInput(
+      withName(["attachment", new File([], "")], ["cv", new File(["x".repeat(2048)], "cv.pdf")], ["blob", new Blob(["x"])]),
+    );
+    assert.deepEqual(input.extraFields, { cv: "[file not stored: cv.pdf, 2 KiB]", blob: "[file not stored: unnamed, 1 bytes]" });
+  });
+
+  test("a contact form's message of about 400 words fits", () => {
+    const message = "word ".repeat(480).trim();
+    assert.ok(message.length > 2_000);
+    assert.equal(parseLeadInput(withName(["message", message])).extraFields.message, message);
   });
 
   const extras = (count: number, value = "v"): RawField[] =>
