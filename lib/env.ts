@@ -35,6 +35,9 @@ const schema = z.object({
   // How many reverse proxies in front of the app append to X-Forwarded-For; 0 = none,
   // the client address is the socket's and forwarded headers are ignored.
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  // The per-key request log (Team Settings → API Keys): rows kept per team, and for how long.
+  REQUEST_LOG_MAX_ROWS_PER_TEAM: z.coerce.number().int().min(1).default(10_000),
+  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   // How long SIGTERM waits for in-flight requests before closing what is left.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),
 });

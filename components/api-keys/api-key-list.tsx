@@ -1,13 +1,28 @@
+import Link from "next/link";
 import type { ApiKeyListItem } from "@/lib/api-keys/api-key-store";
+import type { KeyActivity } from "@/lib/request-log/request-log-store";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import { KeyIcon } from "@/components/ui/icons";
-import { cardClass } from "@/components/ui/styles";
+import { cardClass, linkClass } from "@/components/ui/styles";
 import { CopySecretButton } from "./copy-secret-button";
 import { DeleteKeyButton } from "./delete-key-button";
 
-export function ApiKeyList({ slug, keys, canManage }: { slug: string; keys: ApiKeyListItem[]; canManage: boolean }) {
+const plural = (count: number, word: string) => `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
+
+export function ApiKeyList({
+  slug,
+  keys,
+  canManage,
+  activity,
+}: {
+  slug: string;
+  keys: ApiKeyListItem[];
+  canManage: boolean;
+  /** Requests and failures of each key in the last 24 h. */
+  activity: Map<string, KeyActivity>;
+}) {
   if (!keys.length) {
     return (
       <div className={`${cardClass} flex flex-col items-center px-6 py-12 text-center`}>
@@ -59,6 +74,20 @@ export function ApiKeyList({ slug, keys, canManage }: { slug: string; keys: ApiK
             <dt className="font-medium text-slate-600">Last used</dt>
             <dd className="text-slate-800">
               <DateTime value={key.lastUsedAt} />
+            </dd>
+            <dt className="font-medium text-slate-600">Last 24 hours</dt>
+            <dd className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-800">
+              <span>{plural(activity.get(key.keyId)?.requests ?? 0, "request")}</span>
+              {activity.get(key.keyId)?.failures ? (
+                <Badge tone="red">{plural(activity.get(key.keyId)!.failures, "failure")}</Badge>
+              ) : null}
+              <Link
+                href={`/t/${slug}/settings/api-keys/${key.keyId}`}
+                className={linkClass}
+                aria-label={`Request log of key ${key.keyId}${key.description ? `, ${key.description}` : ""}`}
+              >
+                Request log
+              </Link>
             </dd>
           </dl>
         </li>

@@ -1,4 +1,4 @@
-import { authError } from "../http/api-error";
+import { ApiError, AUTHENTICATION_FAILED } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import {
@@ -14,14 +14,32 @@ export type AuthenticatedKey = { keyId: string; team: { id: string; defaultPhone
 
 const KEY_ID = /^[0-9a-f]{20}$/;
 
-type Failure = { error: string; reason: string };
+/** The key a failure is about, when the presented id is a real key of a team. */
+export type FailedKey = { keyId: string; teamId: string };
+
+type Failure = { error: string; reason: string; key?: FailedKey };
+
+/**
+ * An authentication failure (401 with the spec's texts). `key` is set when the presented
+ * id names a real key of a team (a wrong secret): that team sees it in the key's request
+ * log. The caller learns nothing from it: the envelope is the same as for an unknown key.
+ */
+export class AuthenticationError extends ApiError {
+  constructor(
+    error: string,
+    readonly key: FailedKey | null,
+  ) {
+    super(401, error, AUTHENTICATION_FAILED);
+  }
+}
 
 /**
  * Spec section 5: the X-API-Key / X-API-Secret pair identifies a team. Unknown key,
  * wrong secret and deleted key fail identically ("Invalid API key"); a key whose team
  * is gone fails with "Team ID required", told only to a caller holding the right secret.
  * Around it, the abuse limits of lib/rate-limit/abuse-limits.ts: lockouts are checked
- * before the credentials, failures counted and logged after, the key's budget spent last.
+ * before the credentials, failures counted and logged after; the caller spends the key's
+ * budget (spendKeyBudget) once it can record a refusal in the key's request log.
  */
 export async function authenticate(headers: Headers, context: RequestContext): Promise<AuthenticatedKey> {
   const presentedKeyId = headers.get("x-api-key")?.trim() ?? "";
@@ -39,12 +57,16 @@ export async function authenticate(headers: Headers, context: RequestContext): P
       // Only a well-formed id is logged; anything else is the caller's free text.
       key_id: keyId,
     });
-    throw authError(verdict.error);
+    throw new AuthenticationError(verdict.error, verdict.key ?? null);
   }
 
   await recordAuthSuccess(context, verdict.keyId);
-  await consumeKeyBudget(context, verdict.keyId);
   return verdict;
+}
+
+/** The authenticated key's request budget (429 past it); spent after authentication. */
+export function spendKeyBudget(context: RequestContext, key: AuthenticatedKey): Promise<void> {
+  return consumeKeyBudget(context, key.keyId);
 }
 
 async function verify(keyId: string | null, presentedKeyId: string, secret: string): Promise<AuthenticatedKey | Failure> {
@@ -52,7 +74,8 @@ async function verify(keyId: string | null, presentedKeyId: string, secret: stri
 
   const key = keyId ? await findKeyForAuth(keyId) : null;
   if (!secretMatches(secret, key?.secretDigest ?? null) || !key) {
-    return { error: "Invalid API key", reason: key ? "wrong_secret" : "unknown_or_deleted_key" };
+    if (!key) return { error: "Invalid API key", reason: "unknown_or_deleted_key" };
+    return { error: "Invalid API key", reason: "wrong_secret", ...(key.team ? { key: { keyId: key.id, teamId: key.team.id } } : {}) };
   }
   if (!key.team) return { error: "Team ID required", reason: "team_deleted" };
 

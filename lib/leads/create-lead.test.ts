@@ -87,6 +87,8 @@ describe("createLead stores every field by the rules", async () => {
       mobileNo: "+49301234567",
       mobileCountryCode: "+49",
       mobileNational: "301234567",
+      skippedPhone: null,
+      skippedMobileNo: null,
       organization: "Analytical Engines",
       sourceId: website.id,
       jobTitle: "Mathematician",
@@ -299,6 +301,31 @@ describe("createLead: phones", async () => {
       const { phone, phoneCountryCode, phoneNational, mobileNo, mobileCountryCode, mobileNational } = result.lead;
       assert.deepEqual({ phone, phoneCountryCode, phoneNational, mobileNo, mobileCountryCode, mobileNational }, stored);
       assert.equal(successMessage(result.skipped), successMessage(skipped));
+      // Issue 11: a skipped number keeps what was typed, outside the phone columns.
+      const sent = new Map(fields);
+      assert.equal(result.lead.skippedPhone, skipped.includes("phone") ? String(sent.get("phone")).trim() : null);
+      assert.equal(result.lead.skippedMobileNo, skipped.includes("mobile_no") ? String(sent.get("mobile_no")).trim() : null);
     });
   }
+
+  test("an unknown dial code skips the number (500 before) and keeps its text", async () => {
+    for (const countryCode of ["+999", "0", "+1234", "+99"]) {
+      const result = await create(plain, [["name", "Ada"], ["phone", "7911 123456"], ["mobile_no", "07911123456"], ["country_code", countryCode]]);
+      assert.deepEqual(result.skipped, ["phone", "mobile_no"], countryCode);
+      assert.equal(result.lead.skippedPhone, "7911 123456");
+      assert.equal(result.lead.skippedMobileNo, "07911123456");
+    }
+  });
+});
+
+describe("createLead: repeated extra fields are stored as lists", async () => {
+  const team = await makeTeam();
+
+  test("a checkbox group and a JSON array come back as lists in the order sent", async () => {
+    const { lead } = await create(team, [["name", "Ada"], ["interests", "b"], ["interests", "a"], ["tags[]", "x"], ["scores", [3, 1, 2]]]);
+    const stored = lead.extraFields as Record<string, unknown>;
+    assert.deepEqual(stored.interests, ["b", "a"]);
+    assert.deepEqual(stored.tags, ["x"]);
+    assert.deepEqual(stored.scores, [3, 1, 2]);
+  });
 });

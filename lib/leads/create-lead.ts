@@ -55,6 +55,9 @@ export async function createLead(options: {
     mobileNo: mobile?.e164 ?? null,
     mobileCountryCode: mobile?.countryCode ?? null,
     mobileNational: mobile?.national ?? null,
+    // Kept as typed, so the team still sees what the person entered (issue 11).
+    skippedPhone: skipped.includes("phone") ? input.phone! : null,
+    skippedMobileNo: skipped.includes("mobile_no") ? input.mobile_no! : null,
     organization: input.organization ?? name.fullName,
     sourceId: source.id,
     jobTitle: input.job_title ?? null,

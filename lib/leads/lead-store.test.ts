@@ -25,6 +25,8 @@ const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
   mobileNo: null,
   mobileCountryCode: null,
   mobileNational: null,
+  skippedPhone: null,
+  skippedMobileNo: null,
   organization: "Ada",
   sourceId: apiSource.id,
   jobTitle: null,

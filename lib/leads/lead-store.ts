@@ -17,6 +17,8 @@ export type NewLead = {
   mobileNo: string | null;
   mobileCountryCode: string | null;
   mobileNational: string | null;
+  skippedPhone: string | null;
+  skippedMobileNo: string | null;
   organization: string;
   sourceId: string;
   jobTitle: string | null;

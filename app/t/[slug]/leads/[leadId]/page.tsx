@@ -14,6 +14,9 @@ import { linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Lead · Lead Intake" };
 
+/** A phone that was skipped as invalid still shows what the person typed. */
+const skippedNumber = (raw: string | null) => (raw === null ? null : `not a valid number: ${raw}`);
+
 export default async function LeadPage({ params }: { params: Promise<{ slug: string; leadId: string }> }) {
   const { slug, leadId } = await params;
   const { team } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
@@ -30,8 +33,8 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
     ["First name", lead.firstName],
     ["Last name", lead.lastName],
     ["Email", lead.email],
-    ["Phone", formatPhone(lead.phone)],
-    ["Mobile", formatPhone(lead.mobileNo)],
+    ["Phone", formatPhone(lead.phone) ?? skippedNumber(lead.skippedPhone)],
+    ["Mobile", formatPhone(lead.mobileNo) ?? skippedNumber(lead.skippedMobileNo)],
   ];
   const organization: DetailRow[] = [
     ["Organization", lead.organization],

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/api-keys/api-key-store";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
+import { keyActivity } from "@/lib/request-log/request-log-store";
 import { ApiKeyList } from "@/components/api-keys/api-key-list";
 import { EndpointSnippets } from "@/components/api-keys/endpoint-snippets";
 import { GenerateKeyDialog } from "@/components/api-keys/generate-key-dialog";
@@ -12,7 +13,11 @@ export const metadata: Metadata = { title: "API Keys · Lead Intake" };
 export default async function ApiKeysPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/api-keys`);
-  const [keys, baseUrl] = await Promise.all([listApiKeys(team.id), publicBaseUrl()]);
+  const [keys, baseUrl, activity] = await Promise.all([
+    listApiKeys(team.id),
+    publicBaseUrl(),
+    keyActivity(team.id, new Date(Date.now() - 24 * 60 * 60 * 1000)),
+  ]);
   const canManage = MANAGERS.includes(role);
 
   return (
@@ -35,7 +40,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
         action={canManage ? <GenerateKeyDialog slug={team.slug} /> : null}
       />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
-        <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} />
+        <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} activity={activity} />
         <EndpointSnippets baseUrl={baseUrl} keyIds={keys.map((k) => k.keyId)} />
       </div>
     </section>

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { AUDIT_PAGE_SIZE, listAuditEvents } from "@/lib/audit/audit-log";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { AuditTable } from "@/components/audit/audit-table";
 import { SectionHeader } from "@/components/settings/section-header";
-import { buttonClass } from "@/components/ui/styles";
+import { NewestOlderNav } from "@/components/ui/newest-older-nav";
 
 export const metadata: Metadata = { title: "Audit log · Team Settings · Lead Intake" };
 
@@ -26,20 +25,7 @@ export default async function AuditPage(props: { params: Promise<{ slug: string 
         description="Who generated, copied or deleted an API key, invited a member, changed a role or removed a member: when and from which address. Newest first; visible to owners and admins."
       />
       <AuditTable events={events} />
-      {cursor || olderHref ? (
-        <nav aria-label="Audit log pages" className="mt-4 flex justify-end gap-2">
-          {cursor ? (
-            <Link href={base} className={buttonClass("secondary", "sm")}>
-              ← Newest
-            </Link>
-          ) : null}
-          {olderHref ? (
-            <Link href={olderHref} className={buttonClass("secondary", "sm")}>
-              Older →
-            </Link>
-          ) : null}
-        </nav>
-      ) : null}
+      <NewestOlderNav label="Audit log pages" newestHref={cursor ? base : null} olderHref={olderHref} />
     </section>
   );
 }

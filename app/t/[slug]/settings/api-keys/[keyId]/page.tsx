@@ -1,0 +1,50 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
+import { env } from "@/lib/env";
+import { listKeyRequests } from "@/lib/request-log/request-log-store";
+import { RequestLogTable } from "@/components/request-log/request-log-table";
+import { SectionHeader } from "@/components/settings/section-header";
+import { NewestOlderNav } from "@/components/ui/newest-older-nav";
+import { linkClass } from "@/components/ui/styles";
+
+export const metadata: Metadata = { title: "Request log · API Keys · Lead Intake" };
+
+// Every member who can see the keys sees what each key was sent and answered.
+export default async function KeyRequestLogPage(props: {
+  params: Promise<{ slug: string; keyId: string }>;
+  searchParams: Promise<{ before?: string | string[] }>;
+}) {
+  const { slug, keyId } = await props.params;
+  const { before } = await props.searchParams;
+  const base = `/t/${slug}/settings/api-keys/${keyId}`;
+  const { team } = await requireTeamPage(slug, base);
+  // Tenant ownership is in the query: another team's key is simply not found.
+  const key = await findApiKeyDescription({ keyId, teamId: team.id });
+  if (!key) notFound();
+  const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
+  const { rows, olderCursor } = await listKeyRequests({ teamId: team.id, apiKeyId: keyId, before: cursor });
+  const { REQUEST_LOG_RETENTION_DAYS: days, REQUEST_LOG_MAX_ROWS_PER_TEAM: maxRows } = env();
+
+  return (
+    <section>
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
+        <Link href={`/t/${team.slug}/settings/api-keys`} className={linkClass}>
+          ← API Keys
+        </Link>
+      </nav>
+      <SectionHeader
+        title={`Request log of ${key.description ?? "key"} ${keyId}`}
+        description={`Every request this key authenticated or failed to authenticate: the lead it created, or the status and error it got. Newest first; kept ${days} days, at most ${maxRows.toLocaleString("en-US")} requests per team.`}
+      />
+      <RequestLogTable slug={team.slug} rows={rows} />
+      <NewestOlderNav
+        label="Request log pages"
+        newestHref={cursor ? base : null}
+        olderHref={olderCursor ? `${base}?before=${olderCursor}` : null}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import Link from "next/link";
+import type { RequestLogRow } from "@/lib/request-log/request-log-store";
+import { Badge } from "@/components/ui/badge";
+import { DateTime } from "@/components/ui/date-time";
+import { cardClass, linkClass } from "@/components/ui/styles";
+
+const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
+const td = "px-4 py-3 text-sm text-slate-700";
+
+const ENCODING_LABEL: Record<string, string> = {
+  json: "JSON",
+  urlencoded: "Form (urlencoded)",
+  multipart: "Form (multipart)",
+  other: "Other",
+  none: "None",
+};
+
+/** A key's requests as text (never HTML), newest first. */
+export function RequestLogTable({ slug, rows }: { slug: string; rows: RequestLogRow[] }) {
+  if (rows.length === 0) {
+    return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>This key has received no requests yet.</p>;
+  }
+  return (
+    <div className={`${cardClass} overflow-x-auto`}>
+      <table className="min-w-full divide-y divide-slate-200">
+        <caption className="sr-only">Requests of this key, newest first</caption>
+        <thead className="bg-slate-50">
+          <tr>
+            <th scope="col" className={th}>When</th>
+            <th scope="col" className={th}>Outcome</th>
+            <th scope="col" className={th}>Client address</th>
+            <th scope="col" className={th}>Body</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {rows.map((row) => (
+            <tr key={row.id} data-status={row.status}>
+              <td className={`${td} whitespace-nowrap`}>
+                <DateTime value={row.createdAt} />
+              </td>
+              <td className={td}>
+                <div className="flex flex-wrap items-center gap-2">
+                  <Badge tone={row.status < 300 ? "green" : row.status === 429 ? "amber" : "red"}>{row.status}</Badge>
+                  {row.leadId ? (
+                    <Link href={`/t/${slug}/leads/${row.leadId}`} className={`${linkClass} font-mono text-xs`}>
+                      {row.leadId}
+                    </Link>
+                  ) : null}
+                  {row.error ? <span className="break-words text-slate-900">{row.error}</span> : null}
+                </div>
+              </td>
+              <td className={`${td} font-mono text-xs whitespace-nowrap`}>{row.ip ?? "—"}</td>
+              <td className={`${td} whitespace-nowrap`}>{ENCODING_LABEL[row.encoding] ?? row.encoding}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+import { authenticate, AuthenticationError, spendKeyBudget, type AuthenticatedKey } from "../api-keys/authenticate";
+import { toApiError } from "../http/envelope";
+import type { RequestContext } from "../http/request-context";
+import { readFields } from "../http/read-body";
+import { fingerprint, idempotencyKeyFrom, runIdempotently } from "../idempotency/idempotency";
+import { createLead, leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
+import { LIMITS } from "../leads/lead-input-schema";
+import { parseLeadInput } from "../leads/parse-lead-input";
+import {
+  createdCommitted,
+  recordCreated,
+  recordRefused,
+  recordReplayed,
+  type RequestLogDraft,
+} from "../request-log/request-log";
+
+// The create_lead use case over HTTP (spec 4.1): authenticate, read and validate the
+// body, create the lead (at most once per Idempotency-Key), and write what happened to
+// the key's request log: a created lead in its own transaction, a refusal in one insert.
+
+const created = (result: CreateLeadResult) => ({ status: 201, body: JSON.stringify(leadCreatedBody(result)) });
+
+export async function createLeadFromRequest(request: Request, context: RequestContext): Promise<Response> {
+  const draft: RequestLogDraft = { context, contentType: request.headers.get("content-type") };
+  let key: AuthenticatedKey;
+  try {
+    // Authentication (with the abuse limits) comes first: a caller without a valid key
+    // learns nothing about the body rules, and no body is read for it.
+    key = await authenticate(request.headers, context);
+  } catch (error) {
+    if (error instanceof AuthenticationError && error.key) await recordRefused(draft, error.key, error);
+    throw error;
+  }
+
+  try {
+    await spendKeyBudget(context, key);
+    const idempotencyKey = idempotencyKeyFrom(request.headers);
+    const fields = await readFields(request, LIMITS.bodyBytes);
+    const input = parseLeadInput(fields);
+    const outcome = await runIdempotently(
+      idempotencyKey === null
+        ? null
+        : { apiKeyId: key.keyId, key: idempotencyKey, fingerprint: fingerprint("create_lead", fields) },
+      context,
+      async (complete) =>
+        created(
+          await createLead({
+            team: key.team,
+            apiKeyId: key.keyId,
+            input,
+            beforeCommit: async (tx, result) => {
+              await complete?.(tx, created(result));
+              await recordCreated(draft, key, result.leadId, tx);
+            },
+          }),
+        ),
+    );
+    if (outcome.replayed) await recordReplayed(draft, key, outcome);
+    else createdCommitted(key);
+    return new Response(outcome.body, {
+      status: outcome.status,
+      headers: {
+        "Content-Type": "application/json",
+        "Cache-Control": "no-store",
+        ...(outcome.replayed ? { "Idempotent-Replayed": "true" } : {}),
+      },
+    });
+  } catch (thrown) {
+    const error = toApiError(thrown, context);
+    await recordRefused(draft, { keyId: key.keyId, teamId: key.team.id }, error);
+    throw error;
+  }
+}

@@ -1,0 +1,119 @@
+import { db, type Tx } from "../db/client";
+import { env } from "../env";
+
+// Every database access for the per-key request log lives here. The log is bounded per
+// team by age and by count: pruneTeam runs every PRUNE_EVERY writes of a team in this
+// process, so a flood of refused requests cannot grow the table without bound.
+
+/** How the body was sent (the Content-Type's media type, reduced). */
+export type BodyEncoding = "json" | "urlencoded" | "multipart" | "other" | "none";
+
+export type RequestLogEntry = {
+  teamId: string;
+  apiKeyId: string;
+  status: number;
+  leadId?: string | null;
+  error?: string | null;
+  ip: string | null;
+  encoding: BodyEncoding;
+};
+
+export type RequestLogRow = {
+  id: number;
+  createdAt: Date;
+  status: number;
+  leadId: string | null;
+  error: string | null;
+  ip: string | null;
+  encoding: string;
+};
+
+const PRUNE_EVERY = 100;
+const MAX_ERROR = 500;
+const writesSincePrune = new Map<string, number>();
+
+/** Writes one row; inside `tx` it commits with the lead it names. */
+export async function recordRequest(entry: RequestLogEntry, tx?: Tx): Promise<void> {
+  await (tx ?? db()).apiRequest.create({
+    data: {
+      teamId: entry.teamId,
+      apiKeyId: entry.apiKeyId,
+      status: entry.status,
+      leadId: entry.leadId ?? null,
+      error: entry.error ? entry.error.slice(0, MAX_ERROR) : null,
+      ip: entry.ip,
+      encoding: entry.encoding,
+    },
+    select: { id: true },
+  });
+}
+
+/**
+ * Counts a write of the team and, every PRUNE_EVERY of them, prunes the team's log. Call
+ * after the row committed; it never throws (pruning is housekeeping, not the request).
+ */
+export function afterRequestRecorded(teamId: string): void {
+  const writes = (writesSincePrune.get(teamId) ?? 0) + 1;
+  if (writes < PRUNE_EVERY) {
+    writesSincePrune.set(teamId, writes);
+    return;
+  }
+  writesSincePrune.set(teamId, 0);
+  pruneTeam(teamId).catch(() => undefined);
+}
+
+/** Deletes the team's rows older than the retention period and beyond the newest N. */
+export async function pruneTeam(teamId: string, now = new Date()): Promise<number> {
+  const { REQUEST_LOG_MAX_ROWS_PER_TEAM: maxRows, REQUEST_LOG_RETENTION_DAYS: days } = env();
+  const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+  // The id of the newest row that falls outside the count; ids grow with time.
+  const [boundary] = await db().apiRequest.findMany({
+    where: { teamId },
+    orderBy: { id: "desc" },
+    skip: maxRows,
+    take: 1,
+    select: { id: true },
+  });
+  const { count } = await db().apiRequest.deleteMany({
+    where: { teamId, OR: [{ createdAt: { lt: cutoff } }, ...(boundary ? [{ id: { lte: boundary.id } }] : [])] },
+  });
+  return count;
+}
+
+export const REQUEST_LOG_PAGE_SIZE = 50;
+
+/** One page of a key's requests, newest first; `before` is the id cursor of the next page. */
+export async function listKeyRequests(options: {
+  teamId: string;
+  apiKeyId: string;
+  before?: number;
+  take?: number;
+}): Promise<{ rows: RequestLogRow[]; olderCursor: number | null }> {
+  const take = options.take ?? REQUEST_LOG_PAGE_SIZE;
+  const rows = await db().apiRequest.findMany({
+    where: { teamId: options.teamId, apiKeyId: options.apiKeyId, ...(options.before ? { id: { lt: options.before } } : {}) },
+    orderBy: { id: "desc" },
+    take: take + 1,
+    select: { id: true, createdAt: true, status: true, leadId: true, error: true, ip: true, encoding: true },
+  });
+  const page = rows.slice(0, take);
+  return { rows: page, olderCursor: rows.length > take ? page[page.length - 1]!.id : null };
+}
+
+export type KeyActivity = { requests: number; failures: number };
+
+/** Requests and refusals per key of the team since `since` (the key list's "last 24 h"). */
+export async function keyActivity(teamId: string, since: Date): Promise<Map<string, KeyActivity>> {
+  const [all, failed] = await Promise.all([
+    db().apiRequest.groupBy({ by: ["apiKeyId"], where: { teamId, createdAt: { gte: since } }, _count: { _all: true } }),
+    db().apiRequest.groupBy({
+      by: ["apiKeyId"],
+      where: { teamId, createdAt: { gte: since }, status: { gte: 400 } },
+      _count: { _all: true },
+    }),
+  ]);
+  const activity = new Map<string, KeyActivity>();
+  for (const row of all) activity.set(row.apiKeyId, { requests: row._count._all, failures: 0 });
+  for (const row of failed) activity.get(row.apiKeyId)!.failures = row._count._all;
+  return activity;
+}
