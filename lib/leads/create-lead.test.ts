@@ -5,13 +5,13 @@ import { db } from "../db/client";
 import { addLeadSource } from "../teams/lead-sources";
 import { createTeam, type Team } from "../teams/team-store";
 import { setWorkspaceCurrency, workspaceCurrency } from "../workspace/settings";
-import { LEAD_CREATED, createLead, successMessage, type PhoneField } from "./create-lead";
+import { LEAD_CREATED, createLead, successMessage, type SkippableField } from "./create-lead";
 import { parseLeadInput, type RawField } from "./parse-lead-input";
 
 await useTestDatabase();
 
 describe("successMessage (spec 4.1)", () => {
-  const cases: [PhoneField[], string][] = [
+  const cases: [SkippableField[], string][] = [
     [[], "Lead created successfully"],
     [["phone"], "Lead created successfully (skipped invalid fields: phone)"],
     [["mobile_no"], "Lead created successfully (skipped invalid fields: mobile_no)"],
@@ -89,6 +89,7 @@ describe("createLead stores every field by the rules", async () => {
       mobileNational: "301234567",
       skippedPhone: null,
       skippedMobileNo: null,
+      skippedWebsite: null,
       organization: "Analytical Engines",
       sourceId: website.id,
       jobTitle: "Mathematician",
@@ -226,7 +227,7 @@ describe("createLead: phones", async () => {
     title: string;
     team: () => Team;
     fields: RawField[];
-    skipped: PhoneField[];
+    skipped: SkippableField[];
     stored: {
       phone: string | null;
       phoneCountryCode: string | null;
@@ -315,6 +316,24 @@ describe("createLead: phones", async () => {
       assert.equal(result.lead.skippedPhone, "7911 123456");
       assert.equal(result.lead.skippedMobileNo, "07911123456");
     }
+  });
+});
+
+describe("createLead: a website that is no http(s) URL is skipped, not refused", async () => {
+  const team = await makeTeam();
+
+  test("the lead is created, the suffix names website, the text is kept outside the website column", async () => {
+    for (const sent of ["n/a", "javascript:alert(1)", "my site"]) {
+      const result = await create(team, [["name", "Ada"], ["website", sent]]);
+      assert.deepEqual(result.skipped, ["website"]);
+      assert.equal(successMessage(result.skipped), "Lead created successfully (skipped invalid fields: website)");
+      assert.deepEqual([result.lead.website, result.lead.skippedWebsite], [null, sent]);
+    }
+  });
+
+  test("skipped fields are named in the order phone, mobile_no, website", async () => {
+    const result = await create(team, [["name", "Ada"], ["website", "n/a"], ["mobile_no", "12"], ["phone", "x1"]]);
+    assert.deepEqual(result.skipped, ["phone", "mobile_no", "website"]);
   });
 });
 

@@ -5,15 +5,17 @@ import { insertLead } from "./lead-store";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
 import { parsePhone } from "./phone";
+import { parseWebsite } from "./website";
 
-export type PhoneField = "phone" | "mobile_no";
+/** A field that is skipped, not refused, when its value is unreadable (spec 2.1 for phones). */
+export type SkippableField = "phone" | "mobile_no" | "website";
 
-export type CreateLeadResult = { leadId: string; skipped: PhoneField[] };
+export type CreateLeadResult = { leadId: string; skipped: SkippableField[] };
 
 export const LEAD_CREATED = "Lead created successfully";
 
-/** The success message of spec 4.1, with the suffix naming skipped phone fields. */
-export function successMessage(skipped: readonly PhoneField[]): string {
+/** The success message of spec 4.1, with the suffix naming skipped fields. */
+export function successMessage(skipped: readonly SkippableField[]): string {
   return skipped.length ? `${LEAD_CREATED} (skipped invalid fields: ${skipped.join(", ")})` : LEAD_CREATED;
 }
 
@@ -37,9 +39,11 @@ export async function createLead(options: {
   const phoneContext = { countryCode: input.country_code, defaultCountry: team.defaultPhoneCountry };
   const phone = input.phone ? parsePhone(input.phone, phoneContext) : null;
   const mobile = input.mobile_no ? parsePhone(input.mobile_no, phoneContext) : null;
-  const skipped: PhoneField[] = [];
+  const website = input.website ? parseWebsite(input.website) : null;
+  const skipped: SkippableField[] = [];
   if (input.phone && !phone) skipped.push("phone");
   if (input.mobile_no && !mobile) skipped.push("mobile_no");
+  if (input.website && !website) skipped.push("website");
 
   const [source, currency] = await Promise.all([resolveLeadSource(team.id, input.source), workspaceCurrency()]);
 
@@ -58,10 +62,11 @@ export async function createLead(options: {
     // Kept as typed, so the team still sees what the person entered (issue 11).
     skippedPhone: skipped.includes("phone") ? input.phone! : null,
     skippedMobileNo: skipped.includes("mobile_no") ? input.mobile_no! : null,
+    skippedWebsite: skipped.includes("website") ? input.website! : null,
     organization: input.organization ?? name.fullName,
     sourceId: source.id,
     jobTitle: input.job_title ?? null,
-    website: input.website ?? null,
+    website,
     territory: input.territory ?? null,
     industry: input.industry ?? null,
     annualRevenue: input.annual_revenue ?? null,

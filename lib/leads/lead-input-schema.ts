@@ -57,7 +57,10 @@ export const leadInputSchema = z
       .string()
       .max(LIMITS.website)
       .optional()
-      .meta({ description: "An http or https URL; a bare host name such as example.com is read as https://example.com." }),
+      .meta({
+        description:
+          "An http or https URL; a bare host name such as example.com is read as https://example.com and a user name and password are removed. Any other text is skipped like an invalid phone (named in the message suffix, kept as typed on the lead).",
+      }),
     territory: text(LIMITS.text, "Territory."),
     industry: text(LIMITS.text, "Industry."),
     annual_revenue: z

@@ -27,6 +27,7 @@ const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
   mobileNational: null,
   skippedPhone: null,
   skippedMobileNo: null,
+  skippedWebsite: null,
   organization: "Ada",
   sourceId: apiSource.id,
   jobTitle: null,

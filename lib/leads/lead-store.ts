@@ -19,6 +19,7 @@ export type NewLead = {
   mobileNational: string | null;
   skippedPhone: string | null;
   skippedMobileNo: string | null;
+  skippedWebsite: string | null;
   organization: string;
   sourceId: string;
   jobTitle: string | null;

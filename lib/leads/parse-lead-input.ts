@@ -157,7 +157,6 @@ export function parseLeadInput(fields: Iterable<RawField>): LeadInput {
   const input = Object.fromEntries(known) as Omit<LeadInput, "extraFields">;
   if (input.annual_revenue !== undefined) input.annual_revenue = String(input.annual_revenue);
   if (input.no_of_employees !== undefined) input.no_of_employees = String(input.no_of_employees);
-  if (input.website !== undefined) input.website = normaliseWebsite(input.website);
   // Object.fromEntries defines own properties, so names such as __proto__ stay plain data.
   return { ...input, extraFields: Object.fromEntries(extra) };
 }
@@ -168,26 +167,4 @@ function issueMessage(issue: z.core.$ZodIssue): string {
   if (field === "email" && issue.code === "invalid_format") return `Invalid email address: ${String(issue.input)}`;
   if (issue.code === "too_big") return `Field ${quote(field)} is too long (at most ${String(issue.maximum)} characters)`;
   return `Field ${quote(field)} is invalid: ${issue.message}`;
-}
-
-// A scheme is letters before ":" not followed by a digit: "example.com:8080" is a host and port.
-const HAS_SCHEME = /^[a-z][a-z0-9+.-]*:(?!\d)/i;
-
-/** website must be an http(s) URL; a bare host ("example.com/about") is read as https. */
-function normaliseWebsite(value: string): string {
-  // "//example.com" is a scheme-relative URL: the host follows the slashes.
-  const candidate = HAS_SCHEME.test(value) ? value : `https://${value.replace(/^\/\/+/, "")}`;
-  let url: URL;
-  try {
-    url = new URL(candidate);
-  } catch {
-    throw validationError(`Field "website" must be an http or https URL`);
-  }
-  const validHost = url.hostname.includes(".") || url.hostname === "localhost";
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || !validHost || /\s/.test(value)) {
-    throw validationError(`Field "website" must be an http or https URL`);
-  }
-  // Credentials in a stored URL would be shown to every team member.
-  if (url.username || url.password) throw validationError(`Field "website" must not contain a user name or password`);
-  return candidate;
 }

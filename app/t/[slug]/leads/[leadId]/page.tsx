@@ -14,8 +14,8 @@ import { linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Lead · Lead Intake" };
 
-/** A phone that was skipped as invalid still shows what the person typed. */
-const skippedNumber = (raw: string | null) => (raw === null ? null : `not a valid number: ${raw}`);
+/** A phone or website that was skipped as invalid still shows what the person typed. */
+const skipped = (kind: string, raw: string | null) => (raw === null ? null : `not a valid ${kind}: ${raw}`);
 
 export default async function LeadPage({ params }: { params: Promise<{ slug: string; leadId: string }> }) {
   const { slug, leadId } = await params;
@@ -33,13 +33,13 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
     ["First name", lead.firstName],
     ["Last name", lead.lastName],
     ["Email", lead.email],
-    ["Phone", formatPhone(lead.phone) ?? skippedNumber(lead.skippedPhone)],
-    ["Mobile", formatPhone(lead.mobileNo) ?? skippedNumber(lead.skippedMobileNo)],
+    ["Phone", formatPhone(lead.phone) ?? skipped("number", lead.skippedPhone)],
+    ["Mobile", formatPhone(lead.mobileNo) ?? skipped("number", lead.skippedMobileNo)],
   ];
   const organization: DetailRow[] = [
     ["Organization", lead.organization],
     ["Job title", lead.jobTitle],
-    ["Website", lead.website],
+    ["Website", lead.website ?? skipped("URL", lead.skippedWebsite)],
     ["Industry", lead.industry],
     ["Territory", lead.territory],
     ["Annual revenue", lead.annualRevenue],

@@ -1,20 +1,19 @@
 -- AlterTable
-ALTER TABLE "Lead" ADD COLUMN     "skippedMobileNo" TEXT,
-ADD COLUMN     "skippedPhone" TEXT;
+ALTER TABLE "Lead" ADD COLUMN "skippedMobileNo" TEXT;
+ALTER TABLE "Lead" ADD COLUMN "skippedPhone" TEXT;
+ALTER TABLE "Lead" ADD COLUMN "skippedWebsite" TEXT;
 
 -- CreateTable
 CREATE TABLE "ApiRequest" (
-    "id" SERIAL NOT NULL,
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
     "teamId" TEXT NOT NULL,
     "apiKeyId" TEXT NOT NULL,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "status" INTEGER NOT NULL,
     "leadId" TEXT,
     "error" TEXT,
     "ip" TEXT,
-    "encoding" TEXT NOT NULL,
-
-    CONSTRAINT "ApiRequest_pkey" PRIMARY KEY ("id")
+    "encoding" TEXT NOT NULL
 );
 
 -- CreateIndex

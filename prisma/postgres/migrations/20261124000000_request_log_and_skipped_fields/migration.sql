@@ -1,18 +1,21 @@
 -- AlterTable
-ALTER TABLE "Lead" ADD COLUMN "skippedMobileNo" TEXT;
-ALTER TABLE "Lead" ADD COLUMN "skippedPhone" TEXT;
+ALTER TABLE "Lead" ADD COLUMN     "skippedMobileNo" TEXT,
+ADD COLUMN     "skippedPhone" TEXT,
+ADD COLUMN     "skippedWebsite" TEXT;
 
 -- CreateTable
 CREATE TABLE "ApiRequest" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "id" SERIAL NOT NULL,
     "teamId" TEXT NOT NULL,
     "apiKeyId" TEXT NOT NULL,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "status" INTEGER NOT NULL,
     "leadId" TEXT,
     "error" TEXT,
     "ip" TEXT,
-    "encoding" TEXT NOT NULL
+    "encoding" TEXT NOT NULL,
+
+    CONSTRAINT "ApiRequest_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
