@@ -4,6 +4,7 @@ import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM, assertChromium } from "./e2e/support/chromium";
 import { freePort } from "./e2e/support/free-port";
+import { E2E_METRICS_TOKEN } from "./e2e/support/metrics-token";
 
 // One `next start` on a fresh database for the whole run. The config is evaluated
 // again in every worker, so the folder and port are chosen once and handed down by env
@@ -69,6 +70,8 @@ export default defineConfig({
       AUTH_FAILURES_PER_KEY_ID: "1000000",
       SIGN_IN_FAILURES_PER_IP: "1000000",
       SIGN_IN_FAILURES_PER_EMAIL_AND_IP: "1000000",
+      // e2e/api/operations.spec.ts scrapes /api/metrics with it.
+      METRICS_TOKEN: E2E_METRICS_TOKEN,
     },
   },
 });

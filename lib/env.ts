@@ -38,6 +38,8 @@ const schema = z.object({
   // The per-key request log (Team Settings → API Keys): rows kept per team, and for how long.
   REQUEST_LOG_MAX_ROWS_PER_TEAM: z.coerce.number().int().min(1).default(10_000),
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // Bearer token for GET /api/metrics (Prometheus); without it the endpoint is a 404.
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
   // How long SIGTERM waits for in-flight requests before closing what is left.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),
 });

@@ -76,16 +76,27 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
     sent.filter((r) => r.instance === name && r.phase === inPhase && r.status === 503).length;
 
   await waitFor("20 creates on each instance", () => okFrom("A", "up") >= 20 && okFrom("B", "up") >= 20);
+  // Issue 15: the readiness probe follows the database (GET /api/health).
+  const health = async (instance: typeof a) => {
+    const res = await fetch(`${instance.baseUrl}/api/health`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
+    return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, { state: string; problem?: string }> } };
+  };
+  assert.deepEqual(await health(a), { status: 200, body: { status: "ok", checks: { database: { state: "ok" }, redis: { state: "not configured" } } } });
   phase = "stopping";
   deployment.cluster.stop("fast");
   phase = "down";
   await waitFor("10 answers from each instance while PostgreSQL is down", () => unavailableFrom("A", "down") >= 10 && unavailableFrom("B", "down") >= 10);
+  assert.deepEqual(await health(b), {
+    status: 503,
+    body: { status: "failing", checks: { database: { state: "failing", problem: "unreachable" }, redis: { state: "not configured" } } },
+  });
   phase = "restarting";
   deployment.cluster.start();
   phase = "recovered";
   await waitFor("10 creates on each instance after the restart", () => okFrom("A", "recovered") >= 10 && okFrom("B", "recovered") >= 10);
   running = false;
   await Promise.all(clients);
+  assert.equal((await health(a)).status, 200, "ready again after the restart, without restarting the app");
 
   const context = () => `answers: ${summary(sent)}\nA:\n${a.output().slice(-2_000)}\nB:\n${b.output().slice(-2_000)}`;
   // Every request got an HTTP answer, in time: no hang, no dropped connection.

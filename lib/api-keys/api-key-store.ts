@@ -141,7 +141,7 @@ export type KeyForAuth = {
   id: string;
   secretDigest: string;
   lastUsedAt: Date | null;
-  team: { id: string; defaultPhoneCountry: string | null } | null;
+  team: { id: string; slug: string; defaultPhoneCountry: string | null } | null;
 };
 
 type KeyForAuthRow = {
@@ -149,6 +149,7 @@ type KeyForAuthRow = {
   secretDigest: string;
   lastUsedAt: Date | string | null;
   teamId: string | null;
+  teamSlug: string | null;
   defaultPhoneCountry: string | null;
 };
 
@@ -159,7 +160,7 @@ type KeyForAuthRow = {
  */
 export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
   const rows = await db().$queryRaw<KeyForAuthRow[]>`
-    SELECT k."id", k."secretDigest", k."lastUsedAt", t."id" AS "teamId", t."defaultPhoneCountry"
+    SELECT k."id", k."secretDigest", k."lastUsedAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
     FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId"
     WHERE k."id" = ${keyId}`;
   const row = rows[0];
@@ -168,7 +169,7 @@ export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> 
     id: row.id,
     secretDigest: row.secretDigest,
     lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
-    team: row.teamId === null ? null : { id: row.teamId, defaultPhoneCountry: row.defaultPhoneCountry },
+    team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
   };
 }
 

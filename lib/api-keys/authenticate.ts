@@ -10,7 +10,7 @@ import {
 import { findKeyForAuth, touchApiKey } from "./api-key-store";
 import { secretMatches } from "./secret";
 
-export type AuthenticatedKey = { keyId: string; team: { id: string; defaultPhoneCountry: string | null } };
+export type AuthenticatedKey = { keyId: string; team: { id: string; slug: string; defaultPhoneCountry: string | null } };
 
 const KEY_ID = /^[0-9a-f]{20}$/;
 

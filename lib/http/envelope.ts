@@ -2,6 +2,7 @@ import { ApiError } from "./api-error";
 import { isDatabaseUnavailable } from "../db/errors";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
+import { metrics } from "../operations/metrics";
 import { requestContext, type RequestContext } from "./request-context";
 
 export type ErrorEnvelope = { success: false; error: string; message: string };
@@ -22,6 +23,7 @@ export function errorResponse(thrown: unknown, context?: RequestContext): Respon
 export function toApiError(thrown: unknown, context?: RequestContext): ApiError {
   if (thrown instanceof ApiError) return thrown;
   if (isDatabaseUnavailable(thrown)) {
+    metrics().databaseErrors.inc({ kind: "unavailable" });
     // Operators need to tell "down" from "pool exhausted" from "too slow"; codes and
     // adapter kinds carry no query values, so they are safe to log.
     log("warn", "db.unavailable", { request_id: context?.requestId, ...summariseError(thrown) });
@@ -31,7 +33,10 @@ export function toApiError(thrown: unknown, context?: RequestContext): ApiError 
   }
   // The class, code, adapter kind and a reason with its values removed: messages of
   // driver and library errors can echo what was sent (lib/log/error-summary.ts).
-  log("error", "unexpected error", { request_id: context?.requestId, ...summariseError(thrown) });
+  const summary = summariseError(thrown);
+  log("error", "unexpected error", { request_id: context?.requestId, ...summary });
+  // Driver and Prisma errors carry a code; an error without one is a bug of ours.
+  if (summary.code || summary.kind) metrics().databaseErrors.inc({ kind: "unexpected" });
   return new ApiError(500, "Internal server error", "Server error");
 }
 

@@ -6,6 +6,7 @@ import { fingerprint, idempotencyKeyFrom, runIdempotently } from "../idempotency
 import { createLead, leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { LIMITS } from "../leads/lead-input-schema";
 import { parseLeadInput } from "../leads/parse-lead-input";
+import { metrics } from "../operations/metrics";
 import {
   createdCommitted,
   recordCreated,
@@ -55,8 +56,12 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
           }),
         ),
     );
-    if (outcome.replayed) await recordReplayed(draft, key, outcome);
-    else createdCommitted(key);
+    if (outcome.replayed) {
+      await recordReplayed(draft, key, outcome);
+    } else {
+      createdCommitted(key);
+      metrics().leadsCreated.inc({ team: key.team.slug });
+    }
     return new Response(outcome.body, {
       status: outcome.status,
       headers: {

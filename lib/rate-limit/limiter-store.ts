@@ -80,3 +80,16 @@ export async function used(limiter: Limiter, key: string): Promise<{ points: num
   const state = await limiter.get(key);
   return { points: state?.consumedPoints ?? 0, msBeforeNext: state?.msBeforeNext ?? 0 };
 }
+
+/** The shared store's state for the readiness check: null when no Redis is configured. */
+export async function redisReachable(): Promise<boolean | null> {
+  const url = env().REDIS_URL;
+  if (!url) return null;
+  const client = redis(url);
+  await firstConnection;
+  try {
+    return (await client.ping()) === "PONG";
+  } catch {
+    return false;
+  }
+}

@@ -1,11 +1,12 @@
 import { createLeadFromRequest } from "@/lib/intake/create-lead-request";
 import { methodNotAllowed, respond } from "@/lib/http/envelope";
+import { observeIntake } from "@/lib/operations/metrics";
 
 export const dynamic = "force-dynamic";
 
 // Spec 4.1; the use case and its order of checks are in lib/intake/create-lead-request.ts.
 export function POST(request: Request): Promise<Response> {
-  return respond(request, (context) => createLeadFromRequest(request, context));
+  return observeIntake("create_lead", () => respond(request, (context) => createLeadFromRequest(request, context)));
 }
 
 export const GET = methodNotAllowed("POST");
