@@ -1,6 +1,5 @@
 import { CALLBACK_URL_CASES } from "../../lib/auth/callback-url-cases";
-import { baseURL } from "../../playwright.config";
-import { newTeamWithUser, signIn } from "../support/fixtures";
+import { BASE_URL as baseURL, newTeamWithUser, signIn } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
 // Every known open-redirect bypass of callbackUrl (lib/auth/callback-url-cases.ts), sent
@@ -16,7 +15,7 @@ test("over HTTP, /signin answers every callbackUrl without a 5xx and redirects o
   const context = await browser.newContext({ baseURL });
   const page = await context.newPage();
   await signIn(page, user);
-  const anonymous = await (await browser.newContext({ baseURL })).request;
+  const anonymous = (await browser.newContext({ baseURL })).request;
   for (const { input, expected } of CALLBACK_URL_CASES) {
     const label = JSON.stringify(input);
     const signedOut = await anonymous.get(signInPath(input), { maxRedirects: 0 });
