@@ -4,6 +4,7 @@ import { signIn } from "next-auth/react";
 import { useActionState, useEffect, useRef } from "react";
 import { acceptInviteAction } from "@/app/invite/[token]/actions";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { PASSWORD_MIN_LENGTH } from "@/lib/users/password-policy";
 
 export function AcceptInviteForm({ token, email, hasAccount }: { token: string; email: string; hasAccount: boolean }) {
   const [state, action, pending] = useActionState(acceptInviteAction, null);
@@ -27,7 +28,6 @@ export function AcceptInviteForm({ token, email, hasAccount }: { token: string; 
       className="space-y-4"
     >
       <input type="hidden" name="token" value={token} />
-      <input type="hidden" name="newAccount" value={hasAccount ? "0" : "1"} />
       {/* Lets password managers store the new credentials under the right account. */}
       <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
       {hasAccount ? (
@@ -49,14 +49,14 @@ export function AcceptInviteForm({ token, email, hasAccount }: { token: string; 
           name="password"
           type="password"
           required
-          minLength={hasAccount ? undefined : 10}
+          minLength={hasAccount ? undefined : PASSWORD_MIN_LENGTH}
           autoComplete={hasAccount ? "current-password" : "new-password"}
           aria-describedby={hasAccount ? undefined : "password-help"}
           className={`${inputClass} mt-1.5`}
         />
         {hasAccount ? null : (
           <p id="password-help" className="mt-1.5 text-xs text-slate-500">
-            At least 10 characters.
+            At least {PASSWORD_MIN_LENGTH} characters; a few unrelated words work well.
           </p>
         )}
       </div>

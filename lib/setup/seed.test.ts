@@ -21,16 +21,16 @@ describe("migrations and seed", () => {
   });
 
   test("seed makes the demo admin, who owns team demo with its API source, and sets the currency; twice is once", async () => {
-    const env = { ...process.env, WORKSPACE_CURRENCY: "EUR", DEMO_ADMIN_EMAIL: " Owner@Example.com ", DEMO_ADMIN_PASSWORD: "s3cret-pass" };
+    const env = { ...process.env, WORKSPACE_CURRENCY: "EUR", DEMO_ADMIN_EMAIL: " Owner@Example.com ", DEMO_ADMIN_PASSWORD: "seed-test-passphrase" };
     const first = await seed(env);
-    assert.deepEqual(first, { email: "owner@example.com", password: "s3cret-pass", createdAdmin: true });
+    assert.deepEqual(first, { email: "owner@example.com", password: "seed-test-passphrase", createdAdmin: true });
     const second = await seed(env);
     assert.deepEqual(second, { ...first, createdAdmin: false });
 
     assert.equal(await workspaceCurrency(), "EUR");
     const admin = await db().user.findUniqueOrThrow({ where: { email: "owner@example.com" } });
-    assert.ok(await verifyPassword("s3cret-pass", admin.passwordHash));
-    assert.ok(!admin.passwordHash.includes("s3cret-pass"));
+    assert.ok(await verifyPassword("seed-test-passphrase", admin.passwordHash));
+    assert.ok(!admin.passwordHash.includes("seed-test-passphrase"));
     const team = await db().team.findUniqueOrThrow({
       where: { slug: DEMO_TEAM_SLUG },
       include: { sources: { select: { name: true } }, memberships: { select: { userId: true, role: true } } },

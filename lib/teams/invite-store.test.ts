@@ -43,6 +43,18 @@ describe("invites", () => {
     assert.deepEqual(await listPendingInvites(team.id), []);
   });
 
+  test("a new invitee's password meets the server's policy, whatever the client sends", async () => {
+    const team = await makeTeam();
+    const created = await invite(team.id, "weak@example.test");
+    for (const password of ["a", "fourteen-chars", "passwordpassword"]) {
+      const result = await acceptInvite({ token: created.token, password });
+      assert.equal(result.ok, false, password);
+      assert.equal(!result.ok && result.reason, "weak-password", password);
+    }
+    assert.equal(await db().user.count({ where: { email: "weak@example.test" } }), 0);
+    assert.ok(await findOpenInvite(created.token), "the invite stays open");
+  });
+
   test("the same link submitted twice at once makes one account and one membership", async () => {
     const team = await makeTeam();
     const created = await invite(team.id, "twice@example.test");

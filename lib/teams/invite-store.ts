@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { hashPassword, verifyPassword } from "../users/password";
-import { normaliseEmail } from "../users/user-store";
+import { verifyPassword } from "../users/password";
+import { passwordProblem } from "../users/password-policy";
+import { newPasswordHash, normaliseEmail } from "../users/user-store";
 import { isRole, type Role } from "./team-store";
 
 // Every database access for invitations lives here. The link's token is shown once,
@@ -89,7 +90,8 @@ export async function findOpenInvite(token: string): Promise<InviteForAcceptance
 
 export type AcceptInviteResult =
   | { ok: true; email: string; teamSlug: string }
-  | { ok: false; reason: "invalid" | "wrong-password" };
+  | { ok: false; reason: "invalid" | "wrong-password" }
+  | { ok: false; reason: "weak-password"; problem: string };
 
 /**
  * Accepts an invite once: a new invitee sets a password (and gets an account), an
@@ -103,7 +105,10 @@ export async function acceptInvite(options: { token: string; password: string; n
   if (existing && !(await verifyPassword(options.password, existing.passwordHash))) {
     return { ok: false, reason: "wrong-password" };
   }
-  const passwordHash = existing ? null : await hashPassword(options.password);
+  // Whether the account is new is the database's answer, never the client's.
+  const problem = existing ? null : passwordProblem(options.password, { email: invite.email });
+  if (problem) return { ok: false, reason: "weak-password", problem };
+  const passwordHash = existing ? null : await newPasswordHash(options.password, invite.email);
 
   return db().$transaction(
     async (tx) => {

@@ -3,7 +3,6 @@
 import { headers } from "next/headers";
 import { FOREIGN_REQUEST_MESSAGE, originProblem } from "@/lib/http/same-origin";
 import { acceptInvite } from "@/lib/teams/invite-store";
-import { passwordProblem } from "@/lib/users/password-policy";
 
 export type AcceptState = { ok: true; email: string; teamSlug: string } | { ok: false; error: string } | null;
 
@@ -13,15 +12,13 @@ export async function acceptInviteAction(_previous: AcceptState, form: FormData)
   const token = form.get("token");
   const password = form.get("password");
   if (typeof token !== "string" || typeof password !== "string" || token.length > 100) return { ok: false, error: "This invite link is not valid." };
-  const isNewAccount = form.get("newAccount") === "1";
-  if (isNewAccount) {
-    const problem = passwordProblem(password);
-    if (problem) return { ok: false, error: problem };
-    if (password !== form.get("confirm")) return { ok: false, error: "The two passwords do not match." };
-  }
+  // The form sends a confirmation only when it asks for a new password.
+  const confirm = form.get("confirm");
+  if (confirm !== null && password !== confirm) return { ok: false, error: "The two passwords do not match." };
   const name = form.get("name");
   const result = await acceptInvite({ token, password, name: typeof name === "string" ? name.slice(0, 100) : undefined });
   if (result.ok) return result;
+  if (result.reason === "weak-password") return { ok: false, error: result.problem };
   return {
     ok: false,
     error: result.reason === "wrong-password" ? "That password is not correct for this account." : "This invite link is invalid, expired or already used.",
