@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM, assertChromium } from "./e2e/support/chromium";
+import { DEMO_ADMIN } from "./e2e/support/demo-admin";
 import { freePort } from "./e2e/support/free-port";
 
 // One `next start` on a fresh database for the whole run. The config is evaluated
@@ -62,6 +63,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: process.env.DATABASE_URL,
       NEXTAUTH_URL: baseURL,
+      DEMO_ADMIN_PASSWORD: DEMO_ADMIN.password,
       // Every test connects from 127.0.0.1, and many fail authentication on purpose:
       // the shared server's failure limits are raised; e2e/api/abuse-limits.spec.ts and
       // e2e/ui/sign-in-limits.spec.ts test the limits on servers of their own.

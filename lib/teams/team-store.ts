@@ -1,5 +1,5 @@
 import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { API_SOURCE_NAME } from "./lead-sources";
 
 // Every database access for teams and memberships lives here.
@@ -15,29 +15,29 @@ export function isValidSlug(slug: string): boolean {
   return SLUG.test(slug);
 }
 
+type NewTeam = { slug: string; name: string; ownerUserId?: string; defaultPhoneCountry?: string | null };
+
 /** Creates a team with its "API" lead source and, when given, its owner: all or nothing. */
-export async function createTeam(options: {
-  slug: string;
-  name: string;
-  ownerUserId?: string;
-  defaultPhoneCountry?: string | null;
-}): Promise<Team> {
+export async function createTeam(options: NewTeam): Promise<Team> {
+  return db().$transaction((tx) => createTeamIn(tx, options));
+}
+
+/** createTeam inside a transaction of the caller's (the seed's). */
+export async function createTeamIn(tx: Tx, options: NewTeam): Promise<Team> {
   if (!isValidSlug(options.slug)) throw new Error(`Invalid team slug "${options.slug}"`);
-  return db().$transaction(async (tx) => {
-    const team = await tx.team.create({
-      data: {
-        slug: options.slug,
-        name: options.name,
-        defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null,
-        sources: { create: { name: API_SOURCE_NAME, nameKey: API_SOURCE_NAME.toLowerCase() } },
-      },
-      select: { id: true, slug: true, name: true, defaultPhoneCountry: true },
-    });
-    if (options.ownerUserId) {
-      await tx.membership.create({ data: { teamId: team.id, userId: options.ownerUserId, role: "owner" } });
-    }
-    return team;
+  const team = await tx.team.create({
+    data: {
+      slug: options.slug,
+      name: options.name,
+      defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null,
+      sources: { create: { name: API_SOURCE_NAME, nameKey: API_SOURCE_NAME.toLowerCase() } },
+    },
+    select: { id: true, slug: true, name: true, defaultPhoneCountry: true },
   });
+  if (options.ownerUserId) {
+    await tx.membership.create({ data: { teamId: team.id, userId: options.ownerUserId, role: "owner" } });
+  }
+  return team;
 }
 
 export function findTeamBySlug(slug: string): Promise<Team | null> {
