@@ -46,7 +46,7 @@ export default defineConfig({
   },
   projects: [
     { name: "api", testMatch: /\/e2e\/api\/.*\.spec\.ts$/ },
-    // Browser journeys sign several users in (bcrypt) and walk through several pages; on
+    // Browser journeys sign several users in (Argon2id) and walk through several pages; on
     // the shared 2-core machines one can take longer than the 30 s default.
     { name: "ui", testMatch: /\/e2e\/ui\/.*\.spec\.ts$/, use: { browserName: "chromium" }, timeout: 90_000 },
   ],

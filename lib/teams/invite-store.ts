@@ -4,8 +4,9 @@ import { db, type Tx } from "../db/client";
 import { normaliseEmail } from "../users/user-store";
 import { invitableRoles, isRole, type Role } from "./roles";
 
-// Every database access for invitations lives here. The link's token is shown once,
-// to the inviter; only its SHA-256 digest is stored (it has 256 random bits).
+// Every database access for invitations lives here, acceptance aside (accept-invite.ts).
+// The link's token is shown once, to the inviter; only its SHA-256 digest is stored (it
+// has 256 random bits).
 
 const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
