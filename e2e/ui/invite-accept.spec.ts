@@ -101,3 +101,38 @@ test("the create-account action applies the server's password policy whatever th
   expect(await db().user.count({ where: { email } })).toBe(0);
   await page.context().close();
 });
+
+test("an admin's invite link stops working once an owner removes the admin, and the Audit log says why", async ({ signInAs, browser, baseURL }) => {
+  const { team, user: owner } = await newTeamWithUser("owner");
+  const admin = await newUser({ team, role: "admin" });
+  const invitee = `${uniqueSlug("invitee")}@example.test`;
+
+  const adminPage = await signInAs(admin);
+  await adminPage.goto(`/t/${team.slug}/settings/members`);
+  await adminPage.getByLabel("Email", { exact: true }).fill(invitee);
+  await adminPage.getByLabel("Role", { exact: true }).selectOption("admin");
+  await adminPage.getByRole("button", { name: "Create invite link" }).click();
+  const link = new URL(await adminPage.getByRole("textbox", { name: "Invite link" }).inputValue()).pathname;
+
+  const ownerPage = await signInAs(owner);
+  await ownerPage.goto(`/t/${team.slug}/settings/members`);
+  await expect(ownerPage.getByRole("region", { name: "Pending invites" })).toContainText(invitee);
+  await ownerPage.getByRole("button", { name: `Remove ${admin.email}` }).click();
+  await ownerPage.getByRole("dialog", { name: "Remove member?" }).getByRole("button", { name: "Remove" }).click();
+  await expect(ownerPage.getByRole("table", { name: "Team members" })).not.toContainText(admin.email);
+  await ownerPage.reload();
+  await expect(ownerPage.getByRole("region", { name: "Pending invites" })).toHaveCount(0);
+
+  const visitor = await (await browser.newContext({ baseURL })).newPage();
+  await visitor.goto(link);
+  await expect(visitor.getByRole("heading", { name: "Invite not valid" })).toBeVisible();
+  await visitor.context().close();
+
+  await ownerPage.goto(`/t/${team.slug}/settings/audit`);
+  const revoked = ownerPage.getByRole("table", { name: "Audit log, newest first" }).locator("tbody tr").filter({ hasText: "Invite revoked" });
+  await expect(revoked).toHaveCount(1);
+  const cells = revoked.locator("td, th");
+  await expect(cells.nth(1)).toHaveText(owner.email);
+  await expect(cells.nth(3)).toContainText(invitee);
+  await expect(cells.nth(3)).toContainText("as Admin; inviter removed");
+});
