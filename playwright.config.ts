@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM, assertChromium } from "./e2e/support/chromium";
+import { DEMO_ADMIN } from "./e2e/support/demo-admin";
 import { freePort } from "./e2e/support/free-port";
 import { E2E_METRICS_TOKEN } from "./e2e/support/metrics-token";
 
@@ -46,7 +47,7 @@ export default defineConfig({
   },
   projects: [
     { name: "api", testMatch: /\/e2e\/api\/.*\.spec\.ts$/ },
-    // Browser journeys sign several users in (bcrypt) and walk through several pages; on
+    // Browser journeys sign several users in (Argon2id) and walk through several pages; on
     // the shared 2-core machines one can take longer than the 30 s default.
     { name: "ui", testMatch: /\/e2e\/ui\/.*\.spec\.ts$/, use: { browserName: "chromium" }, timeout: 90_000 },
   ],
@@ -63,6 +64,7 @@ export default defineConfig({
       DATA_DIR: dataDir,
       DATABASE_URL: process.env.DATABASE_URL,
       NEXTAUTH_URL: baseURL,
+      DEMO_ADMIN_PASSWORD: DEMO_ADMIN.password,
       // Every test connects from 127.0.0.1, and many fail authentication on purpose:
       // the shared server's failure limits are raised; e2e/api/abuse-limits.spec.ts and
       // e2e/ui/sign-in-limits.spec.ts test the limits on servers of their own.

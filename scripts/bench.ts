@@ -3,6 +3,7 @@
 // preload of leads, the signed-in lead pages and the secret check. Writes
 // bench/results/latest.json and latest.md. Knobs: scripts/bench/options.ts.
 import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import pg from "pg";
@@ -25,7 +26,7 @@ import { formatLeadId } from "../lib/leads/lead-id";
 import { resolveLeadSource } from "../lib/teams/lead-sources";
 import { workspaceCurrency } from "../lib/workspace/settings";
 import { findUserByEmail } from "../lib/users/user-store";
-import { DEFAULT_DEMO_ADMIN_EMAIL, DEFAULT_DEMO_ADMIN_PASSWORD } from "../lib/setup/seed";
+import { DEFAULT_DEMO_ADMIN_EMAIL } from "../lib/setup/seed";
 
 const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
 
@@ -39,6 +40,8 @@ type Suite = { kind: "sqlite" | "postgres"; databaseUrl: string; dataDir: string
 async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<Row[]> {
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = databaseUrl;
+  // The seed has no default password: choose one the bench signs in with.
+  process.env.DEMO_ADMIN_PASSWORD ||= `bench-admin-${randomBytes(12).toString("hex")}`;
   const server = await startServer({
     port: options.port,
     dataDir,
@@ -51,7 +54,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
   const rows: Row[] = [];
   try {
     const adminEmail = process.env.DEMO_ADMIN_EMAIL?.trim() || DEFAULT_DEMO_ADMIN_EMAIL;
-    const adminPassword = process.env.DEMO_ADMIN_PASSWORD || DEFAULT_DEMO_ADMIN_PASSWORD;
+    const adminPassword = process.env.DEMO_ADMIN_PASSWORD;
     const admin = await findUserByEmail(adminEmail);
     const team = await createTeam({ slug: "bench", name: "Bench", ownerUserId: admin?.id, defaultPhoneCountry: "GB" });
     const key = await createApiKey({ teamId: team.id, description: "npm run bench" });

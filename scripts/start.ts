@@ -7,7 +7,7 @@ import { databaseProvider, databaseUrl } from "../lib/db/database-url";
 import { encryptionKey } from "../lib/api-keys/secret-box";
 import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
-import { seed } from "../lib/setup/seed";
+import { seed, type SeedResult } from "../lib/setup/seed";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
 
@@ -74,17 +74,28 @@ async function main() {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
   server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
 
-  console.log(
-    [
-      "",
-      `Lead Intake is starting on http://localhost:${port}`,
-      `Sign in at http://localhost:${port}/signin as ${admin.email} with password ${
-        admin.createdAdmin || process.env.DEMO_ADMIN_PASSWORD ? `"${admin.password}"` : "(set when the admin was created)"
-      }`,
-      `Create an API key: npm run keys -- create --team demo --description "My site"`,
-      "",
-    ].join("\n"),
-  );
+  console.log(["", `Lead Intake is starting on http://localhost:${port}`, ...signInHint(admin, port), ""].join("\n"));
+}
+
+/**
+ * How to sign in. A generated password is shown once, when the admin is made (like
+ * Jenkins' initial admin password); a chosen one, and every later start, never shows one.
+ */
+function signInHint(admin: SeedResult, port: string): string[] {
+  const signIn = `Sign in at http://localhost:${port}/signin as ${admin.email}`;
+  const keys = `Create an API key: npm run keys -- create --team demo --description "My site"`;
+  if (!admin.createdAdmin) return [`${signIn} (if that account still exists; its password was shown when it was created).`, keys];
+  if (!admin.generatedPassword) return [`${signIn} with the password from DEMO_ADMIN_PASSWORD.`, keys];
+  return [
+    "*".repeat(72),
+    "The demo admin was created with this password; it is shown only now:",
+    "",
+    `    ${admin.generatedPassword}`,
+    "",
+    `${signIn} with it, and keep it somewhere safe.`,
+    "*".repeat(72),
+    keys,
+  ];
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {

@@ -14,6 +14,12 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.invited": "Member invited",
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",
+  "member.invite_revoked": "Invite revoked",
+};
+
+const REVOKED_BECAUSE: Record<string, string> = {
+  inviter_removed: "inviter removed",
+  inviter_role_changed: "inviter's role changed",
 };
 
 const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String(value ?? ""));
@@ -32,6 +38,10 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: email ?? "—", note: `as ${roleText(details.role)}` };
     case "member.role_changed":
       return { main: email ?? event.targetId ?? "—", note: `${roleText(details.from)} → ${roleText(details.to)}` };
+    case "member.invite_revoked": {
+      const reason = typeof details.reason === "string" ? REVOKED_BECAUSE[details.reason] : undefined;
+      return { main: email ?? "—", note: `as ${roleText(details.role)}${reason ? `; ${reason}` : ""}` };
+    }
     case "member.removed":
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
     default:

@@ -1,16 +1,34 @@
 "use client";
 
+import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useActionState, useEffect, useRef } from "react";
-import { acceptInviteAction } from "@/app/invite/[token]/actions";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { acceptAsSignedInUserAction, createAccountAction, type AcceptState } from "@/app/invite/[token]/actions";
+import { signInToAccept } from "@/components/auth/invite-links";
+import { buttonClass, inputClass, labelClass, linkClass } from "@/components/ui/styles";
+import { PASSWORD_MIN_LENGTH } from "@/lib/users/password-policy";
 
-export function AcceptInviteForm({ token, email, hasAccount }: { token: string; email: string; hasAccount: boolean }) {
-  const [state, action, pending] = useActionState(acceptInviteAction, null);
+function Problem({ state, token }: { state: AcceptState; token: string }) {
+  if (!state || state.ok) return null;
+  return (
+    <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
+      {state.error}{" "}
+      {state.signIn ? (
+        <Link href={signInToAccept(token)} className={linkClass}>
+          Sign in
+        </Link>
+      ) : null}
+    </p>
+  );
+}
+
+/** Signed out: create an account for the invited address. Shown alike whether or not it has one. */
+export function CreateAccountForm({ token, email }: { token: string; email: string }) {
+  const [state, action, pending] = useActionState(createAccountAction, null);
   // Kept at submit time: React resets the form once the action has run.
   const password = useRef("");
 
-  // Accepted: sign in with the password just entered, then open the team.
+  // Created: sign in with the password just chosen (the ordinary, throttled sign-in), then open the team.
   useEffect(() => {
     if (!state?.ok) return;
     void signIn("credentials", { email, password: password.current, redirect: false }).then((result) => {
@@ -27,54 +45,64 @@ export function AcceptInviteForm({ token, email, hasAccount }: { token: string; 
       className="space-y-4"
     >
       <input type="hidden" name="token" value={token} />
-      <input type="hidden" name="newAccount" value={hasAccount ? "0" : "1"} />
       {/* Lets password managers store the new credentials under the right account. */}
       <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
-      {hasAccount ? (
-        <p className="text-sm text-slate-600">You already have an account. Confirm your password to join.</p>
-      ) : (
-        <div>
-          <label htmlFor="name" className={labelClass}>
-            Your name <span className="font-normal text-slate-500">(optional)</span>
-          </label>
-          <input id="name" name="name" maxLength={100} autoComplete="name" className={`${inputClass} mt-1.5`} />
-        </div>
-      )}
+      <div>
+        <label htmlFor="name" className={labelClass}>
+          Your name <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input id="name" name="name" maxLength={100} autoComplete="name" className={`${inputClass} mt-1.5`} />
+      </div>
       <div>
         <label htmlFor="password" className={labelClass}>
-          {hasAccount ? "Password" : "Choose a password"}
+          Choose a password
         </label>
         <input
           id="password"
           name="password"
           type="password"
           required
-          minLength={hasAccount ? undefined : 10}
-          autoComplete={hasAccount ? "current-password" : "new-password"}
-          aria-describedby={hasAccount ? undefined : "password-help"}
+          minLength={PASSWORD_MIN_LENGTH}
+          autoComplete="new-password"
+          aria-describedby="password-help"
           className={`${inputClass} mt-1.5`}
         />
-        {hasAccount ? null : (
-          <p id="password-help" className="mt-1.5 text-xs text-slate-500">
-            At least 10 characters.
-          </p>
-        )}
-      </div>
-      {hasAccount ? null : (
-        <div>
-          <label htmlFor="confirm" className={labelClass}>
-            Confirm password
-          </label>
-          <input id="confirm" name="confirm" type="password" required autoComplete="new-password" className={`${inputClass} mt-1.5`} />
-        </div>
-      )}
-      {state && !state.ok ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {state.error}
+        <p id="password-help" className="mt-1.5 text-xs text-slate-500">
+          At least {PASSWORD_MIN_LENGTH} characters; a few unrelated words work well.
         </p>
-      ) : null}
+      </div>
+      <div>
+        <label htmlFor="confirm" className={labelClass}>
+          Confirm password
+        </label>
+        <input id="confirm" name="confirm" type="password" required autoComplete="new-password" className={`${inputClass} mt-1.5`} />
+      </div>
+      <Problem state={state} token={token} />
       <button type="submit" disabled={pending || state?.ok} className={`${buttonClass("primary")} w-full`}>
-        {state?.ok ? "Joining…" : pending ? "Joining…" : "Join team"}
+        {state?.ok || pending ? "Joining…" : "Create account and join"}
+      </button>
+      <p className="text-sm text-slate-600">
+        Already have an account with this address?{" "}
+        <Link href={signInToAccept(token)} className={linkClass}>
+          Sign in to accept
+        </Link>
+      </p>
+    </form>
+  );
+}
+
+/** Signed in with the invited address: one button. */
+export function AcceptAsSignedInForm({ token }: { token: string }) {
+  const [state, action, pending] = useActionState(acceptAsSignedInUserAction, null);
+  useEffect(() => {
+    if (state?.ok) window.location.assign(`/t/${state.teamSlug}/leads`);
+  }, [state]);
+  return (
+    <form action={action} className="space-y-4">
+      <input type="hidden" name="token" value={token} />
+      <Problem state={state} token={token} />
+      <button type="submit" disabled={pending || state?.ok} className={`${buttonClass("primary")} w-full`}>
+        {state?.ok || pending ? "Joining…" : "Join team"}
       </button>
     </form>
   );

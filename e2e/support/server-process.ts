@@ -4,6 +4,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { DEMO_ADMIN } from "./demo-admin";
 
 // Servers of a test's own, for what the shared Playwright server cannot show: other
 // limits, signals, crashes, memory. Each runs `scripts/start.ts` (migrate, seed, serve)
@@ -105,6 +106,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       NEXTAUTH_URL: url,
+      DEMO_ADMIN_PASSWORD: DEMO_ADMIN.password,
       ...options.env,
     },
   });

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { DEFAULT_DEMO_ADMIN_EMAIL, DEFAULT_DEMO_ADMIN_PASSWORD } from "../../lib/setup/seed";
+import { DEMO_ADMIN } from "../support/demo-admin";
 import { startServer, type ServerProcess } from "../support/server-process";
 
 // Failed sign-ins (README "Hardening"), on a server of this file's own with small limits:
@@ -46,16 +46,16 @@ function jsonLines(event: string): Record<string, unknown>[] {
 
 test("failures per email and address: a success clears them; once spent even the right password waits", async ({ browser }) => {
   const page = await signInPage(browser);
-  expect(await attempt(page, DEFAULT_DEMO_ADMIN_EMAIL, "wrong-1")).toBe(INCORRECT);
-  expect(await attempt(page, DEFAULT_DEMO_ADMIN_EMAIL, "wrong-2")).toBe(INCORRECT);
-  expect(await attempt(page, DEFAULT_DEMO_ADMIN_EMAIL, DEFAULT_DEMO_ADMIN_PASSWORD)).toBeNull();
+  expect(await attempt(page, DEMO_ADMIN.email, "wrong-1")).toBe(INCORRECT);
+  expect(await attempt(page, DEMO_ADMIN.email, "wrong-2")).toBe(INCORRECT);
+  expect(await attempt(page, DEMO_ADMIN.email, DEMO_ADMIN.password)).toBeNull();
 
   // The success above forgot the two failures: three more are each answered as wrong.
   const again = await signInPage(browser);
   for (const password of ["wrong-3", "wrong-4", "wrong-5"]) {
-    expect(await attempt(again, DEFAULT_DEMO_ADMIN_EMAIL, password)).toBe(INCORRECT);
+    expect(await attempt(again, DEMO_ADMIN.email, password)).toBe(INCORRECT);
   }
-  expect(await attempt(again, DEFAULT_DEMO_ADMIN_EMAIL, DEFAULT_DEMO_ADMIN_PASSWORD)).toMatch(THROTTLED);
+  expect(await attempt(again, DEMO_ADMIN.email, DEMO_ADMIN.password)).toMatch(THROTTLED);
   await expect(again).toHaveURL(/\/signin/);
   expect(jsonLines("rate_limit.exceeded")).toEqual([
     expect.objectContaining({ level: "warn", limit: "sign_in_failures_per_email_and_ip", ip: "127.0.0.1" }),
@@ -81,7 +81,7 @@ test("sign-in failures are logged with the address, never the email or the passw
     .split("\n")
     .filter((line) => line.startsWith("{"))
     .join("\n");
-  for (const text of [DEFAULT_DEMO_ADMIN_EMAIL, "first@example.com", "wrong-3", DEFAULT_DEMO_ADMIN_PASSWORD]) {
+  for (const text of [DEMO_ADMIN.email, "first@example.com", "wrong-3", DEMO_ADMIN.password]) {
     expect(logged).not.toContain(text);
   }
 });

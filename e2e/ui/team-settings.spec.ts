@@ -20,7 +20,7 @@ test("an owner invites an admin by link; the invitee sets a password and joins",
   await expect(invitee.getByRole("heading", { name: `Join ${team.name}` })).toBeVisible();
   await invitee.getByLabel("Choose a password").fill(TEST_PASSWORD);
   await invitee.getByLabel("Confirm password").fill(TEST_PASSWORD);
-  await invitee.getByRole("button", { name: "Join team" }).click();
+  await invitee.getByRole("button", { name: "Create account and join" }).click();
   await expect(invitee).toHaveURL(new RegExp(`/t/${team.slug}/leads$`));
   await expect(invitee.getByRole("banner")).toContainText("Admin");
 

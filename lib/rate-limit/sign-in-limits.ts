@@ -9,7 +9,7 @@ import { consume, createLimiter, used, type Limiter } from "./limiter-store";
 //   lock an admin out by failing their email from elsewhere; a success clears the pair.
 // - failed sign-ins per client address, whatever the email: SIGN_IN_FAILURES_PER_IP.
 //
-// Once spent, the sign-in is refused before the password is checked (no bcrypt round).
+// Once spent, the sign-in is refused before the password is checked (no hashing round).
 // The email is never logged: people type passwords into the email field.
 
 type Limiters = { perEmailAndIp: Limiter; perIp: Limiter };

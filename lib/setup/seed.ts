@@ -1,48 +1,59 @@
+import { randomBytes } from "node:crypto";
+import { db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
-import { addMember, createTeam, findTeamBySlug } from "../teams/team-store";
-import { createUser, findUserByEmail } from "../users/user-store";
+import { createTeamIn } from "../teams/team-store";
+import { newPasswordHash, normaliseEmail } from "../users/user-store";
 import { setWorkspaceCurrency } from "../workspace/settings";
 
 export const DEMO_TEAM_SLUG = "demo";
 export const DEFAULT_DEMO_ADMIN_EMAIL = "admin@example.com";
-export const DEFAULT_DEMO_ADMIN_PASSWORD = "demo-admin-password";
+/** The SetupStep row written with the demo admin and team: once it exists they are never made again. */
+export const DEMO_WORKSPACE_STEP = "demo-workspace";
 
-export type SeedResult = { email: string; password: string; createdAdmin: boolean };
+export type SeedResult =
+  | { createdAdmin: false; email: string }
+  /** `generatedPassword` only when no DEMO_ADMIN_PASSWORD was given: show it once, now. */
+  | { createdAdmin: true; email: string; generatedPassword: string | null };
 
-/**
- * Finds a row or creates it. Several instances starting at once on an empty database
- * (a rolling deploy) all see "missing": one create wins, the others hit the unique
- * constraint and read the winner's row instead of failing their start.
- */
-async function findOrCreate<T>(find: () => Promise<T | null>, create: () => Promise<T>): Promise<{ row: T; created: boolean }> {
-  const existing = await find();
-  if (existing) return { row: existing, created: false };
-  try {
-    return { row: await create(), created: true };
-  } catch (error) {
-    const raced = isUniqueViolation(error) ? await find() : null;
-    if (!raced) throw error;
-    return { row: raced, created: false };
-  }
+/** 24 characters from 144 random bits: well past the policy, and typed once at most. */
+function randomPassword(): string {
+  return randomBytes(18).toString("base64url");
 }
 
 /**
- * Idempotent first-run setup: the workspace currency (WORKSPACE_CURRENCY, default USD),
- * a demo admin (DEMO_ADMIN_EMAIL / DEMO_ADMIN_PASSWORD) and the team "demo" it owns.
+ * First-run setup (docs/security.md "Demo admin"): the workspace currency
+ * (WORKSPACE_CURRENCY, default USD) on every start, and on an empty database only, once,
+ * a demo admin (DEMO_ADMIN_EMAIL, DEMO_ADMIN_PASSWORD or a random password) owning the
+ * team "demo". A SetupStep row, written in the same transaction, records that this was
+ * done: whatever later happens to that admin or team is the owners' business and is never
+ * undone by a restart. A database that already has users or teams is marked done as is.
  */
 export async function seed(env: NodeJS.ProcessEnv = process.env): Promise<SeedResult> {
   if (env.WORKSPACE_CURRENCY) await setWorkspaceCurrency(env.WORKSPACE_CURRENCY);
-  const email = env.DEMO_ADMIN_EMAIL?.trim() || DEFAULT_DEMO_ADMIN_EMAIL;
-  const password = env.DEMO_ADMIN_PASSWORD || DEFAULT_DEMO_ADMIN_PASSWORD;
+  const email = normaliseEmail(env.DEMO_ADMIN_EMAIL?.trim() || DEFAULT_DEMO_ADMIN_EMAIL);
+  const done: SeedResult = { createdAdmin: false, email };
 
-  const { row: admin, created: createdAdmin } = await findOrCreate(
-    () => findUserByEmail(email),
-    () => createUser({ email, password, name: "Demo Admin" }),
-  );
-  const team = await findOrCreate(
-    () => findTeamBySlug(DEMO_TEAM_SLUG),
-    () => createTeam({ slug: DEMO_TEAM_SLUG, name: "Demo", ownerUserId: admin.id }),
-  );
-  if (!team.created) await addMember({ teamId: team.row.id, userId: admin.id, role: "owner" });
-  return { email: admin.email, password, createdAdmin };
+  if (await db().setupStep.findUnique({ where: { name: DEMO_WORKSPACE_STEP } })) return done;
+  const inUse = (await db().user.count()) > 0 || (await db().team.count()) > 0;
+  const generatedPassword = inUse || env.DEMO_ADMIN_PASSWORD ? null : randomPassword();
+  // Checked against the policy before anything is written: a weak DEMO_ADMIN_PASSWORD stops the start.
+  const passwordHash = inUse ? null : await newPasswordHash(env.DEMO_ADMIN_PASSWORD || generatedPassword!, email);
+
+  try {
+    // Several instances starting at once on an empty database (a rolling deploy): the
+    // step's primary key lets one win; the others roll back and start without seeding.
+    return await db().$transaction(
+      async (tx) => {
+        await tx.setupStep.create({ data: { name: DEMO_WORKSPACE_STEP } });
+        if (!passwordHash) return done;
+        const admin = await tx.user.create({ data: { email, name: "Demo Admin", passwordHash }, select: { id: true } });
+        await createTeamIn(tx, { slug: DEMO_TEAM_SLUG, name: "Demo", ownerUserId: admin.id });
+        return { createdAdmin: true, email, generatedPassword } as const;
+      },
+      { maxWait: 10_000, timeout: 10_000 },
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) return done;
+    throw error;
+  }
 }

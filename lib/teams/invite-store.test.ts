@@ -4,7 +4,8 @@ import { useTestDatabase } from "../test-support/test-database";
 import { db } from "../db/client";
 import { authenticateUser } from "../users/authenticate-user";
 import { createUser } from "../users/user-store";
-import { acceptInvite, createInvite, findOpenInvite, listPendingInvites, revokeInvite, type CreatedInvite } from "./invite-store";
+import { acceptInviteAsUser, acceptInviteWithNewAccount, findOpenInvite } from "./accept-invite";
+import { createInvite, listPendingInvites, revokeInvite, type CreatedInvite } from "./invite-store";
 import { addMember, createTeam, findMembership } from "./team-store";
 
 const database = await useTestDatabase();
@@ -12,9 +13,12 @@ const database = await useTestDatabase();
 let count = 0;
 const makeTeam = () => createTeam({ slug: `team-${++count}`, name: `Team ${count}` });
 const PASSWORD = "a long enough password";
+const IP = "203.0.113.7";
+const newAccount = (token: string, password = PASSWORD) => acceptInviteWithNewAccount({ token, password, ip: IP });
 
 async function invite(teamId: string, email: string, role: "owner" | "admin" | "member" = "member"): Promise<CreatedInvite> {
   const inviter = await createUser({ email: `inviter-${++count}@example.test`, password: PASSWORD });
+  await addMember({ teamId, userId: inviter.id, role: "owner" });
   const created = await createInvite({ teamId, email, role, createdById: inviter.id });
   assert.notEqual(created, "already-member");
   return created as CreatedInvite;
@@ -31,39 +35,79 @@ describe("invites", () => {
       email: "new.person@example.test",
       role: "admin",
       team: { slug: team.slug, name: team.name },
-      hasAccount: false,
     });
 
-    assert.deepEqual(await acceptInvite({ token: created.token, password: PASSWORD }), { ok: true, email: created.email, teamSlug: team.slug });
+    assert.deepEqual(await newAccount(created.token), { ok: true, email: created.email, teamSlug: team.slug });
     const user = await authenticateUser(created.email, PASSWORD);
     assert.ok(user);
     assert.equal((await findMembership({ userId: user.id, slug: team.slug }))?.role, "admin");
     assert.equal(await findOpenInvite(created.token), null);
-    assert.deepEqual(await acceptInvite({ token: created.token, password: PASSWORD }), { ok: false, reason: "invalid" });
+    assert.deepEqual(await newAccount(created.token), { ok: false, reason: "invalid" });
     assert.deepEqual(await listPendingInvites(team.id), []);
+  });
+
+  test("a new invitee's password meets the server's policy, whatever the client sends", async () => {
+    const team = await makeTeam();
+    const created = await invite(team.id, "weak@example.test");
+    for (const password of ["a", "fourteen-chars", "passwordpassword"]) {
+      const result = await newAccount(created.token, password);
+      assert.equal(result.ok, false, password);
+      assert.equal(!result.ok && result.reason, "weak-password", password);
+    }
+    assert.equal(await db().user.count({ where: { email: "weak@example.test" } }), 0);
+    assert.ok(await findOpenInvite(created.token), "the invite stays open");
   });
 
   test("the same link submitted twice at once makes one account and one membership", async () => {
     const team = await makeTeam();
     const created = await invite(team.id, "twice@example.test");
     const results = await Promise.all([
-      acceptInvite({ token: created.token, password: PASSWORD }),
-      acceptInvite({ token: created.token, password: PASSWORD }),
+      newAccount(created.token),
+      newAccount(created.token),
     ]);
     assert.deepEqual(results.map((r) => r.ok).sort(), [false, true]);
     assert.equal(await db().user.count({ where: { email: "twice@example.test" } }), 1);
-    assert.equal(await db().membership.count({ where: { teamId: team.id } }), 1);
+    assert.equal(await db().membership.count({ where: { teamId: team.id, user: { email: "twice@example.test" } } }), 1);
   });
 
-  test("an existing user confirms their own password; a wrong one leaves the invite open", async () => {
+  test("an existing account is never asked for its password: creating one is refused whatever the password, then the signed-in user accepts", async () => {
     const team = await makeTeam();
     const existing = await createUser({ email: "existing@example.test", password: PASSWORD });
     const created = await invite(team.id, "existing@example.test");
-    assert.equal((await findOpenInvite(created.token))?.hasAccount, true);
-    assert.deepEqual(await acceptInvite({ token: created.token, password: "not the password" }), { ok: false, reason: "wrong-password" });
+    const before = (await db().user.findUniqueOrThrow({ where: { id: existing.id } })).passwordHash;
+    // The right password and a wrong one get the same answer: no oracle.
+    assert.deepEqual(await newAccount(created.token, PASSWORD), { ok: false, reason: "account-exists" });
+    assert.deepEqual(await newAccount(created.token, "not the password at all"), { ok: false, reason: "account-exists" });
+    assert.equal((await db().user.findUniqueOrThrow({ where: { id: existing.id } })).passwordHash, before);
+    assert.equal(await findMembership({ userId: existing.id, slug: team.slug }), null);
     assert.ok(await findOpenInvite(created.token));
-    assert.equal((await acceptInvite({ token: created.token, password: PASSWORD })).ok, true);
+
+    assert.deepEqual(await acceptInviteAsUser({ token: created.token, userId: existing.id }), { ok: true, email: existing.email, teamSlug: team.slug });
     assert.equal((await findMembership({ userId: existing.id, slug: team.slug }))?.role, "member");
+    assert.deepEqual(await acceptInviteAsUser({ token: created.token, userId: existing.id }), { ok: false, reason: "invalid" });
+  });
+
+  test("a signed-in user cannot accept an invite made out to another address", async () => {
+    const team = await makeTeam();
+    const other = await createUser({ email: "someone-else@example.test", password: PASSWORD });
+    const created = await invite(team.id, "invitee@example.test");
+    assert.deepEqual(await acceptInviteAsUser({ token: created.token, userId: other.id }), {
+      ok: false,
+      reason: "other-address",
+      inviteEmail: "invitee@example.test",
+    });
+    assert.equal(await findMembership({ userId: other.id, slug: team.slug }), null);
+    assert.ok(await findOpenInvite(created.token));
+  });
+
+  test("asking to create an existing account counts as a failed sign-in: the sign-in limit throttles it", async () => {
+    const team = await makeTeam();
+    await createUser({ email: "probed@example.test", password: PASSWORD });
+    const created = await invite(team.id, "probed@example.test");
+    const limit = Number(process.env.SIGN_IN_FAILURES_PER_EMAIL_AND_IP ?? 10);
+    for (let i = 0; i < limit; i++) assert.equal((await newAccount(created.token)).ok, false);
+    const refused = await newAccount(created.token);
+    assert.equal(!refused.ok && refused.reason, "throttled");
   });
 
   test("joining never lowers a role the user already holds", async () => {
@@ -72,7 +116,7 @@ describe("invites", () => {
     const created = await invite(team.id, "other-address@example.test");
     await db().invite.updateMany({ where: { email: "other-address@example.test" }, data: { email: admin.email } });
     await addMember({ teamId: team.id, userId: admin.id, role: "admin" });
-    assert.equal((await acceptInvite({ token: created.token, password: PASSWORD })).ok, true);
+    assert.equal((await acceptInviteAsUser({ token: created.token, userId: admin.id })).ok, true);
     assert.equal((await findMembership({ userId: admin.id, slug: team.slug }))?.role, "admin");
   });
 
@@ -96,7 +140,7 @@ describe("invites", () => {
     const [team, other] = [await makeTeam(), await makeTeam()];
     const expired = await invite(team.id, "late@example.test");
     await db().invite.updateMany({ where: { email: "late@example.test" }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    assert.deepEqual(await acceptInvite({ token: expired.token, password: PASSWORD }), { ok: false, reason: "invalid" });
+    assert.deepEqual(await newAccount(expired.token), { ok: false, reason: "invalid" });
 
     const revoked = await invite(team.id, "revoked@example.test");
     const [pending] = await listPendingInvites(team.id);
@@ -105,7 +149,7 @@ describe("invites", () => {
     assert.equal(await revokeInvite({ teamId: team.id, inviteId: pending!.id }), true);
     assert.equal(await findOpenInvite(revoked.token), null);
 
-    assert.deepEqual(await acceptInvite({ token: "x".repeat(43), password: PASSWORD }), { ok: false, reason: "invalid" });
+    assert.deepEqual(await newAccount("x".repeat(43)), { ok: false, reason: "invalid" });
     assert.equal(await db().user.count({ where: { email: { in: ["late@example.test", "revoked@example.test"] } } }), 0);
   });
 });

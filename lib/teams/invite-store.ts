@@ -1,16 +1,16 @@
 import { createHash, randomBytes } from "node:crypto";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
-import { hashPassword, verifyPassword } from "../users/password";
+import { db, type Tx } from "../db/client";
 import { normaliseEmail } from "../users/user-store";
-import { isRole, type Role } from "./team-store";
+import { invitableRoles, isRole, type Role } from "./roles";
 
-// Every database access for invitations lives here. The link's token is shown once,
-// to the inviter; only its SHA-256 digest is stored (it has 256 random bits).
+// Every database access for invitations lives here, acceptance aside (accept-invite.ts).
+// The link's token is shown once, to the inviter; only its SHA-256 digest is stored (it
+// has 256 random bits).
 
 const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
-const digestToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
+export const digestToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 export type CreatedInvite = { token: string; email: string; role: Role; expiresAt: Date };
 
@@ -68,69 +68,27 @@ export async function revokeInvite(options: { teamId: string; inviteId: string }
   return count === 1;
 }
 
-export type InviteForAcceptance = {
-  email: string;
-  role: Role;
-  team: { slug: string; name: string };
-  /** The invitee already has an account: accepting asks for its password instead of a new one. */
-  hasAccount: boolean;
-};
-
-/** The open invite behind a link, or null when it is unknown, used or expired. */
-export async function findOpenInvite(token: string): Promise<InviteForAcceptance | null> {
-  const invite = await db().invite.findFirst({
-    where: { tokenDigest: digestToken(token), acceptedAt: null, expiresAt: { gt: new Date() } },
-    select: { email: true, role: true, team: { select: { slug: true, name: true } } },
-  });
-  if (!invite || !isRole(invite.role)) return null;
-  const user = await db().user.findUnique({ where: { email: invite.email }, select: { id: true } });
-  return { email: invite.email, role: invite.role, team: invite.team, hasAccount: user !== null };
-}
-
-export type AcceptInviteResult =
-  | { ok: true; email: string; teamSlug: string }
-  | { ok: false; reason: "invalid" | "wrong-password" };
-
 /**
- * Accepts an invite once: a new invitee sets a password (and gets an account), an
- * existing user confirms theirs. Claiming the invite is a conditional update inside the
- * transaction, so a link works once even when submitted twice at the same moment.
+ * Revokes the pending invites `inviterId` made in the team that `role` (their new role,
+ * null once removed) no longer allows, each recorded as "member.invite_revoked", in the
+ * caller's transaction (lib/teams/team-store.ts changeMembership).
  */
-export async function acceptInvite(options: { token: string; password: string; name?: string }): Promise<AcceptInviteResult> {
-  const invite = await findOpenInvite(options.token);
-  if (!invite) return { ok: false, reason: "invalid" };
-  const existing = await db().user.findUnique({ where: { email: invite.email }, select: { id: true, passwordHash: true } });
-  if (existing && !(await verifyPassword(options.password, existing.passwordHash))) {
-    return { ok: false, reason: "wrong-password" };
+export async function revokeInvitesBeyondRights(
+  tx: Tx,
+  options: { teamId: string; inviterId: string; role: Role | null; actor: AuditActor },
+): Promise<number> {
+  const invites = await tx.invite.findMany({
+    where: { teamId: options.teamId, createdById: options.inviterId, acceptedAt: null, role: { notIn: [...invitableRoles(options.role)] } },
+    select: { id: true, email: true, role: true },
+  });
+  if (invites.length === 0) return 0;
+  await tx.invite.deleteMany({ where: { id: { in: invites.map((invite) => invite.id) }, acceptedAt: null } });
+  const reason = options.role === null ? "inviter_removed" : "inviter_role_changed";
+  for (const invite of invites) {
+    await recordAuditEvent(
+      { teamId: options.teamId, action: "member.invite_revoked", actor: options.actor, targetId: invite.id, details: { email: invite.email, role: invite.role, reason } },
+      tx,
+    );
   }
-  const passwordHash = existing ? null : await hashPassword(options.password);
-
-  return db().$transaction(
-    async (tx) => {
-      const now = new Date();
-      const invites = await tx.invite.findMany({
-        where: { tokenDigest: digestToken(options.token), acceptedAt: null, expiresAt: { gt: now } },
-        select: { id: true, teamId: true },
-      });
-      const row = invites[0];
-      if (!row) return { ok: false, reason: "invalid" } as const;
-      const { count } = await tx.invite.updateMany({ where: { id: row.id, acceptedAt: null }, data: { acceptedAt: now } });
-      if (count !== 1) return { ok: false, reason: "invalid" } as const;
-
-      const userId =
-        existing?.id ??
-        (await tx.user.create({
-          data: { email: invite.email, name: options.name?.trim() || null, passwordHash: passwordHash! },
-          select: { id: true },
-        })).id;
-      // Joining never lowers a role the user already has in the team.
-      await tx.membership.upsert({
-        where: { userId_teamId: { userId, teamId: row.teamId } },
-        create: { userId, teamId: row.teamId, role: invite.role },
-        update: {},
-      });
-      return { ok: true, email: invite.email, teamSlug: invite.team.slug } as const;
-    },
-    { maxWait: 10_000, timeout: 10_000 },
-  );
+  return invites.length;
 }

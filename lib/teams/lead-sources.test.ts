@@ -9,7 +9,7 @@ import { addMember, createTeam, deleteTeam, findTeamBySlug, isValidSlug } from "
 await useTestDatabase();
 
 let userCount = 0;
-/** A user row without password hashing (bcrypt is slow and not under test here). */
+/** A user row without password hashing (slow, and not under test here). */
 const makeUser = () =>
   db().user.create({ data: { email: `user-${++userCount}@example.com`, passwordHash: "x" }, select: { id: true } });
 

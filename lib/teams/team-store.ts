@@ -1,11 +1,12 @@
 import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
+import { revokeInvitesBeyondRights } from "./invite-store";
 import { API_SOURCE_NAME } from "./lead-sources";
+import { isRole, type Role } from "./roles";
 
 // Every database access for teams and memberships lives here.
 
-export type Role = "owner" | "admin" | "member";
-export const ROLES: readonly Role[] = ["owner", "admin", "member"];
+export { isRole, ROLES, type Role } from "./roles";
 
 export type Team = { id: string; slug: string; name: string; defaultPhoneCountry: string | null };
 
@@ -15,29 +16,29 @@ export function isValidSlug(slug: string): boolean {
   return SLUG.test(slug);
 }
 
+type NewTeam = { slug: string; name: string; ownerUserId?: string; defaultPhoneCountry?: string | null };
+
 /** Creates a team with its "API" lead source and, when given, its owner: all or nothing. */
-export async function createTeam(options: {
-  slug: string;
-  name: string;
-  ownerUserId?: string;
-  defaultPhoneCountry?: string | null;
-}): Promise<Team> {
+export async function createTeam(options: NewTeam): Promise<Team> {
+  return db().$transaction((tx) => createTeamIn(tx, options));
+}
+
+/** createTeam inside a transaction of the caller's (the seed's). */
+export async function createTeamIn(tx: Tx, options: NewTeam): Promise<Team> {
   if (!isValidSlug(options.slug)) throw new Error(`Invalid team slug "${options.slug}"`);
-  return db().$transaction(async (tx) => {
-    const team = await tx.team.create({
-      data: {
-        slug: options.slug,
-        name: options.name,
-        defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null,
-        sources: { create: { name: API_SOURCE_NAME, nameKey: API_SOURCE_NAME.toLowerCase() } },
-      },
-      select: { id: true, slug: true, name: true, defaultPhoneCountry: true },
-    });
-    if (options.ownerUserId) {
-      await tx.membership.create({ data: { teamId: team.id, userId: options.ownerUserId, role: "owner" } });
-    }
-    return team;
+  const team = await tx.team.create({
+    data: {
+      slug: options.slug,
+      name: options.name,
+      defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null,
+      sources: { create: { name: API_SOURCE_NAME, nameKey: API_SOURCE_NAME.toLowerCase() } },
+    },
+    select: { id: true, slug: true, name: true, defaultPhoneCountry: true },
   });
+  if (options.ownerUserId) {
+    await tx.membership.create({ data: { teamId: team.id, userId: options.ownerUserId, role: "owner" } });
+  }
+  return team;
 }
 
 export function findTeamBySlug(slug: string): Promise<Team | null> {
@@ -57,10 +58,6 @@ export async function addMember(options: { teamId: string; userId: string; role:
     create: options,
     update: { role: options.role },
   });
-}
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === "string" && (ROLES as readonly string[]).includes(value);
 }
 
 export type TeamMembership = { team: Team; role: Role };
@@ -125,7 +122,8 @@ export class LastOwnerError extends Error {
  * Changes a member's role, or removes the member (role null). Runs serializable and
  * re-counts owners inside the transaction, so no pair of concurrent changes can leave
  * the team without an owner. Returns false when the user is not a member. A real change
- * is recorded ("member.role_changed" or "member.removed") in the same transaction.
+ * is recorded ("member.role_changed" or "member.removed") in the same transaction, and
+ * the member's pending invites their new role no longer allows are revoked with it.
  */
 export async function changeMembership(options: { teamId: string; userId: string; role: Role | null; actor?: AuditActor }): Promise<boolean> {
   const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
@@ -140,16 +138,18 @@ export async function changeMembership(options: { teamId: string; userId: string
         if (owners === 0) throw new LastOwnerError();
       }
       if (current.role !== options.role) {
+        const actor = options.actor ?? CLI_ACTOR;
         await recordAuditEvent(
           {
             teamId: options.teamId,
             action: options.role === null ? "member.removed" : "member.role_changed",
-            actor: options.actor ?? CLI_ACTOR,
+            actor,
             targetId: options.userId,
             details: options.role === null ? { email: current.user.email, role: current.role } : { email: current.user.email, from: current.role, to: options.role },
           },
           tx,
         );
+        await revokeInvitesBeyondRights(tx, { teamId: options.teamId, inviterId: options.userId, role: options.role, actor });
       }
       return true;
     },

@@ -1,17 +1,22 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { AcceptInviteForm } from "@/components/auth/accept-invite-form";
+import { AcceptAsSignedInForm, CreateAccountForm } from "@/components/auth/accept-invite-form";
+import { signInToAccept } from "@/components/auth/invite-links";
 import { AuthCard } from "@/components/auth/auth-card";
+import { SignOutButton } from "@/components/auth/sign-out-button";
 import { linkClass } from "@/components/ui/styles";
-import { findOpenInvite } from "@/lib/teams/invite-store";
+import { currentUser } from "@/lib/auth/session";
+import { findOpenInvite } from "@/lib/teams/accept-invite";
 
 export const metadata: Metadata = { title: "Join a team · Lead Intake", referrer: "no-referrer" };
 
 const ROLE = { owner: "an owner", admin: "an admin", member: "a member" } as const;
 
+// Whether the invited address has an account is never looked up here: a signed-out visitor
+// gets the same page either way (docs/security.md "Invites").
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const invite = await findOpenInvite(token);
+  const [invite, user] = await Promise.all([findOpenInvite(token), currentUser()]);
   if (!invite) {
     return (
       <AuthCard title="Invite not valid" subtitle="This invite link is invalid, has expired or was already used.">
@@ -34,7 +39,22 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
         </>
       }
     >
-      <AcceptInviteForm token={token} email={invite.email} hasAccount={invite.hasAccount} />
+      {!user ? (
+        <CreateAccountForm token={token} email={invite.email} />
+      ) : user.email === invite.email ? (
+        <div className="space-y-4">
+          <p className="text-sm text-slate-600">You are signed in as {user.email}.</p>
+          <AcceptAsSignedInForm token={token} />
+        </div>
+      ) : (
+        <div className="space-y-4">
+          <p role="status" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
+            This invite is for {invite.email}, but you are signed in as {user.email}. Sign out and sign in with {invite.email} to
+            accept it.
+          </p>
+          <SignOutButton callbackUrl={signInToAccept(token)} label={`Sign out ${user.email}`} />
+        </div>
+      )}
     </AuthCard>
   );
 }

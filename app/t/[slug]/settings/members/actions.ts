@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MANAGERS, OWNERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { createInvite, revokeInvite } from "@/lib/teams/invite-store";
+import { canInvite } from "@/lib/teams/roles";
 import { changeMembership, isRole, LastOwnerError, type Role } from "@/lib/teams/team-store";
 
 // Owners and admins invite (only owners may invite owners) and revoke invites; only
@@ -21,7 +22,7 @@ export async function inviteMemberAction(_previous: InviteState, form: FormData)
     if (!email.success) return { ok: false, error: "Enter a valid email address." };
     const invitedRole = form.get("role");
     if (!isRole(invitedRole)) return { ok: false, error: "Choose a role." };
-    if (invitedRole === "owner" && role !== "owner") return { ok: false, error: "Only owners can invite owners." };
+    if (!canInvite(role, invitedRole)) return { ok: false, error: "Only owners can invite owners." };
 
     const invite = await createInvite({ teamId: team.id, email: email.data, role: invitedRole, createdById: user.id, actor });
     if (invite === "already-member") return { ok: false, error: `${email.data} is already a member of this team.` };

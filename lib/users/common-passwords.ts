@@ -1,0 +1,115 @@
+// Commonly used, expected or product-specific passwords that the length rule alone would
+// let through (entries shorter than 15 characters are refused anyway, so none are listed).
+// Gathered from the long entries of public breach-frequency lists (keyboard walks, repeats,
+// counting, famous phrases) plus this product's own names and old demo default. Compared
+// case-insensitively. Add to it freely; keep one entry a line.
+export const COMMON_PASSWORDS: readonly string[] = `
+123456789012345
+1234567890123456
+12345678901234567
+123456789012345678
+1234567890123456789
+12345678901234567890
+123456789123456
+1234567891011121314
+1234567891234567
+12345678910111213
+098765432109876
+0987654321098765
+987654321987654
+9876543210987654
+111111111111111
+1111111111111111
+000000000000000
+0000000000000000
+123123123123123
+123412341234123
+1234512345123451
+123456123456123
+1234567812345678
+147258369147258
+147852369147852
+159753159753159
+qwertyuiopasdfg
+qwertyuiopasdfgh
+qwertyuiopasdfghjkl
+qwertyuiopasdfghjklzxcvbnm
+qwertyuiop123456
+qwertyuiop1234567890
+qwerty123456789
+qwerty1234567890
+qwertyqwertyqwerty
+qwertyuiopqwertyuiop
+asdfghjklasdfghjkl
+asdfghjkl123456
+zxcvbnmasdfghjkl
+1qaz2wsx3edc4rfv
+1qaz2wsx3edc4rfv5tgb
+1q2w3e4r5t6y7u8i
+1q2w3e4r5t6y7u8i9o0p
+q1w2e3r4t5y6u7i8
+q1w2e3r4t5y6u7i8o9p0
+zaq12wsxcde34rfv
+zaq1xsw2cde3vfr4
+!qaz@wsx#edc$rfv
+!qaz2wsx#edc4rfv
+passwordpassword
+password1234567
+password12345678
+password123456789
+password1234567890
+password12345!@#
+passwordpassword1
+mypasswordismypassword
+thisismypassword
+thisismypassword1
+iloveyouiloveyou
+iloveyou1234567
+iloveyouforever
+iloveyousomuch123
+abcdefghijklmno
+abcdefghijklmnop
+abcdefghijklmnopqrstuvwxyz
+abcdefg1234567890
+abc123abc123abc123
+abcd1234abcd1234
+aaaaaaaaaaaaaaa
+correcthorsebatterystaple
+correct horse battery staple
+correct-horse-battery-staple
+thequickbrownfox
+thequickbrownfoxjumpsoverthelazydog
+the quick brown fox jumps over the lazy dog
+letmeinletmein1
+letmeinletmeinletmein
+administrator123
+administrator1234
+administrator12345
+adminadminadmin
+admin1234567890
+adminpassword123
+changemechangeme
+changeme12345678
+changeyourpassword
+welcome123456789
+welcometothejungle
+trustno1trustno1
+supercalifragilisticexpialidocious
+nevergonnagiveyouup
+baseball12345678
+football12345678
+superman12345678
+starwars12345678
+princess12345678
+monkeymonkeymonkey
+dragondragondragon
+sunshinesunshine
+lead-intake-password
+leadintakepassword
+leadintake123456
+lead-intake-admin
+demo-admin-password
+demoadminpassword
+`
+  .split("\n")
+  .filter(Boolean);

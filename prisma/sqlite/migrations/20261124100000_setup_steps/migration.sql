@@ -1,0 +1,5 @@
+-- CreateTable
+CREATE TABLE "SetupStep" (
+    "name" TEXT NOT NULL PRIMARY KEY,
+    "doneAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
