@@ -162,7 +162,7 @@ describe("findKeyForAuth and touchApiKey", () => {
       id: keyId,
       secretDigest: digestSecret(secret),
       lastUsedAt: null,
-      team: { id: team.id, defaultPhoneCountry: "DE" },
+      team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE" },
     });
     await deleteTeam(team.id);
     assert.equal((await findKeyForAuth(keyId))?.team, null);
