@@ -40,6 +40,11 @@ const schema = z.object({
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   // Bearer token for GET /api/metrics (Prometheus); without it the endpoint is a 404.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
+  // Scheduled SQLite backups by `npm start` (docs/operations.md): every N hours into
+  // BACKUP_DIR, keeping the newest BACKUP_KEEP.
+  BACKUP_DIR: z.string().min(1).optional().or(z.literal("").transform(() => undefined)),
+  BACKUP_EVERY_HOURS: z.coerce.number().positive().max(24 * 30).optional(),
+  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   // How long SIGTERM waits for in-flight requests before closing what is left.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),
 });

@@ -3,13 +3,15 @@
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { databaseProvider, databaseUrl } from "../lib/db/database-url";
+import { databaseProvider, databaseUrl, sqliteFilePath } from "../lib/db/database-url";
 import { encryptionKey } from "../lib/api-keys/secret-box";
 import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
+import { startBackupSchedule } from "../lib/operations/backup-schedule";
+import { removePidFile, writePidFile } from "../lib/operations/sqlite-backup";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCES = ["app", "components", "lib", "next.config.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
@@ -72,7 +74,20 @@ async function main() {
     { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] },
   );
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => server.kill(signal));
-  server.on("exit", (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  // `npm run restore` refuses while this file names a live process.
+  writePidFile(dataDir, process.pid);
+  server.on("exit", (code, signal) => {
+    removePidFile(dataDir, process.pid);
+    process.exit(code ?? (signal ? 0 : 1));
+  });
+  if (settings.BACKUP_DIR && settings.BACKUP_EVERY_HOURS) {
+    if (provider === "sqlite") {
+      startBackupSchedule({ database: sqliteFilePath(url), dir: settings.BACKUP_DIR, everyHours: settings.BACKUP_EVERY_HOURS, keep: settings.BACKUP_KEEP });
+      console.log(`Backups: every ${settings.BACKUP_EVERY_HOURS} h into ${settings.BACKUP_DIR}, the newest ${settings.BACKUP_KEEP} kept.`);
+    } else {
+      console.warn("BACKUP_DIR is for the embedded SQLite database; back up PostgreSQL with pg_dump (docs/operations.md).");
+    }
+  }
 
   console.log(["", `Lead Intake is starting on http://localhost:${port}`, ...signInHint(admin, port), ""].join("\n"));
 }
