@@ -8,6 +8,7 @@ import { encryptionKey } from "../lib/api-keys/secret-box";
 import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
+import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
 import { startBackupSchedule } from "../lib/operations/backup-schedule";
@@ -38,6 +39,7 @@ async function main() {
   const url = databaseUrl();
   const provider = databaseProvider(url);
 
+  for (const line of sharedSecretWarnings(process.env, provider)) console.warn(line);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: url,

@@ -12,9 +12,18 @@ export type Tx = Prisma.TransactionClient;
 
 function createClient(): Db {
   const config = env();
-  if (config.DATABASE_PROVIDER === "postgres") {
+  return clientFor(config.DATABASE_URL, config.DATABASE_PROVIDER);
+}
+
+/**
+ * A client of its own for another database than the app's (the operator's copy between
+ * databases); everything else uses db().
+ */
+export function clientFor(url: string, provider: "sqlite" | "postgres"): Db {
+  const config = env();
+  if (provider === "postgres") {
     const adapter = new PrismaPg({
-      connectionString: config.DATABASE_URL,
+      connectionString: url,
       max: config.DB_POOL_SIZE,
       connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
       statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
@@ -22,7 +31,7 @@ function createClient(): Db {
     });
     return new PostgresClient({ adapter }) as unknown as Db;
   }
-  return new SqliteClient({ adapter: sqliteAdapter(config.DATABASE_URL) });
+  return new SqliteClient({ adapter: sqliteAdapter(url) });
 }
 
 const globalForDb = globalThis as unknown as { leadIntakeDb?: Db };

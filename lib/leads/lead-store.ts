@@ -1,5 +1,6 @@
 import { db, type Tx } from "../db/client";
 import { env } from "../env";
+import { rawJson } from "../db/raw-json";
 import { formatLeadId } from "./lead-id";
 import type { ExtraFieldValue } from "./parse-lead-input";
 
@@ -54,16 +55,7 @@ export function searchKey(text: string): string {
   return text.trim().toLowerCase();
 }
 
-/**
- * Extra fields are caller-chosen names. Prisma's argument serialiser copies objects key by
- * key (so "__proto__" is dropped) and reads some keys as instructions ("$type",
- * "__prismaRawParameters__" replaces the whole value with its "values" field). Handing
- * the object over as a Raw tagged value, the form Prisma itself uses to escape "$type",
- * stores it exactly as sent.
- */
-function asPlainJson(value: Record<string, ExtraFieldValue>) {
-  return { toJSON: () => ({ $type: "Raw", value }) };
-}
+// Extra fields are caller-chosen names ("__proto__", "$type"…): stored through rawJson.
 
 /**
  * Inserts a lead with the next CRM-LEAD id. The counter row is advanced in the same
@@ -89,7 +81,7 @@ export async function insertLead(
           id,
           seq: counter.value,
           ...searchKeys(lead),
-          extraFields: asPlainJson(lead.extraFields),
+          extraFields: rawJson(lead.extraFields),
         },
         select: { id: true },
       });
