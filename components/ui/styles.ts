@@ -1,7 +1,9 @@
 // Shared Tailwind class lists, so every control has the same size, colours and focus ring.
 
-const focus =
-  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed";
+/** The keyboard focus ring, also for focusable non-controls such as a scrollable region. */
+export const focusRingClass = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+
+const focus = `${focusRingClass} disabled:cursor-not-allowed`;
 
 const variants = {
   primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-300",
