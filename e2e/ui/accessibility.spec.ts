@@ -33,6 +33,9 @@ async function checkPage(page: Page, name: string, include?: string): Promise<vo
       return `${violation.id} (${violation.impact}): ${violation.help} at ${nodes.join(" | ")}`;
     });
   expect.soft(blocking, `axe on ${name} (${page.url()})`).toEqual([]);
+  // Not among the WCAG-tagged rules (axe's landmark-one-main is a best practice), but screen
+  // readers jump to the main landmark: every page has exactly one.
+  if (!include) await expect.soft(page.getByRole("main"), `${name} has one main landmark`).toHaveCount(1);
 
   const viewport = page.viewportSize();
   if (viewport && viewport.width < 640) {
