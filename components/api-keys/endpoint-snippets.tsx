@@ -3,7 +3,7 @@
 import { useId, useRef, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { WarningIcon } from "@/components/ui/icons";
-import { cardClass, inputClass, labelClass } from "@/components/ui/styles";
+import { cardClass, focusRingClass, inputClass, labelClass } from "@/components/ui/styles";
 import { snippets } from "./snippets";
 
 /** "How to call this endpoint": copy-paste examples for this deployment, never containing a secret. */
@@ -81,7 +81,8 @@ export function EndpointSnippets({ baseUrl, keyIds }: { baseUrl: string; keyIds:
         ))}
       </div>
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${active}`} className="relative mt-3">
-        <pre className="overflow-x-auto rounded-lg bg-slate-900 p-4 pr-12 text-xs leading-relaxed text-slate-100">
+        {/* Focusable, so a keyboard can scroll a long line into view. */}
+        <pre tabIndex={0} className={`overflow-x-auto rounded-lg ${focusRingClass} bg-slate-900 p-4 pr-12 text-xs leading-relaxed text-slate-100`}>
           <code>{current.code}</code>
         </pre>
         <div className="absolute top-2 right-2 rounded-md bg-white/90">

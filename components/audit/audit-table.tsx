@@ -1,6 +1,6 @@
 import type { AuditAction, AuditEventView } from "@/lib/audit/audit-log";
 import { DateTime } from "@/components/ui/date-time";
-import { cardClass } from "@/components/ui/styles";
+import { cardClass, focusRingClass } from "@/components/ui/styles";
 import { ROLE_LABEL } from "@/components/members/role-label";
 import { isRole } from "@/lib/teams/team-store";
 
@@ -55,7 +55,8 @@ export function AuditTable({ events }: { events: AuditEventView[] }) {
     return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>Nothing has been recorded yet.</p>;
   }
   return (
-    <div className={`${cardClass} overflow-x-auto`}>
+    // Focusable, so a keyboard can scroll the table sideways on a narrow screen (it holds no link or control).
+    <div role="region" aria-label="Audit log" tabIndex={0} className={`${cardClass} overflow-x-auto ${focusRingClass}`}>
       <table className="min-w-full divide-y divide-slate-200">
         <caption className="sr-only">Audit log, newest first</caption>
         <thead className="bg-slate-50">

@@ -9,19 +9,20 @@ import { TeamSwitcher } from "./team-switcher";
 export function AppHeader({ user, team, teams }: { user: SessionUser; team: TeamSummary; teams: TeamSummary[] }) {
   return (
     <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex h-16 max-w-7xl items-center gap-4 px-4 sm:px-6 lg:px-8">
-        <Link href="/" className="flex items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
+      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:h-16 sm:flex-nowrap sm:gap-x-4 sm:py-0 sm:px-6 lg:px-8">
+        <Link href="/" className="flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
           <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
             <KeyIcon className="h-4 w-4" />
           </span>
-          <span className="hidden font-semibold tracking-tight sm:inline">Lead Intake</span>
+          {/* Visually hidden on phones, where the link would otherwise have no name. */}
+          <span className="sr-only font-semibold tracking-tight sm:not-sr-only">Lead Intake</span>
         </Link>
         <span className="text-slate-300" aria-hidden="true">
           /
         </span>
         <TeamSwitcher current={team} teams={teams} />
         <MainNav slug={team.slug} />
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex shrink-0 items-center gap-3">
           <span className="hidden text-sm text-slate-600 md:inline" title={user.email}>
             {user.email}
           </span>

@@ -10,7 +10,7 @@ export function MainNav({ slug }: { slug: string }) {
     { href: `/t/${slug}/settings`, label: "Team Settings" },
   ];
   return (
-    <nav aria-label="Main" className="ml-2 flex items-center gap-1">
+    <nav aria-label="Main" className="order-last -ml-3 flex w-full items-center gap-1 sm:order-none sm:ml-2 sm:w-auto">
       {items.map((item) => {
         const active = pathname.startsWith(item.href);
         return (

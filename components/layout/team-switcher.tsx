@@ -26,24 +26,25 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
 
   const label = (
     <>
-      <span className="font-medium text-slate-900">{current.name}</span>
-      <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{ROLE_LABEL[current.role]}</span>
+      <span className="truncate font-medium text-slate-900">{current.name}</span>
+      <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{ROLE_LABEL[current.role]}</span>
     </>
   );
-  if (teams.length < 2) return <div className="flex items-center gap-2 text-sm">{label}</div>;
+  if (teams.length < 2) return <div className="flex min-w-0 items-center gap-2 text-sm">{label}</div>;
 
   return (
-    <div ref={root} className="relative">
+    <div ref={root} className="relative min-w-0">
       <button
         type="button"
         aria-expanded={open}
         aria-controls="team-switcher-list"
-        aria-label={`Switch team (current: ${current.name})`}
         onClick={() => setOpen((v) => !v)}
-        className="flex items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        className="flex max-w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
       >
+        {/* No aria-label: the name must contain the text the button shows (WCAG 2.5.3, label in name). */}
+        <span className="sr-only">Switch team, current:</span>
         {label}
-        <ChevronIcon className="h-4 w-4 text-slate-500" />
+        <ChevronIcon className="h-4 w-4 shrink-0 text-slate-500" />
       </button>
       {open ? (
         <ul

@@ -11,7 +11,9 @@ const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-6
 /** The team's members; owners (canManage) also get role and remove controls. */
 export function MemberTable(props: { slug: string; members: Member[]; currentUserId: string; canManage: boolean }) {
   return (
-    <div className={`${cardClass} overflow-x-auto`}>
+    // relative: the sr-only "Actions" header is absolutely positioned and would otherwise
+    // escape the scroll box and widen the page on a phone.
+    <div className={`${cardClass} relative overflow-x-auto`}>
       <table className="min-w-full divide-y divide-slate-200">
         <caption className="sr-only">Team members</caption>
         <thead className="bg-slate-50">

@@ -1,13 +1,16 @@
 // Shared Tailwind class lists, so every control has the same size, colours and focus ring.
 
-const focus =
-  "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed";
+/** The keyboard focus ring, also for focusable non-controls such as a scrollable region. */
+export const focusRingClass = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+
+const focus = `${focusRingClass} disabled:cursor-not-allowed`;
 
 const variants = {
   primary: "bg-indigo-600 text-white shadow-sm hover:bg-indigo-500 disabled:bg-indigo-300",
   secondary:
     "bg-white text-slate-700 shadow-sm ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:bg-slate-100 disabled:text-slate-500",
-  danger: "bg-red-600 text-white shadow-sm hover:bg-red-500 disabled:bg-red-300",
+  // Hover darkens: white text on red-500 is below 4.5:1.
+  danger: "bg-red-600 text-white shadow-sm hover:bg-red-700 disabled:bg-red-300",
   ghost: "text-slate-600 hover:bg-slate-100 hover:text-slate-900 disabled:text-slate-400",
 } as const;
 
