@@ -14,6 +14,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.invited": "Member invited",
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",
+  "member.sessions_ended": "Sessions ended",
 };
 
 const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String(value ?? ""));
@@ -34,6 +35,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: email ?? event.targetId ?? "—", note: `${roleText(details.from)} → ${roleText(details.to)}` };
     case "member.removed":
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
+    case "member.sessions_ended":
+      return { main: email ?? event.targetId ?? "—" };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

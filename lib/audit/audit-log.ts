@@ -14,6 +14,7 @@ export const AUDIT_ACTIONS = [
   "member.invited",
   "member.role_changed",
   "member.removed",
+  "member.sessions_ended",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
