@@ -12,7 +12,7 @@ import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const SOURCES = ["app", "components", "lib", "next.config.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "next.config.ts", "proxy.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;
