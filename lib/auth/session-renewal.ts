@@ -16,14 +16,19 @@ export function hasSessionCookie(request: NextRequest): boolean {
 }
 
 /** Sets a renewed session cookie on the response when the request's token is due for it. */
-export async function renewSessionCookie(request: NextRequest, response: NextResponse, secret: string | undefined): Promise<void> {
+export async function renewSessionCookie(
+  request: NextRequest,
+  response: NextResponse,
+  secret: string | undefined,
+  now = Date.now(),
+): Promise<void> {
   if (!secret) return;
   // A token too large for one cookie is split into chunks (name.0, name.1): left to next-auth.
   const cookie = SESSION_COOKIES.map((name) => request.cookies.get(name)).find((c) => c !== undefined);
   if (!cookie) return;
   const token = await decode({ token: cookie.value, secret }).catch(() => null);
   if (!token || typeof token.iat !== "number") return;
-  if (Date.now() / 1000 - token.iat < SESSION_RENEW_AFTER_SECONDS) return;
+  if (now / 1000 - token.iat < SESSION_RENEW_AFTER_SECONDS) return;
   const renewed = await encode({ token, secret, maxAge: SESSION_MAX_AGE_SECONDS });
   response.cookies.set(cookie.name, renewed, {
     httpOnly: true,
