@@ -1,5 +1,6 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { runPostgresMaintenance } from "../db/maintenance";
 import { env } from "../env";
 import { log } from "../log/logger";
 import { DIGEST_ALGORITHM, digestSecret, generateKeyId, generateSecret, maskSecret, secretPrefix } from "./secret";
@@ -107,8 +108,6 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
   });
 }
 
-class NoPendingSecret extends Error {}
-
 /**
  * The first copy of a secret: returns it and erases the recoverable copy. One conditional
  * update marks the key copied, so of two simultaneous copies only one gets the secret;
@@ -121,36 +120,32 @@ export async function takeSecretForCopy(options: {
   userId: string | null;
   actor?: AuditActor;
 }): Promise<string | null> {
-  let ciphertext: string | null;
-  try {
-    ciphertext = await db().$transaction(async (tx) => {
-      const { count } = await tx.apiKey.updateMany({
-        where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
-        data: { copiedAt: new Date(), copiedById: options.userId },
-      });
-      if (count !== 1) return null;
-      const pending = await tx.pendingSecret.findUnique({ where: { apiKeyId: options.keyId } });
-      // Rolls the copy back: a key marked copied must have handed out its secret.
-      if (!pending) throw new NoPendingSecret();
-      await tx.pendingSecret.delete({ where: { apiKeyId: options.keyId } });
-      await recordAuditEvent(
-        {
-          teamId: options.teamId,
-          action: "api_key.secret_copied",
-          actor: actorOf(options.actor, options.userId),
-          targetId: options.keyId,
-        },
-        tx,
-      );
-      return pending.ciphertext;
+  const ciphertext = await db().$transaction(async (tx) => {
+    const { count } = await tx.apiKey.updateMany({
+      where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
+      data: { copiedAt: new Date(), copiedById: options.userId },
     });
-  } catch (error) {
-    if (error instanceof NoPendingSecret) return null;
-    throw error;
-  }
+    if (count !== 1) return null;
+    const [pending] = await tx.$queryRaw<{ ciphertext: string }[]>`
+      DELETE FROM "PendingSecret" WHERE "apiKeyId" = ${options.keyId} RETURNING "ciphertext"`;
+    // Rolls the copy back: a key marked copied must have handed out its secret.
+    if (!pending) throw new Error("An uncopied API key has no pending secret");
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "api_key.secret_copied",
+        actor: actorOf(options.actor, options.userId),
+        targetId: options.keyId,
+      },
+      tx,
+    );
+    return pending.ciphertext;
+  });
   if (ciphertext === null) return null;
   // The copy has committed: the secret is handed out even if erasing fails (logged).
-  await eraseDeletedSecrets().catch((error: unknown) => log("warn", "api_key.erase_failed", { key_id: options.keyId, error: error instanceof Error ? error.name : "unknown" }));
+  await eraseDeletedSecrets().catch((error: unknown) =>
+    log("warn", "api_key.erase_failed", { key_id: options.keyId, error: error instanceof Error ? error.name : "unknown" }),
+  );
   return open(ciphertext, options.keyId);
 }
 
@@ -159,17 +154,58 @@ export async function takeSecretForCopy(options: {
  * at rest"). SQLite zeroes deleted content as it goes (secure_delete, lib/db/sqlite-adapter.ts),
  * but the WAL still holds the page as it was before: a TRUNCATE checkpoint writes the
  * current pages into the main file and empties the WAL. PostgreSQL keeps a deleted row's
- * version in the table's file, and a plain VACUUM may leave its bytes in a page's free
- * space: VACUUM FULL rewrites the table into a new file. The table holds only the secrets
- * not yet copied, so either costs milliseconds.
+ * version in the table's file, and a plain VACUUM compacts a page around its live rows
+ * without zeroing what it frees: VACUUM FULL rewrites the table into a new file. The table
+ * holds only the secrets not yet copied, so either costs milliseconds.
  */
-async function eraseDeletedSecrets(): Promise<void> {
-  if (env().DATABASE_PROVIDER === "postgres") {
-    await db().$executeRawUnsafe(`VACUUM FULL "PendingSecret"`);
-    return;
-  }
-  await db().$queryRawUnsafe(`PRAGMA wal_checkpoint(TRUNCATE)`);
+function eraseDeletedSecrets(): Promise<void> {
+  return erasure.run(async () => {
+    if (env().DATABASE_PROVIDER !== "postgres") {
+      await db().$queryRawUnsafe(`PRAGMA wal_checkpoint(TRUNCATE)`);
+      return;
+    }
+    // VACUUM FULL needs the table to itself. While copies are running it waits at most
+    // half a second for them (holding up later ones no longer), then tries again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runPostgresMaintenance(`VACUUM FULL "PendingSecret"`, { lockTimeoutMs: 500 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  });
 }
+
+/**
+ * Runs a clean-up at most once at a time in this process. A caller that arrives while one
+ * runs waits for the next run, which starts after it (that one may have begun before the
+ * caller's delete committed) and is shared by everyone who arrived meanwhile. A burst of
+ * copies then costs two clean-ups, not one each queueing for the table's lock.
+ */
+class SingleFlight {
+  #running: Promise<void> | null = null;
+  #next: Promise<void> | null = null;
+
+  run(work: () => Promise<unknown>): Promise<void> {
+    if (!this.#running) {
+      this.#running = work()
+        .then(() => undefined)
+        .finally(() => (this.#running = null));
+      return this.#running;
+    }
+    this.#next ??= this.#running
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = null;
+        return this.run(work);
+      });
+    return this.#next;
+  }
+}
+
+const erasure = new SingleFlight();
 
 export type KeyForAuth = {
   id: string;
