@@ -1,25 +1,13 @@
 import type { NextConfig } from "next";
 
-// Security headers on every response (README "Hardening"). Set here rather than in a
-// proxy (middleware): a proxy would make Next buffer every request body for it, and
-// these headers do not depend on the request.
-//
-// Pages: scripts and styles only from this origin. 'unsafe-inline' stays for scripts
-// because Next's App Router streams its payload in inline <script> tags; nonces would
-// need a proxy and per-request rendering of every page.
-const PAGE_CSP = [
-  "default-src 'self'",
-  "script-src 'self' 'unsafe-inline'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join("; ");
+import { STATIC_CONTENT_SECURITY_POLICY } from "./lib/http/content-security-policy";
 
+// Security headers on every response (README "Hardening"). Set here rather than in the
+// proxy, which would make Next buffer the API's request bodies for it.
+//
+// Pages get their Content-Security-Policy, with a per-response nonce for scripts, from
+// proxy.ts, which replaces the one below. This one covers what the proxy does not see
+// (static files, prefetches): the same policy, and no inline script at all.
 // API responses are JSON, never documents: nothing may load from them or frame them.
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
@@ -36,7 +24,7 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   async headers() {
     return [
-      { source: "/:path*", headers: [...common, { key: "Content-Security-Policy", value: PAGE_CSP }] },
+      { source: "/:path*", headers: [...common, { key: "Content-Security-Policy", value: STATIC_CONTENT_SECURITY_POLICY }] },
       // Later rules win for the same header name.
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
       {

@@ -2,18 +2,15 @@
 //   npm run keys -- create --team <slug> [--description "…"] [--json]
 //   npm run keys -- delete <key-id>
 //   npm run keys -- list --team <slug> [--json]
-import { parseArgs } from "node:util";
 import { createApiKey, deleteApiKey, listApiKeys } from "../lib/api-keys/api-key-store";
 import { CLI_ACTOR } from "../lib/audit/audit-log";
-import { db } from "../lib/db/client";
 import { findTeamBySlug } from "../lib/teams/team-store";
+import { runCli, UsageError } from "./cli";
 
 const USAGE = `Usage:
   npm run keys -- create --team <slug> [--description "text"] [--json]
   npm run keys -- delete <key-id>
   npm run keys -- list --team <slug> [--json]`;
-
-class UsageError extends Error {}
 
 async function teamId(slug: string | undefined): Promise<string> {
   if (!slug) throw new UsageError("--team <slug> is required");
@@ -22,23 +19,13 @@ async function teamId(slug: string | undefined): Promise<string> {
   return team.id;
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      team: { type: "string" },
-      description: { type: "string" },
-      json: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h", default: false },
-    },
-  });
-  const [command, ...rest] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return;
-  }
+const OPTIONS = {
+  team: { type: "string" },
+  description: { type: "string" },
+  json: { type: "boolean", default: false },
+} as const;
 
+runCli(USAGE, OPTIONS, async (command, rest, values) => {
   if (command === "create") {
     const key = await createApiKey({
       teamId: await teamId(values.team),
@@ -74,11 +61,4 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   throw new UsageError(`Unknown command "${command}"`);
-}
-
-main(process.argv.slice(2))
-  .catch((error: unknown) => {
-    console.error(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : error instanceof Error ? error.message : error);
-    process.exitCode = error instanceof UsageError ? 2 : 1;
-  })
-  .finally(() => db().$disconnect());
+});

@@ -15,7 +15,7 @@ import { startBackupSchedule } from "../lib/operations/backup-schedule";
 import { removePidFile, writePidFile } from "../lib/operations/sqlite-backup";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const SOURCES = ["app", "components", "lib", "next.config.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "next.config.ts", "proxy.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -5,3 +5,10 @@ declare module "next-auth" {
     user?: DefaultSession["user"] & { id?: string };
   }
 }
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    /** The user's session version when the token was issued (lib/auth/session-token.ts). */
+    sv?: number;
+  }
+}

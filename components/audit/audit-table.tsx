@@ -15,6 +15,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",
   "member.invite_revoked": "Invite revoked",
+  "member.sessions_ended": "Sessions ended",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -44,6 +45,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
     }
     case "member.removed":
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
+    case "member.sessions_ended":
+      return { main: email ?? event.targetId ?? "—" };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

@@ -27,6 +27,17 @@ function dumpDatabase(file: string): string {
   });
 }
 
+/** Every file of the data folder (database, WAL, shared memory, key file) with its bytes. */
+function dataFiles(dataDir: string): { name: string; bytes: Buffer }[] {
+  return readdirSync(dataDir, { recursive: true, encoding: "utf8" }).flatMap((name) => {
+    try {
+      return [{ name, bytes: readFileSync(path.join(dataDir, name)) }];
+    } catch {
+      return []; // a folder
+    }
+  });
+}
+
 /** Takes the first copy of a key's secret through lib/api-keys/api-key-store.ts, in a process on the server's database. */
 function copySecret(dataDir: string, databaseFile: string, keyId: string, secret: string): string {
   const script = `
@@ -54,7 +65,17 @@ test("after a copy, the database dump, its files and all server logs hold the se
 
     // Before the copy the secret is recoverable, but only as ciphertext.
     expect(dumpDatabase(server.databaseFile)).not.toContain(secret);
+    const ciphertext = readDatabase(server.databaseFile, (db) =>
+      (db.prepare(`SELECT "ciphertext" FROM "PendingSecret" WHERE "apiKeyId" = ?`).get(keyId) as { ciphertext: string }).ciphertext,
+    );
     expect(copySecret(server.dataDir, server.databaseFile, keyId, secret)).toBe("copied");
+    // A copy of the data folder taken now, with the server running (its WAL not yet
+    // checkpointed by a stop), holds neither the secret nor its ciphertext: with the key
+    // file beside the database, the ciphertext would be as good as the secret.
+    for (const file of dataFiles(server.dataDir)) {
+      expect(file.bytes.includes(Buffer.from(secret, "utf8")), `${file.name} holds the secret`).toBe(false);
+      expect(file.bytes.includes(Buffer.from(ciphertext, "utf8")), `${file.name} holds the ciphertext`).toBe(false);
+    }
 
     // Use the key every way a log line could pick the secret up: success, idempotent
     // replay, wrong secret, the secret in the wrong header, in cookies and Authorization.
@@ -83,17 +104,11 @@ test("after a copy, the database dump, its files and all server logs hold the se
     expect(dump).toContain("api_key.secret_copied");
     expect(dump).not.toContain(secret);
 
-    const files = readdirSync(server.dataDir, { recursive: true, encoding: "utf8" });
+    const files = dataFiles(server.dataDir);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
-      const full = path.join(server.dataDir, file);
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(full);
-      } catch {
-        continue; // a folder
-      }
-      expect(bytes.includes(Buffer.from(secret, "utf8")), `${file} holds the secret`).toBe(false);
+      expect(file.bytes.includes(Buffer.from(secret, "utf8")), `${file.name} holds the secret`).toBe(false);
+      expect(file.bytes.includes(Buffer.from(ciphertext, "utf8")), `${file.name} holds the ciphertext`).toBe(false);
     }
 
     const logs = server.output();

@@ -20,7 +20,8 @@ test("pages, the API and its errors all carry the security headers; no HSTS over
   const { key } = await newTeamWithKey();
   const page = await fetch(`${BASE_URL}/`, { headers: { "X-Forwarded-Proto": "https" } });
   expect(page.status).toBe(200);
-  expectSecurityHeaders(page.headers, /script-src 'self' 'unsafe-inline'/);
+  // Scripts by nonce only (e2e/ui/content-security-policy.spec.ts), never 'unsafe-inline'.
+  expectSecurityHeaders(page.headers, /script-src 'self' 'nonce-[A-Za-z0-9+/=]+';/);
   expect(page.headers.get("content-security-policy")).toContain("object-src 'none'");
 
   const notFound = await fetch(`${BASE_URL}/no-such-page`);

@@ -19,6 +19,8 @@ let teamCount = 0;
 const makeTeam = () => createTeam({ slug: `keys-${++teamCount}`, name: `Keys ${teamCount}` });
 const makeUser = (email: string) => db().user.create({ data: { email, passwordHash: "x" }, select: { id: true } });
 const keyRow = (keyId: string) => db().apiKey.findUniqueOrThrow({ where: { id: keyId } });
+const pendingCiphertext = async (keyId: string) =>
+  (await db().pendingSecret.findUnique({ where: { apiKeyId: keyId } }))?.ciphertext ?? null;
 
 describe("createApiKey", () => {
   test("returns a key id and a secret; stores a digest, the prefix and a ciphertext, never the secret", async () => {
@@ -34,8 +36,9 @@ describe("createApiKey", () => {
     assert.equal(row.secretDigest, digestSecret(secret));
     assert.equal(row.digestAlgorithm, "sha256");
     assert.equal(row.secretPrefix, secret.slice(5, 13));
-    assert.ok(row.secretCiphertext, "the secret must stay recoverable until its first copy");
-    assert.ok(!row.secretCiphertext.includes(secret.slice(5)));
+    const ciphertext = await pendingCiphertext(keyId);
+    assert.ok(ciphertext, "the secret must stay recoverable until its first copy");
+    assert.ok(!ciphertext.includes(secret.slice(5)));
     assert.equal(row.copiedAt, null);
     assert.equal(row.lastUsedAt, null);
     assert.ok(!database.storedBytes().includes(Buffer.from(secret)), "the secret must not be on disk in clear");
@@ -58,12 +61,44 @@ describe("takeSecretForCopy (the secret is shown until its first copy)", () => {
 
     assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: user.id }), secret);
     const row = await keyRow(keyId);
-    assert.equal(row.secretCiphertext, null);
+    assert.equal(await pendingCiphertext(keyId), null);
     assert.ok(row.copiedAt instanceof Date);
     assert.equal(row.copiedById, user.id);
     assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: user.id }), null);
     assert.ok(!database.storedBytes().includes(Buffer.from(secret)), "the secret must appear nowhere in the database files");
     assert.ok(!database.storedBytes().includes(Buffer.from(secret.slice(5))));
+  });
+
+  test("after the copy neither the secret nor its ciphertext is anywhere in the database's files", async () => {
+    const team = await makeTeam();
+    // A key copied before and keys still pending share its page, and it is the page's
+    // newest row: a plain VACUUM on PostgreSQL compacts such a page around the live rows
+    // and leaves the deleted row's bytes in the free space (this test caught that).
+    const copiedBefore = await createApiKey({ teamId: team.id });
+    await takeSecretForCopy({ keyId: copiedBefore.keyId, teamId: team.id, userId: null });
+    const pendingBefore = await createApiKey({ teamId: team.id });
+    const pendingAfter = await createApiKey({ teamId: team.id });
+    const { keyId, secret } = await createApiKey({ teamId: team.id });
+    const ciphertext = (await pendingCiphertext(keyId))!;
+    // The test reads the files while the server's connection is open, as a copy of the
+    // data folder would: the ciphertext is in them before the copy.
+    assert.ok(database.storedBytes().includes(Buffer.from(ciphertext)), "the test must see the ciphertext before the copy");
+
+    assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: null }), secret);
+    const bytes = database.storedBytes();
+    for (const [what, value] of [
+      ["the secret", secret],
+      ["its random part", secret.slice(5)],
+      ["its ciphertext", ciphertext],
+      ["the ciphertext's encrypted body", ciphertext.split(".")[3]!],
+    ]) {
+      assert.ok(!bytes.includes(Buffer.from(value!)), `${what} must appear nowhere in the database (${database.provider})`);
+    }
+    // The keys still pending are untouched.
+    const listed = await listApiKeys(team.id);
+    for (const pending of [pendingBefore, pendingAfter]) {
+      assert.equal(listed.find((k) => k.keyId === pending.keyId)?.secretDisplay, pending.secret);
+    }
   });
 
   test("the secret still verifies after the copy", async () => {
@@ -91,7 +126,7 @@ describe("takeSecretForCopy (the secret is shown until its first copy)", () => {
     const { keyId, secret } = await createApiKey({ teamId: owner.id });
     assert.equal(await takeSecretForCopy({ keyId, teamId: stranger.id, userId: null }), null);
     const row = await keyRow(keyId);
-    assert.ok(row.secretCiphertext);
+    assert.ok(await pendingCiphertext(keyId));
     assert.equal(row.copiedAt, null);
     assert.equal(await takeSecretForCopy({ keyId, teamId: owner.id, userId: null }), secret);
   });

@@ -1,5 +1,8 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { runPostgresMaintenance } from "../db/maintenance";
+import { env } from "../env";
+import { log } from "../log/logger";
 import { DIGEST_ALGORITHM, digestSecret, generateKeyId, generateSecret, maskSecret, secretPrefix } from "./secret";
 import { open, seal } from "./secret-box";
 
@@ -33,7 +36,7 @@ export async function createApiKey(options: {
         secretDigest: digestSecret(secret),
         digestAlgorithm: DIGEST_ALGORITHM,
         secretPrefix: secretPrefix(secret),
-        secretCiphertext: seal(secret, keyId),
+        pendingSecret: { create: { ciphertext: seal(secret, keyId) } },
       },
     });
     await recordAuditEvent(
@@ -80,30 +83,36 @@ export type ApiKeyListItem = {
 };
 
 export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
-  const rows = await db().apiKey.findMany({ where: { teamId }, orderBy: { createdAt: "desc" } });
+  const rows = await db().apiKey.findMany({
+    where: { teamId },
+    orderBy: { createdAt: "desc" },
+    include: { pendingSecret: { select: { ciphertext: true } } },
+  });
   const creatorIds = [...new Set(rows.map((r) => r.createdById).filter((id): id is string => id !== null))];
   const creators = creatorIds.length
     ? await db().user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } })
     : [];
   const emailOf = new Map(creators.map((u) => [u.id, u.email]));
   return rows.map((row) => {
-    const copied = row.copiedAt !== null || row.secretCiphertext === null;
+    const pending = row.copiedAt === null ? row.pendingSecret : null;
     return {
       keyId: row.id,
       description: row.description,
       createdAt: row.createdAt,
       createdByEmail: row.createdById ? (emailOf.get(row.createdById) ?? null) : null,
-      copied,
+      copied: pending === null,
       copiedAt: row.copiedAt,
       lastUsedAt: row.lastUsedAt,
-      secretDisplay: copied ? maskSecret(row.secretPrefix) : open(row.secretCiphertext!, row.id),
+      secretDisplay: pending ? open(pending.ciphertext, row.id) : maskSecret(row.secretPrefix),
     };
   });
 }
 
 /**
- * The first copy of a secret: returns it and erases the recoverable copy in one
- * conditional update, so of two simultaneous copies only one gets the secret.
+ * The first copy of a secret: returns it and erases the recoverable copy. One conditional
+ * update marks the key copied, so of two simultaneous copies only one gets the secret;
+ * the same transaction deletes the ciphertext's row. Then the database is made to forget
+ * the deleted bytes (eraseDeletedSecrets).
  */
 export async function takeSecretForCopy(options: {
   keyId: string;
@@ -111,18 +120,16 @@ export async function takeSecretForCopy(options: {
   userId: string | null;
   actor?: AuditActor;
 }): Promise<string | null> {
-  const row = await db().apiKey.findFirst({
-    where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
-    select: { secretCiphertext: true },
-  });
-  if (!row?.secretCiphertext) return null;
-  const ciphertext = row.secretCiphertext;
-  const taken = await db().$transaction(async (tx) => {
+  const ciphertext = await db().$transaction(async (tx) => {
     const { count } = await tx.apiKey.updateMany({
       where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
-      data: { copiedAt: new Date(), copiedById: options.userId, secretCiphertext: null },
+      data: { copiedAt: new Date(), copiedById: options.userId },
     });
-    if (count !== 1) return false;
+    if (count !== 1) return null;
+    const [pending] = await tx.$queryRaw<{ ciphertext: string }[]>`
+      DELETE FROM "PendingSecret" WHERE "apiKeyId" = ${options.keyId} RETURNING "ciphertext"`;
+    // Rolls the copy back: a key marked copied must have handed out its secret.
+    if (!pending) throw new Error("An uncopied API key has no pending secret");
     await recordAuditEvent(
       {
         teamId: options.teamId,
@@ -132,10 +139,73 @@ export async function takeSecretForCopy(options: {
       },
       tx,
     );
-    return true;
+    return pending.ciphertext;
   });
-  return taken ? open(ciphertext, options.keyId) : null;
+  if (ciphertext === null) return null;
+  // The copy has committed: the secret is handed out even if erasing fails (logged).
+  await eraseDeletedSecrets().catch((error: unknown) =>
+    log("warn", "api_key.erase_failed", { key_id: options.keyId, error: error instanceof Error ? error.name : "unknown" }),
+  );
+  return open(ciphertext, options.keyId);
 }
+
+/**
+ * Makes the database's files forget deleted ciphertexts (docs/security.md "API secrets
+ * at rest"). SQLite zeroes deleted content as it goes (secure_delete, lib/db/sqlite-adapter.ts),
+ * but the WAL still holds the page as it was before: a TRUNCATE checkpoint writes the
+ * current pages into the main file and empties the WAL. PostgreSQL keeps a deleted row's
+ * version in the table's file, and a plain VACUUM compacts a page around its live rows
+ * without zeroing what it frees: VACUUM FULL rewrites the table into a new file. The table
+ * holds only the secrets not yet copied, so either costs milliseconds.
+ */
+function eraseDeletedSecrets(): Promise<void> {
+  return erasure.run(async () => {
+    if (env().DATABASE_PROVIDER !== "postgres") {
+      await db().$queryRawUnsafe(`PRAGMA wal_checkpoint(TRUNCATE)`);
+      return;
+    }
+    // VACUUM FULL needs the table to itself. While copies are running it waits at most
+    // half a second for them (holding up later ones no longer), then tries again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await runPostgresMaintenance(`VACUUM FULL "PendingSecret"`, { lockTimeoutMs: 500 });
+        return;
+      } catch (error) {
+        if (attempt === 3) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+      }
+    }
+  });
+}
+
+/**
+ * Runs a clean-up at most once at a time in this process. A caller that arrives while one
+ * runs waits for the next run, which starts after it (that one may have begun before the
+ * caller's delete committed) and is shared by everyone who arrived meanwhile. A burst of
+ * copies then costs two clean-ups, not one each queueing for the table's lock.
+ */
+class SingleFlight {
+  #running: Promise<void> | null = null;
+  #next: Promise<void> | null = null;
+
+  run(work: () => Promise<unknown>): Promise<void> {
+    if (!this.#running) {
+      this.#running = work()
+        .then(() => undefined)
+        .finally(() => (this.#running = null));
+      return this.#running;
+    }
+    this.#next ??= this.#running
+      .catch(() => undefined)
+      .then(() => {
+        this.#next = null;
+        return this.run(work);
+      });
+    return this.#next;
+  }
+}
+
+const erasure = new SingleFlight();
 
 export type KeyForAuth = {
   id: string;

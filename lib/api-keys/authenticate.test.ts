@@ -4,7 +4,7 @@ import { useTestDatabase } from "../test-support/test-database";
 import { db } from "../db/client";
 import { ApiError } from "../http/api-error";
 import { createTeam, deleteTeam } from "../teams/team-store";
-import { createApiKey, deleteApiKey } from "./api-key-store";
+import { createApiKey, deleteApiKey, takeSecretForCopy } from "./api-key-store";
 import type { RequestContext } from "../http/request-context";
 import { authenticate } from "./authenticate";
 
@@ -99,7 +99,7 @@ describe("authenticate: success", () => {
 
   test("works after the secret was copied (verification never needs the plaintext)", async () => {
     const fresh = await createApiKey({ teamId: team.id });
-    await db().apiKey.update({ where: { id: fresh.keyId }, data: { secretCiphertext: null, copiedAt: new Date() } });
+    assert.equal(await takeSecretForCopy({ keyId: fresh.keyId, teamId: team.id, userId: null }), fresh.secret);
     const result = await authenticate(headers({ "X-API-Key": fresh.keyId, "X-API-Secret": fresh.secret }), context());
     assert.equal(result.team.id, team.id);
   });

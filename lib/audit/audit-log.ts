@@ -15,6 +15,7 @@ export const AUDIT_ACTIONS = [
   "member.role_changed",
   "member.removed",
   "member.invite_revoked",
+  "member.sessions_ended",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,11 +4,11 @@ import { env } from "../env";
 import { clientIp } from "../http/request-context";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../rate-limit/sign-in-limits";
 import { authenticateUser } from "../users/authenticate-user";
+import { endAllSessions } from "../users/user-store";
+import { checkSessionToken, issueSessionToken, SESSION_MAX_AGE_SECONDS, SESSION_RENEW_AFTER_SECONDS } from "./session-token";
 
 // Only next-auth wiring lives here: plain Node scripts cannot import the providers
 // (STACK.md), so password checks stay in lib/users.
-
-const THIRTY_DAYS = 30 * 24 * 60 * 60;
 
 /** next-auth hands authorize() the request headers as a plain object. */
 function headerEntries(headers: Record<string, unknown> | undefined): [string, string][] {
@@ -19,9 +19,11 @@ function headerEntries(headers: Record<string, unknown> | undefined): [string, s
 
 export const authOptions: NextAuthOptions = {
   secret: env().NEXTAUTH_SECRET,
-  // JWT sessions: stateless and signed with NEXTAUTH_SECRET, so they survive restarts.
-  // Roles are not in the token; every page and action reads them from the database.
-  session: { strategy: "jwt", maxAge: THIRTY_DAYS },
+  // JWT sessions signed with NEXTAUTH_SECRET, so they survive restarts, each checked
+  // against the user's session version on every read (./session-token.ts). Roles are
+  // not in the token; every page and action reads them from the database. next-auth
+  // ignores updateAge for JWTs: proxy.ts renews the cookie, which makes the 12 h sliding.
+  session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS, updateAge: SESSION_RENEW_AFTER_SECONDS },
   pages: { signIn: "/signin" },
   providers: [
     CredentialsProvider({
@@ -43,13 +45,19 @@ export const authOptions: NextAuthOptions = {
     }),
   ],
   callbacks: {
+    // Runs on every getServerSession: one read by primary key.
     jwt({ token, user }) {
-      if (user) token.sub = user.id;
-      return token;
+      return user ? issueSessionToken(token, user.id) : checkSessionToken(token);
     },
     session({ session, token }) {
-      if (session.user && token.sub) session.user.id = token.sub;
-      return session;
+      if (!token.sub) return { expires: session.expires };
+      return { ...session, user: { id: token.sub, email: token.email, name: token.name } };
+    },
+  },
+  events: {
+    // Sign-out ends the session on the server too, so a copy of the cookie is worthless.
+    async signOut({ token }) {
+      if (typeof token?.sub === "string") await endAllSessions(token.sub);
     },
   },
 };

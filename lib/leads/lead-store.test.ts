@@ -133,4 +133,13 @@ describe("reading leads is scoped by team", () => {
     assert.equal(await countLeads(other.id), 0);
     assert.equal(await countLeads(team.id), await countLeads());
   });
+
+  test("the lead-id counter is workspace-wide: the gap between a team's ids is the others' volume (docs/security.md)", async () => {
+    const other = await createTeam({ slug: "ids-volume", name: "Volume" });
+    const otherSource = await resolveLeadSource(other.id);
+    const first = parseLeadId(await insertLead(newLead()))!;
+    for (let i = 0; i < 7; i++) await insertLead(newLead({ teamId: other.id, sourceId: otherSource.id }));
+    const next = parseLeadId(await insertLead(newLead()))!;
+    assert.equal(next - first - 1, 7, "the documented exposure: 7 leads of another team show as a gap of 7");
+  });
 });

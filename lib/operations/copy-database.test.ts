@@ -22,7 +22,8 @@ async function fill(): Promise<void> {
   await source.membership.create({ data: { userId: user.id, teamId: team.id, role: "owner" } });
   await source.invite.create({ data: { teamId: team.id, email: "bo@example.com", role: "member", tokenDigest: "d1", expiresAt: new Date(Date.now() + 86_400_000) } });
   const api = await source.leadSource.create({ data: { teamId: team.id, name: "API", nameKey: "api" } });
-  await source.apiKey.create({ data: { id: "0123456789abcdef0123", teamId: team.id, secretDigest: "digest", secretPrefix: "AbCdEfGh", secretCiphertext: "cipher", description: "Site" } });
+  await source.apiKey.create({ data: { id: "0123456789abcdef0123", teamId: team.id, secretDigest: "digest", secretPrefix: "AbCdEfGh", description: "Site" } });
+  await source.pendingSecret.create({ data: { apiKeyId: "0123456789abcdef0123", ciphertext: "cipher" } });
   await source.counter.update({ where: { name: "lead" }, data: { value: 1_200 } });
   for (let i = 1; i <= 1_200; i++) {
     await source.lead.create({

@@ -29,7 +29,10 @@ export type TestDatabase = {
   file: string | null;
   /**
    * Every byte the database holds. SQLite: the main file, its WAL and shared memory,
-   * free pages included. PostgreSQL: a pg_dump of the database (every stored value).
+   * free pages included. PostgreSQL: a pg_dump of the database (every live value), then,
+   * after a CHECKPOINT, every file of the database's own folder (tables, indexes, TOAST:
+   * dead row versions and free space included). Not the cluster's WAL (pg_wal), which
+   * is the cluster's, shared by all its databases.
    */
   storedBytes: () => Buffer;
 };
@@ -113,7 +116,7 @@ export async function useTestDatabase(options: TestDatabaseOptions = {}): Promis
     url,
     dir,
     file,
-    storedBytes: () => (file ? sqliteBytes(file) : pgDump(url)),
+    storedBytes: () => (file ? sqliteBytes(file) : Buffer.concat([pgDump(url), pgDatabaseFiles(url)])),
   };
 }
 
@@ -130,4 +133,17 @@ function pgDump(url: string): Buffer {
   const result = spawnSync(path.join(assertPostgresBinaries(), "pg_dump"), ["--data-only", "--no-owner", url], { maxBuffer: 256 << 20 });
   if (result.status !== 0) throw new Error(`pg_dump failed: ${result.stderr.toString()}`);
   return result.stdout;
+}
+
+/** After a CHECKPOINT (so every change is in the files), the files of the database's folder. */
+function pgDatabaseFiles(url: string): Buffer {
+  const result = spawnSync(
+    path.join(assertPostgresBinaries(), "psql"),
+    [url, "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CHECKPOINT", "-c",
+      "SELECT current_setting('data_directory') || '/base/' || oid FROM pg_database WHERE datname = current_database()"],
+    { encoding: "utf8" },
+  );
+  if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);
+  const folder = result.stdout.trim();
+  return Buffer.concat(readdirSync(folder).map((name) => readFileSync(path.join(folder, name))));
 }

@@ -1,3 +1,4 @@
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { hashPassword } from "./password";
 import { assertPasswordAcceptable } from "./password-policy";
@@ -34,4 +35,32 @@ export async function upgradePasswordHash(options: { userId: string; from: strin
 
 export function findUserByEmail(email: string) {
   return db().user.findUnique({ where: { email: normaliseEmail(email) } });
+}
+
+/** What a session needs on each request: who, and the session version its token must carry. */
+export type SessionUserRow = User & { sessionVersion: number };
+
+/** One read by primary key: this runs on every request that reads the session. */
+export function findSessionUser(id: string): Promise<SessionUserRow | null> {
+  return db().user.findUnique({ where: { id }, select: { id: true, email: true, name: true, sessionVersion: true } });
+}
+
+/**
+ * Ends every session of the user, on every device: session tokens carry the version
+ * they were issued with, and a token with an older one signs nobody in. Called by
+ * sign-out, by a password change and by the operator CLI. With an actor (the CLI),
+ * each of the user's teams gets a `member.sessions_ended` audit event in the same
+ * transaction. Returns false when there is no such user.
+ */
+export async function endAllSessions(userId: string, options: { actor?: AuditActor } = {}): Promise<boolean> {
+  const actor = options.actor;
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+    if (count !== 1 || !actor) return count === 1;
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, memberships: { select: { teamId: true } } } });
+    for (const { teamId } of user.memberships) {
+      await recordAuditEvent({ teamId, action: "member.sessions_ended", actor, targetId: userId, details: { email: user.email } }, tx);
+    }
+    return true;
+  });
 }

@@ -1,0 +1,23 @@
+import pg from "pg";
+import { env } from "../env";
+
+// Maintenance statements PostgreSQL will not run inside a transaction (VACUUM), on a
+// connection of their own rather than one of the app's pool: while a statement waits for
+// its lock it must hold up neither the pool nor, for long, the queries queued behind it.
+
+/**
+ * Runs `sql` on a short-lived connection with a lock timeout: when the table is busy the
+ * statement gives up after `lockTimeoutMs` (throwing) instead of queueing everyone
+ * behind its lock request.
+ */
+export async function runPostgresMaintenance(sql: string, options: { lockTimeoutMs: number }): Promise<void> {
+  const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: env().DB_CONNECT_TIMEOUT_MS });
+  await client.connect();
+  try {
+    await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(options.lockTimeoutMs))}`);
+    await client.query(`SET statement_timeout = ${env().DB_STATEMENT_TIMEOUT_MS}`);
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
