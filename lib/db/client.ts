@@ -21,10 +21,6 @@ function createClient(): Db {
  */
 export function clientFor(url: string, provider: "sqlite" | "postgres"): Db {
   const config = env();
-  // Prisma's default maxWait (2 s) for an interactive transaction to get a connection
-  // failed bursts of concurrent copies on a busy 2-core machine with P2028; every
-  // transaction of the app gets the 10 s the lead insert already used.
-  const transactionOptions = { maxWait: 10_000, timeout: 10_000 };
   if (provider === "postgres") {
     const adapter = new PrismaPg({
       connectionString: url,
@@ -33,9 +29,9 @@ export function clientFor(url: string, provider: "sqlite" | "postgres"): Db {
       statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
       query_timeout: config.DB_STATEMENT_TIMEOUT_MS + 1_000,
     });
-    return new PostgresClient({ adapter, transactionOptions }) as unknown as Db;
+    return new PostgresClient({ adapter }) as unknown as Db;
   }
-  return new SqliteClient({ adapter: sqliteAdapter(url), transactionOptions });
+  return new SqliteClient({ adapter: sqliteAdapter(url) });
 }
 
 const globalForDb = globalThis as unknown as { leadIntakeDb?: Db };
