@@ -140,7 +140,9 @@ export async function takeSecretForCopy(options: {
       tx,
     );
     return pending.ciphertext;
-  });
+    // Up to 10 s for a connection, like the lead insert: a burst of copies on a busy
+    // machine outwaited Prisma's 2 s default (P2028 in the multi-instance copy race).
+  }, { maxWait: 10_000, timeout: 10_000 });
   if (ciphertext === null) return null;
   // The copy has committed: the secret is handed out even if erasing fails (logged).
   await eraseDeletedSecrets().catch((error: unknown) =>
