@@ -1,4 +1,4 @@
-import { ApiError, AUTHENTICATION_FAILED } from "../http/api-error";
+import { AuthenticationError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import {
@@ -18,20 +18,6 @@ const KEY_ID = /^[0-9a-f]{20}$/;
 export type FailedKey = { keyId: string; teamId: string };
 
 type Failure = { error: string; reason: string; key?: FailedKey };
-
-/**
- * An authentication failure (401 with the spec's texts). `key` is set when the presented
- * id names a real key of a team (a wrong secret): that team sees it in the key's request
- * log. The caller learns nothing from it: the envelope is the same as for an unknown key.
- */
-export class AuthenticationError extends ApiError {
-  constructor(
-    error: string,
-    readonly key: FailedKey | null,
-  ) {
-    super(401, error, AUTHENTICATION_FAILED);
-  }
-}
 
 /**
  * Spec section 5: the X-API-Key / X-API-Secret pair identifies a team. Unknown key,

@@ -19,6 +19,18 @@ export class ApiError extends Error {
 export const AUTHENTICATION_FAILED = "Authentication failed";
 export const VALIDATION_FAILED = "Validation failed";
 
-export const authError = (error: string) => new ApiError(401, error, AUTHENTICATION_FAILED);
+/**
+ * A 401 of spec section 5. `key` is set when the presented id names a real key of a team
+ * (a wrong secret): that team sees the failure in the key's request log. The caller
+ * learns nothing from it: the envelope is the same as for an unknown key.
+ */
+export class AuthenticationError extends ApiError {
+  constructor(
+    error: string,
+    readonly key: { keyId: string; teamId: string } | null = null,
+  ) {
+    super(401, error, AUTHENTICATION_FAILED);
+  }
+}
 export const validationError = (error: string) => new ApiError(422, error, VALIDATION_FAILED);
 export const badRequest = (error: string) => new ApiError(400, error, "Bad request");

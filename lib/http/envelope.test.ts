@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test, type TestContext } from "node:test";
-import { ApiError, authError, badRequest, validationError } from "./api-error";
+import { ApiError, AuthenticationError, badRequest, validationError } from "./api-error";
 import { errorResponse, jsonResponse, methodNotAllowed, respond, toApiError } from "./envelope";
 
 /** Silences the JSON logger's stderr (warn and error lines) for one test and returns what was logged. */
@@ -17,7 +17,7 @@ async function envelope(response: Response) {
 
 describe("ApiError helpers", () => {
   const cases: [string, ApiError, number, string][] = [
-    ["authError", authError("Invalid API key"), 401, "Authentication failed"],
+    ["AuthenticationError", new AuthenticationError("Invalid API key"), 401, "Authentication failed"],
     ["validationError", validationError("Name is required"), 422, "Validation failed"],
     ["badRequest", badRequest("The request body is not valid JSON"), 400, "Bad request"],
   ];
@@ -33,7 +33,7 @@ describe("ApiError helpers", () => {
 
 describe("toApiError and errorResponse", () => {
   test("an ApiError is answered as itself, in the spec's envelope", async () => {
-    const error = authError("API key required");
+    const error = new AuthenticationError("API key required");
     assert.equal(toApiError(error), error);
     assert.deepEqual(await envelope(errorResponse(error)), {
       status: 401,

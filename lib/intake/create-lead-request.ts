@@ -1,4 +1,5 @@
-import { authenticate, AuthenticationError, spendKeyBudget, type AuthenticatedKey } from "../api-keys/authenticate";
+import { authenticate, spendKeyBudget, type AuthenticatedKey } from "../api-keys/authenticate";
+import { AuthenticationError } from "../http/api-error";
 import { toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
 import { readFields } from "../http/read-body";
