@@ -92,13 +92,18 @@ function assertUtf8Charset(contentType: string): void {
   }
 }
 
+/** The media type of a Content-Type header, lower-cased, without parameters ("" when absent). */
+export function mediaTypeOf(contentType: string | null): string {
+  return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
 /**
  * The body's parameters in the order sent, from JSON, multipart/form-data or
  * application/x-www-form-urlencoded. Other types: 415; unreadable bodies: 400.
  */
 export async function readFields(request: Request, limit: number): Promise<RawField[]> {
   const contentType = request.headers.get("content-type") ?? "";
-  const mediaType = contentType.split(";")[0]!.trim().toLowerCase();
+  const mediaType = mediaTypeOf(contentType);
   if (!SUPPORTED.includes(mediaType as (typeof SUPPORTED)[number])) {
     throw new ApiError(
       415,

@@ -1,5 +1,6 @@
 import type { Tx } from "../db/client";
 import type { ApiError } from "../http/api-error";
+import { mediaTypeOf } from "../http/read-body";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { summariseError } from "../log/error-summary";
@@ -14,7 +15,7 @@ type LogKey = { keyId: string; teamId: string };
 
 /** json | urlencoded | multipart | other | none, from the Content-Type header. */
 export function bodyEncoding(contentType: string | null): BodyEncoding {
-  const media = contentType?.split(";")[0]!.trim().toLowerCase() ?? "";
+  const media = mediaTypeOf(contentType);
   if (!media) return "none";
   if (media === "application/json") return "json";
   if (media === "application/x-www-form-urlencoded") return "urlencoded";
