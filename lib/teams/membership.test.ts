@@ -59,6 +59,25 @@ describe("memberships", () => {
     assert.equal((await listMembers(team.id)).filter((m) => m.role === "owner").length, 1);
   });
 
+  test("concurrent demotions are ordered by the team's lock: the loser gets LastOwnerError, never a write conflict", async () => {
+    // A serialization failure here used to leave a pg connection checked out of the pool
+    // (the test process then hung in $disconnect), so the refusal must be our own error.
+    for (let round = 0; round < 10; round++) {
+      const team = await makeTeam();
+      const [a, b] = [await makeUser(), await makeUser()];
+      await addMember({ teamId: team.id, userId: a.id, role: "owner" });
+      await addMember({ teamId: team.id, userId: b.id, role: "owner" });
+      const results = await Promise.allSettled([
+        changeMembership({ teamId: team.id, userId: a.id, role: "member" }),
+        changeMembership({ teamId: team.id, userId: b.id, role: null }),
+      ]);
+      const refused = results.flatMap((r) => (r.status === "rejected" ? [r.reason] : []));
+      assert.equal(refused.length, 1, `round ${round}`);
+      assert.ok(refused[0] instanceof LastOwnerError, `round ${round}: ${String(refused[0])}`);
+      assert.equal((await listMembers(team.id)).filter((m) => m.role === "owner").length, 1);
+    }
+  });
+
   test("a user who is not a member is reported, not added", async () => {
     const team = await makeTeam();
     const stranger = await makeUser();

@@ -1,4 +1,5 @@
 import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { env } from "../env";
 import { db, type Tx } from "../db/client";
 import { revokeInvitesBeyondRights } from "./invite-store";
 import { API_SOURCE_NAME } from "./lead-sources";
@@ -119,9 +120,13 @@ export class LastOwnerError extends Error {
 }
 
 /**
- * Changes a member's role, or removes the member (role null). Runs serializable and
- * re-counts owners inside the transaction, so no pair of concurrent changes can leave
- * the team without an owner. Returns false when the user is not a member. A real change
+ * Changes a member's role, or removes the member (role null). Takes the team's row lock
+ * first (PostgreSQL: SELECT … FOR UPDATE; SQLite transactions hold the database's write
+ * lock from BEGIN IMMEDIATE) and re-counts owners inside the transaction, so of two
+ * concurrent changes the second sees the first and no pair can leave the team without an
+ * owner. A row lock rather than SERIALIZABLE: a serialization failure in an interactive
+ * transaction left its pg connection checked out of the pool (Prisma 6.19 adapter-pg),
+ * so the pool could never close and, in time, ran dry. Returns false when the user is not a member. A real change
  * is recorded ("member.role_changed" or "member.removed") in the same transaction, and
  * the member's pending invites their new role no longer allows are revoked with it.
  */
@@ -129,6 +134,9 @@ export async function changeMembership(options: { teamId: string; userId: string
   const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
   return db().$transaction(
     async (tx) => {
+      if (env().DATABASE_PROVIDER === "postgres") {
+        await tx.$queryRaw`SELECT 1 FROM "Team" WHERE "id" = ${options.teamId} FOR UPDATE`;
+      }
       const current = await tx.membership.findUnique({ where, select: { role: true, user: { select: { email: true } } } });
       if (!current) return false;
       if (options.role === null) await tx.membership.delete({ where });
@@ -153,6 +161,6 @@ export async function changeMembership(options: { teamId: string; userId: string
       }
       return true;
     },
-    { isolationLevel: "Serializable", maxWait: 10_000, timeout: 10_000 },
+    { maxWait: 10_000, timeout: 10_000 },
   );
 }
