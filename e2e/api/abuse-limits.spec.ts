@@ -61,6 +61,8 @@ test.describe("direct clients (no trusted proxy)", () => {
     await expectTooMany(over, /^Rate limit of 5 requests per 60 s exceeded for this API key/);
     expect((await post(server, other)).status).toBe(201);
 
+    // The server's log reaches this process through a pipe, possibly after the response.
+    await expect.poll(() => logLines(server, "rate_limit.exceeded").some((line) => line.request_id === requestId)).toBe(true);
     const hit = logLines(server, "rate_limit.exceeded").find((line) => line.request_id === requestId);
     expect(hit).toMatchObject({ level: "warn", limit: "requests_per_key", key_id: key.keyId, ip: "127.0.0.1" });
   });
@@ -71,8 +73,9 @@ test.describe("direct clients (no trusted proxy)", () => {
       const res = await post(server, key, { secret: "team_wrongwrongwrong", forwardedFor: `198.51.100.${i}` });
       expect(res.status).toBe(401);
     }
+    // The server's log reaches this process through a pipe, possibly after the response.
+    await expect.poll(() => logLines(server, "auth.failed").length).toBeGreaterThanOrEqual(4);
     const failures = logLines(server, "auth.failed");
-    expect(failures.length).toBeGreaterThanOrEqual(4);
     expect(failures.at(-1)).toMatchObject({ ip: "127.0.0.1", reason: "wrong_secret", key_id: key.keyId });
     expect(JSON.stringify(failures)).not.toContain("wrongwrong");
 
