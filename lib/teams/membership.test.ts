@@ -10,6 +10,14 @@ let count = 0;
 const makeUser = () => createUser({ email: `user-${++count}@example.test`, password: "correct horse battery" });
 const makeTeam = (name = `Team ${++count}`) => createTeam({ slug: `team-${++count}`, name });
 
+async function teamWithTwoOwners() {
+  const team = await makeTeam();
+  const [a, b] = [await makeUser(), await makeUser()];
+  await addMember({ teamId: team.id, userId: a.id, role: "owner" });
+  await addMember({ teamId: team.id, userId: b.id, role: "owner" });
+  return { team, a, b };
+}
+
 describe("memberships", () => {
   test("findMembership gives the role in that team only; another team's slug is null", async () => {
     const [team, other] = [await makeTeam(), await makeTeam()];
@@ -47,10 +55,7 @@ describe("memberships", () => {
   });
 
   test("two owners demoting each other at the same moment leave one owner", async () => {
-    const team = await makeTeam();
-    const [a, b] = [await makeUser(), await makeUser()];
-    await addMember({ teamId: team.id, userId: a.id, role: "owner" });
-    await addMember({ teamId: team.id, userId: b.id, role: "owner" });
+    const { team, a, b } = await teamWithTwoOwners();
     const results = await Promise.allSettled([
       changeMembership({ teamId: team.id, userId: a.id, role: "member" }),
       changeMembership({ teamId: team.id, userId: b.id, role: "member" }),
@@ -63,10 +68,7 @@ describe("memberships", () => {
     // A serialization failure here used to leave a pg connection checked out of the pool
     // (the test process then hung in $disconnect), so the refusal must be our own error.
     for (let round = 0; round < 10; round++) {
-      const team = await makeTeam();
-      const [a, b] = [await makeUser(), await makeUser()];
-      await addMember({ teamId: team.id, userId: a.id, role: "owner" });
-      await addMember({ teamId: team.id, userId: b.id, role: "owner" });
+      const { team, a, b } = await teamWithTwoOwners();
       const results = await Promise.allSettled([
         changeMembership({ teamId: team.id, userId: a.id, role: "member" }),
         changeMembership({ teamId: team.id, userId: b.id, role: null }),
