@@ -2,23 +2,27 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { apiIntegrationTabs } from "./api-integration-nav";
 
-/** The settings tabs; the Audit log tab only for owners and admins (its page checks that again). */
+/**
+ * The settings tabs; the Audit log tab only for owners and admins (its page checks that again).
+ * "API Integration" stays current on each of its sub-tabs (api-integration-nav.tsx).
+ */
 export function SettingsNav({ slug, showAudit }: { slug: string; showAudit: boolean }) {
   const pathname = usePathname();
   const base = `/t/${slug}/settings`;
-  const tabs = [
+  const tabs: { href: string; label: string; also?: string[] }[] = [
     { href: `${base}/general`, label: "General" },
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/sources`, label: "Lead Sources" },
-    { href: `${base}/api-keys`, label: "API Integration" },
+    { href: `${base}/api-keys`, label: "API Integration", also: apiIntegrationTabs(slug).map((tab) => tab.href) },
     ...(showAudit ? [{ href: `${base}/audit`, label: "Audit log" }] : []),
   ];
   return (
     <nav aria-label="Settings" className="lg:w-56 lg:shrink-0">
       <ul className="flex gap-1 overflow-x-auto lg:flex-col">
         {tabs.map((tab) => {
-          const active = pathname.startsWith(tab.href);
+          const active = [tab.href, ...(tab.also ?? [])].some((href) => pathname.startsWith(href));
           return (
             <li key={tab.href}>
               <Link

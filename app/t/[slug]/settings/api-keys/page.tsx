@@ -6,6 +6,7 @@ import { keyActivity } from "@/lib/request-log/request-log-store";
 import { ApiKeyList } from "@/components/api-keys/api-key-list";
 import { EndpointSnippets } from "@/components/api-keys/endpoint-snippets";
 import { GenerateKeyDialog } from "@/components/api-keys/generate-key-dialog";
+import { ApiIntegrationNav } from "@/components/settings/api-integration-nav";
 import { SectionHeader } from "@/components/settings/section-header";
 
 export const metadata: Metadata = { title: "API Keys · Lead Intake" };
@@ -25,11 +26,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
       <h2 id="api-integration-title" className="sr-only">
         API Integration
       </h2>
-      <nav aria-label="API Integration" className="mb-6 border-b border-slate-200">
-        <span aria-current="page" className="-mb-px inline-block border-b-2 border-indigo-600 px-1 pb-3 text-sm font-medium text-indigo-700">
-          API Keys
-        </span>
-      </nav>
+      <ApiIntegrationNav slug={team.slug} />
       <SectionHeader
         title="API Keys"
         description={
