@@ -38,6 +38,15 @@ const schema = z.object({
   // The per-key request log (Team Settings → API Keys): rows kept per team, and for how long.
   REQUEST_LOG_MAX_ROWS_PER_TEAM: z.coerce.number().int().min(1).default(10_000),
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // Web forms (docs/web-forms.md): submissions per client address and per form in each
+  // window, and challenge fetches per address; the proof-of-work's cost (PBKDF2 iterations
+  // per attempt; a browser makes a few thousand attempts) and how long a challenge lives.
+  FORM_SUBMISSIONS_PER_IP: z.coerce.number().int().min(1).default(20),
+  FORM_SUBMISSIONS_PER_FORM: z.coerce.number().int().min(1).default(1_000),
+  FORM_CHALLENGES_PER_IP: z.coerce.number().int().min(1).default(60),
+  FORM_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  FORM_CHALLENGE_COST: z.coerce.number().int().min(1).max(100_000).default(1_000),
+  FORM_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
   // Bearer token for GET /api/metrics (Prometheus); without it the endpoint is a 404.
   METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
   // Scheduled SQLite backups by `npm start` (docs/operations.md): every N hours into

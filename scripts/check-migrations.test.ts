@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
 import { useTestDatabase } from "../lib/test-support/test-database";
-import { checkMigrations, compareProviders } from "./check-migrations";
+import { checkMigrations, compareProviders, dataStatements } from "./check-migrations";
 
 // The drift check of `npm test` (scripts/check-migrations.ts) fed drifted copies of
 // prisma/: each drift must be reported. PostgreSQL pass only (the PostgreSQL half of the
@@ -70,4 +70,15 @@ test("a provider whose models.prisma is no longer the shared file is reported", 
   );
   const problems = compareProviders(dir);
   assert.equal(matching(problems, /^prisma\/postgres\/models\.prisma differs from prisma\/models\.prisma/).length, 1, problems.join("\n"));
+});
+
+test("SQLite's table redefinition copy is not a data statement; a real INSERT still is", () => {
+  const redefinition = `CREATE TABLE "new_ApiRequest" ("id" INTEGER);
+INSERT INTO "new_ApiRequest" ("id", "teamId") SELECT "id", "teamId" FROM "ApiRequest";
+DROP TABLE "ApiRequest";
+ALTER TABLE "new_ApiRequest" RENAME TO "ApiRequest";`;
+  assert.deepEqual(dataStatements(redefinition), []);
+  assert.deepEqual(dataStatements(`INSERT INTO "Counter" ("name", "value") VALUES ('lead', 0);`), [
+    `INSERT INTO "Counter" ("name", "value") VALUES ('lead', 0)`,
+  ]);
 });

@@ -37,13 +37,18 @@ function migrationSql(provider: Provider, folder: string, prismaDir: string): st
   return existsSync(file) ? readFileSync(file, "utf8") : null;
 }
 
-/** The data statements of a migration, normalised: they must match across providers. */
+/**
+ * The data statements of a migration, normalised: they must match across providers.
+ * SQLite's table redefinition (Prisma's "RedefineTables": copy into "new_<table>", drop,
+ * rename) copies rows that PostgreSQL changes in place with ALTER TABLE: not data.
+ */
 export function dataStatements(sql: string): string[] {
   return sql
     .replace(/--.*$/gm, "")
     .split(";")
     .map((statement) => statement.replace(/\s+/g, " ").trim())
-    .filter((statement) => /^(INSERT|UPDATE|DELETE)\b/i.test(statement));
+    .filter((statement) => /^(INSERT|UPDATE|DELETE)\b/i.test(statement))
+    .filter((statement) => !/^INSERT INTO "new_\w+" \(.*\) SELECT .* FROM "\w+"$/i.test(statement));
 }
 
 /** Problems with the models and migration folders of the two providers (empty when they agree). */

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ApiKeyListItem } from "@/lib/api-keys/api-key-store";
-import type { KeyActivity } from "@/lib/request-log/request-log-store";
+import type { RequestActivity } from "@/lib/request-log/request-log-store";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
@@ -21,7 +21,7 @@ export function ApiKeyList({
   keys: ApiKeyListItem[];
   canManage: boolean;
   /** Requests and failures of each key in the last 24 h. */
-  activity: Map<string, KeyActivity>;
+  activity: Map<string, RequestActivity>;
 }) {
   if (!keys.length) {
     return (

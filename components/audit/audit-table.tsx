@@ -16,6 +16,11 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.removed": "Member removed",
   "member.invite_revoked": "Invite revoked",
   "member.sessions_ended": "Sessions ended",
+  "web_form.created": "Web form created",
+  "web_form.updated": "Web form changed",
+  "web_form.enabled": "Web form enabled",
+  "web_form.disabled": "Web form disabled",
+  "web_form.deleted": "Web form deleted",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -47,6 +52,10 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
     case "member.sessions_ended":
       return { main: email ?? event.targetId ?? "—" };
+    case "web_form.created":
+    case "web_form.updated":
+    case "web_form.deleted":
+      return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

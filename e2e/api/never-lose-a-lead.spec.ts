@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import fc from "fast-check";
 import { db } from "../../lib/db/client";
 import { findLead } from "../../lib/leads/lead-store";
-import { listKeyRequests } from "../../lib/request-log/request-log-store";
+import { listRequests } from "../../lib/request-log/request-log-store";
 import { BASE_URL, CREATE_LEAD, authHeaders, newTeamWithKey } from "../support/fixtures";
 
 // Issue 11 over real HTTP against `next start` (on SQLite, and on PostgreSQL in the second
@@ -75,7 +75,7 @@ test.describe("the key's request log", () => {
     expect((await post({ "X-API-Key": "f".repeat(20), "X-API-Secret": key.secret }, '{"name":"Ada"}')).status).toBe(401);
     expect(await db().apiRequest.count()).toBe(before);
 
-    const { rows } = await listKeyRequests({ teamId: team.id, apiKeyId: key.keyId });
+    const { rows } = await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId} });
     expect(rows.map(({ status, leadId, error, ip, encoding }) => ({ status, leadId, error, ip, encoding }))).toEqual([
       { status: 401, leadId: null, error: "Invalid API key", ip: "127.0.0.1", encoding: "json" },
       { status: 422, leadId: null, error: "Name is required", ip: "127.0.0.1", encoding: "json" },

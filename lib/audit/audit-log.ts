@@ -16,6 +16,11 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "member.invite_revoked",
   "member.sessions_ended",
+  "web_form.created",
+  "web_form.updated",
+  "web_form.enabled",
+  "web_form.disabled",
+  "web_form.deleted",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -4,17 +4,11 @@ import { toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
 import { readFields } from "../http/read-body";
 import { fingerprint, idempotencyKeyFrom, runIdempotently } from "../idempotency/idempotency";
-import { createLead, leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
+import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { LIMITS } from "../leads/lead-input-schema";
 import { parseLeadInput } from "../leads/parse-lead-input";
-import { metrics } from "../operations/metrics";
-import {
-  createdCommitted,
-  recordCreated,
-  recordRefused,
-  recordReplayed,
-  type RequestLogDraft,
-} from "../request-log/request-log";
+import { recordRefused, recordReplayed, type RequestLogDraft } from "../request-log/request-log";
+import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
 
 // The create_lead use case over HTTP (spec 4.1): authenticate, read and validate the
 // body, create the lead (at most once per Idempotency-Key), and write what happened to
@@ -30,9 +24,12 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
     // learns nothing about the body rules, and no body is read for it.
     key = await authenticate(request.headers, context);
   } catch (error) {
-    if (error instanceof AuthenticationError && error.key) await recordRefused(draft, error.key, error);
+    if (error instanceof AuthenticationError && error.key) {
+      await recordRefused(draft, { teamId: error.key.teamId, apiKeyId: error.key.keyId }, error);
+    }
     throw error;
   }
+  const channel: IntakeChannel = { team: key.team, apiKeyId: key.keyId, formId: null };
 
   try {
     await spendKeyBudget(context, key);
@@ -45,24 +42,9 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
         : { apiKeyId: key.keyId, key: idempotencyKey, fingerprint: fingerprint("create_lead", fields) },
       context,
       async (complete) =>
-        created(
-          await createLead({
-            team: key.team,
-            apiKeyId: key.keyId,
-            input,
-            beforeCommit: async (tx, result) => {
-              await complete?.(tx, created(result));
-              await recordCreated(draft, key, result.leadId, tx);
-            },
-          }),
-        ),
+        created(await storeLead(draft, channel, input, async (tx, result) => complete?.(tx, created(result)))),
     );
-    if (outcome.replayed) {
-      await recordReplayed(draft, key, outcome);
-    } else {
-      createdCommitted(key);
-      metrics().leadsCreated.inc({ team: key.team.slug });
-    }
+    if (outcome.replayed) await recordReplayed(draft, logTarget(channel), outcome);
     return new Response(outcome.body, {
       status: outcome.status,
       headers: {
@@ -73,7 +55,7 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
     });
   } catch (thrown) {
     const error = toApiError(thrown, context);
-    await recordRefused(draft, { keyId: key.keyId, teamId: key.team.id }, error);
+    await recordRefused(draft, logTarget(channel), error);
     throw error;
   }
 }

@@ -31,6 +31,10 @@ export function leadCreatedBody(result: CreateLeadResult) {
 export async function createLead(options: {
   team: { id: string; defaultPhoneCountry: string | null };
   apiKeyId: string | null;
+  /** The web form the lead was sent through, if any. */
+  formId?: string | null;
+  /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
+  sourceId?: string | null;
   input: LeadInput;
   beforeCommit?: (tx: Tx, result: CreateLeadResult) => Promise<void>;
 }): Promise<CreateLeadResult> {
@@ -45,11 +49,15 @@ export async function createLead(options: {
   if (input.mobile_no && !mobile) skipped.push("mobile_no");
   if (input.website && !website) skipped.push("website");
 
-  const [source, currency] = await Promise.all([resolveLeadSource(team.id, input.source), workspaceCurrency()]);
+  const [source, currency] = await Promise.all([
+    options.sourceId ? { id: options.sourceId } : resolveLeadSource(team.id, input.source),
+    workspaceCurrency(),
+  ]);
 
   const leadId = await insertLead({
     teamId: team.id,
     apiKeyId: options.apiKeyId,
+    formId: options.formId ?? null,
     firstName: name.firstName,
     lastName: name.lastName,
     email: input.email ?? null,

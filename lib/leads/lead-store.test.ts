@@ -16,6 +16,7 @@ const apiSource = await resolveLeadSource(team.id);
 const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
   teamId: team.id,
   apiKeyId: null,
+  formId: null,
   firstName: "Ada",
   lastName: null,
   email: null,

@@ -9,6 +9,7 @@ import type { ExtraFieldValue } from "./parse-lead-input";
 export type NewLead = {
   teamId: string;
   apiKeyId: string | null;
+  formId: string | null;
   firstName: string;
   lastName: string | null;
   email: string | null;

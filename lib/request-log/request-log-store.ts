@@ -1,16 +1,17 @@
 import { db, type Tx } from "../db/client";
 import { env } from "../env";
 
-// Every database access for the per-key request log lives here. The log is bounded per
+// Every database access for the request log (per API key and per web form) lives here. The log is bounded per
 // team by age and by count: pruneTeam runs every PRUNE_EVERY writes of a team in this
 // process, so a flood of refused requests cannot grow the table without bound.
 
 /** How the body was sent (the Content-Type's media type, reduced). */
 export type BodyEncoding = "json" | "urlencoded" | "multipart" | "other" | "none";
 
-export type RequestLogEntry = {
-  teamId: string;
-  apiKeyId: string;
+/** What a request was sent to: an API key's create_lead, or a web form's endpoint. */
+export type RequestTarget = { teamId: string; apiKeyId?: string | null; formId?: string | null };
+
+export type RequestLogEntry = RequestTarget & {
   status: number;
   leadId?: string | null;
   error?: string | null;
@@ -37,7 +38,8 @@ export async function recordRequest(entry: RequestLogEntry, tx?: Tx): Promise<vo
   await (tx ?? db()).apiRequest.create({
     data: {
       teamId: entry.teamId,
-      apiKeyId: entry.apiKeyId,
+      apiKeyId: entry.apiKeyId ?? null,
+      formId: entry.formId ?? null,
       status: entry.status,
       leadId: entry.leadId ?? null,
       error: entry.error ? entry.error.slice(0, MAX_ERROR) : null,
@@ -82,16 +84,16 @@ export async function pruneTeam(teamId: string, now = new Date()): Promise<numbe
 
 export const REQUEST_LOG_PAGE_SIZE = 50;
 
-/** One page of a key's requests, newest first; `before` is the id cursor of the next page. */
-export async function listKeyRequests(options: {
+/** One page of a key's or a form's requests, newest first; `before` is the id cursor of the next page. */
+export async function listRequests(options: {
   teamId: string;
-  apiKeyId: string;
+  of: { apiKeyId: string } | { formId: string };
   before?: number;
   take?: number;
 }): Promise<{ rows: RequestLogRow[]; olderCursor: number | null }> {
   const take = options.take ?? REQUEST_LOG_PAGE_SIZE;
   const rows = await db().apiRequest.findMany({
-    where: { teamId: options.teamId, apiKeyId: options.apiKeyId, ...(options.before ? { id: { lt: options.before } } : {}) },
+    where: { teamId: options.teamId, ...options.of, ...(options.before ? { id: { lt: options.before } } : {}) },
     orderBy: { id: "desc" },
     take: take + 1,
     select: { id: true, createdAt: true, status: true, leadId: true, error: true, ip: true, encoding: true },
@@ -100,20 +102,24 @@ export async function listKeyRequests(options: {
   return { rows: page, olderCursor: rows.length > take ? page[page.length - 1]!.id : null };
 }
 
-export type KeyActivity = { requests: number; failures: number };
+export type RequestActivity = { requests: number; failures: number };
 
-/** Requests and refusals per key of the team since `since` (the key list's "last 24 h"). */
-export async function keyActivity(teamId: string, since: Date): Promise<Map<string, KeyActivity>> {
+/**
+ * Requests and refusals since `since` per key (`by` "apiKeyId": the key list's "last 24 h")
+ * or per form ("formId": the Web Forms tab).
+ */
+export async function requestActivity(
+  teamId: string,
+  since: Date,
+  by: "apiKeyId" | "formId",
+): Promise<Map<string, RequestActivity>> {
+  const where = { teamId, createdAt: { gte: since }, [by]: { not: null } };
   const [all, failed] = await Promise.all([
-    db().apiRequest.groupBy({ by: ["apiKeyId"], where: { teamId, createdAt: { gte: since } }, _count: { _all: true } }),
-    db().apiRequest.groupBy({
-      by: ["apiKeyId"],
-      where: { teamId, createdAt: { gte: since }, status: { gte: 400 } },
-      _count: { _all: true },
-    }),
+    db().apiRequest.groupBy({ by: [by], where, _count: { _all: true } }),
+    db().apiRequest.groupBy({ by: [by], where: { ...where, status: { gte: 400 } }, _count: { _all: true } }),
   ]);
-  const activity = new Map<string, KeyActivity>();
-  for (const row of all) activity.set(row.apiKeyId, { requests: row._count._all, failures: 0 });
-  for (const row of failed) activity.get(row.apiKeyId)!.failures = row._count._all;
+  const activity = new Map<string, RequestActivity>();
+  for (const row of all) activity.set(row[by]!, { requests: row._count._all, failures: 0 });
+  for (const row of failed) activity.get(row[by]!)!.failures = row._count._all;
   return activity;
 }

@@ -4,14 +4,13 @@ import { mediaTypeOf } from "../http/read-body";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { summariseError } from "../log/error-summary";
-import { afterRequestRecorded, recordRequest, type BodyEncoding } from "./request-log-store";
+import { afterRequestRecorded, recordRequest, type BodyEncoding, type RequestTarget } from "./request-log-store";
 
-// What the intake writes to a key's request log, and when. A created lead's row commits
+// What the intake writes to a key's or a web form's request log, and when. A created lead's row commits
 // in the lead's transaction; a refusal is one insert after the answer is known. Writing
 // the log never changes the answer: a failed refusal insert is logged and dropped.
 
 export type RequestLogDraft = { context: RequestContext; contentType: string | null };
-type LogKey = { keyId: string; teamId: string };
 
 /** json | urlencoded | multipart | other | none, from the Content-Type header. */
 export function bodyEncoding(contentType: string | null): BodyEncoding {
@@ -23,58 +22,70 @@ export function bodyEncoding(contentType: string | null): BodyEncoding {
   return "other";
 }
 
-function entry(draft: RequestLogDraft, key: LogKey) {
-  return { teamId: key.teamId, apiKeyId: key.keyId, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) };
+function entry(draft: RequestLogDraft, target: RequestTarget) {
+  return { ...target, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) };
 }
 
-type IntakeKey = { keyId: string; team: { id: string } };
-
 /** A created lead's row, written in the lead's transaction (`tx`). */
-export async function recordCreated(draft: RequestLogDraft, key: IntakeKey, leadId: string, tx: Tx): Promise<void> {
-  await recordRequest({ ...entry(draft, { keyId: key.keyId, teamId: key.team.id }), status: 201, leadId }, tx);
+export async function recordCreated(draft: RequestLogDraft, target: RequestTarget, leadId: string, tx: Tx): Promise<void> {
+  await recordRequest({ ...entry(draft, target), status: 201, leadId }, tx);
 }
 
 /** After the lead's transaction committed: counts the row towards the team's next pruning. */
-export function createdCommitted(key: IntakeKey): void {
-  afterRequestRecorded(key.team.id);
+export function createdCommitted(target: RequestTarget): void {
+  afterRequestRecorded(target.teamId);
 }
 
 /** An idempotent replay: the stored answer, and the lead it names. */
-export async function recordReplayed(draft: RequestLogDraft, key: IntakeKey, outcome: { status: number; body: string }) {
+export async function recordReplayed(draft: RequestLogDraft, target: RequestTarget, outcome: { status: number; body: string }) {
   let leadId: unknown;
   try {
     leadId = (JSON.parse(outcome.body) as { lead_id?: unknown }).lead_id;
   } catch {
     leadId = null;
   }
-  await write(draft, { keyId: key.keyId, teamId: key.team.id }, {
+  await write(draft, target, {
     status: outcome.status,
     leadId: typeof leadId === "string" ? leadId : null,
     error: "Replayed: Idempotency-Key",
   });
 }
 
-// A key over its request budget is refused many times a second under a flood: one row per
-// key per interval says so without a write per refused request.
-const RATE_LIMITED_EVERY_MS = 10_000;
-const lastRateLimited = new Map<string, number>();
+// A key or form over its request budget is refused many times a second under a flood, and
+// a spam bot fills a form's honeypot as fast: one row per key or form and kind per interval
+// says so without a write per request (a form's card also counts every spam submission).
+const FLOOD_ROW_EVERY_MS = 10_000;
+const lastFloodRow = new Map<string, number>();
 
-/** A refused request of a known key: its status and the envelope's error text. */
-export async function recordRefused(draft: RequestLogDraft, key: LogKey, error: ApiError): Promise<void> {
-  // The database is what failed: writing to it would wait for the same timeout again.
-  if (error.status === 503) return;
-  if (error.status === 429) {
-    const now = Date.now();
-    if (now - (lastRateLimited.get(key.keyId) ?? 0) < RATE_LIMITED_EVERY_MS) return;
-    lastRateLimited.set(key.keyId, now);
-  }
-  await write(draft, key, { status: error.status, error: error.error });
+function floodRowDue(target: RequestTarget, kind: string): boolean {
+  const id = `${kind}:${target.apiKeyId ?? target.formId}`;
+  const now = Date.now();
+  if (now - (lastFloodRow.get(id) ?? 0) < FLOOD_ROW_EVERY_MS) return false;
+  if (lastFloodRow.size > 10_000) lastFloodRow.clear();
+  lastFloodRow.set(id, now);
+  return true;
 }
 
-async function write(draft: RequestLogDraft, key: LogKey, outcome: { status: number; leadId?: string | null; error?: string | null }) {
+/** A refused request of a known key or form: its status and the envelope's error text. */
+export async function recordRefused(draft: RequestLogDraft, target: RequestTarget, error: ApiError): Promise<void> {
+  // The database is what failed: writing to it would wait for the same timeout again.
+  if (error.status === 503) return;
+  if (error.status === 429 && !floodRowDue(target, "429")) return;
+  await write(draft, target, { status: error.status, error: error.error });
+}
+
+export const SPAM_NOTE = "Spam: the honeypot field was filled; answered as stored, nothing stored";
+
+/** A web form submission with its honeypot filled, answered `status` as if stored. */
+export async function recordSpam(draft: RequestLogDraft, target: RequestTarget, status: number): Promise<void> {
+  if (!floodRowDue(target, "spam")) return;
+  await write(draft, target, { status, error: SPAM_NOTE });
+}
+
+async function write(draft: RequestLogDraft, target: RequestTarget, outcome: { status: number; leadId?: string | null; error?: string | null }) {
   try {
-    await recordRequest({ ...entry(draft, key), ...outcome });
-    afterRequestRecorded(key.teamId);
+    await recordRequest({ ...entry(draft, target), ...outcome });
+    afterRequestRecorded(target.teamId);
   } catch (thrown) {
     log("warn", "request_log.write_failed", { request_id: draft.context.requestId, ...summariseError(thrown) });
   }

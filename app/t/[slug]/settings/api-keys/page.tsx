@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/api-keys/api-key-store";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
-import { keyActivity } from "@/lib/request-log/request-log-store";
+import { requestActivity } from "@/lib/request-log/request-log-store";
 import { ApiKeyList } from "@/components/api-keys/api-key-list";
 import { EndpointSnippets } from "@/components/api-keys/endpoint-snippets";
 import { GenerateKeyDialog } from "@/components/api-keys/generate-key-dialog";
@@ -17,7 +17,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
   const [keys, baseUrl, activity] = await Promise.all([
     listApiKeys(team.id),
     publicBaseUrl(),
-    keyActivity(team.id, new Date(Date.now() - 24 * 60 * 60 * 1000)),
+    requestActivity(team.id, new Date(Date.now() - 24 * 60 * 60 * 1000), "apiKeyId"),
   ]);
   const canManage = MANAGERS.includes(role);
 

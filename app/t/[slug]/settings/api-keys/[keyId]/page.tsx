@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { env } from "@/lib/env";
-import { listKeyRequests } from "@/lib/request-log/request-log-store";
+import { listRequests } from "@/lib/request-log/request-log-store";
 import { RequestLogTable } from "@/components/request-log/request-log-table";
 import { SectionHeader } from "@/components/settings/section-header";
 import { NewestOlderNav } from "@/components/ui/newest-older-nav";
@@ -25,7 +25,7 @@ export default async function KeyRequestLogPage(props: {
   const key = await findApiKeyDescription({ keyId, teamId: team.id });
   if (!key) notFound();
   const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
-  const { rows, olderCursor } = await listKeyRequests({ teamId: team.id, apiKeyId: keyId, before: cursor });
+  const { rows, olderCursor } = await listRequests({ teamId: team.id, of: { apiKeyId: keyId }, before: cursor });
   const { REQUEST_LOG_RETENTION_DAYS: days, REQUEST_LOG_MAX_ROWS_PER_TEAM: maxRows } = env();
 
   return (
