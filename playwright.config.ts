@@ -72,6 +72,9 @@ export default defineConfig({
       AUTH_FAILURES_PER_KEY_ID: "1000000",
       SIGN_IN_FAILURES_PER_IP: "1000000",
       SIGN_IN_FAILURES_PER_EMAIL_AND_IP: "1000000",
+      // Web forms: every visitor is 127.0.0.1 too; e2e/api/web-forms.spec.ts tests the limits.
+      FORM_SUBMISSIONS_PER_IP: "1000000",
+      FORM_CHALLENGES_PER_IP: "1000000",
       // e2e/api/operations.spec.ts scrapes /api/metrics with it.
       METRICS_TOKEN: E2E_METRICS_TOKEN,
     },

@@ -191,3 +191,13 @@ export async function webFormNames(teamId: string, formIds: string[]): Promise<M
   const rows = await db().webForm.findMany({ where: { teamId, id: { in: formIds } }, select: { id: true, name: true } });
   return new Map(rows.map((row) => [row.id, row.name]));
 }
+
+/** What the hosted form page /f/<id> shows; null when the form is missing or disabled. */
+export async function findHostedForm(formId: string): Promise<{ id: string; name: string; challenge: boolean; teamName: string } | null> {
+  if (!isFormId(formId)) return null;
+  const row = await db().webForm.findUnique({
+    where: { id: formId },
+    select: { id: true, name: true, challenge: true, enabled: true, team: { select: { name: true } } },
+  });
+  return row?.enabled ? { id: row.id, name: row.name, challenge: row.challenge, teamName: row.team.name } : null;
+}

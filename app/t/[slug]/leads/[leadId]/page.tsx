@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
+import { webFormNames } from "@/lib/web-forms/web-form-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findLead, findPossibleDuplicates } from "@/lib/leads/lead-store";
@@ -23,9 +24,10 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key] = await Promise.all([
+  const [duplicates, key, formNames] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
+    webFormNames(team.id, lead.formId ? [lead.formId] : []),
   ]);
   const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
 
@@ -49,6 +51,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
   const keyLabel = lead.apiKeyId
     ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}`
     : null;
+  const formLabel = lead.formId ? `${formNames.get(lead.formId) ?? "Deleted form"} (${lead.formId})` : null;
   const attribution: DetailRow[] = [
     ["Source", lead.source.name],
     ["UTM source", lead.utmSource],
@@ -57,6 +60,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
     ["UTM term", lead.utmTerm],
     ["UTM content", lead.utmContent],
     ["API key", keyLabel],
+    ["Web form", formLabel],
   ];
 
   return (

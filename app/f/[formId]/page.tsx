@@ -1,0 +1,74 @@
+import { createElement } from "react";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { HONEYPOT_FIELD } from "@/lib/intake/submit-web-form";
+import { findHostedForm } from "@/lib/web-forms/web-form-store";
+import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { HostedCard } from "@/components/web-forms/hosted-card";
+
+// The hosted form page: a team without a website links here. It posts to the same
+// endpoint as any website's form, from this deployment's origin (always allowed). The
+// widget is the build without inline styles or blob workers, so the page's Content
+// Security Policy stays the app's (lib/web-forms/widget-files.ts).
+
+export async function generateMetadata({ params }: { params: Promise<{ formId: string }> }): Promise<Metadata> {
+  const form = await findHostedForm((await params).formId);
+  // The app sends Referrer-Policy: no-referrer, under which a browser's form post says
+  // "Origin: null"; this page's own post must name its origin.
+  return { title: form ? `${form.name} · ${form.teamName}` : "Form not found", referrer: "same-origin" };
+}
+
+const fields = [
+  { name: "name", label: "Name", type: "text", autoComplete: "name", required: true },
+  { name: "email", label: "Email", type: "email", autoComplete: "email", required: false },
+  { name: "phone", label: "Phone", type: "tel", autoComplete: "tel", required: false },
+  { name: "organization", label: "Company", type: "text", autoComplete: "organization", required: false },
+];
+
+export default async function HostedFormPage({ params }: { params: Promise<{ formId: string }> }) {
+  const form = await findHostedForm((await params).formId);
+  if (!form) notFound();
+  return (
+    <HostedCard title={form.name} subtitle={`Your message goes to ${form.teamName}.`}>
+      {form.challenge ? (
+        <>
+          <link rel="stylesheet" href="/api/widget/altcha.css" precedence="default" />
+          <script type="module" src="/api/widget/hosted-form.js" async />
+        </>
+      ) : null}
+      <form method="post" action={`/api/forms/${form.id}`} className="space-y-4">
+        {fields.map((field) => (
+          <div key={field.name}>
+            <label htmlFor={`field-${field.name}`} className={labelClass}>
+              {field.label}
+              {field.required ? <span className="text-red-700"> (required)</span> : null}
+            </label>
+            <input
+              id={`field-${field.name}`}
+              name={field.name}
+              type={field.type}
+              autoComplete={field.autoComplete}
+              required={field.required}
+              className={`mt-1.5 ${inputClass}`}
+            />
+          </div>
+        ))}
+        <div>
+          <label htmlFor="field-message" className={labelClass}>
+            Message
+          </label>
+          <textarea id="field-message" name="message" rows={4} className={`mt-1.5 ${inputClass}`} />
+        </div>
+        {/* The honeypot: off-screen and out of the tab order; a person never fills it. */}
+        <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
+          <label htmlFor="field-honeypot">Leave this field empty</label>
+          <input id="field-honeypot" name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" />
+        </div>
+        {form.challenge ? createElement("altcha-widget", { challenge: `/api/forms/${form.id}/challenge` }) : null}
+        <button type="submit" className={buttonClass("primary")}>
+          Send
+        </button>
+      </form>
+    </HostedCard>
+  );
+}

@@ -1,0 +1,75 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { parseWebFormSettings } from "@/lib/web-forms/web-form-settings";
+import {
+  UnknownSourceError,
+  createWebForm,
+  deleteWebForm,
+  isFormId,
+  setWebFormEnabled,
+  updateWebForm,
+} from "@/lib/web-forms/web-form-store";
+
+// Owners and admins create, change, disable and delete web forms; every member sees them.
+// Each action checks the Origin, the session and the role itself (withTeamRole).
+
+export type WebFormState = ActionResult | null;
+
+const formsPath = (slug: string) => `/t/${slug}/settings/web-forms`;
+
+export async function createWebFormAction(_previous: WebFormState, form: FormData): Promise<WebFormState> {
+  let created: string | null = null;
+  const result = await withTeamRole(form.get("slug"), MANAGERS, async ({ team, user, actor }) => {
+    const parsed = parseWebFormSettings(form);
+    if ("problem" in parsed) return { ok: false, error: parsed.problem };
+    try {
+      created = `${formsPath(team.slug)}/${await createWebForm({ teamId: team.id, settings: parsed.settings, createdById: user.id, actor })}`;
+    } catch (error) {
+      if (error instanceof UnknownSourceError) return { ok: false, error: error.message };
+      throw error;
+    }
+    revalidatePath(formsPath(team.slug));
+    return { ok: true };
+  });
+  if (created) redirect(created);
+  return result;
+}
+
+export async function updateWebFormAction(_previous: WebFormState, form: FormData): Promise<WebFormState> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team, actor }) => {
+    const formId = String(form.get("form_id") ?? "");
+    const parsed = parseWebFormSettings(form);
+    if ("problem" in parsed) return { ok: false, error: parsed.problem };
+    let updated: boolean;
+    try {
+      updated = isFormId(formId) && (await updateWebForm({ teamId: team.id, formId, settings: parsed.settings, actor }));
+    } catch (error) {
+      if (error instanceof UnknownSourceError) return { ok: false, error: error.message };
+      throw error;
+    }
+    revalidatePath(formsPath(team.slug));
+    return updated ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
+  });
+}
+
+export async function setWebFormEnabledAction(slug: string, formId: string, enabled: boolean): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const changed = typeof formId === "string" && isFormId(formId) && (await setWebFormEnabled({ teamId: team.id, formId, enabled: enabled === true, actor }));
+    revalidatePath(formsPath(team.slug));
+    return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
+  });
+}
+
+/** Deletes the form and returns to the list of forms. */
+export async function deleteWebFormAction(slug: string, formId: string): Promise<ActionResult> {
+  const result = await withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const deleted = typeof formId === "string" && isFormId(formId) && (await deleteWebForm({ teamId: team.id, formId, actor }));
+    revalidatePath(formsPath(team.slug));
+    return deleted ? { ok: true } : { ok: false, error: "That form does not exist (it may already be deleted)." };
+  });
+  if (result.ok) redirect(formsPath(String(slug)));
+  return result;
+}

@@ -1,0 +1,96 @@
+"use client";
+
+import { useActionState } from "react";
+import { createWebFormAction, updateWebFormAction } from "@/app/t/[slug]/settings/web-forms/actions";
+import { FormMessage } from "@/components/settings/form-message";
+import { buttonClass, cardClass, inputClass, labelClass } from "@/components/ui/styles";
+import type { WebFormView } from "@/lib/web-forms/web-form-store";
+
+const hint = "mt-1 text-xs text-slate-600";
+
+/** Creates a web form (no `form`) or changes one; owners and admins only (the actions check). */
+export function WebFormEditor({
+  slug,
+  form,
+  sources,
+}: {
+  slug: string;
+  form?: WebFormView;
+  sources: { id: string; name: string }[];
+}) {
+  const [state, action, pending] = useActionState(form ? updateWebFormAction : createWebFormAction, null);
+  const id = (name: string) => `web-form-${form?.id ?? "new"}-${name}`;
+  return (
+    <form action={action} className={`${cardClass} space-y-4 p-5`} aria-label={form ? `Settings of ${form.name}` : "New web form"}>
+      <input type="hidden" name="slug" value={slug} />
+      {form ? <input type="hidden" name="form_id" value={form.id} /> : null}
+      <div>
+        <label htmlFor={id("name")} className={labelClass}>
+          Name
+        </label>
+        <input id={id("name")} name="name" required maxLength={100} defaultValue={form?.name} placeholder="e.g. Contact form on example.com" className={`mt-1.5 ${inputClass}`} />
+      </div>
+      <div>
+        <label htmlFor={id("origins")} className={labelClass}>
+          Allowed origins
+        </label>
+        <textarea
+          id={id("origins")}
+          name="allowed_origins"
+          required
+          rows={2}
+          defaultValue={form?.allowedOrigins.join("\n")}
+          placeholder="https://example.com"
+          aria-describedby={id("origins-hint")}
+          className={`mt-1.5 font-mono ${inputClass}`}
+        />
+        <p id={id("origins-hint")} className={hint}>
+          The websites whose pages may post to this form: scheme and host (and port), one per line, such as https://example.com and https://www.example.com.
+        </p>
+      </div>
+      <div>
+        <label htmlFor={id("source")} className={labelClass}>
+          Lead source
+        </label>
+        <select id={id("source")} name="source_id" defaultValue={form?.sourceId ?? ""} className={`mt-1.5 ${inputClass}`}>
+          <option value="">From the form&apos;s source field (else API)</option>
+          {sources.map((source) => (
+            <option key={source.id} value={source.id}>
+              {source.name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor={id("success")} className={labelClass}>
+          Success page (optional)
+        </label>
+        <input
+          id={id("success")}
+          name="success_url"
+          type="url"
+          maxLength={2000}
+          defaultValue={form?.successUrl ?? ""}
+          placeholder="https://example.com/thank-you"
+          aria-describedby={id("success-hint")}
+          className={`mt-1.5 ${inputClass}`}
+        />
+        <p id={id("success-hint")} className={hint}>
+          Where a visitor goes after sending the form. Empty: a thank-you page of this app.
+        </p>
+      </div>
+      <div className="flex items-start gap-2">
+        <input id={id("challenge")} name="challenge" type="checkbox" defaultChecked={form?.challenge ?? true} className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600" />
+        <label htmlFor={id("challenge")} className="text-sm text-slate-800">
+          Proof-of-work spam check (ALTCHA, self-hosted: no third party, no tracking). A honeypot field is always on.
+        </label>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        <button type="submit" disabled={pending} className={buttonClass("primary")}>
+          {form ? "Save changes" : "Create form"}
+        </button>
+        <FormMessage state={state} success="Saved." />
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,46 @@
+import { env } from "../env";
+import { ApiError } from "../http/api-error";
+import type { RequestContext } from "../http/request-context";
+import { log } from "../log/logger";
+import { RATE_LIMITED } from "../rate-limit/abuse-limits";
+import { consume, createLimiter, type Limiter } from "../rate-limit/limiter-store";
+
+// The web forms' limits (docs/web-forms.md): submissions per client address (over every
+// form of this deployment) and per form, and challenge fetches per address, each per
+// FORM_RATE_LIMIT_WINDOW_SECONDS; in Redis when REDIS_URL is set, like the API's limits.
+
+type FormLimiters = { submissionsPerIp: Limiter; submissionsPerForm: Limiter; challengesPerIp: Limiter };
+
+const globalForLimits = globalThis as unknown as { leadIntakeFormLimiters?: FormLimiters };
+
+function limiters(): FormLimiters {
+  if (globalForLimits.leadIntakeFormLimiters) return globalForLimits.leadIntakeFormLimiters;
+  const config = env();
+  const window = config.FORM_RATE_LIMIT_WINDOW_SECONDS;
+  return (globalForLimits.leadIntakeFormLimiters = {
+    submissionsPerIp: createLimiter("form-ip", config.FORM_SUBMISSIONS_PER_IP, window),
+    submissionsPerForm: createLimiter("form", config.FORM_SUBMISSIONS_PER_FORM, window),
+    challengesPerIp: createLimiter("form-challenge-ip", config.FORM_CHALLENGES_PER_IP, window),
+  });
+}
+
+function refuse(context: RequestContext, limit: string, formId: string, msBeforeNext: number, error: string): never {
+  log("warn", "rate_limit.exceeded", { request_id: context.requestId, ip: context.ip, limit, form_id: formId });
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  throw new ApiError(429, `${error}; retry in ${seconds} s`, RATE_LIMITED, { "Retry-After": String(seconds) });
+}
+
+/** Spends one submission of the address's and of the form's budget; 429 when either is gone. */
+export async function spendSubmissionBudget(context: RequestContext, formId: string): Promise<void> {
+  const { submissionsPerIp, submissionsPerForm } = limiters();
+  const byIp = await consume(submissionsPerIp, context.ip);
+  if (byIp) refuse(context, "form_submissions_per_ip", formId, byIp.msBeforeNext, "Too many submissions from this address");
+  const byForm = await consume(submissionsPerForm, formId);
+  if (byForm) refuse(context, "form_submissions_per_form", formId, byForm.msBeforeNext, "Too many submissions to this form");
+}
+
+/** Spends one challenge fetch of the address's budget; 429 when it is gone. */
+export async function spendChallengeBudget(context: RequestContext, formId: string): Promise<void> {
+  const verdict = await consume(limiters().challengesPerIp, context.ip);
+  if (verdict) refuse(context, "form_challenges_per_ip", formId, verdict.msBeforeNext, "Too many spam-check requests from this address");
+}

@@ -1,0 +1,53 @@
+import { HONEYPOT_FIELD } from "../intake/submit-web-form";
+
+// The copy-paste HTML of the Web Forms tab: a plain form that posts to this deployment, and
+// a variant that sends it with fetch and shows the answer in place. Field names are the
+// API's (spec 2.1); any other field is kept as an extra field of the lead.
+
+type SnippetForm = { id: string; challenge: boolean };
+
+const fields = (form: SnippetForm, baseUrl: string) =>
+  [
+    `  <label>Name <input name="name" required autocomplete="name"></label>`,
+    `  <label>Email <input name="email" type="email" autocomplete="email"></label>`,
+    `  <label>Phone <input name="phone" type="tel" autocomplete="tel"></label>`,
+    `  <label>Message <textarea name="message"></textarea></label>`,
+    `  <!-- Spam trap: people never see or fill it; a submission that fills it is dropped. -->`,
+    `  <input name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off" aria-hidden="true" style="position:absolute;left:-10000px">`,
+    ...(form.challenge ? [`  <altcha-widget challenge="${baseUrl}/api/forms/${form.id}/challenge"></altcha-widget>`] : []),
+    `  <button type="submit">Send</button>`,
+  ].join("\n");
+
+const widgetScript = (form: SnippetForm, baseUrl: string) =>
+  form.challenge ? `\n<script type="module" src="${baseUrl}/api/widget/altcha.js"></script>` : "";
+
+export function htmlSnippet(form: SnippetForm, baseUrl: string): string {
+  return `<form action="${baseUrl}/api/forms/${form.id}" method="post">
+${fields(form, baseUrl)}
+</form>${widgetScript(form, baseUrl)}`;
+}
+
+export function fetchSnippet(form: SnippetForm, baseUrl: string): string {
+  return `<form id="lead-form">
+${fields(form, baseUrl)}
+</form>
+<p id="lead-form-result" role="status"></p>${widgetScript(form, baseUrl)}
+<script>
+document.getElementById("lead-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const result = document.getElementById("lead-form-result");
+  try {
+    const response = await fetch("${baseUrl}/api/forms/${form.id}", {
+      method: "POST",
+      headers: { Accept: "application/json" },
+      body: new FormData(event.target),
+    });
+    const answer = await response.json();
+    result.textContent = answer.success ? "Thank you! We will be in touch." : answer.error;
+    if (answer.success) event.target.reset();
+  } catch {
+    result.textContent = "Your message could not be sent; please try again.";
+  }
+});
+</script>`;
+}

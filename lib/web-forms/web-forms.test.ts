@@ -1,0 +1,307 @@
+import assert from "node:assert/strict";
+import { describe, mock, test } from "node:test";
+
+// Web forms end to end below the HTTP server: the endpoint's answer (lib/web-forms/
+// form-endpoint.ts) for each rule of the issue, on a real database (SQLite and PostgreSQL),
+// with real ALTCHA challenges solved here. Read once by lib/env.ts: a cheap proof of work,
+// and small limits that the limit tests spend.
+process.env.FORM_CHALLENGE_COST = "1";
+process.env.FORM_SUBMISSIONS_PER_IP = "4";
+process.env.FORM_SUBMISSIONS_PER_FORM = "8";
+process.env.NEXTAUTH_URL = "https://leads.example.net";
+
+const { useTestDatabase } = await import("../test-support/test-database");
+await useTestDatabase();
+const { solveChallenge } = await import("altcha-lib");
+const { deriveKey } = await import("altcha-lib/algorithms/pbkdf2");
+const { CLI_ACTOR } = await import("../audit/audit-log");
+const { db } = await import("../db/client");
+const { addLeadSource } = await import("../teams/lead-sources");
+const { createTeam } = await import("../teams/team-store");
+const { listRequests } = await import("../request-log/request-log-store");
+const { normaliseOrigin, parseAllowedOrigins, requestOrigin } = await import("./allowed-origins");
+const { CHALLENGE_ERRORS, formChallenge, pruneSpentChallenges } = await import("./challenge");
+const { answerChallenge, answerFormPost, answerFormPreflight } = await import("./form-endpoint");
+const { parseWebFormSettings } = await import("./web-form-settings");
+const store = await import("./web-form-store");
+
+// Refusals write JSON log lines on stderr; keep the output clean.
+mock.method(process.stderr, "write", () => true);
+
+const SITE = "https://www.example.com";
+let teams = 0;
+let addresses = 0;
+const nextIp = () => `203.0.113.${++addresses % 250}`;
+
+async function newForm(settings: Partial<Parameters<typeof store.createWebForm>[0]["settings"]> = {}) {
+  const team = await createTeam({ slug: `forms-${++teams}`, name: `Forms ${teams}` });
+  const formId = await store.createWebForm({
+    teamId: team.id,
+    settings: { name: "Contact", allowedOrigins: [SITE], sourceId: null, successUrl: null, challenge: true, ...settings },
+    createdById: null,
+    actor: CLI_ACTOR,
+  });
+  return { team, formId };
+}
+
+/** A solved challenge of the form, as the widget puts it in the `altcha` field. */
+async function solved(formId: string, now?: Date): Promise<string> {
+  const challenge = await formChallenge(formId, now);
+  const solution = await solveChallenge({ challenge, deriveKey });
+  assert.ok(solution, "the challenge is solvable");
+  return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
+}
+
+function post(formId: string, fields: Record<string, string>, options: { origin?: string | null; json?: boolean; ip?: string; referer?: string } = {}) {
+  const headers: Record<string, string> = { "x-forwarded-for": options.ip ?? nextIp() };
+  if (options.origin !== null) headers.origin = options.origin ?? SITE;
+  if (options.referer) headers.referer = options.referer;
+  if (options.json !== false) headers.accept = "application/json";
+  return answerFormPost(
+    new Request(`http://127.0.0.1/api/forms/${formId}`, { method: "POST", headers, body: new URLSearchParams(fields) }),
+    formId,
+  );
+}
+
+const leadsOf = (teamId: string) => db().lead.findMany({ where: { teamId }, include: { source: true } });
+
+describe("allowed origins", () => {
+  test("an origin is scheme, host and port; anything else is refused", () => {
+    assert.equal(normaliseOrigin("https://Example.COM/"), "https://example.com");
+    assert.equal(normaliseOrigin("http://localhost:8080"), "http://localhost:8080");
+    assert.equal(normaliseOrigin("https://example.com:443"), "https://example.com");
+    for (const bad of ["example.com", "ftp://example.com", "https://example.com/contact", "https://a@example.com", "https://example.com/?q", "javascript:alert(1)"]) {
+      assert.equal(normaliseOrigin(bad), null, bad);
+    }
+  });
+
+  test("the setting takes several origins, at least one, without duplicates", () => {
+    assert.deepEqual(parseAllowedOrigins("https://example.com\nhttps://www.example.com, https://example.com"), {
+      origins: ["https://example.com", "https://www.example.com"],
+    });
+    assert.ok("problem" in parseAllowedOrigins("   "));
+    assert.match((parseAllowedOrigins("https://example.com/form") as { problem: string }).problem, /is not an origin/);
+  });
+
+  test("a request's origin is its Origin header, else its Referer's; \"null\" is none", () => {
+    assert.equal(requestOrigin(new Headers({ origin: "https://example.com" })), "https://example.com");
+    assert.equal(requestOrigin(new Headers({ referer: "https://example.com/contact?x=1" })), "https://example.com");
+    assert.equal(requestOrigin(new Headers({ origin: "null", referer: "https://example.com/" })), null);
+    assert.equal(requestOrigin(new Headers()), null);
+  });
+
+  test("form settings are checked: name, origins, an absolute success URL", () => {
+    const form = (entries: Record<string, string>) => {
+      const data = new FormData();
+      for (const [name, value] of Object.entries(entries)) data.set(name, value);
+      return data;
+    };
+    const ok = parseWebFormSettings(form({ name: " Contact ", allowed_origins: "https://example.com", success_url: "https://example.com/thanks", challenge: "on" }));
+    assert.deepEqual(ok, {
+      settings: { name: "Contact", allowedOrigins: ["https://example.com"], sourceId: null, successUrl: "https://example.com/thanks", challenge: true },
+    });
+    assert.ok("problem" in parseWebFormSettings(form({ name: "", allowed_origins: "https://example.com" })));
+    assert.ok("problem" in parseWebFormSettings(form({ name: "A", allowed_origins: "https://example.com", success_url: "/thanks" })));
+    assert.ok("problem" in parseWebFormSettings(form({ name: "A", allowed_origins: "https://example.com", success_url: "javascript:alert(1)" })));
+  });
+});
+
+describe("POST /api/forms/<id>", () => {
+  test("a solved submission from an allowed origin creates the lead with the form's source; form fields stay out of extra fields", async () => {
+    const team = await createTeam({ slug: `forms-${++teams}`, name: "Sourced" });
+    const source = await addLeadSource(team.id, "Landing page");
+    const formId = await store.createWebForm({
+      teamId: team.id,
+      settings: { name: "Landing", allowedOrigins: [SITE], sourceId: source.id, successUrl: null, challenge: true },
+      createdById: null,
+      actor: CLI_ACTOR,
+    });
+    const response = await post(formId, {
+      name: "Ada Lovelace",
+      email: "ada@example.com",
+      source: "Ignored: the form's source wins",
+      message: "Call me",
+      _gotcha: "",
+      submit: "Send",
+      "g-recaptcha-response": "x",
+      altcha: await solved(formId),
+    });
+    assert.equal(response.status, 201);
+    const body = (await response.json()) as { success: boolean; lead_id: string; message: string };
+    assert.equal(body.message, "Lead created successfully");
+    assert.equal(response.headers.get("access-control-allow-origin"), SITE);
+    const [lead] = await leadsOf(team.id);
+    assert.equal(lead?.id, body.lead_id);
+    assert.equal(lead?.formId, formId);
+    assert.equal(lead?.apiKeyId, null);
+    assert.equal(lead?.source.name, "Landing page");
+    assert.deepEqual(lead?.extraFields, { message: "Call me" });
+    const [row] = (await listRequests({ teamId: team.id, of: { formId } })).rows;
+    assert.equal(row?.status, 201);
+    assert.equal(row?.leadId, body.lead_id);
+  });
+
+  test("a browser's form post is sent on (303) to the thank-you page or the form's success page", async () => {
+    const { formId } = await newForm({ challenge: false });
+    const thanks = await post(formId, { name: "Grace" }, { json: false });
+    assert.equal(thanks.status, 303);
+    assert.equal(thanks.headers.get("location"), `https://leads.example.net/f/${formId}/thanks`);
+    const other = await newForm({ challenge: false, successUrl: "https://www.example.com/thank-you" });
+    const custom = await post(other.formId, { name: "Grace" }, { json: false });
+    assert.equal(custom.headers.get("location"), "https://www.example.com/thank-you");
+  });
+
+  test("a browser's invalid post gets a page saying what to fix, with a link back to the form; nothing is stored", async () => {
+    const { team, formId } = await newForm({ challenge: false });
+    const response = await post(formId, { email: "ada@example.com" }, { json: false, referer: `${SITE}/contact` });
+    assert.equal(response.status, 422);
+    assert.match(response.headers.get("content-type") ?? "", /^text\/html/);
+    const html = await response.text();
+    assert.match(html, /Name is required/);
+    assert.match(html, /href="https:\/\/www\.example\.com\/contact"/);
+    assert.equal((await leadsOf(team.id)).length, 0);
+    const refused = await post(formId, { name: "Ada", email: "not-an-email" });
+    assert.equal(refused.status, 422);
+    assert.equal(((await refused.json()) as { message: string }).message, "Validation failed");
+  });
+
+  test("an unknown or disabled form is a 404; a disabled form's refusal is in its log", async () => {
+    assert.equal((await post("form_AAAAAAAAAAAAAAAA", { name: "A" })).status, 404);
+    assert.equal((await post("not-a-form-id", { name: "A" })).status, 404);
+    const { team, formId } = await newForm({ challenge: false });
+    await store.setWebFormEnabled({ teamId: team.id, formId, enabled: false, actor: CLI_ACTOR });
+    const response = await post(formId, { name: "A" });
+    assert.equal(response.status, 404);
+    assert.equal(((await response.json()) as { error: string }).error, "Form not found");
+    assert.equal(response.headers.get("access-control-allow-origin"), null);
+    assert.equal((await listRequests({ teamId: team.id, of: { formId } })).rows[0]?.status, 404);
+  });
+
+  test("a foreign origin, or none, is refused (403) and stores nothing; the hosted page's own origin is allowed", async () => {
+    const { team, formId } = await newForm({ challenge: false });
+    for (const origin of ["https://evil.example", "https://example.com", null]) {
+      const response = await post(formId, { name: "A" }, { origin });
+      assert.equal(response.status, 403, String(origin));
+      assert.equal(response.headers.get("access-control-allow-origin"), null);
+    }
+    assert.equal((await post(formId, { name: "A" }, { origin: null, referer: `${SITE}/contact` })).status, 201, "Referer when no Origin");
+    assert.equal((await post(formId, { name: "A" }, { origin: "https://leads.example.net" })).status, 201, "the hosted page");
+    assert.equal((await leadsOf(team.id)).length, 2);
+    assert.equal((await listRequests({ teamId: team.id, of: { formId } })).rows.filter((r) => r.status === 403).length, 3);
+  });
+
+  test("a filled honeypot is answered as stored, stores nothing and is counted as spam", async () => {
+    const { team, formId } = await newForm();
+    const json = await post(formId, { name: "Bot", _gotcha: "http://spam.example" });
+    assert.equal(json.status, 201);
+    assert.deepEqual(await json.json(), { success: true, lead_id: null, message: "Lead created successfully" });
+    const browser = await post(formId, { name: "Bot", _gotcha: "x" }, { json: false });
+    assert.equal(browser.status, 303);
+    assert.equal((await leadsOf(team.id)).length, 0);
+    assert.equal((await store.findWebForm({ teamId: team.id, formId }))?.spamCount, 2);
+  });
+
+  test("the proof-of-work: missing, forged, for another form, expired and replayed solutions are refused (403); nothing is stored", async () => {
+    const { team, formId } = await newForm();
+    const other = await newForm();
+    const errorOf = async (altcha?: string) => {
+      const response = await post(formId, { name: "Ada", ...(altcha === undefined ? {} : { altcha }) });
+      assert.equal(response.status, 403);
+      return ((await response.json()) as { error: string }).error;
+    };
+    assert.equal(await errorOf(), CHALLENGE_ERRORS.missing);
+    assert.equal(await errorOf("bm90IGpzb24="), CHALLENGE_ERRORS.invalid);
+    assert.equal(await errorOf(await solved(other.formId)), CHALLENGE_ERRORS.invalid);
+    // A made-up answer: another derived key than the one the challenge's signature covers.
+    const forged = JSON.parse(Buffer.from(await solved(formId), "base64").toString()) as { solution: { derivedKey: string } };
+    forged.solution.derivedKey = forged.solution.derivedKey.replace(/^./, (c) => (c === "0" ? "1" : "0"));
+    assert.equal(await errorOf(Buffer.from(JSON.stringify(forged)).toString("base64")), CHALLENGE_ERRORS.invalid);
+    assert.equal(await errorOf(await solved(formId, new Date(Date.now() - 60 * 60 * 1000))), CHALLENGE_ERRORS.expired);
+
+    const payload = await solved(formId);
+    assert.equal((await post(formId, { name: "Ada", altcha: payload })).status, 201);
+    assert.equal(await errorOf(payload), CHALLENGE_ERRORS.replayed);
+    assert.equal((await leadsOf(team.id)).length, 1);
+  });
+
+  test("a solution sent twice at once stores one lead; a 422 does not spend it", async () => {
+    const { team, formId } = await newForm();
+    const payload = await solved(formId);
+    assert.equal((await post(formId, { email: "no-name@example.com", altcha: payload })).status, 422);
+    const answers = await Promise.all([1, 2, 3].map(() => post(formId, { name: "Ada", altcha: payload })));
+    assert.deepEqual(answers.map((a) => a.status).sort(), [201, 403, 403]);
+    assert.equal((await leadsOf(team.id)).length, 1);
+  });
+
+  test("spent challenges are forgotten once expired", async () => {
+    await db().spentChallenge.create({ data: { id: "old-nonce", expiresAt: new Date(Date.now() - 1000) } });
+    assert.ok((await pruneSpentChallenges()) >= 1);
+    assert.equal(await db().spentChallenge.count({ where: { id: "old-nonce" } }), 0);
+  });
+
+  test("per address and per form limits answer 429 with Retry-After", async () => {
+    const { formId } = await newForm({ challenge: false });
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await post(formId, { name: "A" }, { ip: "198.51.100.77" })).status);
+    assert.deepEqual(statuses, [201, 201, 201, 201, 429]);
+    const limited = await post(formId, { name: "A" }, { ip: "198.51.100.77" });
+    assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+    // 4 of the form's 8 are spent (an address over its limit spends none); 4 more from
+    // other addresses, then the form is full.
+    for (let i = 0; i < 4; i++) assert.equal((await post(formId, { name: "A" })).status, 201);
+    const full = await post(formId, { name: "A" });
+    assert.equal(full.status, 429);
+    assert.match(((await full.json()) as { error: string }).error, /^Too many submissions to this form/);
+  });
+});
+
+describe("CORS and the challenge endpoint", () => {
+  test("a preflight from an allowed origin is answered for POST; from another it gets no CORS headers", async () => {
+    const { formId } = await newForm();
+    const preflight = (origin: string) =>
+      answerFormPreflight(
+        new Request(`http://127.0.0.1/api/forms/${formId}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }),
+        formId,
+        "POST",
+      );
+    const allowed = await preflight(SITE);
+    assert.equal(allowed.status, 204);
+    assert.equal(allowed.headers.get("access-control-allow-origin"), SITE);
+    assert.equal(allowed.headers.get("access-control-allow-methods"), "POST");
+    const foreign = await preflight("https://evil.example");
+    assert.equal(foreign.status, 403);
+    assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+  });
+
+  test("the challenge is served to the form's origins and to same-origin pages; not to others", async () => {
+    const { formId } = await newForm();
+    const get = (headers: Record<string, string>) =>
+      answerChallenge(new Request(`http://127.0.0.1/api/forms/${formId}/challenge`, { headers: { "x-forwarded-for": nextIp(), ...headers } }), formId);
+    const cross = await get({ origin: SITE });
+    assert.equal(cross.status, 200);
+    assert.equal(cross.headers.get("access-control-allow-origin"), SITE);
+    const challenge = (await cross.json()) as { parameters: { algorithm: string; data: { form: string } }; signature: string };
+    assert.equal(challenge.parameters.algorithm, "PBKDF2/SHA-256");
+    assert.equal(challenge.parameters.data.form, formId);
+    assert.ok(challenge.signature);
+    assert.equal((await get({})).status, 200);
+    assert.equal((await get({ origin: "https://evil.example" })).status, 403);
+  });
+});
+
+describe("the form store", () => {
+  test("changes are audited; a source of another team is refused; delete removes the form", async () => {
+    const { team, formId } = await newForm();
+    const stranger = await createTeam({ slug: `forms-${++teams}`, name: "Stranger" });
+    const foreignSource = await addLeadSource(stranger.id, "Theirs");
+    const settings = { name: "Renamed", allowedOrigins: [SITE], sourceId: foreignSource.id, successUrl: null, challenge: false };
+    await assert.rejects(store.updateWebForm({ teamId: team.id, formId, settings, actor: CLI_ACTOR }), store.UnknownSourceError);
+    assert.equal(await store.updateWebForm({ teamId: team.id, formId, settings: { ...settings, sourceId: null }, actor: CLI_ACTOR }), true);
+    assert.equal(await store.updateWebForm({ teamId: stranger.id, formId, settings: { ...settings, sourceId: null }, actor: CLI_ACTOR }), false, "another team's form");
+    assert.equal(await store.deleteWebForm({ teamId: stranger.id, formId, actor: CLI_ACTOR }), false);
+    assert.equal(await store.deleteWebForm({ teamId: team.id, formId, actor: CLI_ACTOR }), true);
+    const actions = (await db().auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" } })).map((e) => e.action);
+    assert.deepEqual(actions, ["web_form.created", "web_form.updated", "web_form.deleted"]);
+    assert.equal(await store.findFormForIntake(formId), null);
+  });
+});
