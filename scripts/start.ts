@@ -1,5 +1,5 @@
 // `npm start`: migrate, seed, build if needed, then serve (scripts/serve.mjs). Honours PORT,
-// HOSTNAME, DATABASE_URL and DATA_DIR (README "Configuration").
+// HOSTNAME, DATABASE_URL and DATA_DIR (README "Two commands").
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -64,7 +64,7 @@ async function main() {
   }
 
   // scripts/serve.mjs is `next start` plus the client address from the socket and a
-  // SIGTERM drain with a deadline (README "Hardening"); it answers both signals itself.
+  // SIGTERM drain with a deadline (docs/security.md "Hardening"); it answers both signals itself.
   const settings = appEnv();
   const server = spawn(
     process.execPath,

@@ -227,7 +227,7 @@ type KeyForAuthRow = {
 
 /**
  * The key and its team in one statement. This runs on every create_lead, and a raw query
- * costs a fraction of Prisma's two model queries (key, then team: README "Performance").
+ * costs a fraction of Prisma's two model queries (key, then team: docs/performance.md).
  * Identical SQL on SQLite and PostgreSQL.
  */
 export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
