@@ -10,6 +10,7 @@ import { redact } from "../log/logger";
 export const AUDIT_ACTIONS = [
   "api_key.generated",
   "api_key.secret_copied",
+  "api_key.secret_shown",
   "api_key.deleted",
   "member.invited",
   "member.role_changed",
