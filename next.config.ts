@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 import { STATIC_CONTENT_SECURITY_POLICY } from "./lib/http/content-security-policy";
 
-// Security headers on every response (README "Hardening"). Set here rather than in the
+// Security headers on every response (docs/security.md "Hardening"). Set here rather than in the
 // proxy, which would make Next buffer the API's request bodies for it.
 //
 // Pages get their Content-Security-Policy, with a per-response nonce for scripts, from

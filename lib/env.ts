@@ -17,7 +17,7 @@ const schema = z.object({
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   // The deployment's public URL: sign-in redirects and the API Keys tab's snippets.
   NEXTAUTH_URL: z.url().optional(),
-  // Abuse limits (README "Hardening"). Windows are fixed windows in seconds.
+  // Abuse limits (docs/operations.md "Abuse limits, Redis and proxies"). Windows are fixed windows in seconds.
   RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
   AUTH_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),

@@ -16,7 +16,7 @@ import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureQuery } from "./bench/lead-queries";
 import { secretChecksPerSecond } from "./bench/secret-check";
-import { loadAverage, machineInfo, markdown, updateReadme, writeReport, type Row } from "./bench/report";
+import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
 import { createApiKey } from "../lib/api-keys/api-key-store";
@@ -246,8 +246,8 @@ async function main() {
   const files = writeReport(options.outDir, report);
   console.log(`\n${markdown(report)}\nWrote ${files.json} and ${files.md}`);
   if (options.readme) {
-    updateReadme(path.join(import.meta.dirname, "..", "README.md"), report, reproduceCommand(postgresUrl !== null));
-    console.log("Updated README.md's Performance table");
+    updatePerformanceTable(path.join(import.meta.dirname, "..", "docs", "performance.md"), report, reproduceCommand(postgresUrl !== null));
+    console.log("Updated docs/performance.md's table");
   }
   if (!options.profileDir) rmSync(dataDir, { recursive: true, force: true });
   else console.log(`Server profile (.cpuprofile) in ${options.profileDir}; data kept in ${dataDir}`);

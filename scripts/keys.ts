@@ -31,6 +31,8 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
       teamId: await teamId(values.team),
       description: values.description,
       actor: CLI_ACTOR,
+      // Printing the secret is its one copy: the key is born copied.
+      shownToOperator: true,
     });
     if (values.json) {
       console.log(JSON.stringify({ key_id: key.keyId, secret: key.secret }));

@@ -1,7 +1,7 @@
 // @ts-check
 // The production HTTP server that scripts/start.ts runs: Next's own request handler
 // (the same one `next start` uses) behind a plain Node http server, for two things
-// `next start` cannot do (README "Hardening"):
+// `next start` cannot do (docs/operations.md "Abuse limits, Redis and proxies"):
 //
 // 1. The client address. A Next route handler never sees the socket, and `next start`
 //    fills X-Forwarded-For with the peer address only when the client sent none, so a

@@ -1,5 +1,5 @@
 // `npm start`: migrate, seed, build if needed, then serve (scripts/serve.mjs). Honours PORT,
-// HOSTNAME, DATABASE_URL and DATA_DIR (README "Configuration").
+// HOSTNAME, DATABASE_URL and DATA_DIR (README "Two commands").
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -13,6 +13,7 @@ import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
 import { startBackupSchedule } from "../lib/operations/backup-schedule";
 import { removePidFile, writePidFile } from "../lib/operations/sqlite-backup";
+import { testClockFile } from "../lib/time/clock";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCES = ["app", "components", "lib", "next.config.ts", "proxy.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
@@ -40,6 +41,8 @@ async function main() {
   const provider = databaseProvider(url);
 
   for (const line of sharedSecretWarnings(process.env, provider)) console.warn(line);
+  const clockFile = testClockFile();
+  if (clockFile) console.warn(`TEST CLOCK: the time comes from ${clockFile} (LEAD_INTAKE_TEST_CLOCK_FILE). Never set this in production.`);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: url,
@@ -64,7 +67,7 @@ async function main() {
   }
 
   // scripts/serve.mjs is `next start` plus the client address from the socket and a
-  // SIGTERM drain with a deadline (README "Hardening"); it answers both signals itself.
+  // SIGTERM drain with a deadline (docs/security.md "Hardening"); it answers both signals itself.
   const settings = appEnv();
   const server = spawn(
     process.execPath,

@@ -10,6 +10,7 @@ const td = "px-4 py-3 text-sm text-slate-700";
 const ACTION_LABEL: Record<AuditAction, string> = {
   "api_key.generated": "API key generated",
   "api_key.secret_copied": "API secret copied",
+  "api_key.secret_shown": "API secret shown to the operator",
   "api_key.deleted": "API key deleted",
   "member.invited": "Member invited",
   "member.role_changed": "Role changed",

@@ -3,7 +3,7 @@ import { CREATE_LEAD } from "../support/fixtures";
 import { REDIS_MISSING, runRedisTests, startRedis, type RedisServer } from "../support/redis-server";
 import { demoKey, startServer, type ServerProcess } from "../support/server-process";
 
-// The abuse limits (README "Hardening") on servers of this file's own, started with
+// The abuse limits (docs/operations.md "Abuse limits, Redis and proxies") on servers of this file's own, started with
 // small limits, since every test of the shared server comes from 127.0.0.1.
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });

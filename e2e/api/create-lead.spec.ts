@@ -159,7 +159,7 @@ type ErrorRow = {
 const json = (value: unknown) => JSON.stringify(value);
 const JSON_TYPE = { "Content-Type": "application/json" };
 
-// One row per error of spec section 7 and of the decisions in the README's error table.
+// One row per error of spec section 7 and of the decisions in docs/api.md's error table.
 const ERROR_ROWS: ErrorRow[] = [
   { title: "no X-API-Key", status: 401, error: "API key required", message: "Authentication failed",
     send: ({ secret }) => ({ headers: { ...JSON_TYPE, "X-API-Secret": secret }, body: json({ name: "x" }) }) },

@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 import { CREATE_LEAD } from "../support/fixtures";
 import { demoKey, readDatabase, rssMiB, startServer, type ServerProcess } from "../support/server-process";
 
-// Durability on servers of this file's own (README "Hardening"): many writers on one
+// Durability on servers of this file's own (docs/security.md "Hardening"): many writers on one
 // SQLite file, a crash under load, a graceful stop, memory under huge bodies.
 
 test.describe.configure({ mode: "serial", timeout: 240_000 });

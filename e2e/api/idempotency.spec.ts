@@ -5,7 +5,7 @@ import { fingerprint } from "../../lib/idempotency/idempotency";
 import { countLeads } from "../../lib/leads/lead-store";
 import { BASE_URL, CREATE_LEAD, authHeaders, newTeamWithKey } from "../support/fixtures";
 
-// Idempotency-Key over real HTTP (README "Hardening"): Stripe's semantics, scoped to the key.
+// Idempotency-Key over real HTTP (docs/security.md "Hardening"): Stripe's semantics, scoped to the key.
 
 const post = (headers: Record<string, string>, body: string, type = "application/json") =>
   fetch(`${BASE_URL}${CREATE_LEAD}`, { method: "POST", headers: { ...headers, "Content-Type": type }, body });

@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { listApiKeys } from "../../lib/api-keys/api-key-store";
+import { listAuditEvents } from "../../lib/audit/audit-log";
 import { CREATE_LEAD, newTeam } from "../support/fixtures";
 
 // The operator CLI, run as an operator would, against the server's database.
@@ -10,7 +12,7 @@ function keys(...args: string[]): string {
   });
 }
 
-test("a key made with the CLI creates leads; list never prints the secret; delete revokes it", async ({ request }) => {
+test("a key made with the CLI creates leads, is born copied; list never prints the secret; delete revokes it", async ({ request }) => {
   const team = await newTeam();
   const created = JSON.parse(keys("create", "--team", team.slug, "--description", "CLI key", "--json"));
   expect(created.key_id).toMatch(/^[0-9a-f]{20}$/);
@@ -25,7 +27,14 @@ test("a key made with the CLI creates leads; list never prints the secret; delet
   const listed = keys("list", "--team", team.slug, "--json");
   expect(listed).not.toContain(created.secret);
   expect(JSON.parse(listed)).toEqual([
-    expect.objectContaining({ key_id: created.key_id, description: "CLI key", copied: false, last_used: expect.any(String) }),
+    expect.objectContaining({ key_id: created.key_id, description: "CLI key", copied: true, last_used: expect.any(String) }),
+  ]);
+  // Printing the secret was its one copy: nothing recoverable is kept, and the audit trail says so.
+  const [listedKey] = await listApiKeys(team.id);
+  expect(listedKey!.secretDisplay).not.toContain(created.secret);
+  expect((await listAuditEvents(team.id)).map((e) => [e.action, e.via, e.targetId]).sort()).toEqual([
+    ["api_key.generated", "cli", created.key_id],
+    ["api_key.secret_shown", "cli", created.key_id],
   ]);
 
   expect(JSON.parse(keys("delete", created.key_id, "--json"))).toEqual({ deleted: created.key_id });

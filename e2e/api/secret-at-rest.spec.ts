@@ -6,7 +6,7 @@ import { CREATE_LEAD } from "../support/fixtures";
 import { keysCli, readDatabase, startServer } from "../support/server-process";
 
 // The secret is stored only as a digest and, until its first copy, as ciphertext
-// (README "Hardening"). After a copy, a dump of the whole database, the database files
+// (docs/security.md "Hardening"). After a copy, a dump of the whole database, the database files
 // themselves and every log line of the server hold it nowhere. A server of this file's
 // own, so that all of its output is captured.
 

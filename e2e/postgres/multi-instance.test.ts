@@ -182,7 +182,7 @@ test("through instance A's UI: a copied secret is not shown again by B, a delete
     const page = await signedInPage(browser, a.baseUrl, user);
     await page.goto(`/t/${team.slug}/settings/api-keys`);
     const row = page.getByRole("list", { name: "API keys" }).getByRole("listitem").filter({ hasText: "Contested key" });
-    const copy = await recordAction(page, () => row.getByRole("button", { name: "Copy", exact: true }).click());
+    const copy = await recordAction(page, () => row.getByRole("button", { name: /^Copy secret of key/ }).click());
     await row.getByRole("button", { name: "Copied" }).waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), key.secret, "instance A copied the secret");
 

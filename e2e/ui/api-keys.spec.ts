@@ -29,7 +29,7 @@ test("an admin generates a key, copies its secret once, and a lead sent with it 
   await expect(row.getByText("Not Copied", { exact: true })).toBeVisible();
   await saveScreenshot(page, "api-keys-before-copy");
 
-  await row.getByRole("button", { name: "Copy", exact: true }).click();
+  await row.getByRole("button", { name: /^Copy secret of key/ }).click();
   await expect(row.getByRole("button", { name: "Copied" })).toBeDisabled();
   const copied = await readClipboard(page);
   expect(copied).toBe(secret);
@@ -94,7 +94,7 @@ test("a member sees the keys and copies a secret once, but can neither generate 
   await expect(page.getByRole("button", { name: "Generate Key" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: /^Delete API key/ })).toHaveCount(0);
 
-  await row.getByRole("button", { name: "Copy", exact: true }).click();
+  await row.getByRole("button", { name: /^Copy secret of key/ }).click();
   await expect(row.getByRole("button", { name: "Copied" })).toBeDisabled();
   expect(await readClipboard(page)).toBe(shared.secret);
   await expect(row.getByText(maskSecret(secretPrefix(shared.secret)), { exact: true })).toBeVisible();
@@ -142,7 +142,7 @@ test("two members copying the same secret at the same moment: only one receives 
   const firstPage = await signInAs(first);
   await firstPage.goto(`/t/${team.slug}/settings/api-keys`);
   const warmUpRow = keyRows(firstPage).filter({ hasText: "Warm-up key" });
-  const copy = await recordAction(firstPage, () => warmUpRow.getByRole("button", { name: "Copy", exact: true }).click());
+  const copy = await recordAction(firstPage, () => warmUpRow.getByRole("button", { name: /^Copy secret of key/ }).click());
   expect(copy.body).toContain(warmUp.keyId);
   const body = copy.body.replace(warmUp.keyId, contested.keyId);
 

@@ -20,7 +20,7 @@ test("the Audit log tab lists key and member changes with who did them and from 
     await page.getByLabel("Description (optional)").fill("Audited key");
     await page.getByRole("button", { name: "Generate", exact: true }).click();
     const row = keyRows(page).filter({ hasText: "Audited key" });
-    await row.getByRole("button", { name: "Copy", exact: true }).click();
+    await row.getByRole("button", { name: /^Copy secret of key/ }).click();
     await expect(row.getByRole("button", { name: "Copied" })).toBeDisabled();
     expect(await readClipboard(page)).toMatch(/^team_/);
   });

@@ -7,7 +7,7 @@ import { expect, test } from "../support/test";
 
 const keyRows = (page: import("@playwright/test").Page) => page.getByRole("list", { name: "API keys" }).getByRole("listitem");
 
-// CSRF (README "Hardening"): an admin's own session cookies, but a request that did not
+// CSRF (docs/security.md "Hardening"): an admin's own session cookies, but a request that did not
 // come from this site's pages. Next refuses a foreign Origin itself; a missing Origin it
 // lets through, and lib/http/same-origin.ts (in withTeamRole) refuses that.
 test("key-management actions posted with a foreign or no Origin are refused and change nothing", async ({ signInAs, request }) => {

@@ -2,7 +2,7 @@ import { expect, test, type Browser, type Page } from "@playwright/test";
 import { DEMO_ADMIN } from "../support/demo-admin";
 import { startServer, type ServerProcess } from "../support/server-process";
 
-// Failed sign-ins (README "Hardening"), on a server of this file's own with small limits:
+// Failed sign-ins (docs/operations.md "Abuse limits, Redis and proxies"), on a server of this file's own with small limits:
 // 3 failures per email and address, 8 per address. Every attempt comes from 127.0.0.1.
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });

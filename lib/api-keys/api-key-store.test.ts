@@ -148,18 +148,20 @@ describe("listApiKeys", () => {
 
     const before = await listApiKeys(team.id);
     assert.deepEqual(
-      before.map((k) => [k.keyId, k.description, k.secretDisplay, k.copied, k.createdByEmail]),
+      before.map((k) => [k.keyId, k.description, k.secretDisplay, k.copied, k.createdBy, k.copiedBy]),
       [
-        [second.keyId, "second", second.secret, false, null],
-        [first.keyId, "first", first.secret, false, "lister@example.com"],
+        [second.keyId, "second", second.secret, false, { via: "cli" }, null],
+        [first.keyId, "first", first.secret, false, { via: "web", email: "lister@example.com" }, null],
       ],
     );
 
-    await takeSecretForCopy({ keyId: first.keyId, teamId: team.id, userId: null });
+    await takeSecretForCopy({ keyId: first.keyId, teamId: team.id, userId: creator.id });
     const after = await listApiKeys(team.id);
     const copied = after.find((k) => k.keyId === first.keyId)!;
     assert.equal(copied.copied, true);
     assert.ok(copied.copiedAt instanceof Date);
+    assert.deepEqual(copied.copiedBy, { via: "web", email: "lister@example.com" });
+    assert.equal(copied.secretMasked, copied.secretDisplay);
     assert.equal(copied.secretDisplay, maskSecret(first.secret.slice(5, 13)));
     assert.match(copied.secretDisplay, /^team_[0-9A-Za-z]{8}\*+$/);
     assert.equal(after.find((k) => k.keyId === second.keyId)!.secretDisplay, second.secret);
@@ -167,6 +169,28 @@ describe("listApiKeys", () => {
 
   test("a team without keys gets an empty list", async () => {
     assert.deepEqual(await listApiKeys((await makeTeam()).id), []);
+  });
+});
+
+describe("a key the CLI printed (shownToOperator)", () => {
+  test("is born copied: masked, no recoverable secret, audited as shown to the operator, and it works", async () => {
+    const team = await makeTeam();
+    const { keyId, secret } = await createApiKey({ teamId: team.id, description: "From the CLI", shownToOperator: true });
+    assert.equal(await pendingCiphertext(keyId), null);
+    const [listed] = await listApiKeys(team.id);
+    assert.equal(listed!.copied, true);
+    assert.deepEqual([listed!.createdBy, listed!.copiedBy], [{ via: "cli" }, { via: "cli" }]);
+    assert.equal(listed!.secretDisplay, maskSecret(secret.slice(5, 13)));
+    assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: null }), null, "nobody can copy it again");
+    const events = await db().auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" } });
+    assert.deepEqual(
+      events.map((e) => [e.action, e.via, e.targetId]).sort(),
+      [
+        ["api_key.generated", "cli", keyId],
+        ["api_key.secret_shown", "cli", keyId],
+      ],
+    );
+    assert.ok(secretMatches(secret, (await keyRow(keyId)).secretDigest));
   });
 });
 

@@ -17,15 +17,22 @@ function actorOf(actor: AuditActor | undefined, userId: string | null | undefine
   return actor ?? { userId: userId ?? null, ip: null, via: userId ? "web" : "cli" };
 }
 
+/**
+ * A new key. With `shownToOperator` (the CLI, which prints the secret once) the key is born
+ * copied: the printing was its one copy, so no recoverable secret is kept and the web UI
+ * shows it masked from the start; the audit trail says the secret was shown to the operator.
+ */
 export async function createApiKey(options: {
   teamId: string;
   description?: string | null;
   createdById?: string | null;
   actor?: AuditActor;
+  shownToOperator?: boolean;
 }): Promise<NewApiKey> {
   const keyId = generateKeyId();
   const secret = generateSecret();
   const description = options.description?.trim() || null;
+  const actor = actorOf(options.actor, options.createdById);
   await db().$transaction(async (tx) => {
     await tx.apiKey.create({
       data: {
@@ -36,19 +43,15 @@ export async function createApiKey(options: {
         secretDigest: digestSecret(secret),
         digestAlgorithm: DIGEST_ALGORITHM,
         secretPrefix: secretPrefix(secret),
-        pendingSecret: { create: { ciphertext: seal(secret, keyId) } },
+        ...(options.shownToOperator
+          ? { copiedAt: new Date(), copiedById: null }
+          : { pendingSecret: { create: { ciphertext: seal(secret, keyId) } } }),
       },
     });
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "api_key.generated",
-        actor: actorOf(options.actor, options.createdById),
-        targetId: keyId,
-        details: { description },
-      },
-      tx,
-    );
+    await recordAuditEvent({ teamId: options.teamId, action: "api_key.generated", actor, targetId: keyId, details: { description } }, tx);
+    if (options.shownToOperator) {
+      await recordAuditEvent({ teamId: options.teamId, action: "api_key.secret_shown", actor, targetId: keyId, details: { description } }, tx);
+    }
   });
   return { keyId, secret };
 }
@@ -74,12 +77,17 @@ export type ApiKeyListItem = {
   keyId: string;
   description: string | null;
   createdAt: Date;
-  createdByEmail: string | null;
+  /** Who generated the key: a user (email, or null once deleted), or the operator CLI. */
+  createdBy: { via: "cli" } | { via: "web"; email: string | null };
   copied: boolean;
   copiedAt: Date | null;
+  /** Who copied the secret: a user (email, or null once deleted), or the CLI operator it was printed to. */
+  copiedBy: { via: "cli" } | { via: "web"; email: string | null } | null;
   lastUsedAt: Date | null;
   /** The full secret until its first copy, then the masked form. */
   secretDisplay: string;
+  /** The masked form, which the page shows at once after a copy. */
+  secretMasked: string;
 };
 
 export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
@@ -88,22 +96,24 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
     orderBy: { createdAt: "desc" },
     include: { pendingSecret: { select: { ciphertext: true } } },
   });
-  const creatorIds = [...new Set(rows.map((r) => r.createdById).filter((id): id is string => id !== null))];
-  const creators = creatorIds.length
-    ? await db().user.findMany({ where: { id: { in: creatorIds } }, select: { id: true, email: true } })
-    : [];
-  const emailOf = new Map(creators.map((u) => [u.id, u.email]));
+  const userIds = [...new Set(rows.flatMap((r) => [r.createdById, r.copiedById]).filter((id): id is string => id !== null))];
+  const users = userIds.length ? await db().user.findMany({ where: { id: { in: userIds } }, select: { id: true, email: true } }) : [];
+  const emailOf = new Map(users.map((u) => [u.id, u.email]));
+  const person = (userId: string | null) =>
+    userId === null ? ({ via: "cli" } as const) : ({ via: "web", email: emailOf.get(userId) ?? null } as const);
   return rows.map((row) => {
     const pending = row.copiedAt === null ? row.pendingSecret : null;
     return {
       keyId: row.id,
       description: row.description,
       createdAt: row.createdAt,
-      createdByEmail: row.createdById ? (emailOf.get(row.createdById) ?? null) : null,
+      createdBy: person(row.createdById),
       copied: pending === null,
       copiedAt: row.copiedAt,
+      copiedBy: row.copiedAt === null ? null : person(row.copiedById),
       lastUsedAt: row.lastUsedAt,
       secretDisplay: pending ? open(pending.ciphertext, row.id) : maskSecret(row.secretPrefix),
+      secretMasked: maskSecret(row.secretPrefix),
     };
   });
 }
@@ -227,7 +237,7 @@ type KeyForAuthRow = {
 
 /**
  * The key and its team in one statement. This runs on every create_lead, and a raw query
- * costs a fraction of Prisma's two model queries (key, then team: README "Performance").
+ * costs a fraction of Prisma's two model queries (key, then team: docs/performance.md).
  * Identical SQL on SQLite and PostgreSQL.
  */
 export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {

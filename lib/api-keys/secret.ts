@@ -27,7 +27,7 @@ export function generateSecret(): string {
 }
 
 // The secret carries ≥190 bits of entropy, so a fast digest is safe to store and a
-// password KDF would only slow the hot path (see README "Secrets").
+// password KDF would only slow the hot path (see docs/security.md "Secrets").
 export function digestSecret(secret: string): string {
   return createHash(DIGEST_ALGORITHM).update(secret, "utf8").digest("hex");
 }

@@ -2,7 +2,7 @@ import { db, type Tx } from "../db/client";
 import { clientIp } from "../http/request-context";
 import { redact } from "../log/logger";
 
-// The audit trail of a team (README "Hardening"): who generated, copied or deleted an
+// The audit trail of a team (docs/security.md "Hardening"): who generated, copied or deleted an
 // API key, invited a member, changed a role or removed a member, when and from which address. Rows are
 // written in the same transaction as the change they describe. Team Settings shows
 // them to owners and admins through listAuditEvents.
@@ -10,6 +10,7 @@ import { redact } from "../log/logger";
 export const AUDIT_ACTIONS = [
   "api_key.generated",
   "api_key.secret_copied",
+  "api_key.secret_shown",
   "api_key.deleted",
   "member.invited",
   "member.role_changed",

@@ -1,7 +1,7 @@
 import type { JWT } from "next-auth/jwt";
 import { findSessionUser } from "../users/user-store";
 
-// The server-side half of a session (README "Sessions"). A next-auth JWT is signed and
+// The server-side half of a session (docs/security.md "Sessions"). A next-auth JWT is signed and
 // self-contained, so on its own it stays valid until it expires, whoever holds it. Each
 // token therefore carries the user's session version from sign-in (`sv`), and every
 // request that reads the session checks it against the database: sign-out, a password

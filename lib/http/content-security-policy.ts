@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 
-// The Content Security Policy of pages (README "Hardening", docs/security.md). proxy.ts
+// The Content Security Policy of pages (docs/security.md "Hardening"). proxy.ts
 // sets it on every page request and response with a fresh nonce; Next reads the nonce
 // from the request's header while rendering and puts it on its own scripts (its runtime,
 // the page's bundles and the inline scripts that stream the RSC payload). A script

@@ -1,4 +1,4 @@
-// CSRF guard of every server action (README "Hardening"). Next itself refuses an action
+// CSRF guard of every server action (docs/security.md "Hardening"). Next itself refuses an action
 // whose Origin host differs from X-Forwarded-Host/Host, but lets a request with no Origin
 // through with a warning. Browsers send Origin on every POST, so only a hand-made request
 // lacks it: we refuse both a missing and a foreign Origin before any action runs.

@@ -14,7 +14,7 @@ import {
   type StoredResponse,
 } from "./idempotency-store";
 
-// Idempotency-Key with Stripe's semantics (README "Hardening"):
+// Idempotency-Key with Stripe's semantics (docs/security.md "Hardening"):
 // - scoped to the API key, kept 24 h with a fingerprint of the request and its response;
 // - a retry with the same parameters replays the stored status and body, creating nothing;
 // - the same key with other parameters: 422; while the first request still runs: 409;

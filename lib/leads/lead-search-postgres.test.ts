@@ -7,7 +7,7 @@ import { useTestDatabase } from "../test-support/test-database";
 // at any size: PostgreSQL derives one from LIKE 'prefix%' only under the "C" collation,
 // which the search-key columns get from migration 20261123300000_search_keys_c_collation
 // whatever the database's own collation is. Without it the search read every lead of the
-// team (655 ms at a million, README "What limits each number"). What this checks is the
+// team (655 ms at a million, docs/performance.md "What limits each number"). What this checks is the
 // collation itself: the private test cluster's initdb inherits this machine's C locale,
 // under which the index range works with or without it, so a plan test could not fail here.
 

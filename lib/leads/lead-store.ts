@@ -178,7 +178,7 @@ export async function listLeads(options: {
     ? {
         // teamId inside each branch: SQLite can then answer the OR from the four
         // (teamId, key) indexes (MULTI-INDEX OR) instead of walking every lead of the
-        // team by seq (README "Performance").
+        // team by seq (docs/performance.md).
         OR: [
           { teamId: options.teamId, nameKey: startsWith(key) },
           { teamId: options.teamId, lastNameKey: startsWith(key) },

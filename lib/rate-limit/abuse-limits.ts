@@ -4,7 +4,7 @@ import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { consume, createLimiter, used, type Limiter } from "./limiter-store";
 
-// The endpoint's abuse limits (README "Hardening"):
+// The endpoint's abuse limits (docs/operations.md "Abuse limits, Redis and proxies"):
 //
 // - per API key: RATE_LIMIT_PER_KEY requests per RATE_LIMIT_WINDOW_SECONDS, counted only
 //   after the secret is verified, so nobody can spend another team's budget;

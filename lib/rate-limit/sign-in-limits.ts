@@ -2,7 +2,7 @@ import { env } from "../env";
 import { log } from "../log/logger";
 import { consume, createLimiter, used, type Limiter } from "./limiter-store";
 
-// Password guessing on the sign-in form (README "Hardening"):
+// Password guessing on the sign-in form (docs/operations.md "Abuse limits, Redis and proxies"):
 //
 // - failed sign-ins per email and client address: SIGN_IN_FAILURES_PER_EMAIL_AND_IP per
 //   AUTH_FAILURE_WINDOW_SECONDS. Keyed on the pair, not the email alone, so nobody can

@@ -71,7 +71,7 @@ describe("migrations and seed", () => {
     const env = { ...process.env, DEMO_ADMIN_PASSWORD: "seed-test-passphrase" };
     await seed(env);
     const team = await demoTeam();
-    // The owner hands the team over and removes the demo admin (README "Roles").
+    // The owner hands the team over and removes the demo admin (docs/team-settings.md "Roles").
     const owner = await db().user.create({ data: { email: "real-owner@example.test", passwordHash: "x" }, select: { id: true } });
     await db().membership.create({ data: { teamId: team!.id, userId: owner.id, role: "owner" } });
     await db().membership.deleteMany({ where: { teamId: team!.id, user: { email: "admin@example.com" } } });

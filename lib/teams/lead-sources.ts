@@ -15,7 +15,7 @@ export async function resolveLeadSource(teamId: string, requested?: string): Pro
   const wanted = requested?.trim().toLowerCase();
   const keys = wanted && wanted !== apiKey ? [wanted, apiKey] : [apiKey];
   // Raw: this runs on every create_lead, and a raw query costs a fraction of a model
-  // query (README "Performance"). Identical SQL on SQLite and PostgreSQL.
+  // query (docs/performance.md). Identical SQL on SQLite and PostgreSQL.
   const [first, second = first] = keys;
   const found = await db().$queryRaw<{ id: string; name: string; nameKey: string }[]>`
     SELECT "id", "name", "nameKey" FROM "LeadSource"

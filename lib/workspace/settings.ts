@@ -4,7 +4,7 @@ import { db } from "../db/client";
 
 export const DEFAULT_CURRENCY = "USD";
 
-/** Read on every create_lead: a raw query, a fraction of a model query's cost (README "Performance"). */
+/** Read on every create_lead: a raw query, a fraction of a model query's cost (docs/performance.md). */
 export async function workspaceCurrency(): Promise<string> {
   const rows = await db().$queryRaw<{ currency: string }[]>`SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1`;
   return rows[0]?.currency ?? DEFAULT_CURRENCY;

@@ -1,5 +1,5 @@
 // @ts-check
-// Reproduces the README's "p99 at 64 connections is the accept queue" note without the app:
+// Reproduces docs/performance.md's "p99 at 64 connections is the accept queue" note without the app:
 // a bare Node http server (child process) that burns BURN_MS of CPU per request, loaded by
 // autocannon at 64 connections. Prints the latency percentiles and, per connection, how
 // long its first response took: under saturation the connections opened at the start wait

@@ -30,7 +30,7 @@ export type BenchOptions = {
   outDir: string;
   /** When set, the server runs with --cpu-prof and writes its profile here. */
   profileDir: string | null;
-  /** Rewrite README.md's Performance table with this run (BENCH_README=0 for dev runs). */
+  /** Rewrite docs/performance.md's table with this run (BENCH_README=0 for dev runs). */
   readme: boolean;
   /** Comma-separated row groups to run (ping, create, preload, create-large, pages, secret); all by default. */
   only: Set<string> | null;

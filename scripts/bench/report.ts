@@ -105,15 +105,15 @@ export function writeReport(outDir: string, report: Report): { json: string; md:
   return { json, md };
 }
 
-export const README_START = "<!-- bench:start (written by npm run bench) -->";
-export const README_END = "<!-- bench:end -->";
+export const TABLE_START = "<!-- bench:start (written by npm run bench) -->";
+export const TABLE_END = "<!-- bench:end -->";
 
-/** Replaces the generated part of README.md's Performance section (between the markers) with this run. */
-export function updateReadme(readmePath: string, report: Report, command: string): void {
-  const text = readFileSync(readmePath, "utf8");
-  const start = text.indexOf(README_START);
-  const end = text.indexOf(README_END);
-  if (start < 0 || end < start) throw new Error(`${readmePath} has no ${README_START} … ${README_END} markers`);
-  const block = [README_START, "", `Reproduce: \`${command}\``, "", markdown(report).trimEnd(), "", README_END].join("\n");
-  writeFileSync(readmePath, text.slice(0, start) + block + text.slice(end + README_END.length));
+/** Replaces the generated part of docs/performance.md (between the markers) with this run. */
+export function updatePerformanceTable(docPath: string, report: Report, command: string): void {
+  const text = readFileSync(docPath, "utf8");
+  const start = text.indexOf(TABLE_START);
+  const end = text.indexOf(TABLE_END);
+  if (start < 0 || end < start) throw new Error(`${docPath} has no ${TABLE_START} … ${TABLE_END} markers`);
+  const block = [TABLE_START, "", `Reproduce: \`${command}\``, "", markdown(report).trimEnd(), "", TABLE_END].join("\n");
+  writeFileSync(docPath, text.slice(0, start) + block + text.slice(end + TABLE_END.length));
 }

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/api-keys/api-key-store";
+import { now } from "@/lib/time/clock";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { requestActivity } from "@/lib/request-log/request-log-store";
@@ -37,7 +38,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
         action={canManage ? <GenerateKeyDialog slug={team.slug} /> : null}
       />
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
-        <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} activity={activity} />
+        <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} activity={activity} now={now()} />
         <EndpointSnippets baseUrl={baseUrl} keyIds={keys.map((k) => k.keyId)} />
       </div>
     </section>
