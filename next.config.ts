@@ -1,6 +1,7 @@
 import type { NextConfig } from "next";
 
 import { STATIC_CONTENT_SECURITY_POLICY } from "./lib/http/content-security-policy";
+import { VISITOR_PAGE_POLICY } from "./lib/web-forms/visitor-page";
 
 // Security headers on every response (docs/security.md "Hardening"). Set here rather than in the
 // proxy, which would make Next buffer the API's request bodies for it.
@@ -27,6 +28,9 @@ const nextConfig: NextConfig = {
       { source: "/:path*", headers: [...common, { key: "Content-Security-Policy", value: STATIC_CONTENT_SECURITY_POLICY }] },
       // Later rules win for the same header name.
       { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: API_CSP }] },
+      // A web form's refusal is a small HTML page for the visitor (lib/web-forms/visitor-page.ts):
+      // its inline style may apply; still no script, no form, no frame.
+      { source: "/api/forms/:path*", headers: [{ key: "Content-Security-Policy", value: VISITOR_PAGE_POLICY }] },
       {
         // HSTS only when the request came over https: scripts/serve.mjs sets
         // X-Forwarded-Proto from the socket, or keeps a trusted proxy's value.

@@ -16,14 +16,14 @@ const ENCODING_LABEL: Record<string, string> = {
 };
 
 /** A key's requests as text (never HTML), newest first. */
-export function RequestLogTable({ slug, rows }: { slug: string; rows: RequestLogRow[] }) {
+export function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows: RequestLogRow[]; of?: "key" | "form" }) {
   if (rows.length === 0) {
-    return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>This key has received no requests yet.</p>;
+    return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>{of === "key" ? "This key has received no requests yet." : "This form has received no submissions yet."}</p>;
   }
   return (
     <div className={`${cardClass} overflow-x-auto`}>
       <table className="min-w-full divide-y divide-slate-200">
-        <caption className="sr-only">Requests of this key, newest first</caption>
+        <caption className="sr-only">{of === "key" ? "Requests of this key" : "Submissions of this form"}, newest first</caption>
         <thead className="bg-slate-50">
           <tr>
             <th scope="col" className={th}>When</th>

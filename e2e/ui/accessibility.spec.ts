@@ -2,7 +2,9 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createApiKey } from "../../lib/api-keys/api-key-store";
 import { addLeadSource } from "../../lib/teams/lead-sources";
+import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { createInvite } from "../../lib/teams/invite-store";
+import { createWebForm } from "../../lib/web-forms/web-form-store";
 import { addMember } from "../../lib/teams/team-store";
 import { BASE_URL, CREATE_LEAD, authHeaders, newTeam, newTeamWithUser, newUser, signIn, uniqueSlug, type TestUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
@@ -78,7 +80,13 @@ async function teamWithContent() {
 
   const invite = await createInvite({ teamId: team.id, email: `${uniqueSlug("invitee")}@example.test`, role: "admin", createdById: owner.id });
   if (invite === "already-member") throw new Error("a fresh address is never a member");
-  return { team, other, owner, member, keyId: key.keyId, leadId, inviteToken: invite.token };
+  const formId = await createWebForm({
+    teamId: team.id,
+    settings: { name: "Contact form", allowedOrigins: ["https://www.example.com"], sourceId: null, successUrl: null, challenge: true },
+    createdById: owner.id,
+    actor: CLI_ACTOR,
+  });
+  return { team, other, owner, member, keyId: key.keyId, leadId, inviteToken: invite.token, formId };
 }
 
 for (const viewport of VIEWPORTS) {
@@ -89,7 +97,7 @@ for (const viewport of VIEWPORTS) {
       // About twenty-five pages and dialogs, each with an axe run of one to four seconds on
       // the shared 2-core machines (under 1 min when idle, near 2 min under load).
       test.setTimeout(240_000);
-      const { team, other, owner, member, keyId, leadId, inviteToken } = await teamWithContent();
+      const { team, other, owner, member, keyId, leadId, inviteToken, formId } = await teamWithContent();
       const settings = `/t/${team.slug}/settings`;
 
       await test.step("signed out: sign-in, invites, not found", async () => {
@@ -187,6 +195,24 @@ for (const viewport of VIEWPORTS) {
         await page.goto(`${settings}/api-keys/${keyId}`);
         await expect(page.getByRole("table").getByRole("row")).toHaveCount(4);
         await checkPage(page, "settings: a key's request log");
+
+        await page.goto(`${settings}/web-forms`);
+        await expect(page.getByRole("list", { name: "Web forms" })).toContainText(formId);
+        await checkPage(page, "settings: web forms");
+        await page.goto(`${settings}/web-forms/${formId}`);
+        await expect(page.getByRole("region", { name: "HTML form snippet" })).toContainText(formId);
+        await checkPage(page, "settings: a web form");
+        await page.getByRole("button", { name: "Delete web form Contact form" }).click();
+        await expect(page.getByRole("dialog", { name: "Delete Contact form?" })).toBeVisible();
+        await checkPage(page, "settings: a web form, delete dialog");
+        await page.keyboard.press("Escape");
+
+        await page.goto(`/f/${formId}`);
+        await expect(page.getByText("I'm not a robot", { exact: true })).toBeVisible();
+        await checkPage(page, "hosted form page");
+        await page.goto(`/f/${formId}/thanks`);
+        await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+        await checkPage(page, "hosted thank-you page");
 
         await page.goto(`${settings}/audit`);
         await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();

@@ -1,6 +1,7 @@
 import { db } from "../../lib/db/client";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { newTeamWithUser, newUser } from "../support/fixtures";
+import { recordAction, replayAction } from "../support/server-actions";
 import { saveScreenshot } from "../support/screenshots";
 import { pageWith, startStaticSite, type StaticSite } from "../support/static-site";
 import { expect, test } from "../support/test";
@@ -161,7 +162,16 @@ test("a member sees the forms and their snippets but cannot change them", async 
   const member = await newUser({ team, role: "member" });
   const owner = await signInAs(user);
   const formId = await createForm(owner, team.slug, { name: "Newsletter", origins: "https://example.com" });
+  // The owner's Disable call, recorded to be forged from the member's session below.
+  const disable = await recordAction(owner, () => owner.getByRole("button", { name: "Disable" }).click());
+  await expect(owner.getByRole("button", { name: "Enable" })).toBeVisible();
+  await owner.getByRole("button", { name: "Enable" }).click();
+  await expect(owner.getByRole("button", { name: "Disable" })).toBeVisible();
+
   const page = await signInAs(member);
+  const forged = await replayAction(page, disable);
+  expect(forged.text).toContain("Your role in this team does not allow this.");
+  expect((await db().webForm.findUniqueOrThrow({ where: { id: formId } })).enabled).toBe(true);
   await page.goto(`/t/${team.slug}/settings/web-forms`);
   await expect(page.getByRole("form", { name: "New web form" })).toHaveCount(0);
   await page.getByRole("link", { name: "Newsletter" }).click();
