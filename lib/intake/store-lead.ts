@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import { createLead, type CreateLeadResult } from "../leads/create-lead";
 import type { LeadInput } from "../leads/parse-lead-input";
+import type { LeadSource } from "../teams/lead-sources";
 import { metrics } from "../operations/metrics";
 import { createdCommitted, recordCreated, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
@@ -15,7 +16,7 @@ export type IntakeChannel = {
   apiKeyId: string | null;
   formId: string | null;
   /** The web form's lead source; without one the request's `source` field decides (spec 2.1). */
-  sourceId?: string | null;
+  source?: LeadSource | null;
 };
 
 /** The request-log rows of a channel. */
@@ -33,7 +34,7 @@ export async function storeLead(
     team: channel.team,
     apiKeyId: channel.apiKeyId,
     formId: channel.formId,
-    sourceId: channel.sourceId ?? null,
+    source: channel.source ?? null,
     input,
     beforeCommit: async (tx, created) => {
       await beforeCommit?.(tx, created);

@@ -106,6 +106,7 @@ describe("createLead stores every field by the rules", async () => {
       utmContent: "header",
       extraFields: { favourite_colour: "teal", visits: 3 },
       apiKeyId: "0123456789abcdef0123",
+      formId: null,
     });
     assert.match(leadId, /^CRM-LEAD-\d{5,}$/);
   });

@@ -1,5 +1,5 @@
 import type { Tx } from "../db/client";
-import { resolveLeadSource } from "../teams/lead-sources";
+import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
 import { workspaceCurrency } from "../workspace/settings";
 import { insertLead } from "./lead-store";
 import { splitName } from "./name";
@@ -34,7 +34,7 @@ export async function createLead(options: {
   /** The web form the lead was sent through, if any. */
   formId?: string | null;
   /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
-  sourceId?: string | null;
+  source?: LeadSource | null;
   input: LeadInput;
   beforeCommit?: (tx: Tx, result: CreateLeadResult) => Promise<void>;
 }): Promise<CreateLeadResult> {
@@ -50,7 +50,7 @@ export async function createLead(options: {
   if (input.website && !website) skipped.push("website");
 
   const [source, currency] = await Promise.all([
-    options.sourceId ? { id: options.sourceId } : resolveLeadSource(team.id, input.source),
+    options.source ?? resolveLeadSource(team.id, input.source),
     workspaceCurrency(),
   ]);
 

@@ -27,7 +27,8 @@ export type FormForIntake = {
   id: string;
   enabled: boolean;
   allowedOrigins: string[];
-  sourceId: string | null;
+  /** The form's lead source (null: the request's `source` field decides). */
+  source: { id: string; name: string } | null;
   successUrl: string | null;
   challenge: boolean;
   team: { id: string; slug: string; defaultPhoneCountry: string | null };
@@ -82,7 +83,7 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
       id: true,
       enabled: true,
       allowedOrigins: true,
-      sourceId: true,
+      source: { select: { id: true, name: true } },
       successUrl: true,
       challenge: true,
       team: { select: { id: true, slug: true, defaultPhoneCountry: true } },
