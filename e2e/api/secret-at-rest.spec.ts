@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { CREATE_LEAD } from "../support/fixtures";
-import { keysCli, readDatabase, startServer } from "../support/server-process";
+import { readDatabase, startServer } from "../support/server-process";
 
 // The secret is stored only as a digest and, until its first copy, as ciphertext
 // (docs/security.md "Hardening"). After a copy, a dump of the whole database, the database files
@@ -38,6 +38,28 @@ function dataFiles(dataDir: string): { name: string; bytes: Buffer }[] {
   });
 }
 
+/**
+ * A key generated as the web UI generates it (createApiKey without shownToOperator), in a
+ * process on the server's database: its secret waits, encrypted, for the first copy. The
+ * CLI's keys are born copied (their secret is printed once and never stored).
+ */
+function generateKey(dataDir: string, databaseFile: string): { keyId: string; secret: string } {
+  const script = `
+    import { createApiKey } from ${JSON.stringify(path.join(ROOT, "lib/api-keys/api-key-store.ts"))};
+    import { findTeamBySlug } from ${JSON.stringify(path.join(ROOT, "lib/teams/team-store.ts"))};
+    const team = await findTeamBySlug("demo");
+    console.log(JSON.stringify(await createApiKey({ teamId: team.id, description: "secret at rest" })));
+    process.exit(0);
+  `;
+  return JSON.parse(
+    execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "--eval", script], {
+      cwd: ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: `file:${databaseFile}` },
+      encoding: "utf8",
+    }).trim(),
+  ) as { keyId: string; secret: string };
+}
+
 /** Takes the first copy of a key's secret through lib/api-keys/api-key-store.ts, in a process on the server's database. */
 function copySecret(dataDir: string, databaseFile: string, keyId: string, secret: string): string {
   const script = `
@@ -59,8 +81,7 @@ function copySecret(dataDir: string, databaseFile: string, keyId: string, secret
 test("after a copy, the database dump, its files and all server logs hold the secret nowhere", async () => {
   const server = await startServer({ env: { AUTH_FAILURES_PER_IP: "1000" } });
   try {
-    const created = JSON.parse(keysCli(server, "create", "--team", "demo", "--json")) as { key_id: string; secret: string };
-    const { key_id: keyId, secret } = created;
+    const { keyId, secret } = generateKey(server.dataDir, server.databaseFile);
     expect(secret).toMatch(/^team_[0-9A-Za-z]{30,}$/);
 
     // Before the copy the secret is recoverable, but only as ciphertext.
