@@ -16,6 +16,14 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.removed": "Member removed",
   "member.invite_revoked": "Invite revoked",
   "member.sessions_ended": "Sessions ended",
+  "webhook.created": "Webhook added",
+  "webhook.deleted": "Webhook deleted",
+  "webhook.enabled": "Webhook enabled",
+  "webhook.disabled": "Webhook disabled",
+  "webhook.secret_revealed": "Webhook secret revealed",
+  "webhook.test_sent": "Webhook test sent",
+  "webhook.resent": "Webhook delivery resent",
+  "notifications.changed": "Lead emails changed",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -47,6 +55,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
     case "member.sessions_ended":
       return { main: email ?? event.targetId ?? "—" };
+    case "webhook.created":
+      return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—") };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

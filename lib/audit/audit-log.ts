@@ -16,6 +16,14 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "member.invite_revoked",
   "member.sessions_ended",
+  "webhook.created",
+  "webhook.deleted",
+  "webhook.enabled",
+  "webhook.disabled",
+  "webhook.secret_revealed",
+  "webhook.test_sent",
+  "webhook.resent",
+  "notifications.changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
