@@ -72,6 +72,9 @@ export default defineConfig({
       AUTH_FAILURES_PER_KEY_ID: "1000000",
       SIGN_IN_FAILURES_PER_IP: "1000000",
       SIGN_IN_FAILURES_PER_EMAIL_AND_IP: "1000000",
+      // Webhook tests deliver to receivers on 127.0.0.1 (docs/webhooks.md "Private addresses");
+      // lib/webhooks/webhook-delivery.test.ts tests the refusal without it.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       // e2e/api/operations.spec.ts scrapes /api/metrics with it.
       METRICS_TOKEN: E2E_METRICS_TOKEN,
     },

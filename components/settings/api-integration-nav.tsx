@@ -9,7 +9,10 @@ import { usePathname } from "next/navigation";
  */
 export function apiIntegrationTabs(slug: string): { href: string; label: string }[] {
   const base = `/t/${slug}/settings`;
-  return [{ href: `${base}/api-keys`, label: "API Keys" }];
+  return [
+    { href: `${base}/api-keys`, label: "API Keys" },
+    { href: `${base}/webhooks`, label: "Webhooks" },
+  ];
 }
 
 export function ApiIntegrationNav({ slug }: { slug: string }) {

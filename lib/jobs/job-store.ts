@@ -122,10 +122,10 @@ export async function releaseJobs(jobs: { id: string; attempts: number }[], work
   }
 }
 
-/** Schedules a finished delivery again, from attempt 1 (the delivery log's "Resend"). */
+/** Schedules a failed or cancelled delivery again, from attempt 1 (the delivery log's "Resend"). */
 export async function requeueJob(options: { id: string; teamId: string; maxAttempts: number; now: Date }): Promise<boolean> {
   const { count } = await db().job.updateMany({
-    where: { id: options.id, teamId: options.teamId, state: { in: ["failed", "cancelled", "delivered"] } },
+    where: { id: options.id, teamId: options.teamId, state: { in: ["failed", "cancelled"] } },
     data: { state: "pending", attempts: 0, maxAttempts: options.maxAttempts, runAt: options.now, finishedAt: null, lastError: null },
   });
   return count === 1;

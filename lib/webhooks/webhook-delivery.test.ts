@@ -160,6 +160,20 @@ describe("delivery", () => {
     receiver.status = 200;
   });
 
+  test("a failed test event (one attempt) does not disable the endpoint", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    const { sendTestEvent } = await import("./webhook-admin");
+    assert.equal(await sendTestEvent({ endpointId: endpoint.id, team, actor }), true);
+    receiver.status = 500;
+    const { dispatcher: d } = dispatcher();
+    assert.equal(await d.runOnce(), 1);
+    receiver.status = 200;
+    const [job] = await jobsOf(team.id);
+    assert.deepEqual([job!.state, job!.eventType], ["failed", "webhook.test"]);
+    const view = await findEndpoint({ id: endpoint.id, teamId: team.id });
+    assert.deepEqual([view!.enabled, view!.failingSince !== null], [true, true]);
+  });
+
   test("without WEBHOOK_ALLOW_PRIVATE_TARGETS a loopback URL is refused, and nothing is sent", async () => {
     const { team, endpoint } = await teamWithEndpoint();
     await lead(team, "Private Target");

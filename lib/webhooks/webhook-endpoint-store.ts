@@ -164,13 +164,17 @@ export async function recordAttempt(attempt: AttemptRecord): Promise<void> {
   });
 }
 
+/** How long an endpoint fails without a single success before a failed delivery disables it. */
+export const DISABLE_AFTER_FAILING_MS = 24 * 60 * 60 * 1000;
+
 /**
- * After a delivery failed for good: an endpoint that has not succeeded since then is
- * disabled (it has been failing for the whole retry schedule, about a day).
+ * After a delivery failed for good: an endpoint that has not succeeded for a day (the
+ * retry schedule's length) is disabled and shown as failing. A failed test event alone
+ * (one attempt) never disables it.
  */
 export async function disableIfStillFailing(endpointId: string, now: Date): Promise<boolean> {
   const { count } = await db().webhookEndpoint.updateMany({
-    where: { id: endpointId, enabled: true, failingSince: { not: null } },
+    where: { id: endpointId, enabled: true, failingSince: { lte: new Date(now.getTime() - DISABLE_AFTER_FAILING_MS) } },
     data: { enabled: false, disabledReason: "failing", disabledAt: now },
   });
   return count === 1;
