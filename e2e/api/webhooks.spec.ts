@@ -124,13 +124,21 @@ test.describe("servers of their own", () => {
       const endpoint = addEndpointOn(first, "demo", receiver.url);
       receiver.secret = endpoint.secret;
       const key = demoKey(first);
-      // The first request kills the sending server before it can read the answer.
+      // The receiver holds the first delivery unanswered; the server is killed while it waits.
+      let arrived!: () => void;
+      const inFlight = new Promise<void>((resolve) => (arrived = resolve));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
       receiver.onRequest = () => {
         receiver.onRequest = null;
-        first.kill();
+        arrived();
+        return held;
       };
       const leadId = await createLeadOver(first.url, key, "Killed Mid Delivery");
+      await inFlight;
+      first.kill();
       await first.exited;
+      release();
       expect(jobOf(first, endpoint.id)).toMatchObject({ state: "running", attempts: 1 });
 
       const second = await start({ dataDir: first.dataDir });

@@ -15,8 +15,8 @@ export type WebhookReceiver = {
   secret: string | null;
   /** The status of the next answers; 200 by default. */
   status: number;
-  /** Called when a request arrives, before it is answered (e.g. to kill the sender). */
-  onRequest: (() => void) | null;
+  /** Called when a request arrives; the answer waits for the promise it returns (a delivery held in flight). */
+  onRequest: (() => void | Promise<void>) | null;
   close: () => Promise<void>;
 };
 
@@ -33,7 +33,7 @@ export async function startWebhookReceiver(options: { port?: number; path?: stri
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
       const body = Buffer.concat(chunks).toString("utf8");
       let verified = false;
       try {
@@ -50,8 +50,9 @@ export async function startWebhookReceiver(options: { port?: number; path?: stri
       } catch {
         payload = null;
       }
-      receiver.onRequest?.();
       receiver.deliveries.push({ id: String(req.headers["webhook-id"] ?? ""), verified, body, payload, headers: req.headers });
+      await receiver.onRequest?.();
+      if (res.destroyed) return;
       res.writeHead(receiver.status, { "content-type": "text/plain" });
       res.end(receiver.status < 300 ? "ok" : "receiver says no");
     });
