@@ -57,6 +57,8 @@ const schema = z.object({
   JOB_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3600).default(30),
   // How long a claimed delivery is this process's; one whose process died is taken again after it.
   JOB_LEASE_SECONDS: z.coerce.number().int().min(15).max(3600).default(60),
+  // Finished deliveries and the webhook delivery log are kept this long.
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   // New-lead emails: smtp:// or smtps:// (user and password in the URL), and the sender.
   SMTP_URL: z
     .string()

@@ -1,5 +1,7 @@
 import { startWebhookReceiver, type WebhookReceiver } from "../../lib/test-support/webhook-receiver";
+import { db } from "../../lib/db/client";
 import { newTeamWithUser, newUser } from "../support/fixtures";
+import { recordAction, replayAction } from "../support/server-actions";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
@@ -84,7 +86,7 @@ test("an owner adds an endpoint, sends a test event and sees it verified in the 
   }
 });
 
-test("a member sees the endpoints but cannot add, reveal or change them", async ({ signInAs }) => {
+test("a member sees the endpoints but cannot add, reveal or change them, not even by forging the owner's calls", async ({ signInAs }) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   const member = await newUser({ team, role: "member" });
   const asOwner = await signInAs(owner);
@@ -93,6 +95,13 @@ test("a member sees the endpoints but cannot add, reveal or change them", async 
   await asOwner.getByLabel("URL").fill("https://hooks.example.com/leads");
   await asOwner.getByRole("dialog").getByRole("button", { name: "Add endpoint" }).click();
   await expect(asOwner.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/leads");
+  await asOwner.getByRole("link", { name: "https://hooks.example.com/leads" }).click();
+  const reveal = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Reveal signing secret" }).click());
+  await expect(asOwner.getByLabel("Signing secret", { exact: true })).toHaveText(/^whsec_/);
+  const disable = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Disable" }).click());
+  await expect(asOwner.getByText("Disabled", { exact: true })).toBeVisible();
+  await asOwner.getByRole("button", { name: "Enable" }).click();
+  await expect(asOwner.getByText("Enabled", { exact: true })).toBeVisible();
 
   const page = await signInAs(member);
   await page.goto(`/t/${team.slug}/settings/webhooks`);
@@ -102,4 +111,13 @@ test("a member sees the endpoints but cannot add, reveal or change them", async 
   await expect(page.getByRole("heading", { name: "Delivery log" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Reveal signing secret" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Send test event" })).toHaveCount(0);
+
+  // The server re-checks the role: the owner's recorded calls, replayed with the member's session.
+  for (const call of [reveal, disable]) {
+    const forged = await replayAction(page, call);
+    expect(forged.text).toContain("Your role in this team does not allow this.");
+    expect(forged.text).not.toContain("whsec_");
+  }
+  const endpoint = await db().webhookEndpoint.findFirstOrThrow({ where: { teamId: team.id } });
+  expect(endpoint.enabled).toBe(true);
 });

@@ -23,6 +23,7 @@ export function startProcessDispatcher(): Dispatcher {
     },
     leaseMs: settings.JOB_LEASE_SECONDS * 1000,
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
+    retentionMs: settings.JOB_RETENTION_DAYS * 24 * 60 * 60 * 1000,
   });
   holder.leadIntakeDispatcher = dispatcher;
   dispatcher.start();

@@ -3,7 +3,7 @@ import os from "node:os";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { metrics } from "../operations/metrics";
-import { claimJobs, finishAttempt, type ClaimedJob, type JobKind, type JobOutcome } from "./job-store";
+import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
 // Runs the outbox: claims due jobs, hands each to the handler of its kind, and records the
@@ -30,7 +30,11 @@ export type DispatcherOptions = {
   batchSize?: number;
   /** How often an idle dispatcher looks for due jobs. */
   pollMs?: number;
+  /** How long finished deliveries (and the delivery log) are kept; pruned once an hour. */
+  retentionMs?: number;
 };
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 export class Dispatcher {
   readonly workerId: string;
@@ -41,6 +45,7 @@ export class Dispatcher {
   #stopping = false;
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
+  #prunedAt = 0;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -68,6 +73,7 @@ export class Dispatcher {
       while (!this.#stopping) {
         let claimed = 0;
         try {
+          if (this.#now().getTime() - this.#prunedAt >= PRUNE_EVERY_MS) await this.prune();
           claimed = await this.runOnce();
         } catch (error) {
           log("warn", "jobs.claim_failed", summariseError(error));
@@ -84,6 +90,14 @@ export class Dispatcher {
         this.#wake = null;
       }
     })();
+  }
+
+  /** Deletes the deliveries that ended more than retentionMs ago; returns how many. */
+  async prune(): Promise<number> {
+    const now = this.#now();
+    this.#prunedAt = now.getTime();
+    if (!this.#options.retentionMs) return 0;
+    return pruneFinishedJobs(new Date(now.getTime() - this.#options.retentionMs));
   }
 
   /** Looks for due jobs now (a lead was just committed in this process). */

@@ -134,3 +134,11 @@ export async function requeueJob(options: { id: string; teamId: string; maxAttem
 export function findJob(id: string) {
   return db().job.findUnique({ where: { id } });
 }
+
+/** Deletes deliveries that ended before `before`, with their delivery log rows (cascade). */
+export async function pruneFinishedJobs(before: Date): Promise<number> {
+  const { count } = await db().job.deleteMany({
+    where: { state: { in: ["delivered", "failed", "cancelled"] }, finishedAt: { lt: before } },
+  });
+  return count;
+}

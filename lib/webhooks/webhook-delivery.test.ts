@@ -45,6 +45,7 @@ function dispatcher(options: { allowPrivate?: boolean; workerId?: string; clock?
     random: () => 0.5,
     leaseMs: 60_000,
     retryBaseMs: 30_000,
+    retentionMs: 30 * 24 * 60 * 60 * 1000,
   });
   return { dispatcher: instance, clock };
 }
@@ -172,6 +173,20 @@ describe("delivery", () => {
     assert.deepEqual([job!.state, job!.eventType], ["failed", "webhook.test"]);
     const view = await findEndpoint({ id: endpoint.id, teamId: team.id });
     assert.deepEqual([view!.enabled, view!.failingSince !== null], [true, true]);
+  });
+
+  test("finished deliveries and their log rows are pruned after the retention period; pending ones stay", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    await lead(team, "Old Delivery");
+    const { dispatcher: d, clock } = dispatcher();
+    assert.equal(await d.runOnce(), 1);
+    await lead(team, "Still Pending");
+    clock.now = new Date(clock.now.getTime() + 30 * 24 * 60 * 60 * 1000 - 60_000);
+    assert.equal(await d.prune(), 0, "not yet 30 days old");
+    clock.now = new Date(clock.now.getTime() + 2 * 60_000);
+    assert.equal(await d.prune(), 1);
+    assert.deepEqual((await jobsOf(team.id)).map((job) => job.state), ["pending"]);
+    assert.deepEqual(await listAttempts({ endpointId: endpoint.id, teamId: team.id }), []);
   });
 
   test("without WEBHOOK_ALLOW_PRIVATE_TARGETS a loopback URL is refused, and nothing is sent", async () => {
