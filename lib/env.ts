@@ -56,6 +56,25 @@ const schema = z.object({
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   // How long SIGTERM waits for in-flight requests before closing what is left.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),
+  // Webhooks and new-lead emails (docs/webhooks.md). Deliveries to private, loopback and
+  // link-local addresses are refused unless this is "true" (tests, intranets).
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z
+    .enum(["true", "false", ""])
+    .default("false")
+    .transform((value) => value === "true"),
+  // The first retry's delay; each later one is 3 times longer (lib/jobs/retry-schedule.ts).
+  JOB_RETRY_BASE_SECONDS: z.coerce.number().positive().max(3600).default(30),
+  // How long a claimed delivery is this process's; one whose process died is taken again after it.
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(15).max(3600).default(60),
+  // Finished deliveries and the webhook delivery log are kept this long.
+  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  // New-lead emails: smtp:// or smtps:// (user and password in the URL), and the sender.
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  MAIL_FROM: z.string().min(3).default("Lead Intake <lead-intake@localhost>"),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -16,6 +16,7 @@ import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureQuery } from "./bench/lead-queries";
 import { secretChecksPerSecond } from "./bench/secret-check";
+import { webhookBench } from "./bench/webhook";
 import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
@@ -118,6 +119,20 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     };
 
     if (wants(options, "create")) await createRows("small");
+
+    if (wants(options, "webhook")) {
+      const hooks = await webhookBench(admin?.id);
+      try {
+        const request: LoadRequest = { method: "POST", path: CREATE_LEAD, headers: { ...hooks.auth, "content-type": "application/json" }, body: jsonLeadBody };
+        const result = await measure(server, request, run(options.connections));
+        const created = await countLeads((await db().team.findUniqueOrThrow({ where: { slug: "bench-hooks" } })).id);
+        const drained = await hooks.drain(300);
+        record(row(`create-json-webhook-${options.connections}`, `create_lead, JSON, one webhook endpoint (${created.toLocaleString("en-US")} events, outbox drained ${drained.toFixed(1)} s after the row)`, options.connections, result, null));
+        if (hooks.received() < created) throw new Error(`The receiver got ${hooks.received()} deliveries for ${created} leads`);
+      } finally {
+        await hooks.close();
+      }
+    }
 
     if (wants(options, "preload") && options.leads > 0) {
       const source = await resolveLeadSource(team.id);

@@ -101,6 +101,10 @@ function shutdown(signal) {
   shuttingDown = true;
   log("server.draining", { signal, in_flight: inFlight.size, grace_seconds: graceMs / 1000 });
   for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
+  // The outbox dispatcher (lib/jobs/dispatcher-process.ts) stops claiming now and finishes
+  // the deliveries under way within the same grace period.
+  const drain = /** @type {((ms: number) => Promise<void>) | undefined} */ (globalThis[Symbol.for("lead-intake.drain")]);
+  const drained = typeof drain === "function" ? drain(graceMs).catch(() => undefined) : Promise.resolve();
   const deadline = setTimeout(() => {
     log("server.grace_expired", { in_flight: inFlight.size });
     server.closeAllConnections();
@@ -109,6 +113,7 @@ function shutdown(signal) {
   server.close(async () => {
     clearTimeout(deadline);
     await app.close().catch(() => undefined);
+    await drained;
     log("server.stopped", { signal });
     process.exit(0);
   });

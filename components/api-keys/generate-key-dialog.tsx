@@ -1,82 +1,33 @@
 "use client";
 
-import { useState, useTransition } from "react";
 import { generateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
-import { Dialog } from "@/components/ui/dialog";
-import { PlusIcon } from "@/components/ui/icons";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { inputClass, labelClass } from "@/components/ui/styles";
 
 export function GenerateKeyDialog({ slug }: { slug: string }) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const description = String(new FormData(event.currentTarget).get("description") ?? "");
-    startTransition(async () => {
-      const result = await generateApiKeyAction(slug, description);
-      if (!result.ok) {
-        setError(result.error);
-        return;
-      }
-      setOpen(false);
-      setNotice(`Key ${result.keyId} generated. Copy its secret now: after the first copy it is only shown masked.`);
-    });
-  }
-
   return (
-    <div className="shrink-0">
-      <button
-        type="button"
-        onClick={() => {
-          setError(null);
-          setOpen(true);
-        }}
-        className={buttonClass("primary")}
-      >
-        <PlusIcon /> Generate Key
-      </button>
-      {/* The new key shows in the list at once; screen readers also hear it here. */}
-      <p role="status" className="sr-only">
-        {notice}
-      </p>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        title="Generate API key"
-        description="The secret stays visible in the list until someone copies it once. After that only a masked form remains."
-      >
-        <form onSubmit={submit} className="space-y-4">
-          <div>
-            <label htmlFor="key-description" className={labelClass}>
-              Description <span className="font-normal text-slate-500">(optional)</span>
-            </label>
-            <input
-              id="key-description"
-              name="description"
-              maxLength={200}
-              placeholder="e.g. Website contact form"
-              className={`${inputClass} mt-1.5`}
-              autoFocus
-            />
-          </div>
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <button type="button" onClick={() => setOpen(false)} className={buttonClass("secondary")}>
-              Cancel
-            </button>
-            <button type="submit" disabled={pending} className={buttonClass("primary")}>
-              {pending ? "Generating…" : "Generate"}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </div>
+    <FormDialog
+      triggerLabel="Generate Key"
+      title="Generate API key"
+      description="The secret stays visible in the list until someone copies it once. After that only a masked form remains."
+      submitLabel="Generate"
+      pendingLabel="Generating…"
+      submit={(form) => generateApiKeyAction(slug, String(form.get("description") ?? ""))}
+      notice={(result) => `Key ${result.keyId} generated. Copy its secret now: after the first copy it is only shown masked.`}
+    >
+      <div>
+        <label htmlFor="key-description" className={labelClass}>
+          Description <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input
+          id="key-description"
+          name="description"
+          maxLength={200}
+          placeholder="e.g. Website contact form"
+          className={`${inputClass} mt-1.5`}
+          autoFocus
+        />
+      </div>
+    </FormDialog>
   );
 }

@@ -22,6 +22,14 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "web_form.enabled": "Web form enabled",
   "web_form.disabled": "Web form disabled",
   "web_form.deleted": "Web form deleted",
+  "webhook.created": "Webhook added",
+  "webhook.deleted": "Webhook deleted",
+  "webhook.enabled": "Webhook enabled",
+  "webhook.disabled": "Webhook disabled",
+  "webhook.secret_revealed": "Webhook secret revealed",
+  "webhook.test_sent": "Webhook test sent",
+  "webhook.resent": "Webhook delivery resent",
+  "notifications.changed": "Lead emails changed",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -57,6 +65,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.updated":
     case "web_form.deleted":
       return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
+    case "webhook.created":
+      return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—") };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

@@ -12,6 +12,7 @@ export function apiIntegrationTabs(slug: string): { href: string; label: string 
   return [
     { href: `${base}/api-keys`, label: "API Keys" },
     { href: `${base}/web-forms`, label: "Web Forms" },
+    { href: `${base}/webhooks`, label: "Webhooks" },
   ];
 }
 

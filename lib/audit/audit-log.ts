@@ -22,6 +22,14 @@ export const AUDIT_ACTIONS = [
   "web_form.enabled",
   "web_form.disabled",
   "web_form.deleted",
+  "webhook.created",
+  "webhook.deleted",
+  "webhook.enabled",
+  "webhook.disabled",
+  "webhook.secret_revealed",
+  "webhook.test_sent",
+  "webhook.resent",
+  "notifications.changed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

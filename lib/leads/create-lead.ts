@@ -1,7 +1,9 @@
 import type { Tx } from "../db/client";
+import { nudgeDispatcher } from "../jobs/dispatcher-process";
+import { enqueueLeadCreated } from "../notifications/lead-created-outbox";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
 import { workspaceCurrency } from "../workspace/settings";
-import { insertLead } from "./lead-store";
+import { insertLead, type NewLead } from "./lead-store";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
 import { parsePhone } from "./phone";
@@ -54,7 +56,7 @@ export async function createLead(options: {
     workspaceCurrency(),
   ]);
 
-  const leadId = await insertLead({
+  const lead: NewLead = {
     teamId: team.id,
     apiKeyId: options.apiKeyId,
     formId: options.formId ?? null,
@@ -87,6 +89,13 @@ export async function createLead(options: {
     utmTerm: input.utm_term ?? null,
     utmContent: input.utm_content ?? null,
     extraFields: input.extraFields,
-  }, beforeCommit && ((tx, id) => beforeCommit(tx, { leadId: id, skipped })));
+  };
+  let jobs = 0;
+  const leadId = await insertLead(lead, async (tx, id) => {
+    // The outbox rows commit with the lead (docs/webhooks.md).
+    jobs = await enqueueLeadCreated(tx, { teamId: team.id, leadId: id, lead, sourceName: source.name, origin: { apiKeyId: options.apiKeyId, formId: options.formId ?? null } });
+    await beforeCommit?.(tx, { leadId: id, skipped });
+  });
+  if (jobs) nudgeDispatcher();
   return { leadId, skipped };
 }

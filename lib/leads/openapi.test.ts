@@ -32,3 +32,14 @@ test("the OpenAPI body schema is the handler's schema: every known field, name r
 test("the document lists 201 and every error status the endpoint answers", () => {
   assert.deepEqual(Object.keys(operation.responses).sort(), ["201", "400", "401", "405", "413", "415", "422", "500", "503"]);
 });
+
+test("the webhooks section documents the lead.created payload from the schema that builds it", async () => {
+  const { leadCreatedEventSchema } = await import("../webhooks/lead-created-event");
+  const webhook = openApiDocument().webhooks["lead.created"].post;
+  const schema = webhook.requestBody.content["application/json"].schema as unknown as {
+    properties: Record<string, { properties?: Record<string, unknown> }>;
+  };
+  assert.deepEqual(Object.keys(schema.properties), Object.keys(leadCreatedEventSchema.shape));
+  assert.deepEqual(Object.keys(schema.properties.data!.properties!), ["team", "lead", "created_by"]);
+  assert.deepEqual(webhook.parameters.map((p) => p.name), ["webhook-id", "webhook-timestamp", "webhook-signature"]);
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LEAD_CREATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
 import { LIMITS, leadInputSchema } from "./lead-input-schema";
 
 const PATH = "/api/method/crm.api.leads.create_lead";
@@ -28,6 +29,12 @@ const ERRORS: Record<string, string> = {
   "500": "Unexpected server error (generic text, no details).",
   "503": "The database is unavailable; retry later.",
 };
+
+const WEBHOOK_HEADERS: [string, string][] = [
+  ["webhook-id", "The event id; the same on every retry. Skip ids already handled."],
+  ["webhook-timestamp", "Unix seconds when the attempt was signed."],
+  ["webhook-signature", "v1,<base64 HMAC-SHA256 of id.timestamp.body>, space-separated when there are several."],
+];
 
 /** OpenAPI 3.1 for create_lead, generated from the zod schema the handler validates with. */
 export function openApiDocument() {
@@ -63,6 +70,24 @@ export function openApiDocument() {
             },
             ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, { description, ...error }])),
           },
+        },
+      },
+    },
+    // What Lead Intake POSTs to a team's webhook endpoints (docs/webhooks.md), from the
+    // schema that builds each payload.
+    webhooks: {
+      [LEAD_CREATED]: {
+        post: {
+          summary: "A lead was created",
+          description:
+            "Signed with the Standard Webhooks scheme (headers webhook-id, webhook-timestamp, webhook-signature; secret whsec_…). Answer 2xx within 10 s; anything else is retried with exponential backoff for about a day.",
+          operationId: "leadCreatedWebhook",
+          parameters: WEBHOOK_HEADERS.map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } })),
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: z.toJSONSchema(leadCreatedEventSchema, { target: "draft-2020-12" }) } },
+          },
+          responses: { "2XX": { description: "Received; any other answer is retried." } },
         },
       },
     },

@@ -12,6 +12,8 @@ type Metrics = {
   refused: Counter<"route" | "reason">;
   duration: Histogram<"route" | "status_class">;
   databaseErrors: Counter<"kind">;
+  deliveries: Counter<"kind" | "outcome">;
+  deliveryDuration: Histogram<"kind">;
 };
 
 // Route handlers are bundled apart; one registry per process, kept on globalThis.
@@ -45,6 +47,19 @@ function create(): Metrics {
       name: "lead_intake_database_errors_total",
       help: "Database failures seen while answering requests: unavailable (answered 503) or unexpected (answered 500).",
       labelNames: ["kind"],
+      registers: [registry],
+    }),
+    deliveries: new Counter({
+      name: "lead_intake_deliveries_total",
+      help: "Delivery attempts of webhooks and new-lead emails, by kind (webhook, email) and outcome (delivered, retry, failed, cancelled).",
+      labelNames: ["kind", "outcome"],
+      registers: [registry],
+    }),
+    deliveryDuration: new Histogram({
+      name: "lead_intake_delivery_duration_seconds",
+      help: "Time of one delivery attempt, by kind (webhook, email).",
+      labelNames: ["kind"],
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [registry],
     }),
   };

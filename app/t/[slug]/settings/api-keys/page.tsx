@@ -7,8 +7,7 @@ import { requestActivity } from "@/lib/request-log/request-log-store";
 import { ApiKeyList } from "@/components/api-keys/api-key-list";
 import { EndpointSnippets } from "@/components/api-keys/endpoint-snippets";
 import { GenerateKeyDialog } from "@/components/api-keys/generate-key-dialog";
-import { ApiIntegrationNav } from "@/components/settings/api-integration-nav";
-import { SectionHeader } from "@/components/settings/section-header";
+import { ApiIntegrationSection } from "@/components/settings/api-integration-section";
 
 export const metadata: Metadata = { title: "API Keys · Lead Intake" };
 
@@ -23,24 +22,20 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
   const canManage = MANAGERS.includes(role);
 
   return (
-    <section aria-labelledby="api-integration-title">
-      <h2 id="api-integration-title" className="sr-only">
-        API Integration
-      </h2>
-      <ApiIntegrationNav slug={team.slug} />
-      <SectionHeader
-        title="API Keys"
-        description={
-          canManage
-            ? "Keys let your website forms and other systems create leads in this team. Each secret can be copied once; after that it is shown masked."
-            : "Keys let your website forms and other systems create leads in this team. You can copy a secret that nobody has copied yet; only owners and admins can generate or delete keys."
-        }
-        action={canManage ? <GenerateKeyDialog slug={team.slug} /> : null}
-      />
+    <ApiIntegrationSection
+      slug={team.slug}
+      title="API Keys"
+      description={
+        canManage
+          ? "Keys let your website forms and other systems create leads in this team. Each secret can be copied once; after that it is shown masked."
+          : "Keys let your website forms and other systems create leads in this team. You can copy a secret that nobody has copied yet; only owners and admins can generate or delete keys."
+      }
+      action={canManage ? <GenerateKeyDialog slug={team.slug} /> : null}
+    >
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} activity={activity} now={now()} />
         <EndpointSnippets baseUrl={baseUrl} keyIds={keys.map((k) => k.keyId)} />
       </div>
-    </section>
+    </ApiIntegrationSection>
   );
 }

@@ -3,6 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { emailConfigured } from "@/lib/notifications/new-lead-email";
+import { setNewLeadEmails } from "@/lib/notifications/notification-preferences";
+import { ROLES } from "@/lib/teams/team-store";
 import { isPhoneCountry } from "@/lib/teams/phone-countries";
 import { updateTeamSettings } from "@/lib/teams/team-store";
 
@@ -23,6 +26,16 @@ export async function updateGeneralAction(_previous: FormState, form: FormData):
     if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
     await updateTeamSettings({ teamId: team.id, name: parsed.data.name, defaultPhoneCountry: parsed.data.defaultPhoneCountry || null });
     revalidatePath(`/t/${team.slug}`, "layout");
+    return { ok: true };
+  });
+}
+
+/** Any member's own choice: an email per new lead of this team. */
+export async function setNewLeadEmailsAction(slug: string, enabled: boolean): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, user, actor }) => {
+    if (enabled && !emailConfigured()) return { ok: false, error: "Email is not configured on this server (SMTP_URL)." };
+    await setNewLeadEmails({ userId: user.id, teamId: team.id, enabled: enabled === true, actor });
+    revalidatePath(`/t/${team.slug}/settings/general`);
     return { ok: true };
   });
 }

@@ -1,14 +1,18 @@
 import type { Metadata } from "next";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { emailConfigured } from "@/lib/notifications/new-lead-email";
+import { newLeadEmailsEnabled } from "@/lib/notifications/notification-preferences";
 import { PHONE_COUNTRIES } from "@/lib/teams/phone-countries";
 import { GeneralForm } from "@/components/settings/general-form";
+import { NotificationsForm } from "@/components/settings/notifications-form";
 import { SectionHeader } from "@/components/settings/section-header";
 
 export const metadata: Metadata = { title: "General · Team Settings · Lead Intake" };
 
 export default async function GeneralPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/general`);
+  const { team, role, user } = await requireTeamPage(slug, `/t/${slug}/settings/general`);
+  const emails = await newLeadEmailsEnabled({ userId: user.id, teamId: team.id });
   return (
     <section>
       <SectionHeader title="General" description="The team's name, and the country used for phone numbers sent without a country code." />
@@ -19,6 +23,13 @@ export default async function GeneralPage({ params }: { params: Promise<{ slug: 
         countries={PHONE_COUNTRIES}
         canEdit={MANAGERS.includes(role)}
       />
+      <section aria-labelledby="notifications-title" className="mt-10">
+        <h3 id="notifications-title" className="mb-1 text-base font-semibold text-slate-900">
+          Notifications
+        </h3>
+        <p className="mb-4 text-sm text-slate-600">Your own choice for this team; other members choose for themselves.</p>
+        <NotificationsForm slug={team.slug} enabled={emails} configured={emailConfigured()} />
+      </section>
     </section>
   );
 }

@@ -1,0 +1,57 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { findEndpoint, listAttempts } from "@/lib/webhooks/webhook-endpoint-store";
+import { SectionHeader } from "@/components/settings/section-header";
+import { DateTime } from "@/components/ui/date-time";
+import { cardClass, linkClass } from "@/components/ui/styles";
+import { DeliveryLogTable } from "@/components/webhooks/delivery-log-table";
+import { EndpointControls } from "@/components/webhooks/endpoint-controls";
+import { EndpointStatus } from "@/components/webhooks/endpoint-status";
+
+export const metadata: Metadata = { title: "Webhook endpoint · Lead Intake" };
+
+export default async function WebhookEndpointPage(props: { params: Promise<{ slug: string; endpointId: string }> }) {
+  const { slug, endpointId } = await props.params;
+  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/webhooks/${endpointId}`);
+  // Tenant ownership is in the query: another team's endpoint is simply not found.
+  const endpoint = await findEndpoint({ id: endpointId, teamId: team.id });
+  if (!endpoint) notFound();
+  const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
+  const canManage = MANAGERS.includes(role);
+
+  return (
+    <section>
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
+        <Link href={`/t/${team.slug}/settings/webhooks`} className={linkClass}>
+          ← Webhooks
+        </Link>
+      </nav>
+      <SectionHeader title={`Webhook endpoint ${endpoint.description ?? ""}`.trim()} description={<span className="break-all">{endpoint.url}</span>} />
+      <div className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
+        <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="font-medium text-slate-800">Status</dt>
+            <dd className="mt-1">
+              <EndpointStatus endpoint={endpoint} />
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-800">Events</dt>
+            <dd className="mt-1 font-mono text-slate-700">{endpoint.events.join(", ")}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-800">{endpoint.failingSince ? "Failing since" : "Added"}</dt>
+            <dd className="mt-1 text-slate-700">
+              <DateTime value={endpoint.failingSince ?? endpoint.createdAt} />
+            </dd>
+          </div>
+        </dl>
+        {canManage ? <EndpointControls slug={team.slug} endpointId={endpoint.id} enabled={endpoint.enabled} /> : null}
+      </div>
+      <h3 className="mb-3 text-base font-semibold text-slate-900">Delivery log</h3>
+      <DeliveryLogTable slug={team.slug} endpointId={endpoint.id} rows={attempts} canManage={canManage} />
+    </section>
+  );
+}

@@ -1,0 +1,87 @@
+"use client";
+
+import { useState, useTransition } from "react";
+import type { ActionResult } from "@/lib/auth/require-team-role";
+import { Dialog } from "./dialog";
+import { PlusIcon } from "./icons";
+import { buttonClass } from "./styles";
+
+/**
+ * A primary "add" button that opens a dialog with a form. `submit` runs the server action
+ * with the form's data; a refusal stays in the dialog as an alert, a success closes it and
+ * announces `notice(result)` to screen readers (the new item shows in the list at once).
+ */
+export function FormDialog<T extends object>({
+  triggerLabel,
+  title,
+  description,
+  submitLabel,
+  pendingLabel,
+  submit,
+  notice,
+  children,
+}: {
+  triggerLabel: string;
+  title: string;
+  description: string;
+  submitLabel: string;
+  pendingLabel: string;
+  submit: (form: FormData) => Promise<ActionResult<T>>;
+  notice: (result: T) => string;
+  children: React.ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [announced, setAnnounced] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    startTransition(async () => {
+      const result = await submit(form);
+      if (!result.ok) {
+        setError(result.error);
+        return;
+      }
+      setOpen(false);
+      setAnnounced(notice(result));
+    });
+  }
+
+  return (
+    <div className="shrink-0">
+      <button
+        type="button"
+        onClick={() => {
+          setError(null);
+          setOpen(true);
+        }}
+        className={buttonClass("primary")}
+      >
+        <PlusIcon /> {triggerLabel}
+      </button>
+      <p role="status" className="sr-only">
+        {announced}
+      </p>
+      <Dialog open={open} onClose={() => setOpen(false)} title={title} description={description}>
+        <form onSubmit={onSubmit} className="space-y-4">
+          {children}
+          {error ? (
+            <p role="alert" className="text-sm text-red-700">
+              {error}
+            </p>
+          ) : null}
+          <div className="flex justify-end gap-2">
+            <button type="button" onClick={() => setOpen(false)} className={buttonClass("secondary")}>
+              Cancel
+            </button>
+            <button type="submit" disabled={pending} className={buttonClass("primary")}>
+              {pending ? pendingLabel : submitLabel}
+            </button>
+          </div>
+        </form>
+      </Dialog>
+    </div>
+  );
+}

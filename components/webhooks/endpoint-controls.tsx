@@ -1,0 +1,130 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, useTransition } from "react";
+import {
+  deleteEndpointAction,
+  resendDeliveryAction,
+  revealSecretAction,
+  sendTestEventAction,
+  setEndpointEnabledAction,
+} from "@/app/t/[slug]/settings/webhooks/actions";
+import type { ActionResult } from "@/lib/auth/require-team-role";
+import { ConfirmButton } from "@/components/ui/confirm-button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { buttonClass } from "@/components/ui/styles";
+
+/** A manager's controls of one endpoint: signing secret, test event, enable/disable, delete. */
+export function EndpointControls({ slug, endpointId, enabled }: { slug: string; endpointId: string; enabled: boolean }) {
+  const router = useRouter();
+  const [secret, setSecret] = useState<string | null>(null);
+  const [message, setMessage] = useState<{ tone: "status" | "alert"; text: string } | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function run(action: () => Promise<ActionResult<object>>, done: string, after?: (result: ActionResult<object>) => void) {
+    startTransition(async () => {
+      const result = await action();
+      if (!result.ok) {
+        setMessage({ tone: "alert", text: result.error });
+        return;
+      }
+      after?.(result);
+      setMessage({ tone: "status", text: done });
+      router.refresh();
+    });
+  }
+
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap gap-2">
+        <button
+          type="button"
+          disabled={pending}
+          className={buttonClass("secondary")}
+          onClick={() =>
+            secret
+              ? setSecret(null)
+              : run(() => revealSecretAction(slug, endpointId), "Signing secret shown.", (result) => {
+                  if (result.ok && "secret" in result) setSecret(String(result.secret));
+                })
+          }
+        >
+          {secret ? "Hide signing secret" : "Reveal signing secret"}
+        </button>
+        <button
+          type="button"
+          disabled={pending || !enabled}
+          className={buttonClass("secondary")}
+          onClick={() => run(() => sendTestEventAction(slug, endpointId), "Test event queued; it appears in the delivery log below.")}
+        >
+          Send test event
+        </button>
+        <button
+          type="button"
+          disabled={pending}
+          className={buttonClass("secondary")}
+          onClick={() =>
+            run(() => setEndpointEnabledAction(slug, endpointId, !enabled), enabled ? "Endpoint disabled." : "Endpoint enabled.")
+          }
+        >
+          {enabled ? "Disable" : "Enable"}
+        </button>
+        <ConfirmButton
+          label="Delete endpoint"
+          className={buttonClass("danger")}
+          title="Delete webhook endpoint?"
+          description="No more events are sent to it, and its delivery log is deleted. This cannot be undone."
+          confirmLabel="Delete endpoint"
+          pendingLabel="Deleting…"
+          action={async () => {
+            const result = await deleteEndpointAction(slug, endpointId);
+            if (result.ok) router.push(`/t/${slug}/settings/webhooks`);
+            return result;
+          }}
+        >
+          Delete
+        </ConfirmButton>
+      </div>
+      {secret ? (
+        <div className="flex items-center gap-2 rounded-md bg-slate-50 p-3">
+          <code className="font-mono text-sm break-all text-slate-900" aria-label="Signing secret">
+            {secret}
+          </code>
+          <CopyButton text={secret} label="Copy signing secret" />
+        </div>
+      ) : null}
+      <p role={message?.tone === "alert" ? "alert" : "status"} className={message?.tone === "alert" ? "text-sm text-red-700" : "text-sm text-slate-700"}>
+        {message?.text}
+      </p>
+    </div>
+  );
+}
+
+export function ResendButton({ slug, endpointId, jobId }: { slug: string; endpointId: string; jobId: string }) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+  return (
+    <>
+      <button
+        type="button"
+        disabled={pending}
+        className={buttonClass("secondary", "sm")}
+        onClick={() =>
+          startTransition(async () => {
+            const result = await resendDeliveryAction(slug, endpointId, jobId);
+            if (result.ok) router.refresh();
+            else setError(result.error);
+          })
+        }
+      >
+        {pending ? "Resending…" : "Resend"}
+      </button>
+      {error ? (
+        <span role="alert" className="text-xs text-red-700">
+          {error}
+        </span>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,123 @@
+import { startWebhookReceiver, type WebhookReceiver } from "../../lib/test-support/webhook-receiver";
+import { db } from "../../lib/db/client";
+import { newTeamWithUser, newUser } from "../support/fixtures";
+import { recordAction, replayAction } from "../support/server-actions";
+import { saveScreenshot } from "../support/screenshots";
+import { expect, test } from "../support/test";
+
+// Team Settings → API Integration → Webhooks in the browser: an owner adds an endpoint,
+// reveals its secret, sends a test event that a local receiver verifies with the
+// standardwebhooks package, sees it in the delivery log, resends a failed one, disables
+// and deletes the endpoint. A member sees the endpoints and none of the controls.
+
+let receiver: WebhookReceiver;
+test.beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+test.afterAll(() => receiver.close());
+
+test("an owner adds an endpoint, sends a test event and sees it verified in the delivery log", async ({ signInAs }) => {
+  const { team, user } = await newTeamWithUser("owner");
+  const page = await signInAs(user);
+  await page.goto(`/t/${team.slug}/settings/api-keys`);
+  await page.getByRole("navigation", { name: "API Integration" }).getByRole("link", { name: "Webhooks" }).click();
+  await expect(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
+
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add webhook endpoint" });
+  await dialog.getByLabel("URL").fill(receiver.url);
+  await dialog.getByLabel("Description").fill("CRM sync");
+  await expect(dialog.getByRole("checkbox", { name: /lead\.created/ })).toBeChecked();
+  await dialog.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(dialog).toBeHidden();
+  const list = page.getByRole("list", { name: "Webhook endpoints" });
+  await expect(list).toContainText("CRM sync");
+  await expect(list).toContainText("Enabled");
+  await list.getByRole("link", { name: receiver.url }).click();
+
+  await page.getByRole("button", { name: "Reveal signing secret" }).click();
+  const secret = page.getByLabel("Signing secret", { exact: true });
+  await expect(secret).toHaveText(/^whsec_[A-Za-z0-9+/=]{40,}$/);
+  receiver.secret = await secret.innerText();
+
+  const before = receiver.deliveries.length;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "Test event queued" })).toBeVisible();
+  const rows = page.getByRole("region", { name: "Delivery log" }).getByRole("row");
+  await expect(async () => {
+    await page.reload();
+    await expect(rows.nth(1)).toContainText("200", { timeout: 1_000 });
+  }).toPass();
+  await expect(rows.nth(1)).toContainText("webhook.test");
+  const received = receiver.deliveries.slice(before);
+  expect(received.map((delivery) => [delivery.verified, (delivery.payload as { type: string }).type])).toEqual([[true, "webhook.test"]]);
+  await saveScreenshot(page, "webhook-delivery-log");
+
+  // A refused test event fails at once (one attempt) and can be resent.
+  receiver.status = 500;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect(async () => {
+    await page.reload();
+    await expect(rows.nth(1)).toContainText("500", { timeout: 1_000 });
+  }).toPass();
+  receiver.status = 200;
+  await rows.nth(1).getByRole("button", { name: "Resend" }).click();
+  await expect(async () => {
+    await page.reload();
+    await expect(rows).toHaveCount(4, { timeout: 1_000 });
+  }).toPass();
+  await expect(rows.nth(1)).toContainText("200");
+  await expect(rows.nth(1)).toContainText("attempt 1");
+
+  await page.getByRole("button", { name: "Disable" }).click();
+  await expect(page.getByText("Disabled", { exact: true })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Send test event" })).toBeDisabled();
+  await page.getByRole("button", { name: "Enable" }).click();
+  await expect(page.getByText("Enabled", { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Delete endpoint" }).click();
+  await page.getByRole("dialog", { name: "Delete webhook endpoint?" }).getByRole("button", { name: "Delete endpoint" }).click();
+  await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/settings/webhooks$`));
+  await expect(page.getByText("No endpoints yet.")).toBeVisible();
+
+  await page.goto(`/t/${team.slug}/settings/audit`);
+  for (const action of ["Webhook added", "Webhook secret revealed", "Webhook test sent", "Webhook delivery resent", "Webhook disabled", "Webhook deleted"]) {
+    await expect(page.getByRole("rowheader", { name: action, exact: true }).first()).toBeVisible();
+  }
+});
+
+test("a member sees the endpoints but cannot add, reveal or change them, not even by forging the owner's calls", async ({ signInAs }) => {
+  const { team, user: owner } = await newTeamWithUser("owner");
+  const member = await newUser({ team, role: "member" });
+  const asOwner = await signInAs(owner);
+  await asOwner.goto(`/t/${team.slug}/settings/webhooks`);
+  await asOwner.getByRole("button", { name: "Add endpoint" }).click();
+  await asOwner.getByLabel("URL").fill("https://hooks.example.com/leads");
+  await asOwner.getByRole("dialog").getByRole("button", { name: "Add endpoint" }).click();
+  await expect(asOwner.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/leads");
+  await asOwner.getByRole("link", { name: "https://hooks.example.com/leads" }).click();
+  const reveal = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Reveal signing secret" }).click());
+  await expect(asOwner.getByLabel("Signing secret", { exact: true })).toHaveText(/^whsec_/);
+  const disable = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Disable" }).click());
+  await expect(asOwner.getByText("Disabled", { exact: true })).toBeVisible();
+  await asOwner.getByRole("button", { name: "Enable" }).click();
+  await expect(asOwner.getByText("Enabled", { exact: true })).toBeVisible();
+
+  const page = await signInAs(member);
+  await page.goto(`/t/${team.slug}/settings/webhooks`);
+  await expect(page.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/leads");
+  await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
+  await page.getByRole("link", { name: "https://hooks.example.com/leads" }).click();
+  await expect(page.getByRole("heading", { name: "Delivery log" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reveal signing secret" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Send test event" })).toHaveCount(0);
+
+  // The server re-checks the role: the owner's recorded calls, replayed with the member's session.
+  for (const call of [reveal, disable]) {
+    const forged = await replayAction(page, call);
+    expect(forged.text).toContain("Your role in this team does not allow this.");
+    expect(forged.text).not.toContain("whsec_");
+  }
+  const endpoint = await db().webhookEndpoint.findFirstOrThrow({ where: { teamId: team.id } });
+  expect(endpoint.enabled).toBe(true);
+});

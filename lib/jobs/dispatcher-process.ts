@@ -1,0 +1,38 @@
+import { env } from "../env";
+import { log } from "../log/logger";
+import { emailHandler } from "../notifications/new-lead-email";
+import { webhookHandler } from "../webhooks/webhook-delivery";
+import { Dispatcher } from "./dispatcher";
+
+// The one dispatcher of this app process. instrumentation.ts starts it when the server
+// starts (`next start`, or scripts/serve.mjs under `npm start`), in every instance;
+// scripts/serve.mjs drains it on SIGTERM through DRAIN_HOOK. Route handlers are bundled
+// apart from instrumentation, so the instance lives on globalThis.
+
+const holder = globalThis as unknown as { leadIntakeDispatcher?: Dispatcher };
+/** scripts/serve.mjs awaits this function (if set) before the process exits. */
+export const DRAIN_HOOK = Symbol.for("lead-intake.drain");
+
+export function startProcessDispatcher(): Dispatcher {
+  if (holder.leadIntakeDispatcher) return holder.leadIntakeDispatcher;
+  const settings = env();
+  const dispatcher = new Dispatcher({
+    handlers: {
+      webhook: webhookHandler({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
+      email: emailHandler({ baseUrl: (settings.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "") }),
+    },
+    leaseMs: settings.JOB_LEASE_SECONDS * 1000,
+    retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
+    retentionMs: settings.JOB_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+  });
+  holder.leadIntakeDispatcher = dispatcher;
+  dispatcher.start();
+  (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => dispatcher.stop(graceMs);
+  log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });
+  return dispatcher;
+}
+
+/** After a commit that wrote jobs: look for them now rather than at the next poll. */
+export function nudgeDispatcher(): void {
+  holder.leadIntakeDispatcher?.nudge();
+}

@@ -1,0 +1,155 @@
+import { randomUUID } from "node:crypto";
+import os from "node:os";
+import { summariseError } from "../log/error-summary";
+import { log } from "../log/logger";
+import { metrics } from "../operations/metrics";
+import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobOutcome } from "./job-store";
+import { retryDelayMs } from "./retry-schedule";
+
+// Runs the outbox: claims due jobs, hands each to the handler of its kind, and records the
+// outcome: delivered, retried later (lib/jobs/retry-schedule.ts), or failed for good. Every
+// app process runs one (lib/jobs/dispatcher-process.ts); the claim keeps them apart. Time
+// comes from `now` and the jitter from `random`, so tests drive the retry clock.
+
+export type AttemptResult = { ok: true } | { ok: false; error: string; retry?: boolean };
+
+export type JobHandler = {
+  run(job: ClaimedJob, now: () => Date): Promise<AttemptResult>;
+  /** After the last attempt failed (e.g. disable a failing endpoint). */
+  exhausted?(job: ClaimedJob, now: Date): Promise<void>;
+};
+
+export type DispatcherOptions = {
+  handlers: Record<JobKind, JobHandler>;
+  workerId?: string;
+  now?: () => Date;
+  random?: () => number;
+  leaseMs: number;
+  retryBaseMs: number;
+  /** Jobs claimed at once (and run concurrently). */
+  batchSize?: number;
+  /** How often an idle dispatcher looks for due jobs. */
+  pollMs?: number;
+  /** How long finished deliveries (and the delivery log) are kept; pruned once an hour. */
+  retentionMs?: number;
+};
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+
+export class Dispatcher {
+  readonly workerId: string;
+  readonly #options: DispatcherOptions;
+  readonly #now: () => Date;
+  readonly #inFlight = new Set<Promise<void>>();
+  #running = false;
+  #stopping = false;
+  #wake: (() => void) | null = null;
+  #loop: Promise<void> | null = null;
+  #prunedAt = 0;
+
+  constructor(options: DispatcherOptions) {
+    this.#options = options;
+    this.#now = options.now ?? (() => new Date());
+    this.workerId = options.workerId ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  }
+
+  /** Claims one batch of due jobs and runs it to the end; returns how many were claimed. */
+  async runOnce(): Promise<number> {
+    const jobs = await claimJobs({
+      workerId: this.workerId,
+      now: this.#now(),
+      leaseMs: this.#options.leaseMs,
+      limit: this.#options.batchSize ?? 10,
+    });
+    await Promise.all(jobs.map((job) => this.#track(this.#attempt(job))));
+    return jobs.length;
+  }
+
+  /** Runs until stop(): a batch after another while there is work, else every pollMs or on nudge(). */
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loop = (async () => {
+      while (!this.#stopping) {
+        let claimed = 0;
+        try {
+          if (this.#now().getTime() - this.#prunedAt >= PRUNE_EVERY_MS) await this.prune();
+          claimed = await this.runOnce();
+        } catch (error) {
+          log("warn", "jobs.claim_failed", summariseError(error));
+        }
+        if (claimed > 0 || this.#stopping) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, this.#options.pollMs ?? 1_000);
+          timer.unref();
+          this.#wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.#wake = null;
+      }
+    })();
+  }
+
+  /** Deletes the deliveries that ended more than retentionMs ago; returns how many. */
+  async prune(): Promise<number> {
+    const now = this.#now();
+    this.#prunedAt = now.getTime();
+    if (!this.#options.retentionMs) return 0;
+    return pruneFinishedJobs(new Date(now.getTime() - this.#options.retentionMs));
+  }
+
+  /** Looks for due jobs now (a lead was just committed in this process). */
+  nudge(): void {
+    this.#wake?.();
+  }
+
+  /**
+   * Stops claiming and waits up to `graceMs` for the attempts under way. One still running
+   * then keeps its lease and is taken again once the lease runs out: never lost.
+   */
+  async stop(graceMs: number): Promise<void> {
+    this.#stopping = true;
+    this.nudge();
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    await Promise.race([Promise.all([this.#loop, ...this.#inFlight]), deadline]);
+  }
+
+  #track(work: Promise<void>): Promise<void> {
+    this.#inFlight.add(work);
+    return work.finally(() => this.#inFlight.delete(work));
+  }
+
+  async #attempt(job: ClaimedJob): Promise<void> {
+    const handler = this.#options.handlers[job.kind];
+    const stopTimer = metrics().deliveryDuration.startTimer({ kind: job.kind });
+    let result: AttemptResult;
+    try {
+      result = handler ? await handler.run(job, this.#now) : { ok: false, error: `No handler for ${job.kind}`, retry: false };
+    } catch (error) {
+      log("error", "jobs.handler_failed", { job_id: job.id, kind: job.kind, ...summariseError(error) });
+      result = { ok: false, error: "Internal error" };
+    }
+    stopTimer();
+    const now = this.#now();
+    let outcome: JobOutcome;
+    if (result.ok) outcome = { state: "delivered" };
+    else if (result.retry === false) outcome = { state: "cancelled", error: result.error };
+    else if (job.attempts >= job.maxAttempts) outcome = { state: "failed", error: result.error };
+    else {
+      const delay = retryDelayMs(job.attempts, this.#options.retryBaseMs, (this.#options.random ?? Math.random)());
+      outcome = { state: "pending", runAt: new Date(now.getTime() + delay), error: result.error };
+    }
+    const recorded = await finishAttempt(job, this.workerId, outcome, now);
+    metrics().deliveries.inc({ kind: job.kind, outcome: outcome.state === "pending" ? "retry" : outcome.state });
+    if (!recorded) {
+      log("warn", "jobs.claim_lost", { job_id: job.id, kind: job.kind, attempt: job.attempts });
+      return;
+    }
+    if (outcome.state === "failed") {
+      log("warn", "jobs.failed", { job_id: job.id, kind: job.kind, attempts: job.attempts });
+      await handler?.exhausted?.(job, now);
+    }
+  }
+}

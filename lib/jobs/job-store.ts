@@ -1,0 +1,144 @@
+import { randomUUID } from "node:crypto";
+import { db, type Tx } from "../db/client";
+import { env } from "../env";
+
+// Every database access for the outbox (the Job table) lives here: writing deliveries in
+// the transaction that causes them, claiming due ones, and recording how each attempt
+// ended. A claim is a lease (lockedBy, lockedUntil): every write that ends an attempt is
+// fenced by the claim, so a worker whose lease ran out cannot overwrite a newer claim.
+
+export type JobKind = "webhook" | "email";
+export type JobState = "pending" | "running" | "delivered" | "failed" | "cancelled";
+
+export type NewJob = {
+  teamId: string;
+  kind: JobKind;
+  endpointId?: string | null;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  maxAttempts: number;
+  runAt: Date;
+};
+
+export type ClaimedJob = {
+  id: string;
+  teamId: string;
+  kind: JobKind;
+  endpointId: string | null;
+  eventId: string;
+  eventType: string;
+  payload: string;
+  /** This attempt's number, from 1. */
+  attempts: number;
+  maxAttempts: number;
+};
+
+export function newJobId(): string {
+  return `job_${randomUUID().replaceAll("-", "")}`;
+}
+
+/** Writes deliveries; inside `tx` they commit with the change that caused them. */
+export async function insertJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
+  if (!jobs.length) return;
+  await (tx ?? db()).job.createMany({
+    data: jobs.map((job) => ({ ...job, id: newJobId(), endpointId: job.endpointId ?? null })),
+  });
+}
+
+/**
+ * Claims up to `limit` due jobs for `workerId` until now + leaseMs: pending ones whose
+ * time has come, and running ones whose lease has run out (their worker died). Each
+ * claim counts as an attempt. PostgreSQL: one statement with FOR UPDATE SKIP LOCKED, so
+ * concurrent claimers on any number of instances take disjoint rows. SQLite: one
+ * process; the IMMEDIATE transaction (lib/db/sqlite-adapter.ts) serialises claims.
+ */
+export async function claimJobs(options: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedJob[]> {
+  const { workerId, now, limit } = options;
+  const until = new Date(now.getTime() + options.leaseMs);
+  if (env().DATABASE_PROVIDER === "postgres") {
+    const rows = await db().$queryRaw<ClaimedJob[]>`
+      UPDATE "Job" SET "state" = 'running', "lockedBy" = ${workerId}, "lockedUntil" = ${until}::timestamp(3),
+        "attempts" = "attempts" + 1
+      WHERE "id" IN (
+        SELECT "id" FROM "Job"
+        WHERE ("state" = 'pending' AND "runAt" <= ${now}::timestamp(3))
+           OR ("state" = 'running' AND "lockedUntil" < ${now}::timestamp(3))
+        ORDER BY "runAt" LIMIT ${limit}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING "id", "teamId", "kind", "endpointId", "eventId", "eventType", "payload", "attempts", "maxAttempts"`;
+    return rows.map((row) => ({ ...row, attempts: Number(row.attempts), maxAttempts: Number(row.maxAttempts) }));
+  }
+  return db().$transaction(async (tx) => {
+    const due = await tx.job.findMany({
+      where: { OR: [{ state: "pending", runAt: { lte: now } }, { state: "running", lockedUntil: { lt: now } }] },
+      orderBy: { runAt: "asc" },
+      take: limit,
+      select: { id: true },
+    });
+    if (!due.length) return [];
+    const ids = due.map((job) => job.id);
+    await tx.job.updateMany({
+      where: { id: { in: ids } },
+      data: { state: "running", lockedBy: workerId, lockedUntil: until, attempts: { increment: 1 } },
+    });
+    const rows = await tx.job.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, teamId: true, kind: true, endpointId: true, eventId: true, eventType: true, payload: true, attempts: true, maxAttempts: true },
+    });
+    return rows.map((row) => ({ ...row, kind: row.kind as JobKind }));
+  });
+}
+
+export type JobOutcome =
+  | { state: "delivered" }
+  | { state: "cancelled"; error: string }
+  | { state: "failed"; error: string }
+  | { state: "pending"; runAt: Date; error: string };
+
+/** Ends an attempt; false when the claim was lost (the lease ran out and another worker took it). */
+export async function finishAttempt(job: { id: string; attempts: number }, workerId: string, outcome: JobOutcome, now: Date): Promise<boolean> {
+  const ended = outcome.state === "pending" ? { runAt: outcome.runAt, finishedAt: null } : { finishedAt: now };
+  const { count } = await db().job.updateMany({
+    where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
+    data: {
+      state: outcome.state,
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: "error" in outcome ? outcome.error.slice(0, 500) : null,
+      ...ended,
+    },
+  });
+  return count === 1;
+}
+
+/** Gives claimed jobs that were not started back (a draining shutdown); the attempt is not counted. */
+export async function releaseJobs(jobs: { id: string; attempts: number }[], workerId: string): Promise<void> {
+  for (const job of jobs) {
+    await db().job.updateMany({
+      where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
+      data: { state: "pending", lockedBy: null, lockedUntil: null, attempts: { decrement: 1 } },
+    });
+  }
+}
+
+/** Schedules a failed or cancelled delivery again, from attempt 1 (the delivery log's "Resend"). */
+export async function requeueJob(options: { id: string; teamId: string; maxAttempts: number; now: Date }): Promise<boolean> {
+  const { count } = await db().job.updateMany({
+    where: { id: options.id, teamId: options.teamId, state: { in: ["failed", "cancelled"] } },
+    data: { state: "pending", attempts: 0, maxAttempts: options.maxAttempts, runAt: options.now, finishedAt: null, lastError: null },
+  });
+  return count === 1;
+}
+
+export function findJob(id: string) {
+  return db().job.findUnique({ where: { id } });
+}
+
+/** Deletes deliveries that ended before `before`, with their delivery log rows (cascade). */
+export async function pruneFinishedJobs(before: Date): Promise<number> {
+  const { count } = await db().job.deleteMany({
+    where: { state: { in: ["delivered", "failed", "cancelled"] }, finishedAt: { lt: before } },
+  });
+  return count;
+}

@@ -1,0 +1,91 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { z } from "zod";
+import { db } from "../db/client";
+import { env } from "../env";
+import type { JobHandler } from "../jobs/dispatcher";
+import type { NewLead } from "../leads/lead-store";
+
+// New-lead emails (docs/webhooks.md "New-lead emails"): one per lead to each member who
+// opted in for the team, sent through the outbox like a webhook. The email names the lead
+// and links to it; it never carries an API key or secret. Whether the member still wants
+// it, and their address, are read when it is sent.
+
+const payloadSchema = z.object({
+  userId: z.string(),
+  teamSlug: z.string(),
+  leadId: z.string(),
+  name: z.string(),
+  organization: z.string(),
+  email: z.string().nullable(),
+  source: z.string(),
+});
+export type NewLeadEmailPayload = z.infer<typeof payloadSchema>;
+
+export function newLeadEmailPayload(options: {
+  userId: string;
+  team: { slug: string };
+  leadId: string;
+  lead: NewLead;
+  sourceName: string;
+}): NewLeadEmailPayload {
+  return {
+    userId: options.userId,
+    teamSlug: options.team.slug,
+    leadId: options.leadId,
+    name: [options.lead.firstName, options.lead.lastName].filter(Boolean).join(" "),
+    organization: options.lead.organization,
+    email: options.lead.email,
+    source: options.sourceName,
+  };
+}
+
+export function emailConfigured(): boolean {
+  return Boolean(env().SMTP_URL);
+}
+
+/** The message for one recipient; `baseUrl` is the deployment's public URL. */
+export function newLeadMessage(payload: NewLeadEmailPayload, baseUrl: string) {
+  const link = `${baseUrl}/t/${encodeURIComponent(payload.teamSlug)}/leads/${encodeURIComponent(payload.leadId)}`;
+  const lines = [
+    `A new lead arrived in ${payload.teamSlug}:`,
+    "",
+    `Name: ${payload.name}`,
+    `Organization: ${payload.organization}`,
+    ...(payload.email ? [`Email: ${payload.email}`] : []),
+    `Source: ${payload.source}`,
+    "",
+    `Open it: ${link}`,
+    "",
+    "You get this email because you turned on new-lead emails for this team (Team Settings → General → Notifications).",
+  ];
+  return { subject: `New lead: ${payload.name} (${payload.organization})`, text: lines.join("\n") };
+}
+
+const holder = globalThis as unknown as { leadIntakeMailer?: Transporter };
+
+function mailer(): Transporter {
+  holder.leadIntakeMailer ??= nodemailer.createTransport(env().SMTP_URL!);
+  return holder.leadIntakeMailer;
+}
+
+export function emailHandler(options: { baseUrl: string; transport?: Transporter; from?: string }): JobHandler {
+  return {
+    async run(job) {
+      if (!emailConfigured() && !options.transport) return { ok: false, error: "Email is not configured (SMTP_URL)", retry: false };
+      const payload = payloadSchema.parse(JSON.parse(job.payload));
+      const member = await db().membership.findFirst({
+        where: { userId: payload.userId, teamId: job.teamId, notifyNewLeads: true },
+        select: { user: { select: { email: true } } },
+      });
+      if (!member) return { ok: false, error: "The member no longer wants new-lead emails", retry: false };
+      const message = newLeadMessage(payload, options.baseUrl);
+      try {
+        await (options.transport ?? mailer()).sendMail({ from: options.from ?? env().MAIL_FROM, to: member.user.email, ...message });
+        return { ok: true };
+      } catch (error) {
+        const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code;
+        return { ok: false, error: `SMTP: ${code ?? "send failed"}` };
+      }
+    },
+  };
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import type { NewLead } from "../leads/lead-store";
+
+// The body of every webhook delivery: one zod schema, which builds the payload here and the
+// OpenAPI document's `webhooks` section (lib/leads/openapi.ts), so the two cannot drift.
+// Field names follow the create_lead request (snake_case).
+
+export const LEAD_CREATED = "lead.created";
+export const TEST_EVENT = "webhook.test";
+/** The events an endpoint can subscribe to. */
+export const WEBHOOK_EVENTS = [LEAD_CREATED] as const;
+
+const nullableText = z.string().nullable();
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+const teamSchema = z.object({
+  id: z.string(),
+  slug: z.string().meta({ example: "demo" }),
+});
+
+export const leadCreatedEventSchema = z.object({
+  id: z.string().meta({ description: "The event id, also sent as the webhook-id header; the same for every retry.", example: "evt_3f0c…" }),
+  type: z.literal(LEAD_CREATED),
+  timestamp: z.iso.datetime().meta({ description: "When the lead was created (UTC)." }),
+  data: z.object({
+    team: teamSchema,
+    lead: z.object({
+      id: z.string().meta({ example: "CRM-LEAD-00001" }),
+      first_name: z.string(),
+      last_name: nullableText,
+      email: nullableText,
+      phone: nullableText.meta({ description: "E.164, e.g. +14155550123" }),
+      mobile_no: nullableText.meta({ description: "E.164" }),
+      organization: z.string(),
+      job_title: nullableText,
+      website: nullableText,
+      territory: nullableText,
+      industry: nullableText,
+      annual_revenue: nullableText,
+      no_of_employees: nullableText,
+      currency: z.string().meta({ example: "USD" }),
+      source: z.string().meta({ description: "The lead source's name, e.g. Website" }),
+      utm: z.object({
+        source: nullableText,
+        medium: nullableText,
+        campaign: nullableText,
+        term: nullableText,
+        content: nullableText,
+      }),
+      extra_fields: z.record(z.string(), z.union([scalar, z.array(scalar)])).meta({
+        description: "Fields the request sent beyond the documented ones, as sent (a repeated field as a list).",
+      }),
+      skipped: z.object({ phone: nullableText, mobile_no: nullableText, website: nullableText }).meta({
+        description: "What was sent as phone, mobile_no or website when it was unreadable and skipped.",
+      }),
+    }),
+    created_by: z.object({
+      api_key_id: nullableText.meta({ description: "The API key that created the lead, or null." }),
+      form_id: nullableText.meta({ description: "The web form that created the lead, or null." }),
+    }),
+  }),
+});
+export type LeadCreatedEvent = z.infer<typeof leadCreatedEventSchema>;
+
+export const testEventSchema = z.object({
+  id: z.string(),
+  type: z.literal(TEST_EVENT),
+  timestamp: z.iso.datetime(),
+  data: z.object({ team: teamSchema, message: z.string() }),
+});
+
+/** What created a lead: an API key or a web form. */
+export type LeadOrigin = { apiKeyId?: string | null; formId?: string | null };
+
+export function newEventId(): string {
+  return `evt_${randomUUID().replaceAll("-", "")}`;
+}
+
+/** The lead.created payload for a lead just inserted (inside its transaction). */
+export function leadCreatedEvent(options: {
+  eventId: string;
+  at: Date;
+  team: { id: string; slug: string };
+  leadId: string;
+  lead: NewLead;
+  sourceName: string;
+  origin: LeadOrigin;
+}): LeadCreatedEvent {
+  const { lead } = options;
+  return leadCreatedEventSchema.parse({
+    id: options.eventId,
+    type: LEAD_CREATED,
+    timestamp: options.at.toISOString(),
+    data: {
+      team: { id: options.team.id, slug: options.team.slug },
+      lead: {
+        id: options.leadId,
+        first_name: lead.firstName,
+        last_name: lead.lastName,
+        email: lead.email,
+        phone: lead.phone,
+        mobile_no: lead.mobileNo,
+        organization: lead.organization,
+        job_title: lead.jobTitle,
+        website: lead.website,
+        territory: lead.territory,
+        industry: lead.industry,
+        annual_revenue: lead.annualRevenue,
+        no_of_employees: lead.noOfEmployees,
+        currency: lead.currency,
+        source: options.sourceName,
+        utm: {
+          source: lead.utmSource,
+          medium: lead.utmMedium,
+          campaign: lead.utmCampaign,
+          term: lead.utmTerm,
+          content: lead.utmContent,
+        },
+        extra_fields: lead.extraFields,
+        skipped: { phone: lead.skippedPhone, mobile_no: lead.skippedMobileNo, website: lead.skippedWebsite },
+      },
+      created_by: { api_key_id: options.origin.apiKeyId ?? null, form_id: options.origin.formId ?? null },
+    },
+  });
+}
+
+export function testEvent(options: { eventId: string; at: Date; team: { id: string; slug: string } }) {
+  return testEventSchema.parse({
+    id: options.eventId,
+    type: TEST_EVENT,
+    timestamp: options.at.toISOString(),
+    data: { team: options.team, message: "A test event from Lead Intake: your endpoint is reachable." },
+  });
+}

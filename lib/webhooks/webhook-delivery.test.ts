@@ -1,0 +1,267 @@
+import assert from "node:assert/strict";
+import { after, beforeEach, describe, mock, test } from "node:test";
+
+const { useTestDatabase } = await import("../test-support/test-database");
+const database = await useTestDatabase();
+const { db } = await import("../db/client");
+const { Dispatcher } = await import("../jobs/dispatcher");
+const { MAX_ATTEMPTS, retryDelayMs } = await import("../jobs/retry-schedule");
+const { createLead } = await import("../leads/create-lead");
+const { parseLeadInput } = await import("../leads/parse-lead-input");
+const { createTeam } = await import("../teams/team-store");
+const { startWebhookReceiver } = await import("../test-support/webhook-receiver");
+const { leadCreatedEventSchema } = await import("./lead-created-event");
+const { webhookHandler } = await import("./webhook-delivery");
+const { createEndpoint, findEndpoint, listAttempts, revealSigningSecret } = await import("./webhook-endpoint-store");
+
+// Deliveries and refusals write JSON log lines on stderr; keep the output clean.
+mock.method(process.stderr, "write", () => true);
+
+const actor = { userId: null, ip: null, via: "cli" as const };
+const receiver = await startWebhookReceiver();
+after(() => receiver.close());
+
+let teams = 0;
+async function teamWithEndpoint(url = receiver.url) {
+  const team = await createTeam({ slug: `hooks-${++teams}`, name: `Hooks ${teams}` });
+  const endpoint = await createEndpoint({ teamId: team.id, url, description: null, events: ["lead.created"], actor });
+  receiver.secret = await revealSigningSecret({ id: endpoint.id, teamId: team.id, actor });
+  return { team, endpoint };
+}
+
+const lead = (team: { id: string }, name: string) =>
+  createLead({ team: { id: team.id, defaultPhoneCountry: null }, apiKeyId: "key-1", input: parseLeadInput([["name", name], ["utm_source", "ads"], ["colour", "teal"]]) });
+
+/** A dispatcher on a clock the test moves. */
+function dispatcher(options: { allowPrivate?: boolean; workerId?: string; clock?: { now: Date } } = {}) {
+  const clock = options.clock ?? { now: new Date(Date.now() + 1_000) };
+  const instance = new Dispatcher({
+    handlers: {
+      webhook: webhookHandler({ allowPrivate: options.allowPrivate ?? true }),
+      email: { run: async () => ({ ok: false, error: "not in this test", retry: false }) },
+    },
+    workerId: options.workerId,
+    now: () => clock.now,
+    random: () => 0.5,
+    leaseMs: 60_000,
+    retryBaseMs: 30_000,
+    retentionMs: 30 * 24 * 60 * 60 * 1000,
+  });
+  return { dispatcher: instance, clock };
+}
+
+const jobsOf = (teamId: string) => db().job.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } });
+
+describe("the outbox row commits with the lead", () => {
+  test("a created lead gets one job per subscribed, enabled endpoint", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    const { leadId } = await lead(team, "Ada Lovelace");
+    const [job, ...others] = await jobsOf(team.id);
+    assert.equal(others.length, 0);
+    assert.deepEqual([job!.kind, job!.endpointId, job!.state, job!.eventType], ["webhook", endpoint.id, "pending", "lead.created"]);
+    const payload = leadCreatedEventSchema.parse(JSON.parse(job!.payload));
+    assert.equal(payload.id, job!.eventId);
+    assert.deepEqual(
+      [payload.data.lead.id, payload.data.lead.first_name, payload.data.lead.utm.source, payload.data.lead.extra_fields, payload.data.created_by],
+      [leadId, "Ada", "ads", { colour: "teal" }, { api_key_id: "key-1", form_id: null }],
+    );
+  });
+
+  test("a lead whose transaction rolls back leaves no job", async () => {
+    const { team } = await teamWithEndpoint();
+    await assert.rejects(
+      createLead({
+        team: { id: team.id, defaultPhoneCountry: null },
+        apiKeyId: null,
+        input: parseLeadInput([["name", "Rolled Back"]]),
+        beforeCommit: async () => {
+          throw new Error("the request log failed");
+        },
+      }),
+      /the request log failed/,
+    );
+    assert.deepEqual(await jobsOf(team.id), []);
+    assert.equal(await db().lead.count({ where: { teamId: team.id } }), 0);
+  });
+
+  test("no endpoint, or a disabled one: no job", async () => {
+    const team = await createTeam({ slug: `hooks-${++teams}`, name: "No hooks" });
+    await lead(team, "Nobody Listens");
+    const { team: other, endpoint } = await teamWithEndpoint();
+    await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { enabled: false } });
+    await lead(other, "Disabled Listener");
+    assert.deepEqual([...(await jobsOf(team.id)), ...(await jobsOf(other.id))], []);
+  });
+});
+
+describe("delivery", () => {
+  // Dispatchers claim every due job of the database: each test starts with none left over.
+  beforeEach(() => db().job.deleteMany({}));
+
+  test("a signed POST that the standardwebhooks verifier accepts, logged with status and excerpt", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    receiver.status = 200;
+    await lead(team, "Grace Hopper");
+    const [job] = await jobsOf(team.id);
+    const before = receiver.deliveries.length;
+    const { dispatcher: d } = dispatcher();
+    assert.equal(await d.runOnce(), 1);
+    const received = receiver.deliveries.slice(before);
+    assert.equal(received.length, 1);
+    assert.equal(received[0]!.verified, true);
+    assert.equal(received[0]!.id, job!.eventId);
+    assert.equal(received[0]!.body, job!.payload);
+    assert.equal((await db().job.findUniqueOrThrow({ where: { id: job!.id } })).state, "delivered");
+    const [attempt] = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
+    assert.deepEqual([attempt!.ok, attempt!.statusCode, attempt!.attempt, attempt!.responseExcerpt], [true, 200, 1, "ok"]);
+    assert.equal(await d.runOnce(), 0, "a delivered job is not sent again");
+  });
+
+  test("a failing receiver is retried on the backoff schedule until it answers 2xx", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    await lead(team, "Retry Me");
+    const [job] = await jobsOf(team.id);
+    const { dispatcher: d, clock } = dispatcher();
+    receiver.status = 503;
+    assert.equal(await d.runOnce(), 1);
+    let row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
+    assert.equal(row.state, "pending");
+    assert.equal(row.runAt.getTime() - clock.now.getTime(), retryDelayMs(1, 30_000, 0.5));
+    assert.equal(await d.runOnce(), 0, "not due before its time");
+    clock.now = row.runAt;
+    assert.equal(await d.runOnce(), 1);
+    row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
+    assert.equal(row.runAt.getTime() - clock.now.getTime(), retryDelayMs(2, 30_000, 0.5));
+    receiver.status = 200;
+    clock.now = row.runAt;
+    assert.equal(await d.runOnce(), 1);
+    assert.equal((await db().job.findUniqueOrThrow({ where: { id: job!.id } })).state, "delivered");
+    const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
+    assert.deepEqual(attempts.map((a) => [a.attempt, a.statusCode, a.ok]).reverse(), [[1, 503, false], [2, 503, false], [3, 200, true]]);
+    assert.equal((await findEndpoint({ id: endpoint.id, teamId: team.id }))!.failingSince, null, "a success clears failing");
+  });
+
+  test("after the last attempt fails the delivery has failed and the endpoint is disabled as failing", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    await lead(team, "Never Delivered");
+    const [job] = await jobsOf(team.id);
+    const { dispatcher: d, clock } = dispatcher();
+    receiver.status = 500;
+    const start = clock.now.getTime();
+    for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+      assert.equal(await d.runOnce(), 1, `attempt ${attempt}`);
+      const row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
+      if (attempt < MAX_ATTEMPTS) clock.now = row.runAt;
+    }
+    const hours = (clock.now.getTime() - start) / 3_600_000;
+    assert.ok(hours > 20 && hours < 34, `the schedule spans about a day (${hours.toFixed(1)} h)`);
+    assert.equal((await db().job.findUniqueOrThrow({ where: { id: job!.id } })).state, "failed");
+    const view = await findEndpoint({ id: endpoint.id, teamId: team.id });
+    assert.deepEqual([view!.enabled, view!.disabledReason], [false, "failing"]);
+    receiver.status = 200;
+  });
+
+  test("a failed test event (one attempt) does not disable the endpoint", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    const { sendTestEvent } = await import("./webhook-admin");
+    assert.equal(await sendTestEvent({ endpointId: endpoint.id, team, actor }), true);
+    receiver.status = 500;
+    const { dispatcher: d } = dispatcher();
+    assert.equal(await d.runOnce(), 1);
+    receiver.status = 200;
+    const [job] = await jobsOf(team.id);
+    assert.deepEqual([job!.state, job!.eventType], ["failed", "webhook.test"]);
+    const view = await findEndpoint({ id: endpoint.id, teamId: team.id });
+    assert.deepEqual([view!.enabled, view!.failingSince !== null], [true, true]);
+  });
+
+  test("finished deliveries and their log rows are pruned after the retention period; pending ones stay", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    await lead(team, "Old Delivery");
+    const { dispatcher: d, clock } = dispatcher();
+    assert.equal(await d.runOnce(), 1);
+    await lead(team, "Still Pending");
+    clock.now = new Date(clock.now.getTime() + 30 * 24 * 60 * 60 * 1000 - 60_000);
+    assert.equal(await d.prune(), 0, "not yet 30 days old");
+    clock.now = new Date(clock.now.getTime() + 2 * 60_000);
+    assert.equal(await d.prune(), 1);
+    assert.deepEqual((await jobsOf(team.id)).map((job) => job.state), ["pending"]);
+    assert.deepEqual(await listAttempts({ endpointId: endpoint.id, teamId: team.id }), []);
+  });
+
+  test("without WEBHOOK_ALLOW_PRIVATE_TARGETS a loopback URL is refused, and nothing is sent", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    await lead(team, "Private Target");
+    const before = receiver.deliveries.length;
+    const { dispatcher: d } = dispatcher({ allowPrivate: false });
+    assert.equal(await d.runOnce(), 1);
+    assert.equal(receiver.deliveries.length, before);
+    const [attempt] = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
+    assert.equal(attempt!.statusCode, null);
+    assert.match(attempt!.error!, /^Refused: 127\.0\.0\.1 resolves to 127\.0\.0\.1, a private or reserved address/);
+  });
+
+  test("a claim whose worker died is taken again after its lease; the dead worker's late answer is ignored", async () => {
+    const { team } = await teamWithEndpoint();
+    await lead(team, "Lease Expired");
+    const [job] = await jobsOf(team.id);
+    const clock = { now: new Date(Date.now() + 1_000) };
+    const { claimJobs, finishAttempt } = await import("../jobs/job-store");
+    const [claimed] = await claimJobs({ workerId: "dead", now: clock.now, leaseMs: 60_000, limit: 10 });
+    assert.equal(claimed!.id, job!.id);
+    const { dispatcher: d } = dispatcher({ workerId: "alive", clock });
+    assert.equal(await d.runOnce(), 0, "leased to the dead worker");
+    clock.now = new Date(clock.now.getTime() + 60_001);
+    assert.equal(await d.runOnce(), 1);
+    const row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
+    assert.deepEqual([row.state, row.attempts], ["delivered", 2]);
+    assert.equal(await finishAttempt(claimed!, "dead", { state: "failed", error: "late" }, clock.now), false);
+    assert.equal((await db().job.findUniqueOrThrow({ where: { id: job!.id } })).state, "delivered");
+  });
+
+  test("two dispatchers on one database never send the same delivery twice", async () => {
+    const { team } = await teamWithEndpoint();
+    receiver.status = 200;
+    const count = 40;
+    for (let i = 0; i < count; i++) await lead(team, `Concurrent ${i}`);
+    const events = new Set((await jobsOf(team.id)).map((job) => job.eventId));
+    const before = receiver.deliveries.length;
+    const clock = { now: new Date(Date.now() + 1_000) };
+    const workers = ["one", "two"].map((workerId) => dispatcher({ workerId, clock }).dispatcher);
+    // Both claim in small batches at the same time until nothing is left.
+    await Promise.all(
+      workers.map(async (worker) => {
+        while ((await worker.runOnce()) > 0);
+      }),
+    );
+    const received = receiver.deliveries.slice(before).filter((delivery) => events.has(delivery.id));
+    assert.equal(received.length, count);
+    assert.equal(new Set(received.map((delivery) => delivery.id)).size, count);
+    const claimedBy = await db().webhookAttempt.count({ where: { endpoint: { teamId: team.id } } });
+    assert.equal(claimedBy, count);
+  });
+
+  // SQLite has one process and no row locks: this behaviour exists on PostgreSQL only.
+  if (database.provider === "postgres") test("PostgreSQL: a claim skips the rows another instance holds locked instead of waiting for them", async () => {
+    const { team } = await teamWithEndpoint();
+    for (let i = 0; i < 3; i++) await lead(team, `Locked ${i}`);
+    const [held, ...free] = await jobsOf(team.id);
+    const { default: pg } = await import("pg");
+    const other = new pg.Client({ connectionString: database.url });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query(`SELECT "id" FROM "Job" WHERE "id" = $1 FOR UPDATE`, [held!.id]);
+      const { claimJobs } = await import("../jobs/job-store");
+      const claim = claimJobs({ workerId: "skipper", now: new Date(Date.now() + 1_000), leaseMs: 60_000, limit: 10 });
+      // A claim that waited for the lock would still be waiting when the guard fires.
+      const guard = new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 5_000).unref());
+      const claimed = await Promise.race([claim, guard]);
+      assert.notEqual(claimed, "blocked", "the claim waited for the locked row");
+      assert.deepEqual(new Set((claimed as { id: string }[]).map((job) => job.id)), new Set(free.map((job) => job.id)));
+    } finally {
+      await other.query("ROLLBACK");
+      await other.end();
+    }
+  });
+});

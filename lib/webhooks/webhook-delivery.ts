@@ -1,0 +1,45 @@
+import type { JobHandler } from "../jobs/dispatcher";
+import { log } from "../log/logger";
+import { sendWebhook } from "./send-webhook";
+import { disableIfStillFailing, endpointForDelivery, recordAttempt } from "./webhook-endpoint-store";
+
+// The dispatcher's handler for webhook jobs: one signed POST to the endpoint, written to
+// the endpoint's delivery log. A disabled or deleted endpoint gets nothing more.
+
+export function webhookHandler(options: { allowPrivate: boolean }): JobHandler {
+  return {
+    async run(job, now) {
+      const endpoint = job.endpointId ? await endpointForDelivery(job.endpointId) : null;
+      if (!endpoint) return { ok: false, error: "The endpoint was deleted", retry: false };
+      if (!endpoint.enabled) return { ok: false, error: "The endpoint is disabled", retry: false };
+      const startedAt = now();
+      const result = await sendWebhook({
+        url: endpoint.url,
+        secret: endpoint.secret,
+        eventId: job.eventId,
+        payload: job.payload,
+        allowPrivate: options.allowPrivate,
+        now,
+      });
+      await recordAttempt({
+        jobId: job.id,
+        endpointId: job.endpointId!,
+        eventId: job.eventId,
+        eventType: job.eventType,
+        attempt: job.attempts,
+        startedAt,
+        durationMs: result.durationMs,
+        statusCode: result.statusCode,
+        ok: result.ok,
+        error: result.error,
+        responseExcerpt: result.responseExcerpt,
+      });
+      return result.ok ? { ok: true } : { ok: false, error: result.error ?? "Failed" };
+    },
+    async exhausted(job, now) {
+      if (job.endpointId && (await disableIfStillFailing(job.endpointId, now))) {
+        log("warn", "webhook.endpoint_disabled", { endpoint_id: job.endpointId, reason: "failing" });
+      }
+    },
+  };
+}

@@ -1,0 +1,213 @@
+import { randomBytes } from "node:crypto";
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { open, seal } from "../api-keys/secret-box";
+import { db, type Tx } from "../db/client";
+
+// Every database access for webhook endpoints and their delivery log lives here. Each
+// change a person makes is written with its audit event in one transaction.
+
+export type EndpointView = {
+  id: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  enabled: boolean;
+  disabledReason: "manual" | "failing" | null;
+  disabledAt: Date | null;
+  failingSince: Date | null;
+  createdAt: Date;
+};
+
+const VIEW = {
+  id: true,
+  url: true,
+  description: true,
+  events: true,
+  enabled: true,
+  disabledReason: true,
+  disabledAt: true,
+  failingSince: true,
+  createdAt: true,
+} as const;
+
+type EndpointRow = { [K in keyof typeof VIEW]: K extends "events" ? string : K extends "disabledReason" ? string | null : EndpointView[K] };
+
+function toView(row: EndpointRow): EndpointView {
+  return {
+    ...row,
+    events: row.events.split(" ").filter(Boolean),
+    disabledReason: row.disabledReason === "manual" || row.disabledReason === "failing" ? row.disabledReason : null,
+  };
+}
+
+/** A Standard Webhooks secret: "whsec_" and 32 random bytes, base64. */
+export function generateSigningSecret(): string {
+  return `whsec_${randomBytes(32).toString("base64")}`;
+}
+
+export async function createEndpoint(options: {
+  teamId: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  actor: AuditActor;
+}): Promise<{ id: string }> {
+  return db().$transaction(async (tx) => {
+    const created = await tx.webhookEndpoint.create({
+      data: {
+        teamId: options.teamId,
+        url: options.url,
+        description: options.description,
+        events: options.events.join(" "),
+        // Sealed once the id is known: the ciphertext is bound to its row.
+        secretCiphertext: "",
+        createdById: options.actor.userId,
+      },
+      select: { id: true },
+    });
+    await tx.webhookEndpoint.update({
+      where: { id: created.id },
+      data: { secretCiphertext: seal(generateSigningSecret(), created.id) },
+    });
+    await audit(tx, options.teamId, "webhook.created", options.actor, created.id, { url: options.url });
+    return created;
+  });
+}
+
+export async function listEndpoints(teamId: string): Promise<EndpointView[]> {
+  const rows = await db().webhookEndpoint.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: VIEW });
+  return rows.map(toView);
+}
+
+export async function findEndpoint(options: { id: string; teamId: string }): Promise<EndpointView | null> {
+  const row = await db().webhookEndpoint.findFirst({ where: { id: options.id, teamId: options.teamId }, select: VIEW });
+  return row ? toView(row) : null;
+}
+
+/** The endpoint a delivery goes to, with its signing secret; null when it is gone. */
+export async function endpointForDelivery(id: string): Promise<{ url: string; enabled: boolean; secret: string; failingSince: Date | null } | null> {
+  const row = await db().webhookEndpoint.findUnique({
+    where: { id },
+    select: { url: true, enabled: true, secretCiphertext: true, failingSince: true },
+  });
+  return row ? { url: row.url, enabled: row.enabled, failingSince: row.failingSince, secret: open(row.secretCiphertext, id) } : null;
+}
+
+/** The signing secret, for a manager who asked to see it (audited). */
+export async function revealSigningSecret(options: { id: string; teamId: string; actor: AuditActor }): Promise<string | null> {
+  const row = await db().webhookEndpoint.findFirst({ where: { id: options.id, teamId: options.teamId }, select: { secretCiphertext: true } });
+  if (!row) return null;
+  await audit(db(), options.teamId, "webhook.secret_revealed", options.actor, options.id);
+  return open(row.secretCiphertext, options.id);
+}
+
+export async function setEndpointEnabled(options: { id: string; teamId: string; enabled: boolean; actor: AuditActor }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.updateMany({
+      where: { id: options.id, teamId: options.teamId },
+      data: options.enabled
+        ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }
+        : { enabled: false, disabledReason: "manual", disabledAt: new Date() },
+    });
+    if (count === 1) {
+      await audit(tx, options.teamId, options.enabled ? "webhook.enabled" : "webhook.disabled", options.actor, options.id);
+    }
+    return count === 1;
+  });
+}
+
+export async function deleteEndpoint(options: { id: string; teamId: string; actor: AuditActor }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: options.id, teamId: options.teamId } });
+    if (count === 1) await audit(tx, options.teamId, "webhook.deleted", options.actor, options.id);
+    return count === 1;
+  });
+}
+
+/** The enabled endpoints of a team subscribed to `eventType` (read in the lead's transaction). */
+export async function subscribedEndpoints(teamId: string, eventType: string, tx: Tx): Promise<{ id: string }[]> {
+  const rows = await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } });
+  return rows.filter((row) => row.events.split(" ").includes(eventType)).map(({ id }) => ({ id }));
+}
+
+export type AttemptRecord = {
+  jobId: string;
+  endpointId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  ok: boolean;
+  error: string | null;
+  responseExcerpt: string | null;
+};
+
+const EXCERPT_CHARS = 500;
+
+/** Logs an attempt and keeps the endpoint's failing-since time: set by a failure, cleared by a success. */
+export async function recordAttempt(attempt: AttemptRecord): Promise<void> {
+  await db().$transaction(async (tx) => {
+    await tx.webhookAttempt.create({
+      data: {
+        ...attempt,
+        error: attempt.error?.slice(0, EXCERPT_CHARS) ?? null,
+        responseExcerpt: attempt.responseExcerpt?.slice(0, EXCERPT_CHARS) ?? null,
+      },
+    });
+    if (attempt.ok) {
+      await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
+    } else {
+      await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: null }, data: { failingSince: attempt.startedAt } });
+    }
+  });
+}
+
+/** How long an endpoint fails without a single success before a failed delivery disables it. */
+export const DISABLE_AFTER_FAILING_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * After a delivery failed for good: an endpoint that has not succeeded for a day (the
+ * retry schedule's length) is disabled and shown as failing. A failed test event alone
+ * (one attempt) never disables it.
+ */
+export async function disableIfStillFailing(endpointId: string, now: Date): Promise<boolean> {
+  const { count } = await db().webhookEndpoint.updateMany({
+    where: { id: endpointId, enabled: true, failingSince: { lte: new Date(now.getTime() - DISABLE_AFTER_FAILING_MS) } },
+    data: { enabled: false, disabledReason: "failing", disabledAt: now },
+  });
+  return count === 1;
+}
+
+export type DeliveryLogRow = Omit<AttemptRecord, "endpointId"> & {
+  id: number;
+  /** The delivery's state now: "failed" ones can be resent. */
+  jobState: string;
+};
+
+export const DELIVERY_LOG_PAGE_SIZE = 50;
+
+/** An endpoint's most recent attempts, newest first. */
+export async function listAttempts(options: { endpointId: string; teamId: string; take?: number }): Promise<DeliveryLogRow[]> {
+  const rows = await db().webhookAttempt.findMany({
+    where: { endpointId: options.endpointId, endpoint: { teamId: options.teamId } },
+    orderBy: { id: "desc" },
+    take: options.take ?? DELIVERY_LOG_PAGE_SIZE,
+    include: { job: { select: { state: true } } },
+  });
+  return rows.map(({ job, endpointId: _endpoint, ...row }) => ({ ...row, jobState: job.state }));
+}
+
+async function audit(
+  client: Tx,
+  teamId: string,
+  action: "webhook.created" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.secret_revealed" | "webhook.test_sent" | "webhook.resent",
+  actor: AuditActor,
+  targetId: string,
+  details?: Record<string, string>,
+) {
+  await recordAuditEvent({ teamId, action, actor, targetId, details }, client);
+}
+
+export { audit as recordWebhookAudit };
