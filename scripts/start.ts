@@ -8,6 +8,7 @@ import { encryptionKey } from "../lib/api-keys/secret-box";
 import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
+import { foldExistingSearchKeys } from "../lib/setup/fold-search-keys";
 import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
@@ -55,6 +56,8 @@ async function main() {
   Object.assign(process.env, env);
   encryptionKey();
   const admin = await seed(env);
+  const folded = await foldExistingSearchKeys();
+  if (folded) console.log(`Folded the search keys of ${folded} existing leads (accent-insensitive search).`);
   await db().$disconnect();
 
   if (buildIsStale()) {

@@ -16,6 +16,11 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.removed": "Member removed",
   "member.invite_revoked": "Invite revoked",
   "member.sessions_ended": "Sessions ended",
+  "lead.deleted": "Leads deleted",
+  "lead.erased": "Person erased",
+  "lead.exported": "Leads exported",
+  "lead.merged": "Leads merged",
+  "lead.retention_applied": "Old leads deleted (retention)",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -47,6 +52,12 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
     case "member.sessions_ended":
       return { main: email ?? event.targetId ?? "—" };
+    case "lead.deleted":
+    case "lead.erased":
+    case "lead.exported":
+    case "lead.merged":
+    case "lead.retention_applied":
+      return { main: event.targetId ?? "—", note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

@@ -16,6 +16,12 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "member.invite_revoked",
   "member.sessions_ended",
+  // Lead events name lead ids and counts, never a person's name, email or phone (docs/leads.md).
+  "lead.deleted",
+  "lead.erased",
+  "lead.exported",
+  "lead.merged",
+  "lead.retention_applied",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -1,3 +1,4 @@
+import { EMPTY_FILTER } from "../../lib/leads/lead-filter";
 import { countLeadsUpTo, findLead, findPossibleDuplicates, listLeads } from "../../lib/leads/lead-store";
 
 // The database work behind the signed-in lead pages, measured apart from the HTTP page
@@ -9,10 +10,12 @@ export type LeadQuery = { id: string; label: string; run: () => Promise<unknown>
 /** The database work of the list page (first, deep, email-prefix search), its total count, and the detail page. */
 export function leadQueries(options: { teamId: string; deepCursor: number; emailPrefix: string; detailId: string }): LeadQuery[] {
   const { teamId } = options;
+  const team = { id: teamId, defaultPhoneCountry: null };
+  const search = (query: string) => ({ ...EMPTY_FILTER, query });
   return [
-    { id: "list-first", label: "Lead list, first page", run: () => listLeads({ teamId }) },
-    { id: "list-deep", label: `Lead list, deep cursor page (after seq ${options.deepCursor})`, run: () => listLeads({ teamId, after: options.deepCursor }) },
-    { id: "list-search", label: `Lead list, email prefix search "${options.emailPrefix}"`, run: () => listLeads({ teamId, query: options.emailPrefix }) },
+    { id: "list-first", label: "Lead list, first page", run: () => listLeads({ team }) },
+    { id: "list-deep", label: `Lead list, deep cursor page (after seq ${options.deepCursor})`, run: () => listLeads({ team, after: options.deepCursor }) },
+    { id: "list-search", label: `Lead list, email prefix search "${options.emailPrefix}"`, run: () => listLeads({ team, filter: search(options.emailPrefix) }) },
     { id: "list-count", label: "Lead list, the team's lead total up to 10,000 (countLeadsUpTo)", run: () => countLeadsUpTo(teamId, 10_000) },
     {
       id: "detail",

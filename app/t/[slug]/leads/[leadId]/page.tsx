@@ -2,9 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
-import { requireTeamPage } from "@/lib/auth/require-team-role";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findLead, findPossibleDuplicates } from "@/lib/leads/lead-store";
+import { DeleteLeadButton } from "@/components/leads/delete-lead-button";
 import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
@@ -17,9 +19,20 @@ export const metadata: Metadata = { title: "Lead · Lead Intake" };
 /** A phone or website that was skipped as invalid still shows what the person typed. */
 const skipped = (kind: string, raw: string | null) => (raw === null ? null : `not a valid ${kind}: ${raw}`);
 
-export default async function LeadPage({ params }: { params: Promise<{ slug: string; leadId: string }> }) {
+export default async function LeadPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string; leadId: string }>;
+  searchParams: Promise<{ from?: string | string[] }>;
+}) {
   const { slug, leadId } = await params;
-  const { team } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  const { team, role } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  const { from } = await searchParams;
+  // "← Leads" returns to the list's search, filter and page, rebuilt from parsed values.
+  const listQuery = typeof from === "string" ? listQueryString(parseListPosition(new URLSearchParams(from))) : "";
+  const backHref = `/t/${team.slug}/leads${listQuery ? `?${listQuery}` : ""}`;
+  const canManage = MANAGERS.includes(role);
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
@@ -62,7 +75,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
   return (
     <div>
       <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/leads`} className={linkClass}>
+        <Link href={backHref} className={linkClass}>
           ← Leads
         </Link>
       </nav>
@@ -79,6 +92,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
             {duplicates.length ? <Badge tone="amber">Possible duplicate</Badge> : null}
           </p>
         </div>
+        {canManage ? <DeleteLeadButton slug={team.slug} leadId={lead.id} backHref={backHref} /> : null}
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <DetailCard title="Contact" rows={contact} />
