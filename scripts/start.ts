@@ -9,6 +9,7 @@ import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
 import { foldExistingSearchKeys } from "../lib/setup/fold-search-keys";
+import { startRetentionSchedule } from "../lib/leads/retention";
 import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
@@ -85,6 +86,8 @@ async function main() {
     removePidFile(dataDir, process.pid);
     process.exit(code ?? (signal ? 0 : 1));
   });
+  // Lead retention (docs/leads.md): every instance ticks, one per hour runs it.
+  startRetentionSchedule();
   if (settings.BACKUP_DIR && settings.BACKUP_EVERY_HOURS) {
     if (provider === "sqlite") {
       startBackupSchedule({ database: sqliteFilePath(url), dir: settings.BACKUP_DIR, everyHours: settings.BACKUP_EVERY_HOURS, keep: settings.BACKUP_KEEP });

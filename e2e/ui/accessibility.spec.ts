@@ -164,6 +164,9 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("dialog", { name: `Delete ${leadId}?` })).toBeVisible();
         await checkPage(page, "lead detail, delete dialog");
         await page.keyboard.press("Escape");
+        await page.goto(`/t/${team.slug}/leads/${leadId}/merge`);
+        await expect(page.getByRole("button", { name: `Merge 1 lead into ${leadId}` })).toBeVisible();
+        await checkPage(page, "merge duplicates");
 
         await page.goto(`/t/${team.slug}/leads/CRM-LEAD-999999999`);
         await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();

@@ -7,7 +7,7 @@ import { createLead } from "../../lib/leads/create-lead";
 import { findLead } from "../../lib/leads/lead-store";
 import type { LeadInput } from "../../lib/leads/parse-lead-input";
 import { addLeadSource } from "../../lib/teams/lead-sources";
-import { updateTeamSettings, type Team } from "../../lib/teams/team-store";
+import { teamRetention, updateTeamSettings, type Team } from "../../lib/teams/team-store";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -140,7 +140,7 @@ test("an admin erases a person by email, then by phone: leads, duplicates, reque
   expect(await findLead({ id: byPhone, teamId: team.id })).toBeNull();
   expect(await db().idempotencyRecord.count({ where: { apiKeyId: key.keyId, key: "phone-1" } })).toBe(0);
 
-  const events = await listAuditEvents(team.id);
+  const events = (await listAuditEvents(team.id)).filter((e) => e.action.startsWith("lead."));
   expect(events.map((e) => [e.action, e.details?.count])).toEqual([
     ["lead.erased", 1],
     ["lead.erased", 2],
@@ -280,4 +280,63 @@ test("the search finds names without accents, phone numbers as the intake reads 
     await expect(rows).toHaveText([new RegExp(id)]);
     await expect(page.getByText(/^1 lead match,/)).toBeVisible();
   }
+});
+
+test("an admin merges duplicates choosing per field; a second admin's merge of the same leads is refused", async ({ signInAs }) => {
+  const { team, user } = await newTeamWithUser("admin");
+  const second = await newUser({ team, role: "owner" });
+  const survivor = await lead(team, { name: "Grace Hopper", email: "grace@navy.example", job_title: "Admiral", extraFields: { lang: "COBOL" } });
+  const older = await lead(team, { name: "Grace Murray", email: "grace@navy.example", organization: "Yale", extraFields: { lang: "FLOW-MATIC" } });
+  const newest = await lead(team, { name: "G. Hopper", email: "grace@navy.example", phone: "+1 415 555 2671" });
+
+  const page = await signInAs(user);
+  const rival = await signInAs(second);
+  await page.goto(`/t/${team.slug}/leads/${survivor}`);
+  await page.getByRole("link", { name: "Merge duplicates…" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Merge duplicates into ${survivor}` })).toBeVisible();
+  await rival.goto(`/t/${team.slug}/leads/${survivor}/merge`);
+
+  // Defaults: the newest lead's non-empty value.
+  await expect(page.getByRole("radio", { name: `First name from ${newest}: G.` })).toBeChecked();
+  await expect(page.getByRole("radio", { name: `Job title from ${survivor}: Admiral` })).toBeChecked();
+  await page.getByRole("radio", { name: `First name from ${survivor}: Grace` }).check();
+  await page.getByRole("radio", { name: `Last name from ${older}: Murray` }).check();
+  await page.getByRole("radio", { name: `Organization from ${older}: Yale` }).check();
+  await page.getByRole("button", { name: `Merge 2 leads into ${survivor}` }).click();
+
+  await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads/${survivor}$`));
+  await expect(page.getByRole("heading", { level: 1, name: "Grace Murray" })).toBeVisible();
+  const field = (section: string, label: string) =>
+    page.getByRole("region", { name: section }).getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+  await expect(field("Contact", "Phone")).toHaveText("+1 415 555 2671");
+  await expect(field("Organization", "Organization")).toHaveText("Yale");
+  await expect(field("Source and attribution", "Merged leads")).toHaveText(`${older}, ${newest}`);
+  await expect(page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "lang" }).getByRole("listitem")).toHaveText(["COBOL", "FLOW-MATIC"]);
+  await expect(page.getByRole("region", { name: "Possible duplicates" })).toContainText("No other lead");
+  expect(await findLead({ id: older, teamId: team.id })).toBeNull();
+
+  // The second admin still has the form of before: the merge is refused, nothing changes.
+  await rival.getByRole("button", { name: `Merge 2 leads into ${survivor}` }).click();
+  await expect(rival.getByRole("alert").filter({ hasText: "merged or deleted meanwhile" })).toBeVisible();
+  expect(await findLead({ id: survivor, teamId: team.id })).not.toBeNull();
+
+  const events = await listAuditEvents(team.id);
+  expect(events.map((e) => [e.action, e.targetId, e.details])).toEqual([["lead.merged", survivor, { count: 2, ids: `${older},${newest}` }]]);
+});
+
+test("an admin sets the team's lead retention in General settings", async ({ signInAs }) => {
+  const { team, user } = await newTeamWithUser("admin");
+  const page = await signInAs(user);
+  await page.goto(`/t/${team.slug}/settings/general`);
+  const days = page.getByLabel("Delete leads older than (days)");
+  await days.fill("90");
+  await page.getByRole("button", { name: "Save retention" }).click();
+  await expect(page.getByText("Retention saved.")).toBeVisible();
+  expect(await teamRetention(team.id)).toBe(90);
+  await page.reload();
+  await expect(days).toHaveValue("90");
+  await days.fill("");
+  await page.getByRole("button", { name: "Save retention" }).click();
+  await expect(page.getByText("Retention saved.")).toBeVisible();
+  expect(await teamRetention(team.id)).toBeNull();
 });

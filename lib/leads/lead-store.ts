@@ -445,6 +445,10 @@ export async function findPersonLeads(teamId: string, person: { email: string | 
     }));
 }
 
+/** The organization details and the UTM fields, selected by the export and the merge. */
+const COMPANY_SELECT = { jobTitle: true, website: true, territory: true, industry: true, annualRevenue: true, noOfEmployees: true } as const;
+const UTM_SELECT = { utmSource: true, utmMedium: true, utmCampaign: true, utmTerm: true, utmContent: true } as const;
+
 const EXPORT_SELECT = {
   lastName: true,
   phone: true,
@@ -452,18 +456,9 @@ const EXPORT_SELECT = {
   skippedPhone: true,
   skippedMobileNo: true,
   skippedWebsite: true,
-  jobTitle: true,
-  website: true,
-  territory: true,
-  industry: true,
-  annualRevenue: true,
-  noOfEmployees: true,
+  ...COMPANY_SELECT,
   currency: true,
-  utmSource: true,
-  utmMedium: true,
-  utmCampaign: true,
-  utmTerm: true,
-  utmContent: true,
+  ...UTM_SELECT,
   extraFields: true,
   apiKeyId: true,
 } as const;
@@ -575,4 +570,99 @@ export async function refoldSearchKeys(afterSeq: number, take = 1_000): Promise<
     updated++;
   }
   return { lastSeq: rows.length === take ? rows.at(-1)!.seq : null, updated };
+}
+
+/** Thrown inside a merge's transaction when a lead it names is gone or in another team. */
+export class MergeConflictError extends Error {
+  override name = "MergeConflictError";
+}
+
+export type MergeRow = Omit<NewLead, "teamId" | "apiKeyId" | "sourceId" | "currency" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"> & {
+  id: string;
+  seq: number;
+  extraFields: unknown;
+  mergedLeadIds: unknown;
+  createdAt: Date;
+};
+
+const MERGE_SELECT = {
+  id: true,
+  seq: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  phone: true,
+  phoneCountryCode: true,
+  phoneNational: true,
+  mobileNo: true,
+  mobileCountryCode: true,
+  mobileNational: true,
+  organization: true,
+  ...COMPANY_SELECT,
+  ...UTM_SELECT,
+  extraFields: true,
+  mergedLeadIds: true,
+  createdAt: true,
+} as const;
+
+/** These leads of the team, newest first (the merge page). */
+export function findLeadsForMerge(teamId: string, ids: readonly string[]): Promise<MergeRow[]> {
+  return db().lead.findMany({ where: { teamId, id: { in: [...ids] } }, orderBy: { seq: "desc" }, select: MERGE_SELECT }) as Promise<MergeRow[]>;
+}
+
+export type MergedLead = Omit<MergeRow, "id" | "seq" | "createdAt" | "mergedLeadIds" | "extraFields"> & {
+  extraFields: Record<string, unknown>;
+  mergedLeadIds: string[];
+};
+
+/**
+ * Merges leads into the survivor in one transaction: the rows are locked (PostgreSQL:
+ * FOR UPDATE, in id order; SQLite: the transaction holds the write lock from BEGIN
+ * IMMEDIATE), read again, `build` computes the survivor's new fields from what is stored
+ * now, the merged rows are deleted and the survivor updated. A lead gone or moved
+ * meanwhile throws MergeConflictError and nothing changes: of two merges of the same
+ * leads, the second finds them gone.
+ */
+export async function mergeLeadRows(options: {
+  teamId: string;
+  survivorId: string;
+  mergedIds: readonly string[];
+  build: (survivor: MergeRow, merged: MergeRow[]) => MergedLead;
+  beforeCommit?: (tx: Tx) => Promise<void>;
+}): Promise<void> {
+  const all = [options.survivorId, ...options.mergedIds];
+  await db().$transaction(
+    async (tx) => {
+      if (env().DATABASE_PROVIDER === "postgres") {
+        for (const id of [...all].sort()) await tx.$queryRaw`SELECT 1 FROM "Lead" WHERE "id" = ${id} FOR UPDATE`;
+      }
+      const rows = (await tx.lead.findMany({ where: { teamId: options.teamId, id: { in: all } }, select: MERGE_SELECT })) as MergeRow[];
+      const survivor = rows.find((row) => row.id === options.survivorId);
+      const merged = rows.filter((row) => row.id !== options.survivorId);
+      if (!survivor || merged.length !== options.mergedIds.length) {
+        throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
+      }
+      const data = options.build(survivor, merged);
+      const { count } = await tx.lead.deleteMany({ where: { teamId: options.teamId, id: { in: [...options.mergedIds] } } });
+      if (count !== options.mergedIds.length) throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
+      await tx.lead.update({
+        where: { id: options.survivorId },
+        data: {
+          ...data,
+          ...searchKeys(data),
+          extraFields: rawJson(data.extraFields),
+          mergedLeadIds: rawJson(data.mergedLeadIds),
+        },
+        select: { id: true },
+      });
+      await options.beforeCommit?.(tx);
+    },
+    { maxWait: 10_000, timeout: 10_000 },
+  );
+}
+
+/** Up to `take` ids of the team's leads created before `cutoff`, oldest first (the (teamId, createdAt) index). */
+export async function expiredLeadIds(teamId: string, cutoff: Date, take: number): Promise<string[]> {
+  const rows = await db().lead.findMany({ where: { teamId, createdAt: { lt: cutoff } }, orderBy: { createdAt: "asc" }, take, select: { id: true } });
+  return rows.map((row) => row.id);
 }

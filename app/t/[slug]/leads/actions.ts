@@ -6,6 +6,7 @@ import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-te
 import { BULK_DELETE_LIMIT, deleteLeadsById, deleteMatchingLeads } from "@/lib/leads/delete-leads";
 import { parseLeadFilter } from "@/lib/leads/lead-filter";
 import { erasePerson, parsePerson } from "@/lib/leads/erase-person";
+import { MAX_MERGED, MERGE_FIELDS, mergeLeads, type MergeField } from "@/lib/leads/merge-leads";
 
 // Owners and admins delete leads; each action checks the Origin, the session and the role
 // itself (withTeamRole). The rules (what is deleted, what is audited) are in lib/leads.
@@ -46,5 +47,21 @@ export async function eraseLeadsAction(slug: string, who: string, ids: string[])
     const count = await erasePerson({ team, person, confirmedIds: parsedIds.data, actor });
     revalidatePath(leadsPath(team.slug));
     return count ? { ok: true, count } : { ok: false, error: "Those leads are already gone: search again." };
+  });
+}
+
+const choicesSchema = z.partialRecord(z.enum(MERGE_FIELDS.map(([field]) => field) as [MergeField, ...MergeField[]]), leadIdSchema);
+
+/** Merges `mergedIds` into `survivorId`, keeping per field the value of the chosen lead. */
+export async function mergeLeadsAction(slug: string, survivorId: string, mergedIds: string[], choices: Record<string, string>): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const survivor = leadIdSchema.safeParse(survivorId);
+    const merged = z.array(leadIdSchema).max(MAX_MERGED).safeParse(mergedIds);
+    const chosen = choicesSchema.safeParse(choices);
+    if (!survivor.success || !merged.success || !chosen.success) return { ok: false, error: "Reload the page and choose again." };
+    const result = await mergeLeads({ teamId: team.id, survivorId: survivor.data, mergedIds: merged.data, choices: chosen.data, actor });
+    // A refusal leaves the page as it is, so the admin reads why before reloading.
+    if (result.ok) revalidatePath(leadsPath(team.slug), "layout");
+    return result;
   });
 }

@@ -16,3 +16,18 @@ CREATE INDEX "Lead_teamId_apiKeyId_seq_idx" ON "Lead"("teamId", "apiKeyId", "seq
 
 -- CreateIndex
 CREATE INDEX "Lead_teamId_createdAt_idx" ON "Lead"("teamId", "createdAt");
+
+-- Merged duplicates: the ids merged into a lead.
+ALTER TABLE "Lead" ADD COLUMN "mergedLeadIds" JSONB;
+
+-- Retention: delete a team's leads older than this many days.
+ALTER TABLE "Team" ADD COLUMN "retentionDays" INTEGER;
+
+-- CreateTable
+CREATE TABLE "JobClaim" (
+    "name" TEXT NOT NULL,
+    "claimedUntil" TIMESTAMP(3) NOT NULL,
+    "lastRunAt" TIMESTAMP(3),
+
+    CONSTRAINT "JobClaim_pkey" PRIMARY KEY ("name")
+);

@@ -59,6 +59,7 @@ export default async function LeadPage({
     ["No. of employees", lead.noOfEmployees],
     ["Currency", lead.currency],
   ];
+  const mergedIds = Array.isArray(lead.mergedLeadIds) ? lead.mergedLeadIds.filter((id): id is string => typeof id === "string") : [];
   const keyLabel = lead.apiKeyId
     ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}`
     : null;
@@ -70,6 +71,7 @@ export default async function LeadPage({
     ["UTM term", lead.utmTerm],
     ["UTM content", lead.utmContent],
     ["API key", keyLabel],
+    ["Merged leads", mergedIds.length ? mergedIds.join(", ") : null],
   ];
 
   return (
@@ -100,7 +102,7 @@ export default async function LeadPage({
         <DetailCard title="Source and attribution" rows={attribution} />
         <ExtraFields value={lead.extraFields} />
         <div className="lg:col-span-2">
-          <DuplicateList slug={team.slug} duplicates={duplicates} />
+          <DuplicateList slug={team.slug} duplicates={duplicates} mergeHref={canManage && duplicates.length ? `/t/${team.slug}/leads/${lead.id}/merge` : null} />
         </div>
       </div>
     </div>

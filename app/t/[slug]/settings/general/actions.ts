@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { isPhoneCountry } from "@/lib/teams/phone-countries";
-import { updateTeamSettings } from "@/lib/teams/team-store";
+import { setTeamRetention, updateTeamSettings } from "@/lib/teams/team-store";
 
 const schema = z.object({
   name: z.string().trim().min(1, "Enter a team name.").max(100, "Use at most 100 characters."),
@@ -23,6 +23,23 @@ export async function updateGeneralAction(_previous: FormState, form: FormData):
     if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
     await updateTeamSettings({ teamId: team.id, name: parsed.data.name, defaultPhoneCountry: parsed.data.defaultPhoneCountry || null });
     revalidatePath(`/t/${team.slug}`, "layout");
+    return { ok: true };
+  });
+}
+
+const retentionSchema = z.union([
+  z.literal(""),
+  z.coerce.number().int("Enter a whole number of days.").min(1, "Enter at least 1 day.").max(36_500, "Enter at most 36,500 days."),
+]);
+
+/** Lead retention: delete leads older than N days (empty: keep them). */
+export async function updateRetentionAction(_previous: FormState, form: FormData): Promise<FormState> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team }) => {
+    const raw = form.get("retentionDays");
+    const parsed = retentionSchema.safeParse(typeof raw === "string" ? raw.trim() : "");
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+    await setTeamRetention(team.id, parsed.data === "" ? null : parsed.data);
+    revalidatePath(`/t/${team.slug}/settings/general`);
     return { ok: true };
   });
 }

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { PHONE_COUNTRIES } from "@/lib/teams/phone-countries";
 import { GeneralForm } from "@/components/settings/general-form";
+import { RetentionForm } from "@/components/settings/retention-form";
 import { SectionHeader } from "@/components/settings/section-header";
+import { teamRetention } from "@/lib/teams/team-store";
 
 export const metadata: Metadata = { title: "General · Team Settings · Lead Intake" };
 
@@ -19,6 +21,7 @@ export default async function GeneralPage({ params }: { params: Promise<{ slug: 
         countries={PHONE_COUNTRIES}
         canEdit={MANAGERS.includes(role)}
       />
+      <RetentionForm slug={team.slug} retentionDays={await teamRetention(team.id)} canEdit={MANAGERS.includes(role)} />
     </section>
   );
 }
