@@ -8,6 +8,8 @@ import { encryptionKey } from "../lib/api-keys/secret-box";
 import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
+import { foldExistingSearchKeys } from "../lib/setup/fold-search-keys";
+import { startRetentionSchedule } from "../lib/leads/retention";
 import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
@@ -58,6 +60,8 @@ async function main() {
   Object.assign(process.env, env);
   encryptionKey();
   const admin = await seed(env);
+  const folded = await foldExistingSearchKeys();
+  if (folded) console.log(`Folded the search keys of ${folded} existing leads (accent-insensitive search).`);
   await db().$disconnect();
 
   if (buildIsStale()) {
@@ -85,6 +89,8 @@ async function main() {
     removePidFile(dataDir, process.pid);
     process.exit(code ?? (signal ? 0 : 1));
   });
+  // Lead retention (docs/leads.md): every instance ticks, one per hour runs it.
+  startRetentionSchedule();
   if (settings.BACKUP_DIR && settings.BACKUP_EVERY_HOURS) {
     if (provider === "sqlite") {
       startBackupSchedule({ database: sqliteFilePath(url), dir: settings.BACKUP_DIR, everyHours: settings.BACKUP_EVERY_HOURS, keep: settings.BACKUP_KEEP });

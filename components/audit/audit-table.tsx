@@ -30,6 +30,11 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "webhook.test_sent": "Webhook test sent",
   "webhook.resent": "Webhook delivery resent",
   "notifications.changed": "Lead emails changed",
+  "lead.deleted": "Leads deleted",
+  "lead.erased": "Person erased",
+  "lead.exported": "Leads exported",
+  "lead.merged": "Leads merged",
+  "lead.retention_applied": "Old leads deleted (retention)",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -67,6 +72,12 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
     case "webhook.created":
       return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—") };
+    case "lead.deleted":
+    case "lead.erased":
+    case "lead.exported":
+    case "lead.merged":
+    case "lead.retention_applied":
+      return { main: event.targetId ?? "—", note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

@@ -1,16 +1,23 @@
 import Link from "next/link";
 import type { DuplicateLead } from "@/lib/leads/lead-store";
 import { DateTime } from "@/components/ui/date-time";
-import { cardClass, linkClass } from "@/components/ui/styles";
+import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
 const REASON = { email: "same email", phone: "same phone" } as const;
 
-export function DuplicateList({ slug, duplicates }: { slug: string; duplicates: DuplicateLead[] }) {
+export function DuplicateList({ slug, duplicates, mergeHref = null }: { slug: string; duplicates: DuplicateLead[]; mergeHref?: string | null }) {
   return (
     <section aria-labelledby="duplicates-heading" className={`${cardClass} p-5`}>
-      <h2 id="duplicates-heading" className="text-sm font-semibold text-slate-900">
-        Possible duplicates
-      </h2>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h2 id="duplicates-heading" className="text-sm font-semibold text-slate-900">
+          Possible duplicates
+        </h2>
+        {mergeHref ? (
+          <Link href={mergeHref} className={buttonClass("secondary", "sm")}>
+            Merge duplicates…
+          </Link>
+        ) : null}
+      </div>
       {duplicates.length ? (
         <ul className="mt-3 divide-y divide-slate-100">
           {duplicates.map((lead) => (

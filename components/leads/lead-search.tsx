@@ -1,28 +1,108 @@
+import type { LeadFilter } from "@/lib/leads/lead-filter";
 import { SearchIcon } from "@/components/ui/icons";
-import { buttonClass, inputClass } from "@/components/ui/styles";
+import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
 
-/** A plain GET form: the search lives in the URL, so it can be shared and survives reloads. */
-export function LeadSearch({ action, query }: { action: string; query: string }) {
+export type FilterChoices = {
+  sources: { id: string; name: string }[];
+  keys: { keyId: string; description: string | null }[];
+};
+
+/**
+ * A plain GET form: the search, filters and sort live in the URL, so they can be shared,
+ * survive reloads and come back with "← Leads". A new search starts at the first page.
+ */
+export function LeadSearch({ action, filter, choices }: { action: string; filter: LeadFilter; choices: FilterChoices }) {
+  const filtered = Boolean(
+    filter.sourceId || filter.utmSource || filter.utmCampaign || filter.apiKeyId || filter.createdFrom || filter.createdTo || filter.duplicatesOnly,
+  );
   return (
-    <form role="search" action={action} className="flex w-full max-w-md items-center gap-2">
-      <label htmlFor="lead-search" className="sr-only">
-        Search leads
-      </label>
-      <div className="relative flex-1">
-        <SearchIcon className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-400" />
-        <input
-          id="lead-search"
-          name="q"
-          type="search"
-          defaultValue={query}
-          maxLength={100}
-          placeholder="Name, email or organization"
-          className={`${inputClass} pl-9`}
-        />
+    <form role="search" aria-label="Search and filter leads" action={action} className="w-full max-w-2xl space-y-3">
+      <div className="flex items-center gap-2">
+        <label htmlFor="lead-search" className="sr-only">
+          Search leads
+        </label>
+        <div className="relative flex-1">
+          <SearchIcon className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-400" />
+          <input
+            id="lead-search"
+            name="q"
+            type="search"
+            defaultValue={filter.query}
+            maxLength={100}
+            placeholder="Name, email, phone, organization or lead id"
+            className={`${inputClass} pl-9`}
+          />
+        </div>
+        <button type="submit" className={buttonClass("secondary")}>
+          Search
+        </button>
       </div>
-      <button type="submit" className={buttonClass("secondary")}>
-        Search
-      </button>
+      <details open={filtered || filter.sort !== "newest"} className="rounded-md text-sm">
+        <summary className="cursor-pointer font-medium text-slate-700">Filters and sort</summary>
+        <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <div>
+            <label htmlFor="filter-source" className={labelClass}>
+              Source
+            </label>
+            <select id="filter-source" name="source" defaultValue={filter.sourceId ?? ""} className={`${inputClass} mt-1`}>
+              <option value="">Any source</option>
+              {choices.sources.map((source) => (
+                <option key={source.id} value={source.id}>
+                  {source.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div>
+            <label htmlFor="filter-key" className={labelClass}>
+              Created by key
+            </label>
+            <select id="filter-key" name="key" defaultValue={filter.apiKeyId ?? ""} className={`${inputClass} mt-1`}>
+              <option value="">Any key</option>
+              {choices.keys.map((key) => (
+                <option key={key.keyId} value={key.keyId}>
+                  {key.description ? `${key.description} (${key.keyId})` : key.keyId}
+                </option>
+              ))}
+            </select>
+          </div>
+          <FilterInput id="filter-utm-source" label="UTM source" name="utm_source" value={filter.utmSource ?? ""} maxLength={200} />
+          <FilterInput id="filter-utm-campaign" label="UTM campaign" name="utm_campaign" value={filter.utmCampaign ?? ""} maxLength={200} />
+          <FilterInput id="filter-from" label="Created from (UTC)" name="from" type="date" value={filter.createdFrom ?? ""} />
+          <FilterInput id="filter-to" label="Created to (UTC, inclusive)" name="to" type="date" value={filter.createdTo ?? ""} />
+          <div>
+            <label htmlFor="filter-sort" className={labelClass}>
+              Sort
+            </label>
+            <select id="filter-sort" name="sort" defaultValue={filter.sort} className={`${inputClass} mt-1`}>
+              <option value="newest">Newest first</option>
+              <option value="oldest">Oldest first</option>
+            </select>
+          </div>
+          <div className="flex items-end">
+            <label className="flex items-center gap-2 text-slate-800">
+              <input type="checkbox" name="duplicates" value="1" defaultChecked={filter.duplicatesOnly} className="h-4 w-4" />
+              Possible duplicates only
+            </label>
+          </div>
+        </div>
+        <div className="mt-3">
+          <button type="submit" className={buttonClass("secondary", "sm")}>
+            Apply filters
+          </button>
+        </div>
+      </details>
     </form>
+  );
+}
+
+function FilterInput({ id, label, name, type = "text", value, maxLength }: { id: string; label: string; name: string; type?: string; value: string; maxLength?: number }) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <input id={id} name={name} type={type} defaultValue={value} maxLength={maxLength} className={`${inputClass} mt-1`} />
+    </div>
   );
 }

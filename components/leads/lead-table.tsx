@@ -1,51 +1,154 @@
+"use client";
+
 import Link from "next/link";
+import { useState } from "react";
+import { deleteLeadsAction, deleteMatchingLeadsAction } from "@/app/t/[slug]/leads/actions";
 import type { LeadListItem } from "@/lib/leads/lead-store";
 import { Badge } from "@/components/ui/badge";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
-import { cardClass, linkClass } from "@/components/ui/styles";
+import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
 const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-4 py-3 text-sm text-slate-700";
+const checkbox = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
-export function LeadTable({ slug, leads }: { slug: string; leads: LeadListItem[] }) {
+const leads = (n: number) => (n === 1 ? "1 lead" : `${n.toLocaleString("en-US")} leads`);
+
+/** What owners and admins may delete besides the selected rows: every lead matching the list's filter. */
+export type MatchingLeads = { count: number; capped: boolean; narrowed: boolean };
+
+/**
+ * The lead list. `listQuery` (the list's URL query) travels to each detail page, whose
+ * "← Leads" returns to this very search, filter and page. `manage`: owners and admins
+ * select rows to delete, or delete every lead matching the filter.
+ */
+export function LeadTable({
+  slug,
+  leads: rows,
+  listQuery,
+  sortLabel,
+  manage,
+}: {
+  slug: string;
+  leads: LeadListItem[];
+  listQuery: string;
+  sortLabel: string;
+  manage?: MatchingLeads | null;
+}) {
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const visible = rows.filter((lead) => selected.has(lead.id)).map((lead) => lead.id);
+  const allSelected = rows.length > 0 && visible.length === rows.length;
+  const toggle = (id: string, on: boolean) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const from = listQuery ? `?from=${encodeURIComponent(listQuery)}` : "";
+
   return (
-    <div className={`${cardClass} overflow-x-auto`}>
-      <table className="min-w-full divide-y divide-slate-200">
-        <caption className="sr-only">Leads, newest first</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={th}>ID</th>
-            <th scope="col" className={th}>Name</th>
-            <th scope="col" className={th}>Organization</th>
-            <th scope="col" className={th}>Email</th>
-            <th scope="col" className={th}>Source</th>
-            <th scope="col" className={th}>Created</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {leads.map((lead) => (
-            <tr key={lead.id} className="hover:bg-slate-50">
-              <td className={`${td} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
-              <th scope="row" className={`${td} text-left font-normal`}>
-                <div className="flex flex-wrap items-center gap-2">
-                  <Link href={`/t/${slug}/leads/${lead.id}`} className={linkClass}>
-                    {lead.name}
-                  </Link>
-                  {lead.possibleDuplicate ? <Badge tone="amber">Possible duplicate</Badge> : null}
-                </div>
-              </th>
-              <td className={td}>{lead.organization}</td>
-              <td className={td}>{lead.email ?? <span className="text-slate-400">—</span>}</td>
-              <td className={td}>
-                <Badge tone="indigo">{lead.source}</Badge>
-              </td>
-              <td className={`${td} whitespace-nowrap`}>
-                <DateTime value={lead.createdAt} />
-              </td>
+    <>
+      {manage ? (
+        <div role="group" aria-label="Bulk actions" className="mb-3 flex flex-wrap items-center gap-3 text-sm text-slate-700">
+          <span aria-live="polite">{visible.length ? `${leads(visible.length)} selected` : "Select leads to delete them."}</span>
+          {visible.length ? (
+            <ConfirmButton
+              label="Delete selected"
+              className={buttonClass("danger", "sm")}
+              title={`Delete ${leads(visible.length)}?`}
+              description="The selected leads are deleted for good. The audit log records their ids and the count."
+              confirmLabel={`Delete ${leads(visible.length)}`}
+              pendingLabel="Deleting…"
+              action={async () => {
+                const result = await deleteLeadsAction(slug, visible);
+                if (result.ok) setSelected(new Set());
+                return result;
+              }}
+            >
+              Delete selected
+            </ConfirmButton>
+          ) : null}
+          {manage.narrowed && manage.count > 0 && !manage.capped ? (
+            <ConfirmButton
+              label={`Delete all ${leads(manage.count)} matching`}
+              className={buttonClass("secondary", "sm")}
+              title={`Delete all ${leads(manage.count)} matching this search and filter?`}
+              description={`Every one of the ${leads(manage.count)} that match, on every page, is deleted for good.`}
+              confirmLabel={`Delete ${leads(manage.count)}`}
+              pendingLabel="Deleting…"
+              action={async () => {
+                const result = await deleteMatchingLeadsAction(slug, listQuery, manage.count);
+                if (result.ok) setSelected(new Set());
+                return result;
+              }}
+            >
+              Delete all {leads(manage.count)} matching
+            </ConfirmButton>
+          ) : null}
+        </div>
+      ) : null}
+      <div className={`${cardClass} overflow-x-auto`}>
+        <table className="min-w-full divide-y divide-slate-200">
+          <caption className="sr-only">Leads, {sortLabel}</caption>
+          <thead className="bg-slate-50">
+            <tr>
+              {manage ? (
+                <td className="w-10 px-4 py-3">
+                  <input
+                    type="checkbox"
+                    aria-label="Select all leads on this page"
+                    className={checkbox}
+                    checked={allSelected}
+                    onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((lead) => lead.id)) : new Set())}
+                  />
+                </td>
+              ) : null}
+              <th scope="col" className={th}>ID</th>
+              <th scope="col" className={th}>Name</th>
+              <th scope="col" className={th}>Organization</th>
+              <th scope="col" className={th}>Email</th>
+              <th scope="col" className={th}>Source</th>
+              <th scope="col" className={th}>Created</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody className="divide-y divide-slate-100">
+            {rows.map((lead) => (
+              <tr key={lead.id} className="hover:bg-slate-50">
+                {manage ? (
+                  <td className="w-10 px-4 py-3">
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${lead.id}`}
+                      className={checkbox}
+                      checked={selected.has(lead.id)}
+                      onChange={(event) => toggle(lead.id, event.target.checked)}
+                    />
+                  </td>
+                ) : null}
+                <td className={`${td} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
+                <th scope="row" className={`${td} text-left font-normal`}>
+                  <div className="flex flex-wrap items-center gap-2">
+                    <Link href={`/t/${slug}/leads/${lead.id}${from}`} className={linkClass}>
+                      {lead.name}
+                    </Link>
+                    {lead.possibleDuplicate ? <Badge tone="amber">Possible duplicate</Badge> : null}
+                  </div>
+                </th>
+                <td className={td}>{lead.organization}</td>
+                <td className={td}>{lead.email ?? <span className="text-slate-400">—</span>}</td>
+                <td className={td}>
+                  <Badge tone="indigo">{lead.source}</Badge>
+                </td>
+                <td className={`${td} whitespace-nowrap`}>
+                  <DateTime value={lead.createdAt} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </>
   );
 }

@@ -1,27 +1,30 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/styles";
 
-export function Pagination({ newer, older }: { newer: string | null; older: string | null }) {
-  if (!newer && !older) return null;
+/** Previous and next page of the list; in oldest-first order the next page holds newer leads. */
+export function Pagination({ previous, next, oldestFirst = false }: { previous: string | null; next: string | null; oldestFirst?: boolean }) {
+  if (!previous && !next) return null;
   const disabled = `${buttonClass("secondary", "sm")} pointer-events-none opacity-50`;
+  const previousLabel = oldestFirst ? "← Older" : "← Newer";
+  const nextLabel = oldestFirst ? "Newer →" : "Older →";
   return (
     <nav aria-label="Pagination" className="mt-4 flex justify-end gap-2">
-      {newer ? (
-        <Link href={newer} className={buttonClass("secondary", "sm")}>
-          ← Newer
+      {previous ? (
+        <Link href={previous} className={buttonClass("secondary", "sm")}>
+          {previousLabel}
         </Link>
       ) : (
         <span aria-disabled="true" className={disabled}>
-          ← Newer
+          {previousLabel}
         </span>
       )}
-      {older ? (
-        <Link href={older} className={buttonClass("secondary", "sm")}>
-          Older →
+      {next ? (
+        <Link href={next} className={buttonClass("secondary", "sm")}>
+          {nextLabel}
         </Link>
       ) : (
         <span aria-disabled="true" className={disabled}>
-          Older →
+          {nextLabel}
         </span>
       )}
     </nav>

@@ -167,9 +167,33 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();
         await checkPage(page, "leads, empty search");
 
+        await page.goto(`/t/${team.slug}/leads?duplicates=1&sort=oldest`);
+        await expect(page.getByRole("button", { name: "Apply filters" })).toBeVisible();
+        await page.getByRole("checkbox", { name: `Select ${leadId}` }).check();
+        await checkPage(page, "leads, filtered, a row selected");
+        await page.getByRole("button", { name: "Delete selected" }).click();
+        await expect(page.getByRole("dialog", { name: "Delete 1 lead?" })).toBeVisible();
+        await checkPage(page, "leads, bulk delete dialog");
+        await page.keyboard.press("Escape");
+
+        await page.goto(`/t/${team.slug}/leads/erase?who=grace%40navy.example`);
+        await expect(page.getByRole("region", { name: "2 leads match" })).toBeVisible();
+        await checkPage(page, "erase a person, two leads");
+        await page.getByRole("button", { name: "Erase 2 leads" }).click();
+        await expect(page.getByRole("dialog", { name: "Erase 2 leads?" })).toBeVisible();
+        await checkPage(page, "erase a person, dialog");
+        await page.keyboard.press("Escape");
+
         await page.goto(`/t/${team.slug}/leads/${leadId}`);
         await expect(page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "interests" }).getByRole("listitem")).toHaveText(["a", "b"]);
         await checkPage(page, "lead detail");
+        await page.getByRole("button", { name: "Delete lead" }).click();
+        await expect(page.getByRole("dialog", { name: `Delete ${leadId}?` })).toBeVisible();
+        await checkPage(page, "lead detail, delete dialog");
+        await page.keyboard.press("Escape");
+        await page.goto(`/t/${team.slug}/leads/${leadId}/merge`);
+        await expect(page.getByRole("button", { name: `Merge 1 lead into ${leadId}` })).toBeVisible();
+        await checkPage(page, "merge duplicates");
 
         await page.goto(`/t/${team.slug}/leads/CRM-LEAD-999999999`);
         await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();

@@ -269,3 +269,9 @@ export async function touchApiKey(key: { id: string; lastUsedAt: Date | null }, 
 export async function findApiKeyDescription(options: { keyId: string; teamId: string }): Promise<{ description: string | null } | null> {
   return db().apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true } });
 }
+
+/** The team's key ids and descriptions, oldest first (the lead list's "created by key" filter). */
+export async function listApiKeyLabels(teamId: string): Promise<{ keyId: string; description: string | null }[]> {
+  const rows = await db().apiKey.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: { id: true, description: true } });
+  return rows.map((row) => ({ keyId: row.id, description: row.description }));
+}

@@ -30,6 +30,12 @@ export const AUDIT_ACTIONS = [
   "webhook.test_sent",
   "webhook.resent",
   "notifications.changed",
+  // Lead events name lead ids and counts, never a person's name, email or phone (docs/leads.md).
+  "lead.deleted",
+  "lead.erased",
+  "lead.exported",
+  "lead.merged",
+  "lead.retention_applied",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -139,3 +139,18 @@ export async function purgeExpired(now: Date): Promise<number> {
   const { count } = await db().idempotencyRecord.deleteMany({ where: { expiresAt: { lt: now } } });
   return count;
 }
+
+/**
+ * An erasure (lib/leads/erase-person.ts): deletes the stored responses that name these
+ * leads, so a replay can no longer answer with an erased lead's id. Lead ids are unique
+ * across teams; the match includes the JSON key and quotes, so CRM-LEAD-10000 never
+ * matches CRM-LEAD-100000.
+ */
+export async function eraseLeadResponses(tx: Tx, leadIds: readonly string[]): Promise<number> {
+  let erased = 0;
+  for (const id of leadIds) {
+    const { count } = await tx.idempotencyRecord.deleteMany({ where: { responseBody: { contains: `"lead_id":${JSON.stringify(id)}` } } });
+    erased += count;
+  }
+  return erased;
+}

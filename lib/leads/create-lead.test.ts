@@ -105,6 +105,7 @@ describe("createLead stores every field by the rules", async () => {
       utmTerm: "engines",
       utmContent: "header",
       extraFields: { favourite_colour: "teal", visits: 3 },
+      mergedLeadIds: null,
       apiKeyId: "0123456789abcdef0123",
       formId: null,
     });

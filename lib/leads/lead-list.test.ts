@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { useTestDatabase } from "../test-support/test-database";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
+import { EMPTY_FILTER } from "./lead-filter";
 import { countLeadsUpTo, findLead, findPossibleDuplicates, listLeads } from "./lead-store";
 import type { LeadInput } from "./parse-lead-input";
 
@@ -24,39 +25,40 @@ const fillers: string[] = [];
 for (let i = 0; i < 5; i++) fillers.push(await lead({ name: `Filler ${i}` }));
 await lead({ name: "Ada Elsewhere", email: "ada@example.com" }, other.id);
 
+const search = (query: string) => ({ ...EMPTY_FILTER, query });
 const names = (page: { leads: { name: string }[] }) => page.leads.map((l) => l.name);
 
 test("pages newest first by seq cursor, in both directions", async () => {
-  const first = await listLeads({ teamId: team.id, take: 4 });
+  const first = await listLeads({ team, take: 4 });
   assert.deepEqual(names(first), ["Filler 4", "Filler 3", "Filler 2", "Filler 1"]);
   assert.equal(first.newerCursor, null);
   assert.ok(first.olderCursor !== null);
 
-  const second = await listLeads({ teamId: team.id, take: 4, after: first.olderCursor! });
+  const second = await listLeads({ team, take: 4, after: first.olderCursor! });
   assert.deepEqual(names(second), ["Filler 0", "Mary Somerville", "Charles Babbage", "Augusta Byron"]);
-  const last = await listLeads({ teamId: team.id, take: 4, after: second.olderCursor! });
+  const last = await listLeads({ team, take: 4, after: second.olderCursor! });
   assert.deepEqual(names(last), ["Ada King Lovelace"]);
   assert.equal(last.olderCursor, null);
 
-  const back = await listLeads({ teamId: team.id, take: 4, before: last.newerCursor! });
+  const back = await listLeads({ team, take: 4, before: last.newerCursor! });
   assert.deepEqual(names(back), names(second));
-  const top = await listLeads({ teamId: team.id, take: 4, before: back.newerCursor! });
+  const top = await listLeads({ team, take: 4, before: back.newerCursor! });
   assert.deepEqual(names(top), names(first));
   assert.equal(top.newerCursor, null);
 });
 
 test("searches the start of the full name, last name, email and organization, ignoring case", async () => {
   for (const query of ["ada k", "KING LOVE", "king", "ada@exa", "analytical"]) {
-    assert.ok(names(await listLeads({ teamId: team.id, query })).includes("Ada King Lovelace"), query);
+    assert.ok(names(await listLeads({ team, filter: search(query) })).includes("Ada King Lovelace"), query);
   }
-  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "ada@" })), ["Augusta Byron", "Ada King Lovelace"]);
-  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "velace" })), [], "prefix search, not infix");
-  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "elsewhere" })), [], "other teams are never searched");
-  assert.deepEqual(names(await listLeads({ teamId: team.id, query: "%" })), [], "LIKE wildcards are literal");
+  assert.deepEqual(names(await listLeads({ team, filter: search("ada@") })), ["Augusta Byron", "Ada King Lovelace"]);
+  assert.deepEqual(names(await listLeads({ team, filter: search("velace") })), [], "prefix search, not infix");
+  assert.deepEqual(names(await listLeads({ team, filter: search("elsewhere") })), [], "other teams are never searched");
+  assert.deepEqual(names(await listLeads({ team, filter: search("%") })), [], "LIKE wildcards are literal");
 });
 
 test("marks leads sharing an email or an E.164 number with another lead of the same team", async () => {
-  const page = await listLeads({ teamId: team.id });
+  const page = await listLeads({ team });
   const flagged = page.leads.filter((l) => l.possibleDuplicate).map((l) => l.id).sort();
   assert.deepEqual(flagged, [ada, sameEmail, phoneAsMobile].sort());
   assert.ok(!flagged.includes(ownNumbersOnly), "a lead's own phone and mobile do not make it a duplicate");
@@ -86,9 +88,9 @@ test("counts a team's leads up to a cap, and says when there are more", async ()
 test("search takes % and _ literally and finds names that contain them", async () => {
   const shop = await createTeam({ slug: "wildcards", name: "Wildcards" });
   for (const name of ["100% Juice", "A_B Testing", "Abba", "1000 Islands"]) await lead({ name }, shop.id);
-  const search = async (query: string) => names(await listLeads({ teamId: shop.id, query }));
-  assert.deepEqual(await search("100%"), ["100% Juice"]);
-  assert.deepEqual(await search("a_"), ["A_B Testing"]);
-  assert.deepEqual(await search("_"), []);
-  assert.deepEqual(await search("\\"), []);
+  const find = async (query: string) => names(await listLeads({ team: shop, filter: { ...EMPTY_FILTER, query } }));
+  assert.deepEqual(await find("100%"), ["100% Juice"]);
+  assert.deepEqual(await find("a_"), ["A_B Testing"]);
+  assert.deepEqual(await find("_"), []);
+  assert.deepEqual(await find("\\"), []);
 });

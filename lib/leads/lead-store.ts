@@ -1,7 +1,9 @@
-import { db, type Tx } from "../db/client";
+import { db, type Db, type Tx } from "../db/client";
 import { env } from "../env";
 import { rawJson } from "../db/raw-json";
-import { formatLeadId } from "./lead-id";
+import { formatLeadId, parseLeadId } from "./lead-id";
+import { parsePhone } from "./phone";
+import { createdRange, EMPTY_FILTER, narrows, type LeadFilter } from "./lead-filter";
 import type { ExtraFieldValue } from "./parse-lead-input";
 
 // Every database access for leads lives here.
@@ -41,8 +43,8 @@ export type NewLead = {
 
 const LEAD_COUNTER = "lead";
 
-/** Lower-cased copies of the searchable fields (see listLeads). */
-function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
+/** Lower-cased (email) and folded (names, organization) copies of the searchable fields (see listLeads). */
+export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
   const fullName = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
   return {
     emailKey: lead.email?.toLowerCase() ?? null,
@@ -52,8 +54,13 @@ function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "or
   };
 }
 
+/**
+ * The folded form names and organizations are searched by: compatibility-decomposed, marks
+ * removed, lower-cased ("Díaz" and "DIAZ" are both "diaz"; "ﬁ" is "fi"). Leads stored before
+ * folding are folded once by lib/setup/fold-search-keys.ts.
+ */
 export function searchKey(text: string): string {
-  return text.trim().toLowerCase();
+  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim();
 }
 
 // Extra fields are caller-chosen names ("__proto__", "$type"…): stored through rawJson.
@@ -155,79 +162,328 @@ export type LeadListItem = {
 
 export type LeadPage = {
   leads: LeadListItem[];
-  /** seq cursors: pass as `before` for newer leads, as `after` for older ones. */
+  /** seq cursors: pass as `before` for the previous page, as `after` for the next one. */
   newerCursor: number | null;
   olderCursor: number | null;
 };
 
+/** The team a list query runs for: its id, and the country plain phone numbers are read in. */
+export type LeadTeam = { id: string; defaultPhoneCountry: string | null };
+
+type LeadWhere = NonNullable<Parameters<Db["lead"]["findMany"]>[0]>["where"];
+
 /**
- * One page of a team's leads, newest first, by keyset pagination on seq. `query`
- * matches the start of the full name, the last name, the email or the organization,
- * case-insensitively.
+ * The where clause of a filter. The search is an OR of index-backed branches (a key
+ * prefix, an E.164 number, a lead id), each carrying teamId and the other filters: SQLite
+ * then answers it from the (teamId, key) indexes (MULTI-INDEX OR) instead of walking every
+ * lead of the team by seq (docs/leads.md "Which filters use an index").
+ */
+function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
+  const created = createdRange(filter);
+  const narrowing = {
+    teamId: team.id,
+    ...(filter.sourceId ? { sourceId: filter.sourceId } : {}),
+    ...(filter.utmSource ? { utmSource: filter.utmSource } : {}),
+    ...(filter.utmCampaign ? { utmCampaign: filter.utmCampaign } : {}),
+    ...(filter.apiKeyId ? { apiKeyId: filter.apiKeyId } : {}),
+    ...(created.gte || created.lt ? { createdAt: created } : {}),
+  };
+  const branches = searchBranches(team, filter.query);
+  if (!branches) return narrowing;
+  return { OR: branches.map((branch) => ({ ...narrowing, ...branch })) };
+}
+
+/** The OR branches of a search, or null for no search. */
+function searchBranches(team: LeadTeam, query: string): LeadWhere[] | null {
+  const key = searchKey(query);
+  if (!key) return null;
+  const branches: LeadWhere[] = [
+    { nameKey: startsWith(key) },
+    { lastNameKey: startsWith(key) },
+    { emailKey: startsWith(query.trim().toLowerCase()) },
+    { organizationKey: startsWith(key) },
+  ];
+  // A lead id, in any case and padding ("crm-lead-42").
+  const seq = parseLeadId(query);
+  if (seq !== null && Number.isSafeInteger(seq)) branches.push({ id: formatLeadId(seq) });
+  // A phone number in any form the intake reads, in the team's default country: the same
+  // E.164 the intake stored ("+44 7911 123456" and "07911 123456" in GB).
+  if ((query.match(/\d/g)?.length ?? 0) >= 5) {
+    const phone = parsePhone(query, { defaultCountry: team.defaultPhoneCountry });
+    if (phone) branches.push({ phone: phone.e164 }, { mobileNo: phone.e164 });
+  }
+  return branches;
+}
+
+/** Rows scanned at most for one page of "possible duplicates only" (a filter no index serves). */
+const DUPLICATE_SCAN_LIMIT = 5_000;
+const WALK_BATCH = 200;
+
+const LIST_SELECT = {
+  id: true,
+  seq: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  emailKey: true,
+  phone: true,
+  mobileNo: true,
+  organization: true,
+  createdAt: true,
+  source: { select: { name: true } },
+} as const;
+
+type ListRow = { id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null };
+
+/**
+ * Walks the filter's leads in `order` from the seq `from` (exclusive), keeping the possible
+ * duplicates when the filter asks for them, until `want` rows are kept or, for that
+ * unindexed filter, `scanLimit` rows were read. `more`: the walk stopped before the end;
+ * `lastSeq`: the last seq read (the cursor to continue from).
+ */
+async function walkLeads<Row extends ListRow>(
+  team: LeadTeam,
+  filter: LeadFilter,
+  options: { order: "asc" | "desc"; from?: number; want: number; scanLimit?: number; select: Record<string, unknown> },
+): Promise<{ rows: Row[]; more: boolean; lastSeq: number | null }> {
+  const where = leadWhere(team, filter);
+  const beyond = (from: number | undefined) => (from === undefined ? {} : { seq: options.order === "desc" ? { lt: from } : { gt: from } });
+  const find = (from: number | undefined, take: number) =>
+    db().lead.findMany({
+      where: { ...where, ...beyond(from) },
+      orderBy: { seq: options.order },
+      take,
+      select: { ...LIST_SELECT, ...options.select },
+    }) as unknown as Promise<Row[]>;
+
+  if (!filter.duplicatesOnly) {
+    const rows = await find(options.from, options.want);
+    return { rows, more: rows.length === options.want, lastSeq: rows.at(-1)?.seq ?? null };
+  }
+  const kept: Row[] = [];
+  let from = options.from;
+  let scanned = 0;
+  const limit = options.scanLimit ?? DUPLICATE_SCAN_LIMIT;
+  for (;;) {
+    const batch = await find(from, WALK_BATCH);
+    scanned += batch.length;
+    const duplicates = await duplicateIds(team.id, batch);
+    for (const row of batch) {
+      if (!duplicates.has(row.id)) continue;
+      kept.push(row);
+      if (kept.length === options.want) return { rows: kept, more: true, lastSeq: row.seq };
+    }
+    from = batch.at(-1)?.seq ?? from;
+    if (batch.length < WALK_BATCH) return { rows: kept, more: false, lastSeq: from ?? null };
+    if (scanned >= limit) return { rows: kept, more: true, lastSeq: from ?? null };
+  }
+}
+
+/**
+ * One page of a team's leads matching `filter`, by keyset pagination on seq (the creation
+ * order): newest first, or oldest first with sort "oldest". `after` continues in the sort
+ * order, `before` goes back. The search matches the start of the full name, the last name,
+ * the email or the organization, case-insensitively.
  */
 export async function listLeads(options: {
-  teamId: string;
-  query?: string;
+  team: LeadTeam;
+  filter?: LeadFilter;
   after?: number;
   before?: number;
   take?: number;
 }): Promise<LeadPage> {
   const take = options.take ?? LEAD_PAGE_SIZE;
-  const key = options.query ? searchKey(options.query) : "";
-  const search = key
-    ? {
-        // teamId inside each branch: SQLite can then answer the OR from the four
-        // (teamId, key) indexes (MULTI-INDEX OR) instead of walking every lead of the
-        // team by seq (docs/performance.md).
-        OR: [
-          { teamId: options.teamId, nameKey: startsWith(key) },
-          { teamId: options.teamId, lastNameKey: startsWith(key) },
-          { teamId: options.teamId, emailKey: startsWith(key) },
-          { teamId: options.teamId, organizationKey: startsWith(key) },
-        ],
-      }
-    : {};
+  const filter = options.filter ?? EMPTY_FILTER;
+  const forward = filter.sort === "oldest" ? "asc" : "desc";
   const backwards = options.before !== undefined && options.after === undefined;
-  const seq = backwards ? { gt: options.before } : options.after !== undefined ? { lt: options.after } : undefined;
-  const rows = await db().lead.findMany({
-    // With a search, teamId is inside each OR branch only: an outer teamId makes SQLite
-    // prefer walking (teamId, seq) to skip the sort.
-    where: { ...(key ? search : { teamId: options.teamId }), ...(seq ? { seq } : {}) },
-    orderBy: { seq: backwards ? "asc" : "desc" },
-    take: take + 1,
-    select: {
-      id: true,
-      seq: true,
-      firstName: true,
-      lastName: true,
-      email: true,
-      emailKey: true,
-      phone: true,
-      mobileNo: true,
-      organization: true,
-      createdAt: true,
-      source: { select: { name: true } },
-    },
+  const walk = await walkLeads<ListRow & Parameters<typeof toListItem>[0]>(options.team, filter, {
+    order: backwards ? (forward === "asc" ? "desc" : "asc") : forward,
+    from: backwards ? options.before : options.after,
+    want: take + 1,
+    select: {},
   });
-  const hasMore = rows.length > take;
-  const page = rows.slice(0, take);
+  const full = walk.rows.length > take;
+  // More rows lie beyond this page: a full walk, or a duplicates-only walk that hit its
+  // scan limit (it then continues from the last row it read).
+  const more = full || walk.more;
+  const page = walk.rows.slice(0, take);
+  const edge = full ? page.at(-1)!.seq : walk.lastSeq;
   if (backwards) page.reverse();
-  const duplicates = await duplicateIds(options.teamId, page);
+  const duplicates = filter.duplicatesOnly ? new Set(page.map((r) => r.id)) : await duplicateIds(options.team.id, page);
   const first = page[0];
   const last = page[page.length - 1];
   return {
-    leads: page.map((row) => ({
-      id: row.id,
-      name: [row.firstName, row.lastName].filter(Boolean).join(" "),
-      organization: row.organization,
-      email: row.email,
-      source: row.source.name,
-      createdAt: row.createdAt,
-      possibleDuplicate: duplicates.has(row.id),
-    })),
-    newerCursor: first && (backwards ? hasMore : options.after !== undefined) ? first.seq : null,
-    olderCursor: last && (backwards ? true : hasMore) ? last.seq : null,
+    leads: page.map((row) => toListItem(row, duplicates.has(row.id))),
+    newerCursor: backwards ? (more ? edge : null) : options.after !== undefined ? (first?.seq ?? options.after) : null,
+    olderCursor: backwards ? (last?.seq ?? options.before ?? null) : more ? edge : null,
   };
+}
+
+function toListItem(
+  row: { id: string; firstName: string; lastName: string | null; organization: string; email: string | null; createdAt: Date; source: { name: string } },
+  possibleDuplicate: boolean,
+): LeadListItem {
+  return {
+    id: row.id,
+    name: [row.firstName, row.lastName].filter(Boolean).join(" "),
+    organization: row.organization,
+    email: row.email,
+    source: row.source.name,
+    createdAt: row.createdAt,
+    possibleDuplicate,
+  };
+}
+
+/** "Possible duplicates only" is counted among this many leads at most (then shown as "N+"). */
+const DUPLICATE_COUNT_SCAN_LIMIT = 10_000;
+
+/**
+ * How many leads match the filter, counted no further than `cap`. Without a filter this is
+ * countLeadsUpTo; "possible duplicates only" counts what a bounded walk finds.
+ */
+export async function countMatchingLeads(team: LeadTeam, filter: LeadFilter, cap: number): Promise<{ count: number; capped: boolean }> {
+  if (!narrows(filter)) return countLeadsUpTo(team.id, cap);
+  const walk = await walkLeads(team, { ...filter, sort: "newest" }, { order: "desc", want: cap + 1, scanLimit: DUPLICATE_COUNT_SCAN_LIMIT, select: {} });
+  const count = Math.min(walk.rows.length, cap);
+  return { count, capped: walk.rows.length > cap || (walk.more && walk.rows.length <= cap) };
+}
+
+/** The ids of the leads matching the filter, oldest first, or null when more than `limit` match. */
+export async function matchingLeadIds(team: LeadTeam, filter: LeadFilter, limit: number): Promise<string[] | null> {
+  const ids: string[] = [];
+  let from: number | undefined;
+  for (;;) {
+    const walk = await walkLeads(team, { ...filter, sort: "oldest" }, { order: "asc", from, want: 1_000, scanLimit: 1_000_000, select: {} });
+    ids.push(...walk.rows.map((r) => r.id));
+    if (ids.length > limit) return null;
+    if (!walk.more) return ids;
+    from = walk.lastSeq ?? undefined;
+  }
+}
+
+/**
+ * Deletes these leads of the team in one transaction and returns the ids that existed
+ * (another team's id, or a lead already gone, deletes nothing). `beforeCommit` runs in the
+ * transaction with those ids (the audit event, the erasure of what else names them).
+ */
+export async function deleteLeads(
+  teamId: string,
+  ids: readonly string[],
+  beforeCommit?: (tx: Tx, deleted: string[]) => Promise<void>,
+): Promise<string[]> {
+  if (!ids.length) return [];
+  return db().$transaction(
+    async (tx) => {
+      const deleted: string[] = [];
+      // Chunks keep each statement under the databases' bound-parameter limits.
+      for (let i = 0; i < ids.length; i += 500) {
+        const chunk = [...new Set(ids.slice(i, i + 500))];
+        const found = await tx.lead.findMany({ where: { teamId, id: { in: chunk } }, select: { id: true } });
+        if (!found.length) continue;
+        await tx.lead.deleteMany({ where: { teamId, id: { in: found.map((f) => f.id) } } });
+        deleted.push(...found.map((f) => f.id));
+      }
+      await beforeCommit?.(tx, deleted);
+      return deleted;
+    },
+    { maxWait: 10_000, timeout: 60_000 },
+  );
+}
+
+export type PersonLead = {
+  id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  mobileNo: string | null;
+  createdAt: Date;
+  /** How it matched: the email or number asked for, or a possible duplicate of such a lead. */
+  reason: "email" | "phone" | "duplicate";
+};
+
+/** At most this many leads are listed for one person (a person with more is a data problem). */
+const PERSON_LEADS_LIMIT = 500;
+
+/**
+ * The team's leads with this email (lower-cased) or E.164 number (as phone or mobile), and
+ * the possible duplicates of those (the same email or number as any of them), newest first.
+ */
+export async function findPersonLeads(teamId: string, person: { email: string | null; phone: string | null }): Promise<PersonLead[]> {
+  const select = { id: true, seq: true, firstName: true, lastName: true, email: true, emailKey: true, phone: true, mobileNo: true, createdAt: true } as const;
+  const byContact = (emails: string[], numbers: string[]) => [
+    ...emails.map((emailKey) => ({ teamId, emailKey })),
+    ...(numbers.length ? [{ teamId, phone: { in: numbers } }, { teamId, mobileNo: { in: numbers } }] : []),
+  ];
+  const asked = byContact(person.email ? [person.email] : [], person.phone ? [person.phone] : []);
+  if (!asked.length) return [];
+  const direct = await db().lead.findMany({ where: { OR: asked }, orderBy: { seq: "desc" }, take: PERSON_LEADS_LIMIT, select });
+  const emails = [...new Set(direct.flatMap((l) => (l.emailKey && l.emailKey !== person.email ? [l.emailKey] : [])))];
+  const numbers = [...new Set(direct.flatMap((l) => [l.phone, l.mobileNo]).filter((n): n is string => !!n && n !== person.phone))];
+  const related = byContact(emails, numbers);
+  const duplicates = related.length
+    ? await db().lead.findMany({
+        where: { id: { notIn: direct.map((l) => l.id) }, OR: related },
+        orderBy: { seq: "desc" },
+        take: PERSON_LEADS_LIMIT,
+        select,
+      })
+    : [];
+  const reasonOf = (lead: (typeof direct)[number]): PersonLead["reason"] =>
+    person.email && lead.emailKey === person.email ? "email" : "phone";
+  return [
+    ...direct.map((lead) => ({ lead, reason: reasonOf(lead) })),
+    ...duplicates.map((lead) => ({ lead, reason: "duplicate" as const })),
+  ]
+    .sort((a, b) => b.lead.seq - a.lead.seq)
+    .map(({ lead, reason }) => ({
+      id: lead.id,
+      name: [lead.firstName, lead.lastName].filter(Boolean).join(" "),
+      email: lead.email,
+      phone: lead.phone,
+      mobileNo: lead.mobileNo,
+      createdAt: lead.createdAt,
+      reason,
+    }));
+}
+
+/** The organization details and the UTM fields, selected by the export and the merge. */
+const COMPANY_SELECT = { jobTitle: true, website: true, territory: true, industry: true, annualRevenue: true, noOfEmployees: true } as const;
+const UTM_SELECT = { utmSource: true, utmMedium: true, utmCampaign: true, utmTerm: true, utmContent: true } as const;
+
+const EXPORT_SELECT = {
+  lastName: true,
+  phone: true,
+  mobileNo: true,
+  skippedPhone: true,
+  skippedMobileNo: true,
+  skippedWebsite: true,
+  ...COMPANY_SELECT,
+  currency: true,
+  ...UTM_SELECT,
+  extraFields: true,
+  apiKeyId: true,
+} as const;
+
+export type ExportLead = ListRow &
+  Omit<NewLead, "teamId" | "sourceId" | "extraFields" | "phoneCountryCode" | "phoneNational" | "mobileCountryCode" | "mobileNational"> & {
+    createdAt: Date;
+    source: { name: string };
+    extraFields: unknown;
+  };
+
+/**
+ * Every lead matching the filter, in the filter's order, `batchSize` at a time by keyset
+ * pagination on seq: one batch in memory at a time, whatever the team's size.
+ */
+export async function* exportLeadBatches(team: LeadTeam, filter: LeadFilter, batchSize = 500): AsyncGenerator<ExportLead[]> {
+  const order = filter.sort === "oldest" ? "asc" : "desc";
+  let from: number | undefined;
+  for (;;) {
+    const walk = await walkLeads<ExportLead>(team, filter, { order, from, want: batchSize, select: EXPORT_SELECT });
+    if (walk.rows.length) yield walk.rows;
+    if (!walk.more || walk.lastSeq === null) return;
+    from = walk.lastSeq;
+  }
 }
 
 type DuplicateProbe = { id: string; emailKey: string | null; phone: string | null; mobileNo: string | null };
@@ -294,4 +550,120 @@ export async function findPossibleDuplicates(lead: DuplicateProbe & { teamId: st
       ...(numbers.some((n) => n === row.phone || n === row.mobileNo) ? (["phone"] as const) : []),
     ],
   }));
+}
+
+/**
+ * Recomputes the search keys of up to `take` leads after seq `afterSeq` (seq order) and
+ * writes those that changed. Returns the last seq read, or null at the end.
+ */
+export async function refoldSearchKeys(afterSeq: number, take = 1_000): Promise<{ lastSeq: number | null; updated: number }> {
+  const rows = await db().lead.findMany({
+    where: { seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take,
+    select: { id: true, seq: true, firstName: true, lastName: true, email: true, organization: true, emailKey: true, nameKey: true, lastNameKey: true, organizationKey: true },
+  });
+  let updated = 0;
+  for (const row of rows) {
+    const keys = searchKeys(row);
+    if (keys.emailKey === row.emailKey && keys.nameKey === row.nameKey && keys.lastNameKey === row.lastNameKey && keys.organizationKey === row.organizationKey) continue;
+    await db().lead.update({ where: { id: row.id }, data: keys, select: { id: true } });
+    updated++;
+  }
+  return { lastSeq: rows.length === take ? rows.at(-1)!.seq : null, updated };
+}
+
+/** Thrown inside a merge's transaction when a lead it names is gone or in another team. */
+export class MergeConflictError extends Error {
+  override name = "MergeConflictError";
+}
+
+export type MergeRow = Omit<NewLead, "teamId" | "apiKeyId" | "formId" | "sourceId" | "currency" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"> & {
+  id: string;
+  seq: number;
+  extraFields: unknown;
+  mergedLeadIds: unknown;
+  createdAt: Date;
+};
+
+const MERGE_SELECT = {
+  id: true,
+  seq: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  phone: true,
+  phoneCountryCode: true,
+  phoneNational: true,
+  mobileNo: true,
+  mobileCountryCode: true,
+  mobileNational: true,
+  organization: true,
+  ...COMPANY_SELECT,
+  ...UTM_SELECT,
+  extraFields: true,
+  mergedLeadIds: true,
+  createdAt: true,
+} as const;
+
+/** These leads of the team, newest first (the merge page). */
+export function findLeadsForMerge(teamId: string, ids: readonly string[]): Promise<MergeRow[]> {
+  return db().lead.findMany({ where: { teamId, id: { in: [...ids] } }, orderBy: { seq: "desc" }, select: MERGE_SELECT }) as Promise<MergeRow[]>;
+}
+
+export type MergedLead = Omit<MergeRow, "id" | "seq" | "createdAt" | "mergedLeadIds" | "extraFields"> & {
+  extraFields: Record<string, unknown>;
+  mergedLeadIds: string[];
+};
+
+/**
+ * Merges leads into the survivor in one transaction: the rows are locked (PostgreSQL:
+ * FOR UPDATE, in id order; SQLite: the transaction holds the write lock from BEGIN
+ * IMMEDIATE), read again, `build` computes the survivor's new fields from what is stored
+ * now, the merged rows are deleted and the survivor updated. A lead gone or moved
+ * meanwhile throws MergeConflictError and nothing changes: of two merges of the same
+ * leads, the second finds them gone.
+ */
+export async function mergeLeadRows(options: {
+  teamId: string;
+  survivorId: string;
+  mergedIds: readonly string[];
+  build: (survivor: MergeRow, merged: MergeRow[]) => MergedLead;
+  beforeCommit?: (tx: Tx) => Promise<void>;
+}): Promise<void> {
+  const all = [options.survivorId, ...options.mergedIds];
+  await db().$transaction(
+    async (tx) => {
+      if (env().DATABASE_PROVIDER === "postgres") {
+        for (const id of [...all].sort()) await tx.$queryRaw`SELECT 1 FROM "Lead" WHERE "id" = ${id} FOR UPDATE`;
+      }
+      const rows = (await tx.lead.findMany({ where: { teamId: options.teamId, id: { in: all } }, select: MERGE_SELECT })) as MergeRow[];
+      const survivor = rows.find((row) => row.id === options.survivorId);
+      const merged = rows.filter((row) => row.id !== options.survivorId);
+      if (!survivor || merged.length !== options.mergedIds.length) {
+        throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
+      }
+      const data = options.build(survivor, merged);
+      const { count } = await tx.lead.deleteMany({ where: { teamId: options.teamId, id: { in: [...options.mergedIds] } } });
+      if (count !== options.mergedIds.length) throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
+      await tx.lead.update({
+        where: { id: options.survivorId },
+        data: {
+          ...data,
+          ...searchKeys(data),
+          extraFields: rawJson(data.extraFields),
+          mergedLeadIds: rawJson(data.mergedLeadIds),
+        },
+        select: { id: true },
+      });
+      await options.beforeCommit?.(tx);
+    },
+    { maxWait: 10_000, timeout: 10_000 },
+  );
+}
+
+/** Up to `take` ids of the team's leads created before `cutoff`, oldest first (the (teamId, createdAt) index). */
+export async function expiredLeadIds(teamId: string, cutoff: Date, take: number): Promise<string[]> {
+  const rows = await db().lead.findMany({ where: { teamId, createdAt: { lt: cutoff } }, orderBy: { createdAt: "asc" }, take, select: { id: true } });
+  return rows.map((row) => row.id);
 }

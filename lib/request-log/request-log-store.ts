@@ -123,3 +123,24 @@ export async function requestActivity(
   for (const row of failed) activity.get(row[by]!)!.failures = row._count._all;
   return activity;
 }
+
+/**
+ * An erasure (lib/leads/erase-person.ts): deletes the team's rows that name these leads
+ * (created, replayed) or whose error text quotes one of `texts` (the person's email in
+ * "Invalid email address: …"). Inside the erasure's transaction.
+ */
+export async function eraseLeadRequests(tx: Tx, options: { teamId: string; leadIds: readonly string[]; texts: readonly string[] }): Promise<number> {
+  let erased = 0;
+  for (let i = 0; i < options.leadIds.length; i += 500) {
+    const { count } = await tx.apiRequest.deleteMany({ where: { teamId: options.teamId, leadId: { in: options.leadIds.slice(i, i + 500) } } });
+    erased += count;
+  }
+  for (const text of new Set(options.texts.map((t) => t.toLowerCase()))) {
+    // Case-insensitive on both databases (Prisma's `contains` is not on PostgreSQL), with
+    // the text's LIKE wildcards escaped.
+    const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+    erased += await tx.$executeRaw`
+      DELETE FROM "ApiRequest" WHERE "teamId" = ${options.teamId} AND LOWER("error") LIKE ${pattern} ESCAPE '\\'`;
+  }
+  return erased;
+}

@@ -74,3 +74,8 @@ export async function deleteLeadSource(options: { teamId: string; sourceId: stri
     return count === 1 ? "deleted" : "not-found";
   });
 }
+
+/** The team's sources by name, without counting their leads (the lead list's filter). */
+export async function listLeadSourceNames(teamId: string): Promise<LeadSource[]> {
+  return db().leadSource.findMany({ where: { teamId }, select: { id: true, name: true }, orderBy: { nameKey: "asc" } });
+}

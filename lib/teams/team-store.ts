@@ -164,3 +164,19 @@ export async function changeMembership(options: { teamId: string; userId: string
     { maxWait: 10_000, timeout: 10_000 },
   );
 }
+
+/** Teams that delete old leads (the retention job), and after how many days. */
+export async function teamsWithRetention(): Promise<{ id: string; retentionDays: number }[]> {
+  const rows = await db().team.findMany({ where: { retentionDays: { not: null } }, select: { id: true, retentionDays: true } });
+  return rows.flatMap((row) => (row.retentionDays ? [{ id: row.id, retentionDays: row.retentionDays }] : []));
+}
+
+/** Sets (or, with null, clears) the team's lead retention in days. */
+export async function setTeamRetention(teamId: string, retentionDays: number | null): Promise<void> {
+  await db().team.update({ where: { id: teamId }, data: { retentionDays }, select: { id: true } });
+}
+
+export async function teamRetention(teamId: string): Promise<number | null> {
+  const row = await db().team.findUnique({ where: { id: teamId }, select: { retentionDays: true } });
+  return row?.retentionDays ?? null;
+}

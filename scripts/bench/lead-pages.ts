@@ -20,6 +20,7 @@ export function leadPages(options: { slug: string; deepCursor: number; emailPref
     { id: "list-first", label: "Lead list, first page", path: base },
     { id: "list-deep", label: `Lead list, deep cursor page (after seq ${options.deepCursor})`, path: `${base}?after=${options.deepCursor}` },
     { id: "list-search", label: `Lead list, email prefix search "${options.emailPrefix}"`, path: `${base}?q=${encodeURIComponent(options.emailPrefix)}` },
+    { id: "list-filter", label: 'Lead list, filtered by UTM campaign "campaign-7", with its match count', path: `${base}?utm_campaign=campaign-7` },
     { id: "detail", label: "Lead detail", path: `${base}/${encodeURIComponent(options.detailId)}` },
   ];
 }

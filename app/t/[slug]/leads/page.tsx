@@ -1,34 +1,43 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireTeamPage } from "@/lib/auth/require-team-role";
-import { countLeadsUpTo, listLeads } from "@/lib/leads/lead-store";
+import { listApiKeyLabels } from "@/lib/api-keys/api-key-store";
+import { listLeadSourceNames } from "@/lib/teams/lead-sources";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { filterParams, listQueryString, narrows, parseListPosition } from "@/lib/leads/lead-filter";
+import { countMatchingLeads, listLeads } from "@/lib/leads/lead-store";
 import { LeadSearch } from "@/components/leads/lead-search";
 import { LeadTable } from "@/components/leads/lead-table";
 import { Pagination } from "@/components/leads/pagination";
-import { linkClass } from "@/components/ui/styles";
+import { buttonClass, linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Leads · Lead Intake" };
 
-// The header's total stops counting here ("10,000+ leads"): cheap at any team size.
-const TOTAL_CAP = 10_000;
+// The heading's count stops here ("10,000+ leads"): cheap at any team size.
+const COUNT_CAP = 10_000;
 
-type Search = { q?: string; after?: string; before?: string };
+type Search = Record<string, string | string[] | undefined>;
 
-function cursor(value: string | undefined): number | undefined {
-  return value && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
-}
+const leadCount = (n: { count: number; capped: boolean }) =>
+  n.count === 1 && !n.capped ? "1 lead" : `${n.count.toLocaleString("en-US")}${n.capped ? "+" : ""} leads`;
 
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Search> }) {
   const { slug } = await params;
-  const { team } = await requireTeamPage(slug, `/t/${slug}/leads`);
-  const search = await searchParams;
-  const query = typeof search.q === "string" ? search.q.trim().slice(0, 100) : "";
-  const [page, total] = await Promise.all([
-    listLeads({ teamId: team.id, query, after: cursor(search.after), before: cursor(search.before) }),
-    countLeadsUpTo(team.id, TOTAL_CAP),
+  const { team, role } = await requireTeamPage(slug, `/t/${slug}/leads`);
+  const position = parseListPosition(await searchParams);
+  const { filter } = position;
+  const [page, total, sources, keys] = await Promise.all([
+    listLeads({ team, filter, after: position.after, before: position.before }),
+    countMatchingLeads(team, filter, COUNT_CAP),
+    listLeadSourceNames(team.id),
+    listApiKeyLabels(team.id),
   ]);
   const base = `/t/${team.slug}/leads`;
-  const withQuery = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...(query ? { q: query } : {}), ...extra })}`;
+  const withFilter = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...filterParams(filter), ...extra })}`;
+  const narrowed = narrows(filter);
+  const oldestFirst = filter.sort === "oldest";
+  const sortLabel = oldestFirst ? "oldest first" : "newest first";
+  const canManage = MANAGERS.includes(role);
+  const exportQuery = new URLSearchParams(filterParams(filter)).toString();
 
   return (
     <div>
@@ -36,25 +45,52 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Leads</h1>
           <p className="mt-1 text-sm text-slate-600">
-            {total.count === 1 && !total.capped ? "1 lead" : `${total.count.toLocaleString("en-US")}${total.capped ? "+" : ""} leads`} in{" "}
-            {team.name}, newest first.
+            {narrowed ? `${leadCount(total)} match` : `${leadCount(total)} in ${team.name}`}, {sortLabel}.
+            {narrowed ? (
+              <>
+                {" "}
+                <Link href={base} className={linkClass}>
+                  Clear search and filters
+                </Link>
+              </>
+            ) : null}
           </p>
         </div>
-        <LeadSearch action={base} query={query} />
+        <LeadSearch action={base} filter={filter} choices={{ sources, keys }} />
       </div>
+      {canManage ? (
+        <div className="mb-4 flex flex-wrap gap-2">
+          {/* A plain link: the browser downloads the streamed file itself. */}
+          <a href={`${base}/export${exportQuery ? `?${exportQuery}` : ""}`} download className={buttonClass("secondary", "sm")}>
+            Export CSV
+          </a>
+          <Link href={`${base}/erase`} className={buttonClass("secondary", "sm")}>
+            Erase a person
+          </Link>
+        </div>
+      ) : null}
       {page.leads.length ? (
         <>
-          <LeadTable slug={team.slug} leads={page.leads} />
+          <LeadTable
+            // A new page or filter starts with nothing selected.
+            key={listQueryString(position)}
+            slug={team.slug}
+            leads={page.leads}
+            listQuery={listQueryString(position)}
+            sortLabel={sortLabel}
+            manage={canManage ? { ...total, narrowed } : null}
+          />
           <Pagination
-            newer={page.newerCursor !== null ? withQuery({ before: String(page.newerCursor) }) : null}
-            older={page.olderCursor !== null ? withQuery({ after: String(page.olderCursor) }) : null}
+            previous={page.newerCursor !== null ? withFilter({ before: String(page.newerCursor) }) : null}
+            next={page.olderCursor !== null ? withFilter({ after: String(page.olderCursor) }) : null}
+            oldestFirst={oldestFirst}
           />
         </>
       ) : (
         <div className="rounded-xl border border-dashed border-slate-300 bg-white px-6 py-12 text-center">
-          <h2 className="text-sm font-semibold text-slate-900">{query ? "No leads match your search" : "No leads yet"}</h2>
+          <h2 className="text-sm font-semibold text-slate-900">{narrowed ? "No leads match your search" : "No leads yet"}</h2>
           <p className="mt-1 text-sm text-slate-600">
-            {query ? (
+            {narrowed ? (
               <Link href={base} className={linkClass}>
                 Show all leads
               </Link>

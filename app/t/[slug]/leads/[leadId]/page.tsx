@@ -3,9 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
 import { webFormNames } from "@/lib/web-forms/web-form-store";
-import { requireTeamPage } from "@/lib/auth/require-team-role";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findLead, findPossibleDuplicates } from "@/lib/leads/lead-store";
+import { DeleteLeadButton } from "@/components/leads/delete-lead-button";
 import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
@@ -18,9 +20,20 @@ export const metadata: Metadata = { title: "Lead · Lead Intake" };
 /** A phone or website that was skipped as invalid still shows what the person typed. */
 const skipped = (kind: string, raw: string | null) => (raw === null ? null : `not a valid ${kind}: ${raw}`);
 
-export default async function LeadPage({ params }: { params: Promise<{ slug: string; leadId: string }> }) {
+export default async function LeadPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string; leadId: string }>;
+  searchParams: Promise<{ from?: string | string[] }>;
+}) {
   const { slug, leadId } = await params;
-  const { team } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  const { team, role } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  const { from } = await searchParams;
+  // "← Leads" returns to the list's search, filter and page, rebuilt from parsed values.
+  const listQuery = typeof from === "string" ? listQueryString(parseListPosition(new URLSearchParams(from))) : "";
+  const backHref = `/t/${team.slug}/leads${listQuery ? `?${listQuery}` : ""}`;
+  const canManage = MANAGERS.includes(role);
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
@@ -48,6 +61,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
     ["No. of employees", lead.noOfEmployees],
     ["Currency", lead.currency],
   ];
+  const mergedIds = Array.isArray(lead.mergedLeadIds) ? lead.mergedLeadIds.filter((id): id is string => typeof id === "string") : [];
   const keyLabel = lead.apiKeyId
     ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}`
     : null;
@@ -61,12 +75,13 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
     ["UTM content", lead.utmContent],
     ["API key", keyLabel],
     ["Web form", formLabel],
+    ["Merged leads", mergedIds.length ? mergedIds.join(", ") : null],
   ];
 
   return (
     <div>
       <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/leads`} className={linkClass}>
+        <Link href={backHref} className={linkClass}>
           ← Leads
         </Link>
       </nav>
@@ -83,6 +98,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
             {duplicates.length ? <Badge tone="amber">Possible duplicate</Badge> : null}
           </p>
         </div>
+        {canManage ? <DeleteLeadButton slug={team.slug} leadId={lead.id} backHref={backHref} /> : null}
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <DetailCard title="Contact" rows={contact} />
@@ -90,7 +106,7 @@ export default async function LeadPage({ params }: { params: Promise<{ slug: str
         <DetailCard title="Source and attribution" rows={attribution} />
         <ExtraFields value={lead.extraFields} />
         <div className="lg:col-span-2">
-          <DuplicateList slug={team.slug} duplicates={duplicates} />
+          <DuplicateList slug={team.slug} duplicates={duplicates} mergeHref={canManage && duplicates.length ? `/t/${team.slug}/leads/${lead.id}/merge` : null} />
         </div>
       </div>
     </div>

@@ -7,7 +7,7 @@ import { emailConfigured } from "@/lib/notifications/new-lead-email";
 import { setNewLeadEmails } from "@/lib/notifications/notification-preferences";
 import { ROLES } from "@/lib/teams/team-store";
 import { isPhoneCountry } from "@/lib/teams/phone-countries";
-import { updateTeamSettings } from "@/lib/teams/team-store";
+import { setTeamRetention, updateTeamSettings } from "@/lib/teams/team-store";
 
 const schema = z.object({
   name: z.string().trim().min(1, "Enter a team name.").max(100, "Use at most 100 characters."),
@@ -35,6 +35,23 @@ export async function setNewLeadEmailsAction(slug: string, enabled: boolean): Pr
   return withTeamRole(slug, ROLES, async ({ team, user, actor }) => {
     if (enabled && !emailConfigured()) return { ok: false, error: "Email is not configured on this server (SMTP_URL)." };
     await setNewLeadEmails({ userId: user.id, teamId: team.id, enabled: enabled === true, actor });
+    revalidatePath(`/t/${team.slug}/settings/general`);
+    return { ok: true };
+  });
+}
+
+const retentionSchema = z.union([
+  z.literal(""),
+  z.coerce.number().int("Enter a whole number of days.").min(1, "Enter at least 1 day.").max(36_500, "Enter at most 36,500 days."),
+]);
+
+/** Lead retention: delete leads older than N days (empty: keep them). */
+export async function updateRetentionAction(_previous: FormState, form: FormData): Promise<FormState> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team }) => {
+    const raw = form.get("retentionDays");
+    const parsed = retentionSchema.safeParse(typeof raw === "string" ? raw.trim() : "");
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+    await setTeamRetention(team.id, parsed.data === "" ? null : parsed.data);
     revalidatePath(`/t/${team.slug}/settings/general`);
     return { ok: true };
   });

@@ -5,7 +5,9 @@ import { newLeadEmailsEnabled } from "@/lib/notifications/notification-preferenc
 import { PHONE_COUNTRIES } from "@/lib/teams/phone-countries";
 import { GeneralForm } from "@/components/settings/general-form";
 import { NotificationsForm } from "@/components/settings/notifications-form";
+import { RetentionForm } from "@/components/settings/retention-form";
 import { SectionHeader } from "@/components/settings/section-header";
+import { teamRetention } from "@/lib/teams/team-store";
 
 export const metadata: Metadata = { title: "General · Team Settings · Lead Intake" };
 
@@ -30,6 +32,7 @@ export default async function GeneralPage({ params }: { params: Promise<{ slug: 
         <p className="mb-4 text-sm text-slate-600">Your own choice for this team; other members choose for themselves.</p>
         <NotificationsForm slug={team.slug} enabled={emails} configured={emailConfigured()} />
       </section>
+      <RetentionForm slug={team.slug} retentionDays={await teamRetention(team.id)} canEdit={MANAGERS.includes(role)} />
     </section>
   );
 }

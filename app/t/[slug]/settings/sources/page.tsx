@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { AddSourceForm } from "@/components/settings/add-source-form";
 import { DeleteSourceButton } from "@/components/settings/delete-source-button";
 import { SectionHeader } from "@/components/settings/section-header";
 import { Badge } from "@/components/ui/badge";
-import { cardClass } from "@/components/ui/styles";
+import { cardClass, linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Lead Sources · Team Settings · Lead Intake" };
 
@@ -29,7 +30,9 @@ export default async function SourcesPage({ params }: { params: Promise<{ slug: 
                 {source.isApi ? <Badge>Default</Badge> : null}
               </div>
               <div className="flex items-center gap-3">
-                <span className="text-xs text-slate-500">{source.leadCount === 1 ? "1 lead" : `${source.leadCount} leads`}</span>
+                <Link href={`/t/${team.slug}/leads?source=${encodeURIComponent(source.id)}`} className={`${linkClass} text-xs`}>
+                  {source.leadCount === 1 ? "1 lead" : `${source.leadCount} leads`}
+                </Link>
                 {canManage && !source.isApi ? <DeleteSourceButton slug={team.slug} sourceId={source.id} name={source.name} /> : null}
               </div>
             </li>

@@ -1,0 +1,67 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { BULK_DELETE_LIMIT, deleteLeadsById, deleteMatchingLeads } from "@/lib/leads/delete-leads";
+import { parseLeadFilter } from "@/lib/leads/lead-filter";
+import { erasePerson, parsePerson } from "@/lib/leads/erase-person";
+import { MAX_MERGED, MERGE_FIELDS, mergeLeads, type MergeField } from "@/lib/leads/merge-leads";
+
+// Owners and admins delete leads; each action checks the Origin, the session and the role
+// itself (withTeamRole). The rules (what is deleted, what is audited) are in lib/leads.
+
+const leadIdSchema = z.string().regex(/^CRM-LEAD-\d{5,15}$/);
+const leadIdsSchema = z.array(leadIdSchema).min(1).max(BULK_DELETE_LIMIT);
+
+const leadsPath = (slug: string) => `/t/${slug}/leads`;
+
+export async function deleteLeadsAction(slug: string, ids: string[]): Promise<ActionResult<{ count: number }>> {
+  return withTeamRole<{ count: number }>(slug, MANAGERS, async ({ team, actor }) => {
+    const parsed = leadIdsSchema.safeParse(ids);
+    if (!parsed.success) return { ok: false, error: "Choose at least one lead." };
+    const count = await deleteLeadsById({ teamId: team.id, ids: parsed.data, actor });
+    revalidatePath(leadsPath(team.slug));
+    return count ? { ok: true, count } : { ok: false, error: "Those leads do not exist (they may already be deleted)." };
+  });
+}
+
+/** `query`: the list's URL query string (its filter); `expected`: the count the user confirmed. */
+export async function deleteMatchingLeadsAction(slug: string, query: string, expected: number): Promise<ActionResult<{ count: number }>> {
+  return withTeamRole<{ count: number }>(slug, MANAGERS, async ({ team, actor }) => {
+    if (typeof query !== "string" || query.length > 2_000 || !Number.isSafeInteger(expected) || expected < 1) {
+      return { ok: false, error: "Reload the list and try again." };
+    }
+    const result = await deleteMatchingLeads({ team, filter: parseLeadFilter(new URLSearchParams(query)), expected, actor });
+    revalidatePath(leadsPath(team.slug));
+    return result;
+  });
+}
+
+/** A data-subject erasure: `who` as typed (email or phone), `ids` the leads the admin saw. */
+export async function eraseLeadsAction(slug: string, who: string, ids: string[]): Promise<ActionResult<{ count: number }>> {
+  return withTeamRole<{ count: number }>(slug, MANAGERS, async ({ team, actor }) => {
+    const parsedIds = leadIdsSchema.safeParse(ids);
+    const person = typeof who === "string" ? parsePerson(who, team) : null;
+    if (!parsedIds.success || !person) return { ok: false, error: "Search for the person again." };
+    const count = await erasePerson({ team, person, confirmedIds: parsedIds.data, actor });
+    revalidatePath(leadsPath(team.slug));
+    return count ? { ok: true, count } : { ok: false, error: "Those leads are already gone: search again." };
+  });
+}
+
+const choicesSchema = z.partialRecord(z.enum(MERGE_FIELDS.map(([field]) => field) as [MergeField, ...MergeField[]]), leadIdSchema);
+
+/** Merges `mergedIds` into `survivorId`, keeping per field the value of the chosen lead. */
+export async function mergeLeadsAction(slug: string, survivorId: string, mergedIds: string[], choices: Record<string, string>): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const survivor = leadIdSchema.safeParse(survivorId);
+    const merged = z.array(leadIdSchema).max(MAX_MERGED).safeParse(mergedIds);
+    const chosen = choicesSchema.safeParse(choices);
+    if (!survivor.success || !merged.success || !chosen.success) return { ok: false, error: "Reload the page and choose again." };
+    const result = await mergeLeads({ teamId: team.id, survivorId: survivor.data, mergedIds: merged.data, choices: chosen.data, actor });
+    // A refusal leaves the page as it is, so the admin reads why before reloading.
+    if (result.ok) revalidatePath(leadsPath(team.slug), "layout");
+    return result;
+  });
+}

@@ -1,0 +1,95 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { formatPhone } from "@/lib/leads/format-phone";
+import { leadsOfPerson, parsePerson } from "@/lib/leads/erase-person";
+import { EraseButton } from "@/components/leads/erase-button";
+import { DateTime } from "@/components/ui/date-time";
+import { buttonClass, cardClass, inputClass, labelClass, linkClass } from "@/components/ui/styles";
+
+export const metadata: Metadata = { title: "Erase a person · Leads · Lead Intake" };
+
+const REASON = { email: "same email", phone: "same phone", duplicate: "possible duplicate" } as const;
+
+export default async function ErasePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ who?: string | string[]; erased?: string | string[] }>;
+}) {
+  const { slug } = await params;
+  const { team } = await requireTeamPage(slug, `/t/${slug}/leads/erase`, MANAGERS);
+  const search = await searchParams;
+  const who = typeof search.who === "string" ? search.who.slice(0, 320) : "";
+  const erased = typeof search.erased === "string" && /^\d{1,6}$/.test(search.erased) ? Number(search.erased) : null;
+  const person = who ? parsePerson(who, team) : null;
+  const leads = person ? await leadsOfPerson(team, person) : [];
+
+  return (
+    <div className="max-w-3xl">
+      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
+        <Link href={`/t/${team.slug}/leads`} className={linkClass}>
+          ← Leads
+        </Link>
+      </nav>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Erase a person</h1>
+      <p className="mt-1 text-sm text-slate-600">
+        For a data-subject erasure request: every lead with this email or phone number, and their possible duplicates, is deleted in
+        one step, with the request-log entries and stored API responses that name them. The audit log keeps the lead ids and the
+        count only.
+      </p>
+      {erased !== null ? (
+        <p role="status" className="mt-4 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
+          Erased {erased === 1 ? "1 lead" : `${erased} leads`}.
+        </p>
+      ) : null}
+      <form action={`/t/${team.slug}/leads/erase`} className="mt-6 flex flex-wrap items-end gap-2">
+        <div className="min-w-64 flex-1">
+          <label htmlFor="erase-who" className={labelClass}>
+            Email or phone number
+          </label>
+          <input id="erase-who" name="who" defaultValue={who} maxLength={320} required className={`${inputClass} mt-1`} />
+        </div>
+        <button type="submit" className={buttonClass("secondary")}>
+          Find leads
+        </button>
+      </form>
+      {who && !person ? (
+        <p role="alert" className="mt-4 text-sm text-red-700">
+          That is neither an email address nor a phone number we can read (plain numbers are read in the team&apos;s default country).
+        </p>
+      ) : null}
+      {person ? (
+        <section aria-labelledby="erase-matches" className={`${cardClass} mt-6 p-5`}>
+          <h2 id="erase-matches" className="text-sm font-semibold text-slate-900">
+            {leads.length === 1 ? "1 lead matches" : `${leads.length} leads match`}
+          </h2>
+          {leads.length ? (
+            <>
+              <ul className="mt-3 divide-y divide-slate-100">
+                {leads.map((lead) => (
+                  <li key={lead.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
+                    <span className="flex flex-wrap items-center gap-2">
+                      <span className="font-mono text-xs text-slate-600">{lead.id}</span>
+                      <span className="text-slate-900">{lead.name}</span>
+                      <span className="text-slate-600">{lead.email ?? formatPhone(lead.phone ?? lead.mobileNo)}</span>
+                    </span>
+                    <span className="text-xs text-slate-600">
+                      {REASON[lead.reason]} · <DateTime value={lead.createdAt} />
+                    </span>
+                  </li>
+                ))}
+              </ul>
+              <div className="mt-4">
+                <EraseButton slug={team.slug} who={who} ids={leads.map((lead) => lead.id)} />
+              </div>
+            </>
+          ) : (
+            <p className="mt-3 text-sm text-slate-600">No lead of this team has this email or phone number.</p>
+          )}
+        </section>
+      ) : null}
+    </div>
+  );
+}

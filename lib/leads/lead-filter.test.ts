@@ -1,0 +1,107 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { useTestDatabase } from "../test-support/test-database";
+import { db } from "../db/client";
+import { createTeam } from "../teams/team-store";
+import { addLeadSource } from "../teams/lead-sources";
+import { createLead } from "./create-lead";
+import { EMPTY_FILTER, filterParams, listQueryString, parseLeadFilter, parseListPosition, type LeadFilter } from "./lead-filter";
+import { countMatchingLeads, listLeads, matchingLeadIds } from "./lead-store";
+import type { LeadInput } from "./parse-lead-input";
+
+await useTestDatabase();
+
+const team = await createTeam({ slug: "filters", name: "Filters", defaultPhoneCountry: "GB" });
+const other = await createTeam({ slug: "filters-other", name: "Other" });
+const webinar = await addLeadSource(team.id, "Webinar");
+
+async function lead(input: Partial<LeadInput> & { name: string }, options: { teamId?: string; apiKeyId?: string; createdAt?: string } = {}) {
+  const teamId = options.teamId ?? team.id;
+  const { leadId } = await createLead({ team: { id: teamId, defaultPhoneCountry: "GB" }, apiKeyId: options.apiKeyId ?? null, input: { extraFields: {}, ...input } });
+  if (options.createdAt) await db().lead.update({ where: { id: leadId }, data: { createdAt: new Date(options.createdAt) } });
+  return leadId;
+}
+
+const march = await lead({ name: "March Lead", source: "webinar", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-03-10T12:00:00Z", apiKeyId: "a".repeat(20) });
+const aprilFirst = await lead({ name: "April First", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-04-01T00:00:00Z" });
+const aprilLast = await lead({ name: "April Last", email: "dup@example.com", utm_source: "bing" }, { createdAt: "2026-04-30T23:59:59Z", apiKeyId: "a".repeat(20) });
+const may = await lead({ name: "May Lead", email: "DUP@example.com", source: "Webinar" }, { createdAt: "2026-05-01T00:00:00Z" });
+await lead({ name: "Other Team", utm_campaign: "spring", email: "dup@example.com" }, { teamId: other.id });
+
+const ids = async (filter: Partial<LeadFilter>) => (await listLeads({ team, filter: { ...EMPTY_FILTER, ...filter } })).leads.map((l) => l.id);
+
+test("each filter narrows the list, and filters combine", async () => {
+  assert.deepEqual(await ids({ sourceId: webinar.id }), [may, march]);
+  assert.deepEqual(await ids({ utmSource: "google" }), [aprilFirst, march]);
+  assert.deepEqual(await ids({ utmCampaign: "spring" }), [aprilFirst, march]);
+  assert.deepEqual(await ids({ apiKeyId: "a".repeat(20) }), [aprilLast, march]);
+  assert.deepEqual(await ids({ createdFrom: "2026-04-01", createdTo: "2026-04-30" }), [aprilLast, aprilFirst], "both days inclusive, UTC");
+  assert.deepEqual(await ids({ createdFrom: "2026-04-02" }), [may, aprilLast]);
+  assert.deepEqual(await ids({ createdTo: "2026-03-31" }), [march]);
+  assert.deepEqual(await ids({ duplicatesOnly: true }), [may, aprilLast]);
+  assert.deepEqual(await ids({ utmSource: "google", sourceId: webinar.id }), [march]);
+  assert.deepEqual(await ids({ query: "april", utmSource: "bing" }), [aprilLast], "a search inside a filter");
+  assert.deepEqual(await ids({ sort: "oldest" }), [march, aprilFirst, aprilLast, may]);
+});
+
+test("counts and lists every match of a filter, never another team's", async () => {
+  const filter = { ...EMPTY_FILTER, utmCampaign: "spring" };
+  assert.deepEqual(await countMatchingLeads(team, filter, 100), { count: 2, capped: false });
+  assert.deepEqual(await countMatchingLeads(team, filter, 1), { count: 1, capped: true });
+  assert.deepEqual(await countMatchingLeads(team, { ...EMPTY_FILTER, duplicatesOnly: true }, 100), { count: 2, capped: false });
+  assert.deepEqual(await matchingLeadIds(team, filter, 100), [march, aprilFirst]);
+  assert.equal(await matchingLeadIds(team, filter, 1), null);
+});
+
+test("pages oldest first in both directions", async () => {
+  const filter = { ...EMPTY_FILTER, sort: "oldest" as const };
+  const first = await listLeads({ team, filter, take: 3 });
+  assert.deepEqual(first.leads.map((l) => l.id), [march, aprilFirst, aprilLast]);
+  assert.equal(first.newerCursor, null);
+  const second = await listLeads({ team, filter, take: 3, after: first.olderCursor! });
+  assert.deepEqual(second.leads.map((l) => l.id), [may]);
+  assert.equal(second.olderCursor, null);
+  const back = await listLeads({ team, filter, take: 3, before: second.newerCursor! });
+  assert.deepEqual(back.leads.map((l) => l.id), [march, aprilFirst, aprilLast]);
+  assert.equal(back.newerCursor, null);
+});
+
+test("duplicates only pages through more leads than one scan batch", async () => {
+  const crowd = await createTeam({ slug: "crowd", name: "Crowd" });
+  const made: string[] = [];
+  for (let i = 0; i < 450; i++) {
+    const { leadId } = await createLead({ team: { id: crowd.id, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, name: `Person ${i}`, ...(i % 100 === 0 ? { email: "same@example.com" } : {}) } });
+    made.push(leadId);
+  }
+  const duplicates = [made[400], made[300], made[200], made[100], made[0]];
+  const filter = { ...EMPTY_FILTER, duplicatesOnly: true };
+  const first = await listLeads({ team: crowd, filter, take: 2 });
+  assert.deepEqual(first.leads.map((l) => l.id), duplicates.slice(0, 2));
+  const second = await listLeads({ team: crowd, filter, take: 2, after: first.olderCursor! });
+  assert.deepEqual(second.leads.map((l) => l.id), duplicates.slice(2, 4));
+  const third = await listLeads({ team: crowd, filter, take: 2, after: second.olderCursor! });
+  assert.deepEqual(third.leads.map((l) => l.id), duplicates.slice(4));
+  assert.equal(third.olderCursor, null);
+  assert.deepEqual(await countMatchingLeads(crowd, filter, 100), { count: 5, capped: false });
+});
+
+test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
+  const filter = parseLeadFilter(
+    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
+  );
+  assert.deepEqual(filter, {
+    query: "ada",
+    sourceId: "s1",
+    utmSource: "g",
+    utmCampaign: "c",
+    apiKeyId: "k",
+    createdFrom: null,
+    createdTo: "2026-04-30",
+    duplicatesOnly: true,
+    sort: "oldest",
+  });
+  assert.deepEqual(filterParams(EMPTY_FILTER), {});
+  const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
+  assert.equal(listQueryString(position), "q=ada&after=42");
+  assert.equal(listQueryString(parseListPosition(new URLSearchParams("https://evil.example/"))), "");
+});

@@ -1,0 +1,122 @@
+// The lead list's search, filters and sort as they live in the URL (docs/leads.md
+// "Filters"). Parsing is total: a missing, malformed or oversized value is dropped, never
+// an error, so a hand-edited or stale link still shows a list.
+
+export type LeadSort = "newest" | "oldest";
+
+export type LeadFilter = {
+  /** Name, last name, email or organization prefix; a phone number; or a lead id. */
+  query: string;
+  sourceId: string | null;
+  utmSource: string | null;
+  utmCampaign: string | null;
+  /** The API key that created the lead. */
+  apiKeyId: string | null;
+  /** Inclusive UTC days, YYYY-MM-DD. */
+  createdFrom: string | null;
+  createdTo: string | null;
+  duplicatesOnly: boolean;
+  sort: LeadSort;
+};
+
+export const EMPTY_FILTER: LeadFilter = {
+  query: "",
+  sourceId: null,
+  utmSource: null,
+  utmCampaign: null,
+  apiKeyId: null,
+  createdFrom: null,
+  createdTo: null,
+  duplicatesOnly: false,
+  sort: "newest",
+};
+
+type Params = URLSearchParams | Record<string, string | string[] | undefined>;
+
+function read(params: Params, name: string): string | undefined {
+  const value = params instanceof URLSearchParams ? params.get(name) : params[name];
+  const text = Array.isArray(value) ? value[0] : value;
+  return typeof text === "string" ? text : undefined;
+}
+
+function text(params: Params, name: string, max: number): string | null {
+  const value = read(params, name)?.trim();
+  return value ? value.slice(0, max) : null;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+function day(params: Params, name: string): string | null {
+  const value = read(params, name)?.trim();
+  if (!value || !DAY.test(value)) return null;
+  const date = new Date(`${value}T00:00:00Z`);
+  return Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== value ? null : value;
+}
+
+/** The filter named by a URL's query string (the list page's searchParams). */
+export function parseLeadFilter(params: Params): LeadFilter {
+  return {
+    query: text(params, "q", 100) ?? "",
+    sourceId: text(params, "source", 40),
+    utmSource: text(params, "utm_source", 200),
+    utmCampaign: text(params, "utm_campaign", 200),
+    apiKeyId: text(params, "key", 40),
+    createdFrom: day(params, "from"),
+    createdTo: day(params, "to"),
+    duplicatesOnly: read(params, "duplicates") === "1",
+    sort: read(params, "sort") === "oldest" ? "oldest" : "newest",
+  };
+}
+
+/** The URL parameters of a filter (only what differs from no filter), in a fixed order. */
+export function filterParams(filter: LeadFilter): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (filter.query) params.q = filter.query;
+  if (filter.sourceId) params.source = filter.sourceId;
+  if (filter.utmSource) params.utm_source = filter.utmSource;
+  if (filter.utmCampaign) params.utm_campaign = filter.utmCampaign;
+  if (filter.apiKeyId) params.key = filter.apiKeyId;
+  if (filter.createdFrom) params.from = filter.createdFrom;
+  if (filter.createdTo) params.to = filter.createdTo;
+  if (filter.duplicatesOnly) params.duplicates = "1";
+  if (filter.sort !== "newest") params.sort = filter.sort;
+  return params;
+}
+
+/** True when the filter narrows the list (the sort alone does not). */
+export function narrows(filter: LeadFilter): boolean {
+  return Object.keys(filterParams({ ...filter, sort: "newest" })).length > 0;
+}
+
+/** The half-open createdAt range of the filter's inclusive UTC days. */
+export function createdRange(filter: Pick<LeadFilter, "createdFrom" | "createdTo">): { gte?: Date; lt?: Date } {
+  const range: { gte?: Date; lt?: Date } = {};
+  if (filter.createdFrom) range.gte = new Date(`${filter.createdFrom}T00:00:00Z`);
+  if (filter.createdTo) range.lt = new Date(new Date(`${filter.createdTo}T00:00:00Z`).getTime() + 24 * 60 * 60 * 1000);
+  return range;
+}
+
+/** Where the list stands: its filter and the page's cursor. */
+export type ListPosition = { filter: LeadFilter; after?: number; before?: number };
+
+function cursor(value: string | undefined): number | undefined {
+  return value && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
+}
+
+export function parseListPosition(params: Params): ListPosition {
+  const after = cursor(read(params, "after"));
+  const before = cursor(read(params, "before"));
+  return { filter: parseLeadFilter(params), ...(after !== undefined ? { after } : {}), ...(before !== undefined ? { before } : {}) };
+}
+
+/**
+ * The list URL's query string of a position, rebuilt from parsed values only: a detail
+ * page's "← Leads" link built from it can only ever point at the lead list.
+ */
+export function listQueryString(position: ListPosition): string {
+  return new URLSearchParams({
+    ...filterParams(position.filter),
+    ...(position.after !== undefined ? { after: String(position.after) } : {}),
+    ...(position.before !== undefined ? { before: String(position.before) } : {}),
+  }).toString();
+}

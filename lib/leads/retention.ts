@@ -1,0 +1,67 @@
+import { CLI_ACTOR, type AuditActor } from "../audit/audit-log";
+import { summariseError } from "../log/error-summary";
+import { log } from "../log/logger";
+import { auditDeleted } from "./delete-leads";
+import { claimJob } from "../jobs/job-claim-store";
+import { teamsWithRetention } from "../teams/team-store";
+import { deleteLeads, expiredLeadIds } from "./lead-store";
+
+// Retention (docs/leads.md "Retention"): a team may have its leads older than N days deleted.
+// `npm start` runs the job every few minutes; a claimed row (JobClaim, one conditional
+// update) lets one instance in per period however many run, on SQLite and PostgreSQL alike.
+// Each team's run is one transaction with one audit event carrying the count.
+
+export const RETENTION_JOB = "lead-retention";
+/** One run per period across all instances. */
+export const RETENTION_PERIOD_MS = 60 * 60 * 1000;
+/** At most this many leads per team per run: one bounded transaction (the rest go next run). */
+export const RETENTION_BATCH = 10_000;
+
+/** The job's own audit actor: no user, no address. */
+export const RETENTION_ACTOR: AuditActor = { ...CLI_ACTOR };
+
+export type RetentionRun = { teams: number; deleted: number };
+
+/** Deletes every team's leads older than its retention, as of `now`. */
+export async function applyRetention(now: Date): Promise<RetentionRun> {
+  const run: RetentionRun = { teams: 0, deleted: 0 };
+  for (const team of await teamsWithRetention()) {
+    const cutoff = new Date(now.getTime() - team.retentionDays * 24 * 60 * 60 * 1000);
+    const ids = await expiredLeadIds(team.id, cutoff, RETENTION_BATCH);
+    if (!ids.length) continue;
+    const deleted = await deleteLeads(team.id, ids, (tx, found) =>
+      auditDeleted(tx, { teamId: team.id, actor: RETENTION_ACTOR, action: "lead.retention_applied", details: { retentionDays: team.retentionDays } }, found),
+    );
+    run.teams++;
+    run.deleted += deleted.length;
+  }
+  return run;
+}
+
+/** One run of the job if this instance wins this period's claim; null when another one has it. */
+export async function runRetentionJob(now: Date): Promise<RetentionRun | null> {
+  if (!(await claimJob(RETENTION_JOB, now, RETENTION_PERIOD_MS))) return null;
+  return applyRetention(now);
+}
+
+/** Runs the job every `everyMs` (default 5 minutes) with `clock`'s time; returns the function that stops it. */
+export function startRetentionSchedule(options: { everyMs?: number; clock?: () => Date } = {}): () => void {
+  const clock = options.clock ?? (() => new Date());
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const run = await runRetentionJob(clock());
+      if (run?.deleted) log("info", "retention.applied", run);
+    } catch (error) {
+      log("error", "retention.failed", summariseError(error));
+    } finally {
+      running = false;
+    }
+  };
+  const timer = setInterval(tick, options.everyMs ?? 5 * 60 * 1000);
+  timer.unref();
+  void tick();
+  return () => clearInterval(timer);
+}
