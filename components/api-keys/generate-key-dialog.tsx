@@ -2,7 +2,9 @@
 
 import { useState, useTransition } from "react";
 import { generateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
+import { EXPIRY_CHOICES } from "@/lib/api-keys/key-expiry";
 import { Dialog } from "@/components/ui/dialog";
+import { ExpirySelect } from "./key-lifecycle-buttons";
 import { PlusIcon } from "@/components/ui/icons";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
 
@@ -14,9 +16,13 @@ export function GenerateKeyDialog({ slug }: { slug: string }) {
 
   function submit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    const description = String(new FormData(event.currentTarget).get("description") ?? "");
+    const form = new FormData(event.currentTarget);
+    const description = String(form.get("description") ?? "");
     startTransition(async () => {
-      const result = await generateApiKeyAction(slug, description);
+      const result = await generateApiKeyAction(slug, description, String(form.get("expiry") ?? "never")).catch(() => ({
+        ok: false as const,
+        error: "The server could not be reached; no key was generated. Try again.",
+      }));
       if (!result.ok) {
         setError(result.error);
         return;
@@ -61,6 +67,12 @@ export function GenerateKeyDialog({ slug }: { slug: string }) {
               className={`${inputClass} mt-1.5`}
               autoFocus
             />
+          </div>
+          <div>
+            <label htmlFor="key-expiry" className={labelClass}>
+              Expires
+            </label>
+            <ExpirySelect id="key-expiry" choices={EXPIRY_CHOICES} />
           </div>
           {error ? (
             <p role="alert" className="text-sm text-red-700">
