@@ -20,6 +20,9 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "member.removed": "Member removed",
   "member.invite_revoked": "Invite revoked",
   "member.sessions_ended": "Sessions ended",
+  "team.created": "Team created",
+  "user.password_changed": "Password changed",
+  "user.password_reset": "Password reset",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
@@ -53,7 +56,11 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "member.removed":
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
     case "member.sessions_ended":
+    case "user.password_changed":
+    case "user.password_reset":
       return { main: email ?? event.targetId ?? "—" };
+    case "team.created":
+      return { main: typeof details.name === "string" ? details.name : "—", note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined };
     case "api_key.renamed":
       return { main: event.targetId ?? "—", note: `${quoted(details.from)} → ${quoted(details.to)}` };
     case "api_key.expiry_set":

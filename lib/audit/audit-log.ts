@@ -20,6 +20,9 @@ export const AUDIT_ACTIONS = [
   "member.removed",
   "member.invite_revoked",
   "member.sessions_ended",
+  "team.created",
+  "user.password_changed",
+  "user.password_reset",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
