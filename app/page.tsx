@@ -12,7 +12,7 @@ export default async function Home() {
   if (first) redirect(`/t/${first.slug}/leads`);
 
   return (
-    <main className="mx-auto max-w-2xl p-8">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-2xl p-8">
       <h1 className="text-2xl font-semibold">Lead Intake</h1>
       <p className="mt-2 text-slate-600">
         Post leads to <code className="rounded bg-slate-200 px-1 break-all">/api/method/crm.api.leads.create_lead</code> with

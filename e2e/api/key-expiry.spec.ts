@@ -17,6 +17,8 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 const HOUR = 3_600_000;
 
 test.describe("API key expiry on a test clock", () => {
+  // One server for the three tests (and one clock file): they move the same clock.
+  test.describe.configure({ mode: "serial" });
   let server: ServerProcess;
   let clockDir: string;
   let clockFile: string;
