@@ -12,7 +12,7 @@ export default async function Home() {
   if (first) redirect(`/t/${first.slug}/leads`);
 
   return (
-    <main className="mx-auto max-w-2xl p-8">
+    <main id="main" tabIndex={-1} className="mx-auto max-w-2xl p-8">
       <h1 className="text-2xl font-semibold">Lead Intake</h1>
       <p className="mt-2 text-slate-600">
         Post leads to <code className="rounded bg-slate-200 px-1 break-all">/api/method/crm.api.leads.create_lead</code> with
@@ -25,9 +25,15 @@ export default async function Home() {
       {user ? (
         <div className="mt-6 space-y-3">
           <p className="text-slate-700">
-            You are signed in as {user.email} but are not a member of any team yet. Ask a team owner or admin for an invite link.
+            You are signed in as {user.email} but are not a member of any team yet. Ask a team owner or admin for an invite link,
+            or create a team of your own.
           </p>
-          <SignOutButton />
+          <div className="flex flex-wrap items-center gap-3">
+            <Link href="/teams/new" className={buttonClass("primary")}>
+              New team
+            </Link>
+            <SignOutButton />
+          </div>
         </div>
       ) : (
         <Link href="/signin" className={`${buttonClass("primary")} mt-6`}>

@@ -7,14 +7,14 @@ import { cardClass, focusRingClass, inputClass, labelClass } from "@/components/
 import { snippets } from "./snippets";
 
 /** "How to call this endpoint": copy-paste examples for this deployment, never containing a secret. */
-export function EndpointSnippets({ baseUrl, keyIds }: { baseUrl: string; keyIds: string[] }) {
+export function EndpointSnippets({ baseUrl, keyIds, source }: { baseUrl: string; keyIds: string[]; source: string | null }) {
   const [chosen, setChosen] = useState<string | null>(null);
   // The chosen key while it exists, else the newest key (the list changes under the panel).
   const keyId = chosen && keyIds.includes(chosen) ? chosen : (keyIds[0] ?? "YOUR_API_KEY");
   const [active, setActive] = useState(0);
   const tabs = useRef<(HTMLButtonElement | null)[]>([]);
   const id = useId();
-  const list = snippets({ baseUrl, keyId });
+  const list = snippets({ baseUrl, keyId, source });
   const current = list[active]!;
 
   function onKeyDown(event: React.KeyboardEvent) {
@@ -57,7 +57,7 @@ export function EndpointSnippets({ baseUrl, keyIds }: { baseUrl: string; keyIds:
           </select>
         </div>
       ) : null}
-      <div role="tablist" aria-label="Language" className="mt-4 flex gap-1 border-b border-slate-200">
+      <div role="tablist" aria-label="Language" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200">
         {list.map((snippet, index) => (
           <button
             key={snippet.label}

@@ -1,8 +1,10 @@
 "use client";
 
 import { generateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
+import { EXPIRY_CHOICES } from "@/lib/api-keys/key-expiry";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { inputClass, labelClass } from "@/components/ui/styles";
+import { ExpirySelect } from "./key-lifecycle-buttons";
 
 export function GenerateKeyDialog({ slug }: { slug: string }) {
   return (
@@ -12,7 +14,8 @@ export function GenerateKeyDialog({ slug }: { slug: string }) {
       description="The secret stays visible in the list until someone copies it once. After that only a masked form remains."
       submitLabel="Generate"
       pendingLabel="Generating…"
-      submit={(form) => generateApiKeyAction(slug, String(form.get("description") ?? ""))}
+      submit={(form) => generateApiKeyAction(slug, String(form.get("description") ?? ""), String(form.get("expiry") ?? "never"))}
+      unreachable="The server could not be reached; no key was generated. Try again."
       notice={(result) => `Key ${result.keyId} generated. Copy its secret now: after the first copy it is only shown masked.`}
     >
       <div>
@@ -27,6 +30,12 @@ export function GenerateKeyDialog({ slug }: { slug: string }) {
           className={`${inputClass} mt-1.5`}
           autoFocus
         />
+      </div>
+      <div>
+        <label htmlFor="key-expiry" className={labelClass}>
+          Expires
+        </label>
+        <ExpirySelect id="key-expiry" choices={EXPIRY_CHOICES} />
       </div>
     </FormDialog>
   );

@@ -12,6 +12,9 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "api_key.secret_copied": "API secret copied",
   "api_key.secret_shown": "API secret shown to the operator",
   "api_key.deleted": "API key deleted",
+  "api_key.renamed": "API key renamed",
+  "api_key.expiry_set": "API key expiry set",
+  "api_key.rolled": "API key rolled",
   "member.invited": "Member invited",
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",
@@ -35,12 +38,18 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.exported": "Leads exported",
   "lead.merged": "Leads merged",
   "lead.retention_applied": "Old leads deleted (retention)",
+  "team.created": "Team created",
+  "user.password_changed": "Password changed",
+  "user.password_reset": "Password reset",
 };
 
 const REVOKED_BECAUSE: Record<string, string> = {
   inviter_removed: "inviter removed",
   inviter_role_changed: "inviter's role changed",
 };
+
+const quoted = (value: unknown) => (typeof value === "string" ? `"${value}"` : "no description");
+const utc = (value: unknown) => `${String(value).replace("T", " ").slice(0, 16)} UTC`;
 
 const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String(value ?? ""));
 
@@ -65,6 +74,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "member.removed":
       return { main: email ?? event.targetId ?? "—", note: `was ${roleText(details.role)}` };
     case "member.sessions_ended":
+    case "user.password_changed":
+    case "user.password_reset":
       return { main: email ?? event.targetId ?? "—" };
     case "web_form.created":
     case "web_form.updated":
@@ -78,6 +89,14 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "lead.merged":
     case "lead.retention_applied":
       return { main: event.targetId ?? "—", note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined };
+    case "team.created":
+      return { main: typeof details.name === "string" ? details.name : "—", note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined };
+    case "api_key.renamed":
+      return { main: event.targetId ?? "—", note: `${quoted(details.from)} → ${quoted(details.to)}` };
+    case "api_key.expiry_set":
+      return { main: event.targetId ?? "—", note: details.expires_at ? `expires ${utc(details.expires_at)}` : "no expiry" };
+    case "api_key.rolled":
+      return { main: event.targetId ?? "—", note: `replaced by ${String(details.replacement)}; expires ${utc(details.expires_at)}` };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

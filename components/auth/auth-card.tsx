@@ -3,7 +3,7 @@ import { KeyIcon } from "@/components/ui/icons";
 /** The centred card of the sign-in and invite pages. */
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: React.ReactNode; children: React.ReactNode }) {
   return (
-    <main className="flex min-h-screen items-center justify-center px-4 py-12">
+    <main id="main" tabIndex={-1} className="flex min-h-screen items-center justify-center px-4 py-12 outline-none">
       <div className="w-full max-w-sm">
         <div className="mb-6 flex items-center gap-2 text-indigo-700">
           <span className="flex h-9 w-9 items-center justify-center rounded-lg bg-indigo-600 text-white">

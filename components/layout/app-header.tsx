@@ -23,9 +23,19 @@ export function AppHeader({ user, team, teams }: { user: SessionUser; team: Team
         <TeamSwitcher current={team} teams={teams} />
         <MainNav slug={team.slug} />
         <div className="ml-auto flex shrink-0 items-center gap-3">
-          <span className="hidden text-sm text-slate-600 md:inline" title={user.email}>
+          <Link
+            href="/account"
+            className="hidden max-w-56 truncate rounded-md text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 md:inline"
+            title={`Your account (${user.email}): change password`}
+          >
             {user.email}
-          </span>
+          </Link>
+          <Link
+            href="/account"
+            className="rounded-md text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 md:hidden"
+          >
+            Account
+          </Link>
           <SignOutButton />
         </div>
       </div>

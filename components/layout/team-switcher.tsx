@@ -4,9 +4,9 @@ import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import type { TeamSummary } from "@/lib/teams/team-store";
 import { ROLE_LABEL } from "@/components/members/role-label";
-import { CheckIcon, ChevronIcon } from "@/components/ui/icons";
+import { CheckIcon, ChevronIcon, PlusIcon } from "@/components/ui/icons";
 
-/** A disclosure listing the user's teams; with one team it is a plain label. */
+/** A disclosure listing the user's teams, and "New team" at the end. */
 export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: TeamSummary[] }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
@@ -30,8 +30,6 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
       <span className="shrink-0 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">{ROLE_LABEL[current.role]}</span>
     </>
   );
-  if (teams.length < 2) return <div className="flex min-w-0 items-center gap-2 text-sm">{label}</div>;
-
   return (
     <div ref={root} className="relative min-w-0">
       <button
@@ -50,7 +48,7 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
         <ul
           id="team-switcher-list"
           aria-label="Your teams"
-          className="absolute left-0 z-20 mt-1 w-64 rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
+          className="absolute left-0 z-20 mt-1 w-64 max-w-[calc(100vw-2rem)] rounded-lg border border-slate-200 bg-white p-1 shadow-lg"
         >
           {teams.map((team) => (
             <li key={team.slug}>
@@ -60,13 +58,22 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
                 onClick={() => setOpen(false)}
                 className="flex items-center justify-between rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
               >
-                <span>
+                <span className="min-w-0 truncate" title={team.name}>
                   {team.name} <span className="text-xs text-slate-500">· {ROLE_LABEL[team.role]}</span>
                 </span>
                 {team.slug === current.slug ? <CheckIcon className="h-4 w-4 text-indigo-600" /> : null}
               </Link>
             </li>
           ))}
+          <li className="mt-1 border-t border-slate-100 pt-1">
+            <Link
+              href="/teams/new"
+              onClick={() => setOpen(false)}
+              className="flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            >
+              <PlusIcon className="h-4 w-4" /> New team
+            </Link>
+          </li>
         </ul>
       ) : null}
     </div>

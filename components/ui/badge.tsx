@@ -6,10 +6,14 @@ const tones = {
   red: "bg-red-50 text-red-700 ring-red-600/20",
 } as const;
 
+/** A short label; a long one (a 100-character source name) is truncated, with the full text as its title. */
 export function Badge({ tone = "slate", children }: { tone?: keyof typeof tones; children: React.ReactNode }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}>
-      {children}
+    <span
+      title={typeof children === "string" ? children : undefined}
+      className={`inline-flex max-w-full items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${tones[tone]}`}
+    >
+      <span className="truncate">{children}</span>
     </span>
   );
 }

@@ -10,6 +10,7 @@ import { buttonClass } from "./styles";
  * A primary "add" button that opens a dialog with a form. `submit` runs the server action
  * with the form's data; a refusal stays in the dialog as an alert, a success closes it and
  * announces `notice(result)` to screen readers (the new item shows in the list at once).
+ * A call that fails outright (network down, server error) stays in the dialog as an alert too.
  */
 export function FormDialog<T extends object>({
   triggerLabel,
@@ -18,6 +19,7 @@ export function FormDialog<T extends object>({
   submitLabel,
   pendingLabel,
   submit,
+  unreachable = "The server could not be reached; nothing was saved. Try again.",
   notice,
   children,
 }: {
@@ -27,6 +29,8 @@ export function FormDialog<T extends object>({
   submitLabel: string;
   pendingLabel: string;
   submit: (form: FormData) => Promise<ActionResult<T>>;
+  /** What to say when the server action itself fails (network down, server error). */
+  unreachable?: string;
   notice: (result: T) => string;
   children: React.ReactNode;
 }) {
@@ -39,7 +43,7 @@ export function FormDialog<T extends object>({
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     startTransition(async () => {
-      const result = await submit(form);
+      const result = await submit(form).catch((): ActionResult<T> => ({ ok: false, error: unreachable }));
       if (!result.ok) {
         setError(result.error);
         return;

@@ -245,11 +245,13 @@ test.describe("errors: envelope, status, and no row written", () => {
   }
 });
 
-test("the OpenAPI document describes the endpoint from the handler's schema", async ({ request }) => {
+test("the OpenAPI document describes the endpoint from the handler's schema", async ({ request, baseURL }) => {
   const res = await request.get("/api/openapi.json");
   expect(res.status()).toBe(200);
   const doc = await res.json();
   expect(doc.openapi).toBe("3.1.0");
+  // This deployment is the server (NEXTAUTH_URL), so generated clients call it.
+  expect(doc.servers).toEqual([{ url: baseURL, description: "This deployment" }]);
   const post = doc.paths["/api/method/crm.api.leads.create_lead"].post;
   const schema = post.requestBody.content["application/json"].schema;
   expect(schema.required).toEqual(["name"]);

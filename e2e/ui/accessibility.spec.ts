@@ -5,6 +5,7 @@ import { addLeadSource } from "../../lib/teams/lead-sources";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { createInvite } from "../../lib/teams/invite-store";
 import { createWebForm } from "../../lib/web-forms/web-form-store";
+import { createPasswordReset } from "../../lib/users/password-reset-store";
 import { addMember } from "../../lib/teams/team-store";
 import { db } from "../../lib/db/client";
 import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
@@ -143,6 +144,14 @@ for (const viewport of VIEWPORTS) {
         await page.goto("/no-such-page");
         await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
         await checkPage(page, "not found");
+
+        const reset = await createPasswordReset(owner.email);
+        await page.goto(`/reset/${reset!.token}`);
+        await expect(page.getByRole("heading", { name: "Set a new password" })).toBeVisible();
+        await checkPage(page, "password reset link");
+        await page.goto(`/reset/${"x".repeat(43)}`);
+        await expect(page.getByRole("heading", { name: "Link not valid" })).toBeVisible();
+        await checkPage(page, "password reset link (invalid)");
       });
 
       await signIn(page, owner);
@@ -277,6 +286,24 @@ for (const viewport of VIEWPORTS) {
         await page.goto(`${settings}/audit`);
         await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
         await checkPage(page, "settings: audit log");
+        await page.goto(`${settings}/api-keys`);
+        await page.getByRole("button", { name: /^Edit key / }).first().click();
+        await expect(page.getByRole("dialog", { name: "Edit API key" })).toBeVisible();
+        await checkPage(page, "settings: API keys, edit dialog");
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: /^Roll key / }).first().click();
+        await expect(page.getByRole("dialog", { name: "Roll API key" })).toBeVisible();
+        await checkPage(page, "settings: API keys, roll dialog");
+        await page.keyboard.press("Escape");
+      });
+
+      await test.step("account pages: new team, change password", async () => {
+        await page.goto("/teams/new");
+        await expect(page.getByRole("heading", { name: "New team" })).toBeVisible();
+        await checkPage(page, "new team");
+        await page.goto("/account");
+        await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
+        await checkPage(page, "account: change password");
       });
 
       await test.step("other users: a member's API keys page, the home page of a user without a team", async () => {

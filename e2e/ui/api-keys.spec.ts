@@ -167,10 +167,10 @@ test("the endpoint panel's examples name this deployment and key, never the secr
   const panel = page.getByRole("complementary", { name: "How to call this endpoint" });
   await expect(panel.getByRole("note")).toContainText("Never put it in client-side code");
   const tabs = panel.getByRole("tab");
-  await expect(tabs).toHaveText(["cURL", "Node.js (server)", "Python"]);
+  await expect(tabs).toHaveText(["cURL", "Node.js (server)", "Python", "PHP"]);
   const code = panel.getByRole("tabpanel");
   const endpoint = `${baseURL}${CREATE_LEAD}`;
-  for (const label of ["cURL", "Python", "Node.js (server)"]) {
+  for (const label of ["cURL", "Python", "PHP", "Node.js (server)"]) {
     await tabs.filter({ hasText: label }).click();
     await expect(tabs.filter({ hasText: label })).toHaveAttribute("aria-selected", "true");
     await expect(code).toContainText(endpoint);

@@ -8,8 +8,10 @@ import {
   deleteApiKey,
   findKeyForAuth,
   listApiKeys,
+  rollApiKey,
   takeSecretForCopy,
   touchApiKey,
+  updateApiKey,
 } from "./api-key-store";
 import { digestSecret, maskSecret, secretMatches } from "./secret";
 
@@ -194,6 +196,52 @@ describe("a key the CLI printed (shownToOperator)", () => {
   });
 });
 
+describe("updateApiKey and rollApiKey", () => {
+  const auditOf = async (teamId: string) =>
+    (await db().auditEvent.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map((e) => [e.action, e.targetId, e.details]);
+
+  test("renames and sets the expiry, one audit event per change; another team's key is untouched", async () => {
+    const [team, other] = [await makeTeam(), await makeTeam()];
+    const { keyId } = await createApiKey({ teamId: team.id, description: "Old" });
+    const expiresAt = new Date("2031-01-01T00:00:00Z");
+    assert.equal(await updateApiKey({ keyId, teamId: other.id, description: "Stolen" }), false);
+    assert.equal(await updateApiKey({ keyId, teamId: team.id, description: " New ", expiresAt }), true);
+    assert.equal(await updateApiKey({ keyId, teamId: team.id, description: "New" }), true, "no change, no event");
+    const row = await keyRow(keyId);
+    assert.deepEqual([row.description, row.expiresAt?.toISOString()], ["New", expiresAt.toISOString()]);
+    assert.equal((await findKeyForAuth(keyId))!.expiresAt?.toISOString(), expiresAt.toISOString());
+    assert.deepEqual((await auditOf(team.id)).slice(1), [
+      ["api_key.renamed", keyId, { from: "Old", to: "New", description: "New" }],
+      ["api_key.expiry_set", keyId, { expires_at: expiresAt.toISOString(), description: "New" }],
+    ]);
+    assert.deepEqual(await auditOf(other.id), []);
+  });
+
+  test("a roll makes a replacement with the same description and gives the old key its expiry, never a later one", async () => {
+    const team = await makeTeam();
+    const old = await createApiKey({ teamId: team.id, description: "Website form" });
+    const in24h = new Date("2031-01-02T00:00:00Z");
+    const replacement = await rollApiKey({ keyId: old.keyId, teamId: team.id, oldKeyExpiresAt: in24h, createdById: null });
+    assert.ok(replacement);
+    assert.notEqual(replacement.keyId, old.keyId);
+    const keys = await listApiKeys(team.id);
+    assert.deepEqual(
+      keys.map((k) => [k.keyId, k.description, k.expiresAt?.toISOString() ?? null, k.copied]).sort(),
+      [
+        [old.keyId, "Website form", in24h.toISOString(), false],
+        [replacement.keyId, "Website form", null, false],
+      ].sort(),
+    );
+    assert.ok(secretMatches(replacement.secret, (await keyRow(replacement.keyId)).secretDigest));
+    // Rolling again with a later expiry keeps the earlier one.
+    await rollApiKey({ keyId: old.keyId, teamId: team.id, oldKeyExpiresAt: new Date("2031-02-01T00:00:00Z"), createdById: null });
+    assert.equal((await keyRow(old.keyId)).expiresAt?.toISOString(), in24h.toISOString());
+    assert.equal(await rollApiKey({ keyId: old.keyId, teamId: (await makeTeam()).id, oldKeyExpiresAt: in24h, createdById: null }), null);
+    const rolled = (await auditOf(team.id)).filter(([action]) => action === "api_key.rolled");
+    assert.deepEqual(rolled[0], ["api_key.rolled", old.keyId, { description: "Website form", replacement: replacement.keyId, expires_at: in24h.toISOString() }]);
+  });
+});
+
 describe("deleteApiKey", () => {
   test("scoped by team: another team's id deletes nothing, the owner's deletes the key", async () => {
     const [owner, stranger] = [await makeTeam(), await makeTeam()];
@@ -221,6 +269,7 @@ describe("findKeyForAuth and touchApiKey", () => {
       id: keyId,
       secretDigest: digestSecret(secret),
       lastUsedAt: null,
+      expiresAt: null,
       team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE" },
     });
     await deleteTeam(team.id);

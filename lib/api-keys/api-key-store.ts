@@ -28,6 +28,8 @@ export async function createApiKey(options: {
   createdById?: string | null;
   actor?: AuditActor;
   shownToOperator?: boolean;
+  /** After this instant the key is refused; null or absent: never. */
+  expiresAt?: Date | null;
 }): Promise<NewApiKey> {
   const keyId = generateKeyId();
   const secret = generateSecret();
@@ -43,12 +45,22 @@ export async function createApiKey(options: {
         secretDigest: digestSecret(secret),
         digestAlgorithm: DIGEST_ALGORITHM,
         secretPrefix: secretPrefix(secret),
+        expiresAt: options.expiresAt ?? null,
         ...(options.shownToOperator
           ? { copiedAt: new Date(), copiedById: null }
           : { pendingSecret: { create: { ciphertext: seal(secret, keyId) } } }),
       },
     });
-    await recordAuditEvent({ teamId: options.teamId, action: "api_key.generated", actor, targetId: keyId, details: { description } }, tx);
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "api_key.generated",
+        actor,
+        targetId: keyId,
+        details: { description, ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}) },
+      },
+      tx,
+    );
     if (options.shownToOperator) {
       await recordAuditEvent({ teamId: options.teamId, action: "api_key.secret_shown", actor, targetId: keyId, details: { description } }, tx);
     }
@@ -73,6 +85,92 @@ export async function deleteApiKey(options: { keyId: string; teamId?: string; ac
   });
 }
 
+/**
+ * Changes a key's description and/or expiry (owners and admins; audited, one event per
+ * change). `expiresAt` undefined keeps the expiry, null removes it. Returns false when the
+ * team has no such key.
+ */
+export async function updateApiKey(options: {
+  keyId: string;
+  teamId: string;
+  description?: string | null;
+  expiresAt?: Date | null;
+  actor?: AuditActor;
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true, expiresAt: true } });
+    if (!key) return false;
+    const description = options.description === undefined ? key.description : options.description?.trim() || null;
+    const expiresAt = options.expiresAt === undefined ? key.expiresAt : options.expiresAt;
+    await tx.apiKey.update({ where: { id: options.keyId }, data: { description, expiresAt } });
+    const actor = actorOf(options.actor, null);
+    if (description !== key.description) {
+      await recordAuditEvent(
+        { teamId: options.teamId, action: "api_key.renamed", actor, targetId: options.keyId, details: { from: key.description, to: description, description } },
+        tx,
+      );
+    }
+    if ((expiresAt?.getTime() ?? null) !== (key.expiresAt?.getTime() ?? null)) {
+      await recordAuditEvent(
+        { teamId: options.teamId, action: "api_key.expiry_set", actor, targetId: options.keyId, details: { expires_at: expiresAt?.toISOString() ?? null, description } },
+        tx,
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Rolls a key: a replacement (new id and secret, the same description) and an expiry for
+ * the old key, both in one transaction with their audit events. An old key that already
+ * expires sooner keeps its earlier expiry. Returns null when the team has no such key.
+ */
+export async function rollApiKey(options: {
+  keyId: string;
+  teamId: string;
+  /** When the old key stops working. */
+  oldKeyExpiresAt: Date;
+  createdById: string | null;
+  actor?: AuditActor;
+}): Promise<NewApiKey | null> {
+  const keyId = generateKeyId();
+  const secret = generateSecret();
+  const actor = actorOf(options.actor, options.createdById);
+  return db().$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true, expiresAt: true } });
+    if (!old) return null;
+    const expiresAt = old.expiresAt && old.expiresAt < options.oldKeyExpiresAt ? old.expiresAt : options.oldKeyExpiresAt;
+    await tx.apiKey.update({ where: { id: options.keyId }, data: { expiresAt } });
+    await tx.apiKey.create({
+      data: {
+        id: keyId,
+        teamId: options.teamId,
+        description: old.description,
+        createdById: options.createdById,
+        secretDigest: digestSecret(secret),
+        digestAlgorithm: DIGEST_ALGORITHM,
+        secretPrefix: secretPrefix(secret),
+        pendingSecret: { create: { ciphertext: seal(secret, keyId) } },
+      },
+    });
+    await recordAuditEvent(
+      { teamId: options.teamId, action: "api_key.generated", actor, targetId: keyId, details: { description: old.description, replaces: options.keyId } },
+      tx,
+    );
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "api_key.rolled",
+        actor,
+        targetId: options.keyId,
+        details: { description: old.description, replacement: keyId, expires_at: expiresAt.toISOString() },
+      },
+      tx,
+    );
+    return { keyId, secret };
+  });
+}
+
 export type ApiKeyListItem = {
   keyId: string;
   description: string | null;
@@ -84,6 +182,7 @@ export type ApiKeyListItem = {
   /** Who copied the secret: a user (email, or null once deleted), or the CLI operator it was printed to. */
   copiedBy: { via: "cli" } | { via: "web"; email: string | null } | null;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
   /** The full secret until its first copy, then the masked form. */
   secretDisplay: string;
   /** The masked form, which the page shows at once after a copy. */
@@ -112,6 +211,7 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
       copiedAt: row.copiedAt,
       copiedBy: row.copiedAt === null ? null : person(row.copiedById),
       lastUsedAt: row.lastUsedAt,
+      expiresAt: row.expiresAt,
       secretDisplay: pending ? open(pending.ciphertext, row.id) : maskSecret(row.secretPrefix),
       secretMasked: maskSecret(row.secretPrefix),
     };
@@ -223,6 +323,7 @@ export type KeyForAuth = {
   id: string;
   secretDigest: string;
   lastUsedAt: Date | null;
+  expiresAt: Date | null;
   team: { id: string; slug: string; defaultPhoneCountry: string | null } | null;
 };
 
@@ -230,6 +331,7 @@ type KeyForAuthRow = {
   id: string;
   secretDigest: string;
   lastUsedAt: Date | string | null;
+  expiresAt: Date | string | number | null;
   teamId: string | null;
   teamSlug: string | null;
   defaultPhoneCountry: string | null;
@@ -242,7 +344,7 @@ type KeyForAuthRow = {
  */
 export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
   const rows = await db().$queryRaw<KeyForAuthRow[]>`
-    SELECT k."id", k."secretDigest", k."lastUsedAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
+    SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
     FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId"
     WHERE k."id" = ${keyId}`;
   const row = rows[0];
@@ -251,6 +353,7 @@ export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> 
     id: row.id,
     secretDigest: row.secretDigest,
     lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
+    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
   };
 }

@@ -8,6 +8,7 @@ import {
   recordAuthSuccess,
 } from "../rate-limit/abuse-limits";
 import { findKeyForAuth, touchApiKey } from "./api-key-store";
+import { now } from "../time/clock";
 import { secretMatches } from "./secret";
 
 export type AuthenticatedKey = { keyId: string; team: { id: string; slug: string; defaultPhoneCountry: string | null } };
@@ -64,6 +65,11 @@ async function verify(keyId: string | null, presentedKeyId: string, secret: stri
     return { error: "Invalid API key", reason: "wrong_secret", ...(key.team ? { key: { keyId: key.id, teamId: key.team.id } } : {}) };
   }
   if (!key.team) return { error: "Team ID required", reason: "team_deleted" };
+  // An expired key (rolled, or given an expiry) answers like a deleted one; the team sees
+  // the refusal in the key's request log.
+  if (key.expiresAt && key.expiresAt.getTime() <= now().getTime()) {
+    return { error: "Invalid API key", reason: "expired_key", key: { keyId: key.id, teamId: key.team.id } };
+  }
 
   await touchApiKey(key);
   return { keyId: key.id, team: key.team };

@@ -12,6 +12,9 @@ export const AUDIT_ACTIONS = [
   "api_key.secret_copied",
   "api_key.secret_shown",
   "api_key.deleted",
+  "api_key.renamed",
+  "api_key.expiry_set",
+  "api_key.rolled",
   "member.invited",
   "member.role_changed",
   "member.removed",
@@ -36,6 +39,9 @@ export const AUDIT_ACTIONS = [
   "lead.exported",
   "lead.merged",
   "lead.retention_applied",
+  "team.created",
+  "user.password_changed",
+  "user.password_reset",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

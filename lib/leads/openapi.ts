@@ -37,12 +37,13 @@ const WEBHOOK_HEADERS: [string, string][] = [
 ];
 
 /** OpenAPI 3.1 for create_lead, generated from the zod schema the handler validates with. */
-export function openApiDocument() {
+export function openApiDocument(serverUrl?: string) {
   const body = z.toJSONSchema(leadInputSchema, { target: "draft-2020-12", io: "input" });
   const error = { content: { "application/json": { schema: z.toJSONSchema(errorSchema) } } };
   return {
     openapi: "3.1.0",
     info: { title: "Lead Creation API", version: "1.0.0" },
+    ...(serverUrl ? { servers: [{ url: serverUrl, description: "This deployment" }] } : {}),
     components: {
       securitySchemes: {
         apiKey: { type: "apiKey", in: "header", name: "X-API-Key" },

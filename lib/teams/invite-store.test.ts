@@ -5,7 +5,7 @@ import { db } from "../db/client";
 import { authenticateUser } from "../users/authenticate-user";
 import { createUser } from "../users/user-store";
 import { acceptInviteAsUser, acceptInviteWithNewAccount, findOpenInvite } from "./accept-invite";
-import { createInvite, listPendingInvites, revokeInvite, type CreatedInvite } from "./invite-store";
+import { createInvite, findUnacceptedInvite, listPendingInvites, revokeInvite, type CreatedInvite } from "./invite-store";
 import { addMember, createTeam, findMembership } from "./team-store";
 
 const database = await useTestDatabase();
@@ -153,3 +153,22 @@ describe("invites", () => {
     assert.equal(await db().user.count({ where: { email: { in: ["late@example.test", "revoked@example.test"] } } }), 0);
   });
 });
+
+describe("expired invites", () => {
+  test("are listed as expired, not dropped, and a new invite for the address replaces the old link", async () => {
+    const team = await makeTeam();
+    const old = await invite(team.id, "late@example.test", "admin");
+    await db().invite.updateMany({ where: { teamId: team.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    const [listed] = await listPendingInvites(team.id);
+    assert.deepEqual([listed!.email, listed!.role, listed!.expired], ["late@example.test", "admin", true]);
+    assert.equal(await findOpenInvite(old.token), null);
+    assert.deepEqual(await findUnacceptedInvite({ teamId: team.id, inviteId: listed!.id }), { email: "late@example.test", role: "admin" });
+    assert.equal(await findUnacceptedInvite({ teamId: (await makeTeam()).id, inviteId: listed!.id }), null);
+
+    const renewed = await invite(team.id, "late@example.test", "admin");
+    assert.equal(await findOpenInvite(old.token), null);
+    assert.ok(await findOpenInvite(renewed.token));
+    assert.deepEqual((await listPendingInvites(team.id)).map((i) => [i.email, i.expired]), [["late@example.test", false]]);
+  });
+});
+

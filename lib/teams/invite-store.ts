@@ -52,15 +52,22 @@ export async function createInvite(options: {
   return { token, email, role: options.role, expiresAt };
 }
 
-export type PendingInvite = { id: string; email: string; role: Role; createdAt: Date; expiresAt: Date };
+export type PendingInvite = { id: string; email: string; role: Role; createdAt: Date; expiresAt: Date; expired: boolean };
 
-export async function listPendingInvites(teamId: string): Promise<PendingInvite[]> {
+/** Invites not yet accepted, newest first; expired ones too, marked, so that a new link can be made for them. */
+export async function listPendingInvites(teamId: string, now = new Date()): Promise<PendingInvite[]> {
   const rows = await db().invite.findMany({
-    where: { teamId, acceptedAt: null, expiresAt: { gt: new Date() } },
+    where: { teamId, acceptedAt: null },
     select: { id: true, email: true, role: true, createdAt: true, expiresAt: true },
     orderBy: { createdAt: "desc" },
   });
-  return rows.map((row) => ({ ...row, role: isRole(row.role) ? row.role : "member" }));
+  return rows.map((row) => ({ ...row, role: isRole(row.role) ? row.role : "member", expired: row.expiresAt <= now }));
+}
+
+/** One of the team's invites that is not accepted (expired or not), for a new link. */
+export async function findUnacceptedInvite(options: { teamId: string; inviteId: string }): Promise<{ email: string; role: Role } | null> {
+  const row = await db().invite.findFirst({ where: { id: options.inviteId, teamId: options.teamId, acceptedAt: null }, select: { email: true, role: true } });
+  return row && isRole(row.role) ? { email: row.email, role: row.role } : null;
 }
 
 export async function revokeInvite(options: { teamId: string; inviteId: string }): Promise<boolean> {

@@ -16,3 +16,8 @@ test("words the distance in the largest unit that fits, past and future", () => 
   assert.equal(relativeTime(at(3 * 24 * 3600), NOW), "in 3 days");
   assert.equal(relativeTime(at(-400 * 24 * 3600), NOW), "last year");
 });
+
+test("rounds within the unit: a key rolled with 7 days left a moment ago still reads 7 days", () => {
+  assert.equal(relativeTime(at(7 * 24 * 3600 - 5), NOW), "in 7 days");
+  assert.equal(relativeTime(at(-(2 * 3600 + 40 * 60)), NOW), "3 hours ago");
+});

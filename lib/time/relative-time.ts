@@ -15,7 +15,7 @@ const format = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 export function relativeTime(value: Date, now: Date): string {
   const seconds = (value.getTime() - now.getTime()) / 1000;
   for (const [unit, size] of UNITS) {
-    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+    if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit);
   }
   return seconds < 0 ? "just now" : "in less than a minute";
 }

@@ -1,6 +1,6 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { hashPassword } from "./password";
+import { hashPassword, verifyPassword } from "./password";
 import { assertPasswordAcceptable } from "./password-policy";
 
 // Every database access for users lives here.
@@ -60,6 +60,49 @@ export async function endAllSessions(userId: string, options: { actor?: AuditAct
     const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, memberships: { select: { teamId: true } } } });
     for (const { teamId } of user.memberships) {
       await recordAuditEvent({ teamId, action: "member.sessions_ended", actor, targetId: userId, details: { email: user.email } }, tx);
+    }
+    return true;
+  });
+}
+
+export type PasswordChangeResult = "changed" | "wrong-current-password" | "no-user";
+
+/**
+ * A signed-in user changes their password: the current one is required, the new one must
+ * pass the policy (throws PasswordPolicyError), and every session of the user ends (the
+ * caller signs the current browser in again with the new password). Audited in each of
+ * the user's teams, in the same transaction.
+ */
+export async function changePassword(options: { userId: string; current: string; next: string; actor: AuditActor }): Promise<PasswordChangeResult> {
+  const user = await db().user.findUnique({ where: { id: options.userId }, select: { email: true, passwordHash: true } });
+  if (!user) return "no-user";
+  if (!(await verifyPassword(options.current, user.passwordHash))) return "wrong-current-password";
+  const passwordHash = await newPasswordHash(options.next, user.email);
+  await replacePassword(options.userId, passwordHash, "user.password_changed", options.actor, user.passwordHash);
+  return "changed";
+}
+
+/**
+ * Stores a new password hash, ends every session (sessionVersion) and records `action` in
+ * each of the user's teams, all in one transaction. With `expectedHash`, only when the
+ * stored hash is still that one (two changes at once: the second fails).
+ */
+export async function replacePassword(
+  userId: string,
+  passwordHash: string,
+  action: "user.password_changed" | "user.password_reset",
+  actor: AuditActor,
+  expectedHash?: string,
+): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, ...(expectedHash ? { passwordHash: expectedHash } : {}) },
+      data: { passwordHash, sessionVersion: { increment: 1 } },
+    });
+    if (count !== 1) return false;
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, memberships: { select: { teamId: true } } } });
+    for (const { teamId } of user.memberships) {
+      await recordAuditEvent({ teamId, action, actor, targetId: userId, details: { email: user.email } }, tx);
     }
     return true;
   });

@@ -1,7 +1,9 @@
+import { publicBaseUrl } from "@/lib/http/public-url";
 import { openApiDocument } from "@/lib/leads/openapi";
 
-export const dynamic = "force-static";
+// Per request: the document's `servers` names this deployment (NEXTAUTH_URL, else the host).
+export const dynamic = "force-dynamic";
 
-export function GET(): Response {
-  return Response.json(openApiDocument());
+export async function GET(): Promise<Response> {
+  return Response.json(openApiDocument(await publicBaseUrl()));
 }

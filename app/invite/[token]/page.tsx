@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { notFound } from "next/navigation";
 import { AcceptAsSignedInForm, CreateAccountForm } from "@/components/auth/accept-invite-form";
 import { signInToAccept } from "@/components/auth/invite-links";
 import { AuthCard } from "@/components/auth/auth-card";
 import { SignOutButton } from "@/components/auth/sign-out-button";
-import { linkClass } from "@/components/ui/styles";
 import { currentUser } from "@/lib/auth/session";
 import { findOpenInvite } from "@/lib/teams/accept-invite";
 
@@ -17,19 +16,8 @@ const ROLE = { owner: "an owner", admin: "an admin", member: "a member" } as con
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
   const [invite, user] = await Promise.all([findOpenInvite(token), currentUser()]);
-  if (!invite) {
-    return (
-      <AuthCard title="Invite not valid" subtitle="This invite link is invalid, has expired or was already used.">
-        <p className="text-sm text-slate-600">
-          Ask a team owner or admin for a new link, or{" "}
-          <Link href="/signin" className={linkClass}>
-            sign in
-          </Link>
-          .
-        </p>
-      </AuthCard>
-    );
-  }
+  // Unknown, used, revoked, replaced or expired: 404, with ./not-found.tsx saying so.
+  if (!invite) notFound();
   return (
     <AuthCard
       title={`Join ${invite.team.name}`}

@@ -86,8 +86,9 @@ export default async function LeadPage({
         </Link>
       </nav>
       <div className="mb-8 flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight text-slate-900">{name}</h1>
+        <div className="min-w-0 max-w-full">
+          {/* A 200-character word wraps anywhere rather than widening the page. */}
+          <h1 className="text-2xl font-semibold tracking-tight [overflow-wrap:anywhere] text-slate-900">{name}</h1>
           <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-slate-600">
             <span className="font-mono">{lead.id}</span>
             <span aria-hidden="true">·</span>

@@ -2,9 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createApiKey, deleteApiKey, takeSecretForCopy } from "@/lib/api-keys/api-key-store";
+import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "@/lib/api-keys/api-key-store";
+import { expiryFrom, EXPIRY_CHOICES, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { ROLES } from "@/lib/teams/team-store";
+import { now } from "@/lib/time/clock";
 
 // Spec 5.3: owners and admins generate and delete keys; every member may copy a secret once.
 // Each action checks the Origin, the session and the role itself (withTeamRole); the UI
@@ -15,11 +17,16 @@ const descriptionSchema = z.string().trim().max(200).optional();
 
 const keysPath = (slug: string) => `/t/${slug}/settings/api-keys`;
 
-export async function generateApiKeyAction(slug: string, description?: string): Promise<ActionResult<{ keyId: string }>> {
+const expirySchema = z.enum(EXPIRY_CHOICES);
+const rollSchema = z.enum(ROLL_CHOICES);
+
+export async function generateApiKeyAction(slug: string, description?: string, expiry: string = "never"): Promise<ActionResult<{ keyId: string }>> {
   return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user, actor }) => {
     const parsed = descriptionSchema.safeParse(description);
     if (!parsed.success) return { ok: false, error: "The description can be at most 200 characters." };
-    const key = await createApiKey({ teamId: team.id, description: parsed.data, createdById: user.id, actor });
+    const expires = expirySchema.safeParse(expiry);
+    if (!expires.success) return { ok: false, error: "Choose when the key expires from the list." };
+    const key = await createApiKey({ teamId: team.id, description: parsed.data, createdById: user.id, actor, expiresAt: expiryFrom(expires.data, now()) });
     revalidatePath(keysPath(team.slug));
     return { ok: true, keyId: key.keyId };
   });
@@ -44,5 +51,41 @@ export async function copyApiSecretAction(slug: string, keyId: string): Promise<
     return secret
       ? { ok: true, secret }
       : { ok: false, error: "This secret has already been copied and can no longer be shown. Generate a new key if it was lost." };
+  });
+}
+
+/** Renames a key and/or sets its expiry ("keep" leaves the expiry as it is). */
+export async function updateApiKeyAction(slug: string, keyId: string, description: string, expiry: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const id = keyIdSchema.safeParse(keyId);
+    const parsed = descriptionSchema.safeParse(description);
+    if (!parsed.success) return { ok: false, error: "The description can be at most 200 characters." };
+    const expires = z.union([z.literal("keep"), expirySchema]).safeParse(expiry);
+    if (!expires.success) return { ok: false, error: "Choose when the key expires from the list." };
+    const updated =
+      id.success &&
+      (await updateApiKey({
+        keyId: id.data,
+        teamId: team.id,
+        description: parsed.data ?? null,
+        expiresAt: expires.data === "keep" ? undefined : expiryFrom(expires.data, now()),
+        actor,
+      }));
+    revalidatePath(keysPath(team.slug));
+    return updated ? { ok: true } : { ok: false, error: "That key does not exist (it may have been deleted)." };
+  });
+}
+
+/** Rolls a key: a replacement with the same description; the old key expires as chosen. */
+export async function rollApiKeyAction(slug: string, keyId: string, oldKeyExpiry: string): Promise<ActionResult<{ keyId: string }>> {
+  return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user, actor }) => {
+    const id = keyIdSchema.safeParse(keyId);
+    const expires = rollSchema.safeParse(oldKeyExpiry);
+    if (!expires.success) return { ok: false, error: "Choose when the old key stops working from the list." };
+    const replacement = id.success
+      ? await rollApiKey({ keyId: id.data, teamId: team.id, oldKeyExpiresAt: expiryFrom(expires.data, now())!, createdById: user.id, actor })
+      : null;
+    revalidatePath(keysPath(team.slug));
+    return replacement ? { ok: true, keyId: replacement.keyId } : { ok: false, error: "That key does not exist (it may have been deleted)." };
   });
 }

@@ -4,6 +4,7 @@ import { now } from "@/lib/time/clock";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { requestActivity } from "@/lib/request-log/request-log-store";
+import { listLeadSources } from "@/lib/teams/lead-sources";
 import { ApiKeyList } from "@/components/api-keys/api-key-list";
 import { EndpointSnippets } from "@/components/api-keys/endpoint-snippets";
 import { GenerateKeyDialog } from "@/components/api-keys/generate-key-dialog";
@@ -14,11 +15,14 @@ export const metadata: Metadata = { title: "API Keys · Lead Intake" };
 export default async function ApiKeysPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/api-keys`);
-  const [keys, baseUrl, activity] = await Promise.all([
+  const [keys, baseUrl, activity, sources] = await Promise.all([
     listApiKeys(team.id),
     publicBaseUrl(),
     requestActivity(team.id, new Date(Date.now() - 24 * 60 * 60 * 1000), "apiKeyId"),
+    listLeadSources(team.id),
   ]);
+  // The examples name a source the team has (not API, the fallback), or none.
+  const exampleSource = sources.find((s) => !s.isApi)?.name ?? null;
   const canManage = MANAGERS.includes(role);
 
   return (
@@ -34,7 +38,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
     >
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         <ApiKeyList slug={team.slug} keys={keys} canManage={canManage} activity={activity} now={now()} />
-        <EndpointSnippets baseUrl={baseUrl} keyIds={keys.map((k) => k.keyId)} />
+        <EndpointSnippets baseUrl={baseUrl} keyIds={keys.map((k) => k.keyId)} source={exampleSource} />
       </div>
     </ApiIntegrationSection>
   );

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, OWNERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
-import { createInvite, revokeInvite } from "@/lib/teams/invite-store";
+import { createInvite, findUnacceptedInvite, revokeInvite } from "@/lib/teams/invite-store";
 import { canInvite } from "@/lib/teams/roles";
 import { changeMembership, isRole, LastOwnerError, type Role } from "@/lib/teams/team-store";
 
@@ -60,4 +60,20 @@ export async function changeRoleAction(slug: string, userId: string, role: strin
 
 export async function removeMemberAction(slug: string, userId: string): Promise<ActionResult<{ removedSelf: boolean }>> {
   return updateMember(slug, userId, null);
+}
+
+/**
+ * A new link for a pending or expired invite (same address and role, 7 days from now):
+ * the old link stops working. Audited like the invite itself.
+ */
+export async function regenerateInviteAction(slug: string, inviteId: string): Promise<ActionResult<{ link: string; email: string }>> {
+  return withTeamRole<{ link: string; email: string }>(slug, MANAGERS, async ({ team, user, role, actor }) => {
+    const existing = typeof inviteId === "string" ? await findUnacceptedInvite({ teamId: team.id, inviteId }) : null;
+    if (!existing) return { ok: false, error: "That invite no longer exists." };
+    if (!canInvite(role, existing.role)) return { ok: false, error: "Only owners can invite owners." };
+    const invite = await createInvite({ teamId: team.id, email: existing.email, role: existing.role, createdById: user.id, actor });
+    revalidatePath(membersPath(team.slug));
+    if (invite === "already-member") return { ok: false, error: `${existing.email} is already a member of this team.` };
+    return { ok: true, email: invite.email, link: `${await publicBaseUrl()}/invite/${invite.token}` };
+  });
 }

@@ -25,12 +25,12 @@ export default async function SourcesPage({ params }: { params: Promise<{ slug: 
         <ul aria-label="Lead sources" className={`${cardClass} divide-y divide-slate-100`}>
           {sources.map((source) => (
             <li key={source.id} className="flex items-center justify-between gap-4 px-5 py-3">
-              <div className="flex items-center gap-2">
-                <span className="text-sm font-medium text-slate-900">{source.name}</span>
+              <div className="flex min-w-0 items-center gap-2">
+                <span className="text-sm font-medium [overflow-wrap:anywhere] text-slate-900">{source.name}</span>
                 {source.isApi ? <Badge>Default</Badge> : null}
               </div>
-              <div className="flex items-center gap-3">
-                <Link href={`/t/${team.slug}/leads?source=${encodeURIComponent(source.id)}`} className={`${linkClass} text-xs`}>
+              <div className="flex shrink-0 items-center gap-3">
+                <Link href={`/t/${team.slug}/leads?source=${encodeURIComponent(source.id)}`} className={`${linkClass} text-xs whitespace-nowrap`}>
                   {source.leadCount === 1 ? "1 lead" : `${source.leadCount} leads`}
                 </Link>
                 {canManage && !source.isApi ? <DeleteSourceButton slug={team.slug} sourceId={source.id} name={source.name} /> : null}
