@@ -69,9 +69,14 @@ export async function claimJobs(options: { workerId: string; now: Date; leaseMs:
       RETURNING "id", "teamId", "kind", "endpointId", "eventId", "eventType", "payload", "attempts", "maxAttempts"`;
     return rows.map((row) => ({ ...row, attempts: Number(row.attempts), maxAttempts: Number(row.maxAttempts) }));
   }
+  const dueNow = { OR: [{ state: "pending", runAt: { lte: now } }, { state: "running", lockedUntil: { lt: now } }] };
+  // Nothing due, the usual case of an idle process: answered by a plain read, so the poll
+  // takes no write lock. (A write transaction every second kept another process's
+  // `prisma migrate deploy` on the same file from ever getting its lock: see e2e/api/durability.spec.ts.)
+  if (!(await db().job.findFirst({ where: dueNow, select: { id: true } }))) return [];
   return db().$transaction(async (tx) => {
     const due = await tx.job.findMany({
-      where: { OR: [{ state: "pending", runAt: { lte: now } }, { state: "running", lockedUntil: { lt: now } }] },
+      where: dueNow,
       orderBy: { runAt: "asc" },
       take: limit,
       select: { id: true },

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { databaseProvider, databaseUrl, sqliteFilePath } from "../db/database-url";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -21,7 +22,35 @@ export function runPrisma(args: string[], env: NodeJS.ProcessEnv = process.env):
   }
 }
 
-/** Applies every pending migration of the configured database. */
+/**
+ * Whether a SQLite file already has every migration this build ships, read with a plain
+ * read-only connection. Prisma's schema engine cannot get its lock while another process
+ * has the file open (it fails with a "SocketTimeout" connector error after the busy
+ * timeout), so a second instance, a CLI or a test server started on a database in use
+ * must not run `migrate deploy` when there is nothing to apply.
+ */
+export function sqliteUpToDate(file: string): boolean {
+  if (!existsSync(file)) return false;
+  const shipped = readdirSync(path.join(ROOT, "prisma", "sqlite", "migrations"), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name);
+  const database = new Database(file, { readonly: true, fileMustExist: true, timeout: 5_000 });
+  try {
+    const table = database.prepare(`SELECT 1 FROM "sqlite_master" WHERE "type" = 'table' AND "name" = '_prisma_migrations'`).get();
+    if (!table) return false;
+    const rows = database
+      .prepare(`SELECT "migration_name" FROM "_prisma_migrations" WHERE "finished_at" IS NOT NULL AND "rolled_back_at" IS NULL`)
+      .all() as { migration_name: string }[];
+    const applied = new Set(rows.map((row) => row.migration_name));
+    return shipped.every((name) => applied.has(name));
+  } finally {
+    database.close();
+  }
+}
+
+/** Applies every pending migration of the configured database (SQLite: none pending, nothing run). */
 export function migrate(env: NodeJS.ProcessEnv = process.env): void {
+  const url = databaseUrl(env);
+  if (databaseProvider(url) === "sqlite" && sqliteUpToDate(sqliteFilePath(url))) return;
   runPrisma(["migrate", "deploy"], env);
 }
