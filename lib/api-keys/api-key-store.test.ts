@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import pg from "pg";
 import { useTestDatabase } from "../test-support/test-database";
 import { db } from "../db/client";
 import { createTeam, deleteTeam } from "../teams/team-store";
@@ -101,6 +102,28 @@ describe("takeSecretForCopy (the secret is shown until its first copy)", () => {
     for (const pending of [pendingBefore, pendingAfter]) {
       assert.equal(listed.find((k) => k.keyId === pending.keyId)?.secretDisplay, pending.secret);
     }
+  });
+
+  if (database.provider === "postgres") test("PostgreSQL: a session that could still see the deleted row delays the erasure instead of keeping the ciphertext", async () => {
+    const team = await makeTeam();
+    const { keyId, secret } = await createApiKey({ teamId: team.id });
+    const ciphertext = (await pendingCiphertext(keyId))!;
+    // Another session holds a snapshot taken before the copy (a long report, an
+    // autoanalyze): VACUUM FULL would copy the deleted row into the table's new file.
+    const reader = new pg.Client({ connectionString: database.url });
+    await reader.connect();
+    try {
+      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+      // A query on another table: a lock on PendingSecret would hold VACUUM FULL back anyway.
+      await reader.query(`SELECT count(*) FROM "Team"`);
+      const copied = takeSecretForCopy({ keyId, teamId: team.id, userId: null });
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await reader.query("COMMIT");
+      assert.equal(await copied, secret);
+    } finally {
+      await reader.end();
+    }
+    assert.ok(!database.storedBytes().includes(Buffer.from(ciphertext)), "the ciphertext must be gone once the older snapshot ends");
   });
 
   test("the secret still verifies after the copy", async () => {

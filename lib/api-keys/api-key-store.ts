@@ -1,5 +1,6 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import type pg from "pg";
 import { runPostgresMaintenance } from "../db/maintenance";
 import { env } from "../env";
 import { log } from "../log/logger";
@@ -240,6 +241,10 @@ export async function takeSecretForCopy(options: {
       DELETE FROM "PendingSecret" WHERE "apiKeyId" = ${options.keyId} RETURNING "ciphertext"`;
     // Rolls the copy back: a key marked copied must have handed out its secret.
     if (!pending) throw new Error("An uncopied API key has no pending secret");
+    if (env().DATABASE_PROVIDER === "postgres") {
+      const [row] = await tx.$queryRaw<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+      noteDeletingTransaction(BigInt(row!.xid));
+    }
     await recordAuditEvent(
       {
         teamId: options.teamId,
@@ -276,11 +281,18 @@ function eraseDeletedSecrets(): Promise<void> {
       await db().$queryRawUnsafe(`PRAGMA wal_checkpoint(TRUNCATE)`);
       return;
     }
-    // VACUUM FULL needs the table to itself. While copies are running it waits at most
-    // half a second for them (holding up later ones no longer), then tries again.
+    // VACUUM FULL copies a deleted row into the new file while some transaction of the
+    // database may still see it (an older snapshot: a long report, an autoanalyze), so it
+    // first waits for those to end. It needs the table to itself: while copies are running
+    // it waits at most half a second for them (holding up later ones no longer), then
+    // tries again.
+    const deletedBy = latestDeletingTransaction;
     for (let attempt = 1; ; attempt++) {
       try {
-        await runPostgresMaintenance(`VACUUM FULL "PendingSecret"`, { lockTimeoutMs: 500 });
+        await runPostgresMaintenance(`VACUUM FULL "PendingSecret"`, {
+          lockTimeoutMs: 500,
+          before: (client) => waitForOlderSnapshots(client, deletedBy),
+        });
         return;
       } catch (error) {
         if (attempt === 3) throw error;
@@ -288,6 +300,40 @@ function eraseDeletedSecrets(): Promise<void> {
       }
     }
   });
+}
+
+// The newest transaction (PostgreSQL xid) that deleted a pending secret in this process.
+let latestDeletingTransaction = 0n;
+function noteDeletingTransaction(xid: bigint) {
+  if (xid > latestDeletingTransaction) latestDeletingTransaction = xid;
+}
+
+/** How long an erasure waits for older snapshots before it rewrites the table anyway. */
+const SNAPSHOT_WAIT_MS = 5_000;
+
+/**
+ * Waits until no other session of this database can still see rows deleted by `xid`: its
+ * snapshot's xmin, or its own transaction, is not newer than `xid`. Such a session makes
+ * the rows "recently dead", which VACUUM FULL keeps. Gives up after SNAPSHOT_WAIT_MS and
+ * logs it: the rewrite then keeps those rows, and the next copy's erasure removes them.
+ */
+async function waitForOlderSnapshots(client: pg.Client, xid: bigint): Promise<void> {
+  if (xid === 0n) return;
+  const deadline = Date.now() + SNAPSHOT_WAIT_MS;
+  for (;;) {
+    const { rows } = await client.query<{ waiting: number }>(
+      `SELECT count(*)::int AS waiting FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+          AND (age(backend_xmin) >= age(xid($1::xid8)) OR age(backend_xid) >= age(xid($1::xid8)))`,
+      [xid.toString()],
+    );
+    if (rows[0]!.waiting === 0) return;
+    if (Date.now() >= deadline) {
+      log("warn", "api_key.erase_waited", { sessions: rows[0]!.waiting, waited_ms: SNAPSHOT_WAIT_MS });
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**

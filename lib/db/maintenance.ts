@@ -8,14 +8,18 @@ import { env } from "../env";
 /**
  * Runs `sql` on a short-lived connection with a lock timeout: when the table is busy the
  * statement gives up after `lockTimeoutMs` (throwing) instead of queueing everyone
- * behind its lock request.
+ * behind its lock request. `before` runs first on the same connection.
  */
-export async function runPostgresMaintenance(sql: string, options: { lockTimeoutMs: number }): Promise<void> {
+export async function runPostgresMaintenance(
+  sql: string,
+  options: { lockTimeoutMs: number; before?: (client: pg.Client) => Promise<void> },
+): Promise<void> {
   const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: env().DB_CONNECT_TIMEOUT_MS });
   await client.connect();
   try {
     await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(options.lockTimeoutMs))}`);
     await client.query(`SET statement_timeout = ${env().DB_STATEMENT_TIMEOUT_MS}`);
+    await options.before?.(client);
     await client.query(sql);
   } finally {
     await client.end();
