@@ -108,6 +108,8 @@ export function proposeMapping(headers: readonly string[]): ColumnMapping {
   const taken = new Set<ColumnTarget>();
   return headers.map((header, index) => {
     if (isExport && EXPORT_ONLY.includes(keys[index]!)) return "ignore";
+    // The refused-rows file's last column: why the row was refused, not data to import.
+    if (index === headers.length - 1 && index > 0 && keys[index] === "reason") return "ignore";
     const target = recogniseHeader(header);
     if (target === "extra") return target;
     const fallback = /^invalid[\s_-]/i.test(header.trim());
@@ -137,5 +139,5 @@ export function mappingProblem(headers: readonly string[], mapping: readonly Col
 
 /** The set of headers a mapping is remembered for (order and case do not matter). */
 export function headerSignature(headers: readonly string[]): string {
-  return [...headers.map((h) => h.trim().toLowerCase())].sort().join("\u0000");
+  return JSON.stringify(headers.map((h) => h.trim().toLowerCase()).sort());
 }

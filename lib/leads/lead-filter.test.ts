@@ -87,7 +87,7 @@ test("duplicates only pages through more leads than one scan batch", async () =>
 
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
-    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
+    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
   );
   assert.deepEqual(filter, {
     query: "ada",
@@ -95,6 +95,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     utmSource: "g",
     utmCampaign: "c",
     apiKeyId: "k",
+    importId: "imp_1",
     createdFrom: null,
     createdTo: "2026-04-30",
     duplicatesOnly: true,
