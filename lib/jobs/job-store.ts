@@ -125,12 +125,13 @@ export async function extendLease(job: { id: string; attempts: number }, workerI
 }
 
 /**
- * Claims one pending job by id for `workerId` (the operator CLI runs the import it just
- * queued itself); null when another worker has it already.
+ * Claims one job by id for `workerId` when it is pending, or running under a lease that ran
+ * out (its worker died): the operator CLI runs or resumes an import itself. Null when
+ * another worker holds it.
  */
 export async function claimJobById(options: { id: string; workerId: string; now: Date; leaseMs: number }): Promise<ClaimedJob | null> {
   const { count } = await db().job.updateMany({
-    where: { id: options.id, state: "pending" },
+    where: { id: options.id, OR: [{ state: "pending" }, { state: "running", lockedUntil: { lt: options.now } }] },
     data: { state: "running", lockedBy: options.workerId, lockedUntil: new Date(options.now.getTime() + options.leaseMs), attempts: { increment: 1 } },
   });
   if (count !== 1) return null;
