@@ -17,6 +17,7 @@ import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureFullExport, measureQuery } from "./bench/lead-queries";
 import { secretChecksPerSecond } from "./bench/secret-check";
 import { webhookBench } from "./bench/webhook";
+import { importBench } from "./bench/import";
 import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
@@ -134,6 +135,19 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       }
     }
 
+    if (wants(options, "import")) {
+      if (!admin || !adminPassword) throw new Error("The import rows sign in as the demo admin: it was not seeded");
+      const json: LoadRequest = { method: "POST", path: CREATE_LEAD, headers: { ...auth, "content-type": "application/json" }, body: jsonLeadBody };
+      const l = options.latencyConnections;
+      const result = await importBench({ server, dataDir, rows: options.importRows, owner: { id: admin.id, email: adminEmail, password: adminPassword }, createLead: json, run: run(l) });
+      const rate = result.rows / result.seconds;
+      const memory = result.rssGrowthMb === null ? "server memory not measured" : `server memory growth at most ${result.rssGrowthMb.toFixed(0)} MB`;
+      console.log(`Import of ${result.rows} rows: ${result.seconds.toFixed(1)} s, ${Math.round(rate)} rows/s, ${memory}`);
+      record(timedRow("import", `CSV import of ${result.rows.toLocaleString("en-US")} rows (upload, then the server's import job, duplicates skipped): ${result.seconds.toFixed(1)} s, ${memory}; req/s = rows/s`, rate, result.seconds, null));
+      record(row(`import-idle-create-${l}`, "create_lead, JSON, before the import (idle)", l, result.idle, null));
+      record(row(`import-during-create-${l}`, `create_lead, JSON, while the import runs${result.overlapped ? "" : " (the import ended before the row did)"}`, l, result.during, null));
+    }
+
     if (wants(options, "preload") && options.leads > 0) {
       const source = await resolveLeadSource(team.id);
       const loaded = await preload(databaseUrl, { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() }, options.leads);
@@ -173,21 +187,15 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const total = await countLeads(team.id);
       const run = await measureFullExport(team.id, total);
       console.log(`Export of ${total} leads: ${run.seconds.toFixed(1)} s, ${(run.bytes / 1024 / 1024).toFixed(0)} MB, heap growth ≤ ${run.heapGrowthMb.toFixed(1)} MB`);
-      record({
-        id: "export-all",
-        label: `CSV export of all ${total.toLocaleString("en-US")} leads, streamed: ${run.seconds.toFixed(1)} s, ${(run.bytes / 1024 / 1024).toFixed(0)} MB of CSV, heap growth at most ${run.heapGrowthMb.toFixed(1)} MB (rss ${run.rssMb.toFixed(0)} MB); req/s = leads/s`,
-        status: "lib query",
-        connections: 1,
-        storedLeads: total,
-        reqPerSec: total / run.seconds,
-        p50: Math.round(run.seconds * 1000),
-        p99: Math.round(run.seconds * 1000),
-        errors: 0,
-        non2xx: 0,
-        ratio: null,
-        serverCpuMicros: null,
-        cpuRatio: null,
-      });
+      record(
+        timedRow(
+          "export-all",
+          `CSV export of all ${total.toLocaleString("en-US")} leads, streamed: ${run.seconds.toFixed(1)} s, ${(run.bytes / 1024 / 1024).toFixed(0)} MB of CSV, heap growth at most ${run.heapGrowthMb.toFixed(1)} MB (rss ${run.rssMb.toFixed(0)} MB); req/s = leads/s`,
+          total / run.seconds,
+          run.seconds,
+          total,
+        ),
+      );
     }
 
     if (wants(options, "ping")) {
@@ -204,6 +212,12 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     if (ping?.serverCpuMicros && r.serverCpuMicros) r.cpuRatio = ping.serverCpuMicros / r.serverCpuMicros;
   }
   return rows;
+}
+
+/** A row for one timed run of a whole job (an export, an import): items per second, and its time in ms as p50 and p99. */
+function timedRow(id: string, label: string, perSecond: number, seconds: number, storedLeads: number | null): Row {
+  const ms = Math.round(seconds * 1000);
+  return { id, label, status: "lib query", connections: 1, storedLeads, reqPerSec: perSecond, p50: ms, p99: ms, errors: 0, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null };
 }
 
 const isPostgres = (url: string | undefined) => /^postgres(ql)?:\/\//i.test(url ?? "");

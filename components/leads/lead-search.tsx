@@ -17,6 +17,8 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
   );
   return (
     <form role="search" aria-label="Search and filter leads" action={action} className="w-full max-w-2xl space-y-3">
+      {/* The import filter comes from an import's result ("View imported leads") and stays while searching. */}
+      {filter.importId ? <input type="hidden" name="import" value={filter.importId} /> : null}
       <div className="flex items-center gap-2">
         <label htmlFor="lead-search" className="sr-only">
           Search leads

@@ -204,6 +204,29 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("button", { name: `Merge 1 lead into ${leadId}` })).toBeVisible();
         await checkPage(page, "merge duplicates");
 
+        // Leads → Import: upload, mapping, preview, result with its undo dialog.
+        await page.goto(`/t/${team.slug}/leads/import`);
+        await expect(page.getByRole("heading", { name: "Import leads" })).toBeVisible();
+        await checkPage(page, "import: upload");
+        const csv = "Full name,E-mail,Phone,A rather long column name that must wrap on a phone\nAda Lovelace,ada@example.com,12,x\n,nobody@example.com,,y\n";
+        await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+        await page.getByRole("button", { name: "Upload" }).click();
+        await expect(page.getByRole("heading", { name: "Map the columns of contacts.csv" })).toBeVisible();
+        await checkPage(page, "import: mapping");
+        await page.getByRole("button", { name: "Preview" }).click();
+        await expect(page.getByRole("region", { name: "Preview rows" })).toBeVisible();
+        await checkPage(page, "import: preview");
+        await page.getByRole("button", { name: "Import 1 row" }).click();
+        await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible({ timeout: 30_000 });
+        await checkPage(page, "import: result");
+        await page.getByRole("button", { name: "Undo import" }).click();
+        await expect(page.getByRole("dialog", { name: "Undo this import?" })).toBeVisible();
+        await checkPage(page, "import: undo dialog");
+        await page.keyboard.press("Escape");
+        await page.goto(`/t/${team.slug}/leads/import`);
+        await expect(page.getByRole("region", { name: "Recent imports" })).toBeVisible();
+        await checkPage(page, "import: upload with recent imports");
+
         await page.goto(`/t/${team.slug}/leads/CRM-LEAD-999999999`);
         await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
         await checkPage(page, "not found inside a team");

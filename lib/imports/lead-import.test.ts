@@ -353,6 +353,19 @@ test("round trip: the lead list's export imports back with no manual mapping, fi
   await setWorkspaceCurrency("USD");
 });
 
+test("sources: a Source column's team source by name (unknown: API, like the API), else the one chosen for the file", async () => {
+  const team = await makeTeam();
+  const webinar = await addLeadSource(team.id, "Webinar");
+  const fair = await addLeadSource(team.id, "Trade fair");
+  const { record, proposed } = await upload(team.id, "Name,Source\nA,webinar\nB,nowhere\nC,\n");
+  const preview = await previewImport(record, proposed, { sourceId: fair.id });
+  assert.deepEqual(preview.rows.map((r) => (r.ok ? r.lead.source : r.reason)), ["Webinar", "API", "Trade fair"]);
+  await run(record, { sourceId: fair.id });
+  const leads = await db().lead.findMany({ where: { importId: record.id }, orderBy: { seq: "asc" }, include: { source: true } });
+  assert.deepEqual(leads.map((l) => l.source.name), ["Webinar", "API", "Trade fair"]);
+  assert.equal(leads[0]!.sourceId, webinar.id);
+});
+
 test("a broken file is refused at upload with nothing recorded or kept", async () => {
   const team = await makeTeam();
   await assert.rejects(upload(team.id, 'Name,Email\n"Ada,ada@example.com\n'), CsvFileError);

@@ -99,7 +99,7 @@ export async function uploadImport(options: {
 }
 
 /** A remembered mapping applied to these headers by name (the same set, perhaps in another order). */
-function rememberedMapping(headers: readonly string[], last: { headers: string[]; mapping: ColumnMapping } | null): ColumnMapping | null {
+export function rememberedMapping(headers: readonly string[], last: { headers: string[]; mapping: ColumnMapping } | null): ColumnMapping | null {
   if (!last) return null;
   const byName = new Map(last.headers.map((header, index) => [header.trim().toLowerCase(), last.mapping[index]]));
   const mapping = headers.map((header) => byName.get(header.trim().toLowerCase()));
@@ -132,7 +132,9 @@ export async function previewImport(record: ImportRecord, mapping: ColumnMapping
   const sources = await listLeadSourceNames(record.teamId);
   const api = sources.find((s) => s.name.toLowerCase() === "api") ?? { id: "", name: "API" };
   const chosen = sources.find((s) => s.id === options.sourceId) ?? null;
-  const sourceFor = (name: string | undefined): LeadSource => sources.find((s) => s.name.toLowerCase() === name?.trim().toLowerCase()) ?? chosen ?? api;
+  // As the job resolves them: a named source (unknown: API, like the API), else the file's choice.
+  const sourceFor = (name: string | undefined): LeadSource =>
+    name?.trim() ? (sources.find((s) => s.name.toLowerCase() === name.trim().toLowerCase()) ?? api) : (chosen ?? api);
   const currency = await workspaceCurrency();
   const csv = await openCsv(importFilePath(record.filePath), { encoding: record.encoding as CsvEncoding, delimiter: record.delimiter as CsvDelimiter });
   const rows: PreviewRow[] = [];
@@ -169,6 +171,23 @@ export async function previewImport(record: ImportRecord, mapping: ColumnMapping
     });
   }
   return { rows, totalRows: total, refusedRows: refused, problem: null };
+}
+
+/** The first rows' cells (the mapping step shows them beside each column). */
+export async function sampleRows(record: ImportRecord, count = 3): Promise<string[][]> {
+  const csv = await openCsv(importFilePath(record.filePath), { encoding: record.encoding as CsvEncoding, delimiter: record.delimiter as CsvDelimiter });
+  const rows: string[][] = [];
+  for await (const { cells } of csv.records) {
+    rows.push(cells.map((cell) => cell.slice(0, 60)));
+    if (rows.length === count) break;
+  }
+  await csv.records.return(undefined);
+  return rows;
+}
+
+/** The leads of an undone import still there: those another lead was merged into, kept by the undo. */
+export async function keptLeadIds(record: ImportRecord): Promise<string[]> {
+  return (await importedLeads(record.teamId, record.id, 0, 200)).map((lead) => lead.id);
 }
 
 export type StartResult = { ok: true } | { ok: false; error: string };

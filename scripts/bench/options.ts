@@ -22,6 +22,8 @@ export type BenchOptions = {
   pageConnections: number;
   /** Leads in the team for the "large" rows (bulk-inserted, not through HTTP). */
   leads: number;
+  /** Rows of the CSV file the import rows import. */
+  importRows: number;
   /** Port of the `next start` under test. */
   port: number;
   /** Seconds the secret-check microbenchmark runs. */
@@ -32,7 +34,7 @@ export type BenchOptions = {
   profileDir: string | null;
   /** Rewrite docs/performance.md's table with this run (BENCH_README=0 for dev runs). */
   readme: boolean;
-  /** Comma-separated row groups to run (ping, create, webhook, preload, create-large, pages, secret); all by default. */
+  /** Comma-separated row groups to run (ping, create, webhook, import, preload, create-large, pages, export, secret); all by default. */
   only: Set<string> | null;
 };
 
@@ -45,6 +47,7 @@ export function benchOptions(): BenchOptions {
     latencyConnections: int("BENCH_LATENCY_CONNECTIONS", 8, 1),
     pageConnections: int("BENCH_PAGE_CONNECTIONS", 1, 1),
     leads: int("BENCH_LEADS", 1_000_000),
+    importRows: int("BENCH_IMPORT_ROWS", 100_000, 1),
     port: int("BENCH_PORT", 6100, 1),
     secretSeconds: int("BENCH_SECRET_SECONDS", 3, 1),
     outDir: process.env.BENCH_OUT?.trim() || "bench/results",

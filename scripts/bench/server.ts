@@ -22,6 +22,8 @@ export type Server = {
   baseUrl: string;
   /** CPU seconds (user + system) used so far by the server's processes; null where /proc is missing. */
   cpuSeconds: () => number | null;
+  /** Resident memory (MB) of the server's process now; null where /proc is missing. */
+  rssMb: () => number | null;
   stop: () => Promise<void>;
 };
 
@@ -76,7 +78,7 @@ export async function startServer(options: {
 
   await waitForPing(baseUrl, child, options.logFile);
   const group = child.pid!;
-  return { baseUrl, cpuSeconds: () => groupCpuSeconds(group), stop: () => stop(child, exited) };
+  return { baseUrl, cpuSeconds: () => groupCpuSeconds(group), rssMb: () => processRssMb(group), stop: () => stop(child, exited) };
 }
 
 async function waitForPing(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
@@ -131,4 +133,14 @@ function groupCpuSeconds(group: number): number | null {
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** VmRSS of one process in MB, from /proc; null where it cannot be read. */
+function processRssMb(pid: number): number | null {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
 }

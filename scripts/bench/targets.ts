@@ -43,6 +43,28 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
     }
   }
 
+  // Issue 20: imports.
+  for (const [prefix, label, floor] of [["", "SQLite", 2000], ["pg-", "PostgreSQL", 1000]] as const) {
+    const run = rows.find((r) => r.id === `${prefix}import`);
+    if (run?.reqPerSec != null) {
+      const memory = /memory growth at most (\d+) MB/.exec(run.label)?.[1];
+      targets.push({
+        target: `${label}: a CSV import at ≥ ${floor} rows/s, server memory growth < 100 MB`,
+        value: `${Math.round(run.reqPerSec)} rows/s, ${memory ?? "?"} MB`,
+        met: run.reqPerSec >= floor && memory !== undefined && Number(memory) < 100,
+      });
+    }
+    const idle = find(`${prefix}import-idle-create-${l}`);
+    const during = find(`${prefix}import-during-create-${l}`);
+    if (idle?.p99 != null && during?.p99 != null) {
+      targets.push({
+        target: `${label}: create_lead p99 at ${l} connections while an import runs ≤ 2 × idle`,
+        value: `${ms(during.p99)} vs ${ms(idle.p99)} idle (${(during.p99 / Math.max(idle.p99, 1)).toFixed(2)} ×)`,
+        met: during.p99 <= 2 * Math.max(idle.p99, 1) && during.errors === 0 && during.non2xx === 0,
+      });
+    }
+  }
+
   for (const page of rows.filter((r) => r.id.startsWith("page-"))) {
     const limit = page.id === "page-detail" ? 30 : 50;
     targets.push({

@@ -64,6 +64,9 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
           <a href={`${base}/export${exportQuery ? `?${exportQuery}` : ""}`} download className={buttonClass("secondary", "sm")}>
             Export CSV
           </a>
+          <Link href={`${base}/import`} className={buttonClass("secondary", "sm")}>
+            Import CSV
+          </Link>
           <Link href={`${base}/erase`} className={buttonClass("secondary", "sm")}>
             Erase a person
           </Link>
