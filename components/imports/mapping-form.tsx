@@ -116,7 +116,7 @@ export function MappingForm({
             <tbody className="divide-y divide-slate-100">
               {headers.map((header, index) => (
                 <tr key={`${header}-${index}`}>
-                  <th scope="row" className={`${td} font-medium break-words`}>{header}</th>
+                  <th scope="row" className={`${td} text-left font-medium break-words`}>{header}</th>
                   <td className={`${td} max-w-48 truncate text-slate-600`} title={samples.map((row) => row[index] ?? "").join(" | ")}>
                     {samples.map((row) => row[index] ?? "").filter(Boolean).join(", ") || "—"}
                   </td>
