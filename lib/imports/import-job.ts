@@ -26,6 +26,15 @@ import { BatchFencedError, commitBatch, finishImport, markRunning, type Batch, t
 
 /** Rows per transaction: short enough that create_lead never waits long for SQLite's writer. */
 export const BATCH_ROWS = 500;
+/** Rows converted between two turns of the event loop. */
+const ROWS_PER_TURN = 50;
+/**
+ * Lets the event loop run what waits (create_lead's requests, the page's polls): the
+ * import runs in the server's process, and SQLite's driver answers synchronously, so
+ * without this a batch would be one unbroken chain of microtasks.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Attempts before an import that keeps failing is marked failed. */
 export const IMPORT_MAX_ATTEMPTS = 10;
 
@@ -193,7 +202,8 @@ export async function runImport(options: {
       }
       const prepared: Prepared[] = [];
       const refused: Batch["refused"] = [];
-      for (const { row, cells } of rows) {
+      for (const [index, { row, cells }] of rows.entries()) {
+        if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
         const result = rowInput(csv.headers, mapping, cells);
         if (!result.ok) {
           refused.push({ row, cells, reason: result.reason });
@@ -202,11 +212,13 @@ export async function runImport(options: {
         const { lead } = leadFromInput({ team, origin: { apiKeyId: null }, source: await source(result.input.source), currency, input: result.input });
         prepared.push({ row, lead: { ...lead, importId: record.id }, keys: contactKeys(lead) });
       }
+      await nextTurn();
       const sorted = await sortDuplicates(record, prepared);
       await commitBatch(
         { importId: record.id, teamId: record.teamId, from: record.cursor, rows: rows.length, refused, ...sorted },
         { job: options.job, lease: options.lease, now: now() },
       );
+      await nextTurn();
       record = (await load())!;
       await options.onProgress?.(record);
     }
