@@ -1,9 +1,7 @@
-import type { Tx } from "../db/client";
+import { env } from "../env";
+import { MissingApiSource, writeLead, type LeadFields, type LeadWrite } from "../intake/intake-store";
 import { nudgeDispatcher } from "../jobs/dispatcher-process";
-import { enqueueLeadCreated } from "../notifications/lead-created-outbox";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
-import { workspaceCurrency } from "../workspace/settings";
-import { insertLead, type NewLead } from "./lead-store";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
 import { parsePhone } from "./phone";
@@ -27,8 +25,9 @@ export function leadCreatedBody(result: CreateLeadResult) {
 }
 
 /**
- * Creates one lead for a team from validated input, applying every rule of spec 2.1.
- * `beforeCommit` runs inside the insert's transaction: what it writes commits with the lead.
+ * Creates one lead for a team from validated input, applying every rule of spec 2.1. The
+ * lead, its outbox rows and the extras (`requestLog`, `claim`, `spentChallenge`) commit in
+ * one transaction on the intake's hot path (lib/intake/intake-store.ts).
  */
 export async function createLead(options: {
   team: { id: string; defaultPhoneCountry: string | null };
@@ -38,9 +37,10 @@ export async function createLead(options: {
   /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
   input: LeadInput;
-  beforeCommit?: (tx: Tx, result: CreateLeadResult) => Promise<void>;
-}): Promise<CreateLeadResult> {
-  const { team, input, beforeCommit } = options;
+  /** An Idempotency-Key claim: the response for the new lead is stored with it. */
+  claim?: { id: string; token: string; lost: () => Error; response: (result: CreateLeadResult) => { status: number; body: string } } | null;
+} & Pick<LeadWrite, "requestLog" | "spentChallenge">): Promise<CreateLeadResult> {
+  const { team, input } = options;
   const name = splitName(input.name);
   const phoneContext = { countryCode: input.country_code, defaultCountry: team.defaultPhoneCountry };
   const phone = input.phone ? parsePhone(input.phone, phoneContext) : null;
@@ -51,12 +51,7 @@ export async function createLead(options: {
   if (input.mobile_no && !mobile) skipped.push("mobile_no");
   if (input.website && !website) skipped.push("website");
 
-  const [source, currency] = await Promise.all([
-    options.source ?? resolveLeadSource(team.id, input.source),
-    workspaceCurrency(),
-  ]);
-
-  const lead: NewLead = {
+  const lead: LeadFields = {
     teamId: team.id,
     apiKeyId: options.apiKeyId,
     formId: options.formId ?? null,
@@ -74,15 +69,13 @@ export async function createLead(options: {
     skippedMobileNo: skipped.includes("mobile_no") ? input.mobile_no! : null,
     skippedWebsite: skipped.includes("website") ? input.website! : null,
     organization: input.organization ?? name.fullName,
-    sourceId: source.id,
     jobTitle: input.job_title ?? null,
     website,
     territory: input.territory ?? null,
     industry: input.industry ?? null,
     annualRevenue: input.annual_revenue ?? null,
     noOfEmployees: input.no_of_employees ?? null,
-    // Spec 2.1: the supplied currency is always overridden by the workspace's.
-    currency,
+    // Spec 2.1: the supplied currency is always overridden by the workspace's (in the transaction).
     utmSource: input.utm_source ?? null,
     utmMedium: input.utm_medium ?? null,
     utmCampaign: input.utm_campaign ?? null,
@@ -90,12 +83,21 @@ export async function createLead(options: {
     utmContent: input.utm_content ?? null,
     extraFields: input.extraFields,
   };
-  let jobs = 0;
-  const leadId = await insertLead(lead, async (tx, id) => {
-    // The outbox rows commit with the lead (docs/webhooks.md).
-    jobs = await enqueueLeadCreated(tx, { teamId: team.id, leadId: id, lead, sourceName: source.name, origin: { apiKeyId: options.apiKeyId, formId: options.formId ?? null } });
-    await beforeCommit?.(tx, { leadId: id, skipped });
+  const write: LeadWrite = {
+    lead,
+    source: options.source ? { chosen: options.source } : { requested: input.source },
+    requestLog: options.requestLog,
+    claim: options.claim ? { ...options.claim, response: (leadId) => options.claim!.response({ leadId, skipped }) } : null,
+    spentChallenge: options.spentChallenge,
+    events: { origin: { apiKeyId: options.apiKeyId, formId: options.formId ?? null }, emails: Boolean(env().SMTP_URL) },
+    now: new Date(),
+  };
+  const written = await writeLead(write).catch(async (error: unknown) => {
+    if (!(error instanceof MissingApiSource)) throw error;
+    // The team lost its API source (or never had one): made once, then the write is retried.
+    await resolveLeadSource(team.id);
+    return writeLead(write);
   });
-  if (jobs) nudgeDispatcher();
-  return { leadId, skipped };
+  if (written.jobs) nudgeDispatcher();
+  return { leadId: written.leadId, skipped };
 }

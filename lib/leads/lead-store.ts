@@ -41,8 +41,6 @@ export type NewLead = {
   extraFields: Record<string, ExtraFieldValue>;
 };
 
-const LEAD_COUNTER = "lead";
-
 /** Lower-cased (email) and folded (names, organization) copies of the searchable fields (see listLeads). */
 export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
   const fullName = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
@@ -61,43 +59,6 @@ export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email
  */
 export function searchKey(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim();
-}
-
-// Extra fields are caller-chosen names ("__proto__", "$type"…): stored through rawJson.
-
-/**
- * Inserts a lead with the next CRM-LEAD id. The counter row is advanced in the same
- * transaction as the insert, so a failed insert returns its number (no gaps) and the
- * row lock serialises concurrent allocations (no duplicates), on every instance.
- */
-export async function insertLead(
-  lead: NewLead,
-  /** Runs inside the transaction after the insert (e.g. storing an idempotent response). */
-  beforeCommit?: (tx: Tx, leadId: string) => Promise<void>,
-): Promise<string> {
-  return db().$transaction(
-    async (tx) => {
-      // Raw: the same statement Prisma would send, without compiling it per call.
-      const [row] = await tx.$queryRaw<{ value: number | bigint }[]>`
-        UPDATE "Counter" SET "value" = "value" + 1 WHERE "name" = ${LEAD_COUNTER} RETURNING "value"`;
-      if (!row) throw new Error(`The "${LEAD_COUNTER}" counter row is missing`);
-      const counter = { value: Number(row.value) };
-      const id = formatLeadId(counter.value);
-      await tx.lead.create({
-        data: {
-          ...lead,
-          id,
-          seq: counter.value,
-          ...searchKeys(lead),
-          extraFields: rawJson(lead.extraFields),
-        },
-        select: { id: true },
-      });
-      await beforeCommit?.(tx, id);
-      return id;
-    },
-    { maxWait: 10_000, timeout: 10_000 },
-  );
 }
 
 export function countLeads(teamId?: string): Promise<number> {

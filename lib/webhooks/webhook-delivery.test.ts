@@ -69,16 +69,12 @@ describe("the outbox row commits with the lead", () => {
 
   test("a lead whose transaction rolls back leaves no job", async () => {
     const { team } = await teamWithEndpoint();
+    // A proof-of-work solution spent before: the lead's transaction rolls back at its end.
+    const spent = { id: `nonce-${teams}`, expiresAt: new Date(Date.now() + 60_000), replayed: () => new Error("replayed") };
+    await db().spentChallenge.create({ data: { id: spent.id, expiresAt: spent.expiresAt } });
     await assert.rejects(
-      createLead({
-        team: { id: team.id, defaultPhoneCountry: null },
-        apiKeyId: null,
-        input: parseLeadInput([["name", "Rolled Back"]]),
-        beforeCommit: async () => {
-          throw new Error("the request log failed");
-        },
-      }),
-      /the request log failed/,
+      createLead({ team: { id: team.id, defaultPhoneCountry: null }, apiKeyId: null, input: parseLeadInput([["name", "Rolled Back"]]), spentChallenge: spent }),
+      /replayed/,
     );
     assert.deepEqual(await jobsOf(team.id), []);
     assert.equal(await db().lead.count({ where: { teamId: team.id } }), 0);

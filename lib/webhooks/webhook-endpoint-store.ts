@@ -124,12 +124,6 @@ export async function deleteEndpoint(options: { id: string; teamId: string; acto
   });
 }
 
-/** The enabled endpoints of a team subscribed to `eventType` (read in the lead's transaction). */
-export async function subscribedEndpoints(teamId: string, eventType: string, tx: Tx): Promise<{ id: string }[]> {
-  const rows = await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } });
-  return rows.filter((row) => row.events.split(" ").includes(eventType)).map(({ id }) => ({ id }));
-}
-
 export type AttemptRecord = {
   jobId: string;
   endpointId: string;
