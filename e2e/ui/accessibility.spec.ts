@@ -278,6 +278,14 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("button", { name: "Reveal signing secret" }).click();
         await expect(page.getByLabel("Signing secret", { exact: true })).toBeVisible();
         await checkPage(page, "settings: a webhook endpoint and its delivery log");
+        await page.getByRole("button", { name: "Edit endpoint" }).click();
+        await expect(page.getByRole("dialog", { name: "Edit webhook endpoint" })).toBeVisible();
+        await checkPage(page, "settings: webhook endpoint, edit dialog");
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Rotate signing secret" }).click();
+        await expect(page.getByRole("dialog", { name: "Rotate signing secret" })).toBeVisible();
+        await checkPage(page, "settings: webhook endpoint, rotate dialog");
+        await page.keyboard.press("Escape");
         await page.getByRole("button", { name: "Delete endpoint" }).click();
         await expect(page.getByRole("dialog", { name: "Delete webhook endpoint?" })).toBeVisible();
         await checkPage(page, "settings: webhook endpoint, delete dialog");
