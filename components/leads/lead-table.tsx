@@ -9,8 +9,11 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
 import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
-const td = "px-4 py-3 text-sm text-slate-700";
+const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4";
+const td = "px-3 py-3 text-sm text-slate-700 sm:px-4";
+// On a phone the list keeps name, email and date in view: the ID and organization move
+// under the name, and the ID, organization and source columns are hidden.
+const wide = "hidden sm:table-cell";
 const checkbox = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 const leads = (n: number) => (n === 1 ? "1 lead" : `${n.toLocaleString("en-US")} leads`);
@@ -105,11 +108,11 @@ export function LeadTable({
                   />
                 </td>
               ) : null}
-              <th scope="col" className={th}>ID</th>
+              <th scope="col" className={`${th} ${wide}`}>ID</th>
               <th scope="col" className={th}>Name</th>
-              <th scope="col" className={th}>Organization</th>
+              <th scope="col" className={`${th} ${wide}`}>Organization</th>
               <th scope="col" className={th}>Email</th>
-              <th scope="col" className={th}>Source</th>
+              <th scope="col" className={`${th} ${wide}`}>Source</th>
               <th scope="col" className={th}>Created</th>
             </tr>
           </thead>
@@ -127,7 +130,7 @@ export function LeadTable({
                     />
                   </td>
                 ) : null}
-                <td className={`${td} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
+                <td className={`${td} ${wide} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
                 <th scope="row" className={`${td} text-left font-normal`}>
                   <div className="flex flex-wrap items-center gap-2">
                     <Link href={`/t/${slug}/leads/${lead.id}${from}`} className={linkClass}>
@@ -135,10 +138,14 @@ export function LeadTable({
                     </Link>
                     {lead.possibleDuplicate ? <Badge tone="amber">Possible duplicate</Badge> : null}
                   </div>
+                  <div className="mt-0.5 text-xs text-slate-500 sm:hidden">
+                    <span className="font-mono">{lead.id}</span>
+                    {lead.organization ? ` · ${lead.organization}` : null}
+                  </div>
                 </th>
-                <td className={td}>{lead.organization}</td>
-                <td className={td}>{lead.email ?? <span className="text-slate-400">—</span>}</td>
-                <td className={td}>
+                <td className={`${td} ${wide}`}>{lead.organization}</td>
+                <td className={`${td} [overflow-wrap:anywhere]`}>{lead.email ?? <span className="text-slate-400">—</span>}</td>
+                <td className={`${td} ${wide}`}>
                   <Badge tone="indigo">{lead.source}</Badge>
                 </td>
                 <td className={`${td} whitespace-nowrap`}>
