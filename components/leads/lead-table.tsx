@@ -11,8 +11,8 @@ import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
 const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4";
 const td = "px-3 py-3 text-sm text-slate-700 sm:px-4";
-// On a phone the list keeps name, email and date in view: the ID and organization move
-// under the name, and the ID, organization and source columns are hidden.
+// On a phone the list keeps name, email and date in view: the ID, organization and source
+// columns are hidden (the lead's page, one tap away, has them all).
 const wide = "hidden sm:table-cell";
 const checkbox = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
@@ -137,10 +137,6 @@ export function LeadTable({
                       {lead.name}
                     </Link>
                     {lead.possibleDuplicate ? <Badge tone="amber">Possible duplicate</Badge> : null}
-                  </div>
-                  <div className="mt-0.5 text-xs text-slate-500 sm:hidden">
-                    <span className="font-mono">{lead.id}</span>
-                    {lead.organization ? ` · ${lead.organization}` : null}
                   </div>
                 </th>
                 <td className={`${td} ${wide}`}>{lead.organization}</td>

@@ -28,7 +28,8 @@ const HOUR = 3_600_000;
 
 test.describe("API key expiry on a test clock", () => {
   // One server for the three tests (and one clock file): they move the same clock.
-  test.describe.configure({ mode: "serial" });
+  // Each key operation starts a child process (a second or more on a busy machine).
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
   let server: ServerProcess;
   let databaseUrl: string | undefined;
   let clockDir: string;
