@@ -109,7 +109,7 @@ test.describe("API key expiry on a test clock", () => {
     await expectRefused(key, "After expiry");
     // The refusal is visible to the team in the key's request log.
     await expect
-      .poll(() => keyOp<[number, string | null][]>({ op: "requests", teamId: team.id, keyId: key.keyId }))
+      .poll(() => keyOp<[number, string | null][]>({ op: "requests", teamId: team.id, keyId: key.keyId }), { timeout: 60_000 })
       .toEqual([
         [401, "Invalid API key"],
         [401, "Invalid API key"],

@@ -245,6 +245,11 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
   await apply(() => page.getByLabel("Created by form").selectOption({ label: `Pricing page (${formId})` }).then(() => undefined));
   await expect(page).toHaveURL(new RegExp(`form=${formId}`));
   await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+  // The form's own page links to the same list.
+  await page.goto(`/t/${team.slug}/settings/web-forms/${formId}`);
+  await page.getByRole("link", { name: "Leads from this form" }).click();
+  await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads\\?form=${formId}$`));
+  await expect(page.getByText(/^1 lead match,/)).toBeVisible();
   await expect(rows).toHaveText([new RegExp(dupOne)]);
   await page.reload();
   await expect(page.getByLabel("Created by form")).toHaveValue(formId);
