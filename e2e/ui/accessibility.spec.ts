@@ -171,6 +171,12 @@ for (const viewport of VIEWPORTS) {
         // the page under it was checked just above with the menu closed.
         await checkPage(page, "the open team switcher", "#team-switcher-list");
         await page.keyboard.press("Escape");
+        if (viewport.name === "phone") {
+          await page.getByRole("button", { name: "Menu" }).click();
+          await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+          await checkPage(page, "the open header menu", "#header-menu");
+          await page.keyboard.press("Escape");
+        }
 
         await page.goto(`/t/${team.slug}/leads?q=nobody-matches-this`);
         await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();
