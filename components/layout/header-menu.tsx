@@ -33,7 +33,9 @@ export function HeaderMenu({ slug, email }: { slug: string; email: string }) {
             >
               Account <span className="text-slate-500">({email})</span>
             </Link>
-            <SignOutButton />
+            <div className="shrink-0">
+              <SignOutButton />
+            </div>
           </div>
         </div>
       ) : null}

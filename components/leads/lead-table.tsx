@@ -131,7 +131,7 @@ export function LeadTable({
                   </td>
                 ) : null}
                 <td className={`${td} ${wide} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
-                <th scope="row" className={`${td} text-left font-normal`}>
+                <th scope="row" className={`${td} text-left font-normal [overflow-wrap:anywhere]`}>
                   <div className="flex flex-wrap items-center gap-2">
                     <Link href={`/t/${slug}/leads/${lead.id}${from}`} className={linkClass}>
                       {lead.name}
