@@ -121,7 +121,7 @@ test.describe("at 390 px (a phone)", () => {
     await expect(row).toContainText(`${"e".repeat(60)}@example.com`);
     await expect(row.getByRole("link", { name: longName })).toBeVisible();
     // The 200-character name wraps: the date still fits beside it.
-    expect(await inView(row.locator("time")), "the date beside a 200-character name").toBe(true);
+    expect(await inView(row.locator("time").filter({ visible: true })), "the date beside a 200-character name").toBe(true);
     await saveScreenshot(page, "lead-list-phone");
     await page.goto(`${t}/settings/api-keys`);
     await saveScreenshot(page, "api-keys-phone");
@@ -180,7 +180,7 @@ test.describe("at 390 px (a phone)", () => {
     const row = page.getByRole("row").filter({ hasText: leadId });
     expect(await inView(row.getByRole("link", { name: "Ada Lovelace" })), "name").toBe(true);
     expect(await inView(row.getByText("ada.lovelace@example.com")), "email").toBe(true);
-    expect(await inView(row.locator("time")), "date").toBe(true);
+    expect(await inView(row.locator("time").filter({ visible: true })), "date").toBe(true);
   });
 });
 
