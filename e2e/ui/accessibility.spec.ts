@@ -171,6 +171,12 @@ for (const viewport of VIEWPORTS) {
         // the page under it was checked just above with the menu closed.
         await checkPage(page, "the open team switcher", "#team-switcher-list");
         await page.keyboard.press("Escape");
+        if (viewport.name === "phone") {
+          await page.getByRole("button", { name: "Menu" }).click();
+          await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+          await checkPage(page, "the open header menu", "#header-menu");
+          await page.keyboard.press("Escape");
+        }
 
         await page.goto(`/t/${team.slug}/leads?q=nobody-matches-this`);
         await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();
@@ -278,6 +284,14 @@ for (const viewport of VIEWPORTS) {
         await page.getByRole("button", { name: "Reveal signing secret" }).click();
         await expect(page.getByLabel("Signing secret", { exact: true })).toBeVisible();
         await checkPage(page, "settings: a webhook endpoint and its delivery log");
+        await page.getByRole("button", { name: "Edit endpoint" }).click();
+        await expect(page.getByRole("dialog", { name: "Edit webhook endpoint" })).toBeVisible();
+        await checkPage(page, "settings: webhook endpoint, edit dialog");
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Rotate signing secret" }).click();
+        await expect(page.getByRole("dialog", { name: "Rotate signing secret" })).toBeVisible();
+        await checkPage(page, "settings: webhook endpoint, rotate dialog");
+        await page.keyboard.press("Escape");
         await page.getByRole("button", { name: "Delete endpoint" }).click();
         await expect(page.getByRole("dialog", { name: "Delete webhook endpoint?" })).toBeVisible();
         await checkPage(page, "settings: webhook endpoint, delete dialog");

@@ -12,6 +12,8 @@ export type LeadFilter = {
   utmCampaign: string | null;
   /** The API key that created the lead. */
   apiKeyId: string | null;
+  /** The web form that created the lead. */
+  formId: string | null;
   /** Inclusive UTC days, YYYY-MM-DD. */
   createdFrom: string | null;
   createdTo: string | null;
@@ -25,6 +27,7 @@ export const EMPTY_FILTER: LeadFilter = {
   utmSource: null,
   utmCampaign: null,
   apiKeyId: null,
+  formId: null,
   createdFrom: null,
   createdTo: null,
   duplicatesOnly: false,
@@ -61,6 +64,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     utmSource: text(params, "utm_source", 200),
     utmCampaign: text(params, "utm_campaign", 200),
     apiKeyId: text(params, "key", 40),
+    formId: text(params, "form", 40),
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
     duplicatesOnly: read(params, "duplicates") === "1",
@@ -76,6 +80,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.utmSource) params.utm_source = filter.utmSource;
   if (filter.utmCampaign) params.utm_campaign = filter.utmCampaign;
   if (filter.apiKeyId) params.key = filter.apiKeyId;
+  if (filter.formId) params.form = filter.formId;
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;
   if (filter.duplicatesOnly) params.duplicates = "1";

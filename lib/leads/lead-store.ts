@@ -147,6 +147,7 @@ function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
     ...(filter.utmSource ? { utmSource: filter.utmSource } : {}),
     ...(filter.utmCampaign ? { utmCampaign: filter.utmCampaign } : {}),
     ...(filter.apiKeyId ? { apiKeyId: filter.apiKeyId } : {}),
+    ...(filter.formId ? { formId: filter.formId } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
   };
   const branches = searchBranches(team, filter.query);
