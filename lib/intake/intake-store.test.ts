@@ -262,7 +262,7 @@ describe("one process: hot-path creates and Prisma transactions never wait on ea
           await tx.auditEvent.create({ data: { teamId: busy.id, action: "test.rolled_back", via: "cli", targetId: String(i) } });
           await new Promise((resolve) => setTimeout(resolve, 2));
           throw new Error("rolled back on purpose");
-        })
+        }, { maxWait: 30_000, timeout: 30_000 })
         .catch((error: unknown) => assert.match(String(error), /rolled back on purpose/));
     const created: string[] = [];
     const work: Promise<unknown>[] = [];
