@@ -40,6 +40,10 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.exported": "Leads exported",
   "lead.merged": "Leads merged",
   "lead.retention_applied": "Old leads deleted (retention)",
+  "lead.import_started": "Import started",
+  "lead.import_cancelled": "Import cancelled",
+  "lead.imported": "Import finished",
+  "lead.import_undone": "Import undone",
   "team.created": "Team created",
   "user.password_changed": "Password changed",
   "user.password_reset": "Password reset",
@@ -58,6 +62,14 @@ const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String
 function who(event: AuditEventView): string {
   if (event.via === "cli") return "CLI (operator)";
   return event.actorEmail ?? "Deleted user";
+}
+
+/** An import event's counts, as far as it has them. */
+function importNote(details: Record<string, unknown>): string | undefined {
+  const parts = (["rows", "created", "updated", "skipped", "refused", "deleted", "kept"] as const)
+    .filter((name) => typeof details[name] === "number")
+    .map((name) => `${name} ${String(details[name])}`);
+  return parts.length ? parts.join(", ") : undefined;
 }
 
 /** What the event acted on: the key id, or the member's email with the role involved. */
@@ -98,6 +110,11 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "lead.merged":
     case "lead.retention_applied":
       return { main: event.targetId ?? "—", note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined };
+    case "lead.import_started":
+    case "lead.import_cancelled":
+    case "lead.imported":
+    case "lead.import_undone":
+      return { main: typeof details.fileName === "string" ? details.fileName : (event.targetId ?? "—"), note: importNote(details) };
     case "team.created":
       return { main: typeof details.name === "string" ? details.name : "—", note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined };
     case "api_key.renamed":

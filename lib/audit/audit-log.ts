@@ -41,6 +41,11 @@ export const AUDIT_ACTIONS = [
   "lead.exported",
   "lead.merged",
   "lead.retention_applied",
+  // Imports name the file, the counts and the duplicates mode; never a row's content.
+  "lead.import_started",
+  "lead.import_cancelled",
+  "lead.imported",
+  "lead.import_undone",
   "team.created",
   "user.password_changed",
   "user.password_reset",

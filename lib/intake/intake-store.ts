@@ -96,8 +96,8 @@ export const LEAD_COLUMNS = {
   formId: "text",
   createdAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
-/** Lead columns a new lead leaves to their default (null): set only by a merge. */
-export const DEFAULTED_LEAD_COLUMNS = ["mergedLeadIds"] as const;
+/** Lead columns an API or form lead leaves to their default (null): set only by a merge, or by a CSV import. */
+export const DEFAULTED_LEAD_COLUMNS = ["mergedLeadIds", "importId"] as const;
 
 export const API_REQUEST_COLUMNS = {
   teamId: "text",

@@ -3,6 +3,7 @@ import { intakeBusy } from "../intake/intake-activity";
 import { log } from "../log/logger";
 import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
+import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "./dispatcher";
 
 // The one dispatcher of this app process. instrumentation.ts starts it when the server
@@ -10,7 +11,7 @@ import { Dispatcher } from "./dispatcher";
 // scripts/serve.mjs drains it on SIGTERM through DRAIN_HOOK. Route handlers are bundled
 // apart from instrumentation, so the instance lives on globalThis.
 
-const holder = globalThis as unknown as { leadIntakeDispatcher?: Dispatcher };
+const holder = globalThis as unknown as { leadIntakeDispatcher?: Dispatcher; leadIntakeImports?: Dispatcher };
 /** scripts/serve.mjs awaits this function (if set) before the process exits. */
 export const DRAIN_HOOK = Symbol.for("lead-intake.drain");
 
@@ -28,11 +29,26 @@ export function startProcessDispatcher(): Dispatcher {
     // While leads arrive, deliveries take at most a fifth of the time (docs/webhooks.md).
     giveWayTo: { busy: intakeBusy, share: 0.2, maxPauseMs: 1_000 },
   });
+  // Imports have a lane of their own: one long import never holds up a delivery.
+  const imports = new Dispatcher({
+    handlers: { import: importHandler },
+    lane: "imports",
+    batchSize: 1,
+    leaseMs: settings.JOB_LEASE_SECONDS * 1000,
+    retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
+  });
   holder.leadIntakeDispatcher = dispatcher;
+  holder.leadIntakeImports = imports;
   dispatcher.start();
-  (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => dispatcher.stop(graceMs);
+  imports.start();
+  (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });
   return dispatcher;
+}
+
+/** After an import was queued in this process: start it now rather than at the next poll. */
+export function nudgeImports(): void {
+  holder.leadIntakeImports?.nudge();
 }
 
 /** After a commit that wrote jobs: look for them now rather than at the next poll. */

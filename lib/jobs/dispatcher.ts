@@ -3,7 +3,7 @@ import os from "node:os";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { metrics } from "../operations/metrics";
-import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobOutcome } from "./job-store";
+import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobLane, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
 // Runs the outbox: claims due jobs, hands each to the handler of its kind, and records the
@@ -13,14 +13,19 @@ import { retryDelayMs } from "./retry-schedule";
 
 export type AttemptResult = { ok: true } | { ok: false; error: string; retry?: boolean };
 
+/** The claim an attempt runs under: a long job extends it as it goes (lib/jobs/job-store.ts extendLease). */
+export type JobLease = { workerId: string; leaseMs: number };
+
 export type JobHandler = {
-  run(job: ClaimedJob, now: () => Date): Promise<AttemptResult>;
+  run(job: ClaimedJob, now: () => Date, lease: JobLease): Promise<AttemptResult>;
   /** After the last attempt failed (e.g. disable a failing endpoint). */
   exhausted?(job: ClaimedJob, now: Date): Promise<void>;
 };
 
 export type DispatcherOptions = {
-  handlers: Record<JobKind, JobHandler>;
+  handlers: Partial<Record<JobKind, JobHandler>>;
+  /** The jobs this dispatcher claims (default: deliveries). */
+  lane?: JobLane;
   workerId?: string;
   now?: () => Date;
   random?: () => number;
@@ -75,6 +80,7 @@ export class Dispatcher {
       now: this.#now(),
       leaseMs: this.#options.leaseMs,
       limit: this.#options.batchSize ?? 10,
+      lane: this.#options.lane ?? "deliveries",
     });
     await Promise.all(jobs.map((job) => this.#track(this.#attempt(job))));
     return jobs.length;
@@ -142,12 +148,17 @@ export class Dispatcher {
     return work.finally(() => this.#inFlight.delete(work));
   }
 
+  /** Runs one claimed job and records how it ended (also for a job claimed elsewhere, e.g. by id). */
+  attempt(job: ClaimedJob): Promise<void> {
+    return this.#track(this.#attempt(job));
+  }
+
   async #attempt(job: ClaimedJob): Promise<void> {
     const handler = this.#options.handlers[job.kind];
     const stopTimer = metrics().deliveryDuration.startTimer({ kind: job.kind });
     let result: AttemptResult;
     try {
-      result = handler ? await handler.run(job, this.#now) : { ok: false, error: `No handler for ${job.kind}`, retry: false };
+      result = handler ? await handler.run(job, this.#now, { workerId: this.workerId, leaseMs: this.#options.leaseMs }) : { ok: false, error: `No handler for ${job.kind}`, retry: false };
     } catch (error) {
       log("error", "jobs.handler_failed", { job_id: job.id, kind: job.kind, ...summariseError(error) });
       result = { ok: false, error: "Internal error" };

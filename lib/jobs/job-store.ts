@@ -7,7 +7,12 @@ import { env } from "../env";
 // ended. A claim is a lease (lockedBy, lockedUntil): every write that ends an attempt is
 // fenced by the claim, so a worker whose lease ran out cannot overwrite a newer claim.
 
-export type JobKind = "webhook" | "email";
+export type JobKind = "webhook" | "email" | "import";
+/**
+ * Which jobs a dispatcher claims: deliveries (webhooks and emails, short and many) or
+ * imports (lib/imports/: long, one at a time), so a running import never holds up a delivery.
+ */
+export type JobLane = "deliveries" | "imports";
 export type JobState = "pending" | "running" | "delivered" | "failed" | "cancelled";
 
 export type NewJob = {
@@ -53,23 +58,28 @@ export async function insertJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
  * concurrent claimers on any number of instances take disjoint rows. SQLite: one
  * process; the IMMEDIATE transaction (lib/db/sqlite-adapter.ts) serialises claims.
  */
-export async function claimJobs(options: { workerId: string; now: Date; leaseMs: number; limit: number }): Promise<ClaimedJob[]> {
+export async function claimJobs(options: { workerId: string; now: Date; leaseMs: number; limit: number; lane?: JobLane }): Promise<ClaimedJob[]> {
   const { workerId, now, limit } = options;
   const until = new Date(now.getTime() + options.leaseMs);
+  const imports = options.lane === "imports";
   if (env().DATABASE_PROVIDER === "postgres") {
     const rows = await db().$queryRaw<ClaimedJob[]>`
       UPDATE "Job" SET "state" = 'running', "lockedBy" = ${workerId}, "lockedUntil" = ${until}::timestamp(3),
         "attempts" = "attempts" + 1
       WHERE "id" IN (
         SELECT "id" FROM "Job"
-        WHERE ("state" = 'pending' AND "runAt" <= ${now}::timestamp(3))
-           OR ("state" = 'running' AND "lockedUntil" < ${now}::timestamp(3))
+        WHERE (("state" = 'pending' AND "runAt" <= ${now}::timestamp(3))
+           OR ("state" = 'running' AND "lockedUntil" < ${now}::timestamp(3)))
+          AND ("kind" = 'import') = ${imports}
         ORDER BY "runAt" LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
       RETURNING "id", "teamId", "kind", "endpointId", "eventId", "eventType", "payload", "attempts", "maxAttempts"`;
     return rows.map((row) => ({ ...row, attempts: Number(row.attempts), maxAttempts: Number(row.maxAttempts) }));
   }
-  const dueNow = { OR: [{ state: "pending", runAt: { lte: now } }, { state: "running", lockedUntil: { lt: now } }] };
+  const dueNow = {
+    OR: [{ state: "pending", runAt: { lte: now } }, { state: "running", lockedUntil: { lt: now } }],
+    kind: imports ? "import" : { not: "import" },
+  };
   // Nothing due, the usual case of an idle process: answered by a plain read, so the poll
   // takes no write lock. (A write transaction every second kept another process's
   // `prisma migrate deploy` on the same file from ever getting its lock: see e2e/api/durability.spec.ts.)
@@ -100,6 +110,37 @@ export type JobOutcome =
   | { state: "cancelled"; error: string }
   | { state: "failed"; error: string }
   | { state: "pending"; runAt: Date; error: string };
+
+/**
+ * Extends this worker's claim of a running job to `until` (a long job's heartbeat); false
+ * when the claim was lost. Inside `tx` it fences that transaction's writes: they commit
+ * only while the claim holds.
+ */
+export async function extendLease(job: { id: string; attempts: number }, workerId: string, until: Date, tx?: Tx): Promise<boolean> {
+  const { count } = await (tx ?? db()).job.updateMany({
+    where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
+    data: { lockedUntil: until },
+  });
+  return count === 1;
+}
+
+/**
+ * Claims one job by id for `workerId` when it is pending, or running under a lease that ran
+ * out (its worker died): the operator CLI runs or resumes an import itself. Null when
+ * another worker holds it.
+ */
+export async function claimJobById(options: { id: string; workerId: string; now: Date; leaseMs: number }): Promise<ClaimedJob | null> {
+  const { count } = await db().job.updateMany({
+    where: { id: options.id, OR: [{ state: "pending" }, { state: "running", lockedUntil: { lt: options.now } }] },
+    data: { state: "running", lockedBy: options.workerId, lockedUntil: new Date(options.now.getTime() + options.leaseMs), attempts: { increment: 1 } },
+  });
+  if (count !== 1) return null;
+  const row = await db().job.findUnique({
+    where: { id: options.id },
+    select: { id: true, teamId: true, kind: true, endpointId: true, eventId: true, eventType: true, payload: true, attempts: true, maxAttempts: true },
+  });
+  return row ? { ...row, kind: row.kind as JobKind } : null;
+}
 
 /** Ends an attempt; false when the claim was lost (the lease ran out and another worker took it). */
 export async function finishAttempt(job: { id: string; attempts: number }, workerId: string, outcome: JobOutcome, now: Date): Promise<boolean> {

@@ -2,6 +2,7 @@ import { env } from "../env";
 import { MissingApiSource, writeLead, type LeadFields, type LeadWrite } from "../intake/intake-store";
 import { nudgeDispatcher } from "../jobs/dispatcher-process";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
+import type { NewLead } from "./lead-store";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
 import { parsePhone } from "./phone";
@@ -24,22 +25,21 @@ export function leadCreatedBody(result: CreateLeadResult) {
   return { success: true as const, lead_id: result.leadId, message: successMessage(result.skipped) };
 }
 
+/** Where a lead came from: the key or the web form that created it. */
+export type LeadOrigin = { apiKeyId: string | null; formId?: string | null };
+
 /**
- * Creates one lead for a team from validated input, applying every rule of spec 2.1. The
- * lead, its outbox rows and the extras (`requestLog`, `claim`, `spentChallenge`) commit in
- * one transaction on the intake's hot path (lib/intake/intake-store.ts).
+ * The lead a validated input makes, by every rule of spec 2.1 (name split, phones read in
+ * the team's default country and skipped when unreadable, website, organization default),
+ * before its source and the workspace's currency are settled. The one place these rules
+ * live: create_lead and web forms (createLead) and CSV imports (lib/imports/, through
+ * leadFromInput) all build leads with it.
  */
-export async function createLead(options: {
+export function leadFieldsFromInput(options: {
   team: { id: string; defaultPhoneCountry: string | null };
-  apiKeyId: string | null;
-  /** The web form the lead was sent through, if any. */
-  formId?: string | null;
-  /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
-  source?: LeadSource | null;
+  origin: LeadOrigin;
   input: LeadInput;
-  /** An Idempotency-Key claim: the response for the new lead is stored with it. */
-  claim?: { id: string; token: string; lost: () => Error; response: (result: CreateLeadResult) => { status: number; body: string } } | null;
-} & Pick<LeadWrite, "requestLog" | "spentChallenge">): Promise<CreateLeadResult> {
+}): { lead: LeadFields; skipped: SkippableField[] } {
   const { team, input } = options;
   const name = splitName(input.name);
   const phoneContext = { countryCode: input.country_code, defaultCountry: team.defaultPhoneCountry };
@@ -53,8 +53,8 @@ export async function createLead(options: {
 
   const lead: LeadFields = {
     teamId: team.id,
-    apiKeyId: options.apiKeyId,
-    formId: options.formId ?? null,
+    apiKeyId: options.origin.apiKeyId,
+    formId: options.origin.formId ?? null,
     firstName: name.firstName,
     lastName: name.lastName,
     email: input.email ?? null,
@@ -75,7 +75,6 @@ export async function createLead(options: {
     industry: input.industry ?? null,
     annualRevenue: input.annual_revenue ?? null,
     noOfEmployees: input.no_of_employees ?? null,
-    // Spec 2.1: the supplied currency is always overridden by the workspace's (in the transaction).
     utmSource: input.utm_source ?? null,
     utmMedium: input.utm_medium ?? null,
     utmCampaign: input.utm_campaign ?? null,
@@ -83,13 +82,48 @@ export async function createLead(options: {
     utmContent: input.utm_content ?? null,
     extraFields: input.extraFields,
   };
+  return { lead, skipped };
+}
+
+/** leadFieldsFromInput for a source already resolved and the workspace's currency (spec 2.1: it always overrides the supplied one). */
+export function leadFromInput(options: {
+  team: { id: string; defaultPhoneCountry: string | null };
+  origin: LeadOrigin;
+  source: LeadSource;
+  currency: string;
+  input: LeadInput;
+}): { lead: NewLead; skipped: SkippableField[] } {
+  const { lead, skipped } = leadFieldsFromInput(options);
+  return { lead: { ...lead, sourceId: options.source.id, currency: options.currency }, skipped };
+}
+
+/**
+ * Creates one lead for a team from validated input, applying every rule of spec 2.1. The
+ * lead, its outbox rows and the extras (`requestLog`, `claim`, `spentChallenge`) commit in
+ * one transaction on the intake's hot path (lib/intake/intake-store.ts), which also settles
+ * the source and the workspace currency.
+ */
+export async function createLead(options: {
+  team: { id: string; defaultPhoneCountry: string | null };
+  apiKeyId: string | null;
+  /** The web form the lead was sent through, if any. */
+  formId?: string | null;
+  /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
+  source?: LeadSource | null;
+  input: LeadInput;
+  /** An Idempotency-Key claim: the response for the new lead is stored with it. */
+  claim?: { id: string; token: string; lost: () => Error; response: (result: CreateLeadResult) => { status: number; body: string } } | null;
+} & Pick<LeadWrite, "requestLog" | "spentChallenge">): Promise<CreateLeadResult> {
+  const { team, input } = options;
+  const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null };
+  const { lead, skipped } = leadFieldsFromInput({ team, origin, input });
   const write: LeadWrite = {
     lead,
     source: options.source ? { chosen: options.source } : { requested: input.source },
     requestLog: options.requestLog,
     claim: options.claim ? { ...options.claim, response: (leadId) => options.claim!.response({ leadId, skipped }) } : null,
     spentChallenge: options.spentChallenge,
-    events: { origin: { apiKeyId: options.apiKeyId, formId: options.formId ?? null }, emails: Boolean(env().SMTP_URL) },
+    events: { origin, emails: Boolean(env().SMTP_URL) },
     now: new Date(),
   };
   const written = await writeLead(write).catch(async (error: unknown) => {

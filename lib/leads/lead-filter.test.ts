@@ -96,7 +96,7 @@ test("duplicates only pages through more leads than one scan batch", async () =>
 
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
-    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
+    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
   );
   assert.deepEqual(filter, {
     query: "ada",
@@ -105,13 +105,14 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     utmCampaign: "c",
     apiKeyId: "k",
     formId: "f1",
+    importId: "imp_1",
     createdFrom: null,
     createdTo: "2026-04-30",
     duplicatesOnly: true,
     sort: "oldest",
   });
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
-  assert.equal(new URLSearchParams(filterParams(filter)).toString(), "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&to=2026-04-30&duplicates=1&sort=oldest");
+  assert.equal(new URLSearchParams(filterParams(filter)).toString(), "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest");
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");
   assert.equal(listQueryString(parseListPosition(new URLSearchParams("https://evil.example/"))), "");

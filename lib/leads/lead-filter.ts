@@ -14,6 +14,8 @@ export type LeadFilter = {
   apiKeyId: string | null;
   /** The web form that created the lead. */
   formId: string | null;
+  /** The CSV import that created the lead. */
+  importId: string | null;
   /** Inclusive UTC days, YYYY-MM-DD. */
   createdFrom: string | null;
   createdTo: string | null;
@@ -28,6 +30,7 @@ export const EMPTY_FILTER: LeadFilter = {
   utmCampaign: null,
   apiKeyId: null,
   formId: null,
+  importId: null,
   createdFrom: null,
   createdTo: null,
   duplicatesOnly: false,
@@ -65,6 +68,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     utmCampaign: text(params, "utm_campaign", 200),
     apiKeyId: text(params, "key", 40),
     formId: text(params, "form", 40),
+    importId: text(params, "import", 40),
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
     duplicatesOnly: read(params, "duplicates") === "1",
@@ -81,6 +85,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.utmCampaign) params.utm_campaign = filter.utmCampaign;
   if (filter.apiKeyId) params.key = filter.apiKeyId;
   if (filter.formId) params.form = filter.formId;
+  if (filter.importId) params.import = filter.importId;
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;
   if (filter.duplicatesOnly) params.duplicates = "1";

@@ -41,6 +41,8 @@ export type NewLead = {
   extraFields: Record<string, ExtraFieldValue>;
 };
 
+const LEAD_COUNTER = "lead";
+
 /** Lower-cased (email) and folded (names, organization) copies of the searchable fields (see listLeads). */
 export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
   const fullName = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
@@ -59,6 +61,67 @@ export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email
  */
 export function searchKey(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim();
+}
+
+/**
+ * Advances the lead counter by `count` inside `tx` and returns its new value: the seqs
+ * value − count + 1 … value are the caller's. The row lock (held to the commit) serialises
+ * allocations on every instance; a rolled-back transaction gives its numbers back.
+ */
+async function allocateLeadSeqs(tx: Tx, count: number): Promise<number> {
+  // Raw: the same statement Prisma would send, without compiling it per call.
+  const [row] = await tx.$queryRaw<{ value: number | bigint }[]>`
+    UPDATE "Counter" SET "value" = "value" + ${count} WHERE "name" = ${LEAD_COUNTER} RETURNING "value"`;
+  if (!row) throw new Error(`The "${LEAD_COUNTER}" counter row is missing`);
+  return Number(row.value);
+}
+
+/**
+ * Inserts leads inside `tx` with consecutive CRM-LEAD ids in the order given (an import's
+ * batch, in file order); returns their ids. The counter is advanced last, so its row lock,
+ * which create_lead waits for, is held only from here to the commit.
+ */
+export async function insertLeadBatch(tx: Tx, leads: readonly (NewLead & { importId?: string | null })[]): Promise<string[]> {
+  if (!leads.length) return [];
+  const last = await allocateLeadSeqs(tx, leads.length);
+  const first = last - leads.length + 1;
+  const rows = leads.map((lead, index) => ({
+    ...lead,
+    id: formatLeadId(first + index),
+    seq: first + index,
+    ...searchKeys(lead),
+    extraFields: rawJson(lead.extraFields),
+  }));
+  await tx.lead.createMany({ data: rows });
+  return rows.map((row) => row.id);
+}
+
+/**
+ * The earliest lead of the team per email (lower-cased) and per E.164 number (as phone or
+ * mobile) among those given: an import's duplicate check of one batch.
+ */
+export async function findLeadsByContact(teamId: string, contacts: { emails: string[]; numbers: string[] }): Promise<{ id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null }[]> {
+  const branches = [
+    ...(contacts.emails.length ? [{ teamId, emailKey: { in: contacts.emails } }] : []),
+    ...(contacts.numbers.length ? [{ teamId, phone: { in: contacts.numbers } }, { teamId, mobileNo: { in: contacts.numbers } }] : []),
+  ];
+  if (!branches.length) return [];
+  return db().lead.findMany({
+    where: { OR: branches },
+    orderBy: { seq: "asc" },
+    select: { id: true, seq: true, emailKey: true, phone: true, mobileNo: true },
+  });
+}
+
+/** The ids of the team's leads an import created (undo), with whether another lead was merged into each. */
+export async function importedLeads(teamId: string, importId: string, afterSeq: number, take: number): Promise<{ id: string; seq: number; merged: boolean }[]> {
+  const rows = await db().lead.findMany({
+    where: { teamId, importId, seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take,
+    select: { id: true, seq: true, mergedLeadIds: true },
+  });
+  return rows.map((row) => ({ id: row.id, seq: row.seq, merged: Array.isArray(row.mergedLeadIds) && row.mergedLeadIds.length > 0 }));
 }
 
 export function countLeads(teamId?: string): Promise<number> {
@@ -148,6 +211,7 @@ function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
     ...(filter.utmCampaign ? { utmCampaign: filter.utmCampaign } : {}),
     ...(filter.apiKeyId ? { apiKeyId: filter.apiKeyId } : {}),
     ...(filter.formId ? { formId: filter.formId } : {}),
+    ...(filter.importId ? { importId: filter.importId } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
   };
   const branches = searchBranches(team, filter.query);
@@ -567,6 +631,25 @@ const MERGE_SELECT = {
   mergedLeadIds: true,
   createdAt: true,
 } as const;
+
+/** The fields an import's "fill empty fields" reads and writes (lib/imports/): a merge's, less its bookkeeping. */
+const { seq: _seq, mergedLeadIds: _mergedLeadIds, createdAt: _createdAt, ...FILLABLE_SELECT } = MERGE_SELECT;
+
+export type FillableLead = { id: string } & Pick<NewLead, Exclude<keyof typeof FILLABLE_SELECT, "id" | "extraFields">> & { extraFields: unknown };
+
+/** These leads of the team as `tx` sees them now (an import's update of duplicates). */
+export function findFillableLeads(tx: Tx, teamId: string, ids: readonly string[]): Promise<FillableLead[]> {
+  return tx.lead.findMany({ where: { teamId, id: { in: [...ids] } }, select: FILLABLE_SELECT }) as Promise<FillableLead[]>;
+}
+
+/** Writes an import's filled fields of one lead inside `tx`, with its search keys. */
+export async function updateFilledLead(tx: Tx, teamId: string, lead: FillableLead): Promise<void> {
+  const { id, extraFields, ...fields } = lead;
+  await tx.lead.updateMany({
+    where: { id, teamId },
+    data: { ...fields, ...searchKeys(fields), extraFields: rawJson(extraFields) },
+  });
+}
 
 /** These leads of the team, newest first (the merge page). */
 export function findLeadsForMerge(teamId: string, ids: readonly string[]): Promise<MergeRow[]> {

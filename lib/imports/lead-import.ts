@@ -1,0 +1,303 @@
+import { randomUUID } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { Readable, Transform } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { db } from "../db/client";
+import { nudgeImports } from "../jobs/dispatcher-process";
+import { leadFromInput, type SkippableField } from "../leads/create-lead";
+import { BOM, csvRow } from "../leads/csv";
+import { LIMITS } from "../leads/lead-input-schema";
+import { deleteLeads, importedLeads, type NewLead } from "../leads/lead-store";
+import { listLeadSourceNames, type LeadSource } from "../teams/lead-sources";
+import { workspaceCurrency } from "../workspace/settings";
+import { headerSignature, mappingProblem, proposeMapping, type ColumnMapping } from "./column-mapping";
+import { CsvFileError, inspectCsv, MAX_IMPORT_BYTES, openCsv, type CsvDelimiter, type CsvEncoding } from "./csv-file";
+import { IMPORT_MAX_ATTEMPTS, importFilePath } from "./import-job";
+import { rowInput } from "./import-row";
+import {
+  deleteDraft,
+  ImportBusyError,
+  insertImport,
+  lastMapping,
+  markUndone,
+  queueImport,
+  refusedRows,
+  requestCancel,
+  type DuplicatesMode,
+  type ImportRecord,
+} from "./import-store";
+
+// The use cases of an import (docs/import.md), shared by Leads → Import and the operator
+// CLI: upload (store and check the file), preview, start, cancel, undo, and the refused
+// rows as CSV. The job that writes the leads is lib/imports/import-job.ts.
+
+export { CsvFileError, ImportBusyError, MAX_IMPORT_BYTES };
+
+/** Where uploaded files are kept, under DATA_DIR. */
+const IMPORT_DIR = "imports";
+export const PREVIEW_ROWS = 20;
+
+export type UploadResult = { record: ImportRecord; proposed: ColumnMapping; remembered: boolean };
+
+/** Counts bytes as they pass and stops past the limit (a file over 50 MB is refused while it arrives). */
+function byteLimit(limit: number): Transform {
+  let total = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      total += chunk.length;
+      if (total > limit) done(new CsvFileError(`The file is over ${limit / 1024 / 1024} MB; an import takes at most ${limit / 1024 / 1024} MB. Split it into smaller files.`));
+      else done(null, chunk);
+    },
+  });
+}
+
+/**
+ * Stores an uploaded file under DATA_DIR and reads it through once (a broken file is
+ * refused here, with nothing written: CsvFileError), then records the draft import with
+ * the mapping to propose: the team's last one for the same headers, else one from the names.
+ */
+export async function uploadImport(options: {
+  teamId: string;
+  fileName: string;
+  body: ReadableStream<Uint8Array> | Readable;
+  createdById: string | null;
+}): Promise<UploadResult> {
+  const id = `imp_${randomUUID().replaceAll("-", "")}`;
+  const relative = path.join(IMPORT_DIR, `${id}.csv`);
+  const target = importFilePath(relative);
+  await mkdir(path.dirname(target), { recursive: true });
+  const partial = `${target}.part`;
+  try {
+    const source = options.body instanceof Readable ? options.body : Readable.fromWeb(options.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    await pipeline(source, byteLimit(MAX_IMPORT_BYTES), createWriteStream(partial, { mode: 0o600 }));
+    await rename(partial, target);
+    const summary = await inspectCsv(target);
+    const signature = headerSignature(summary.headers);
+    const usable = rememberedMapping(summary.headers, await lastMapping(options.teamId, signature));
+    const record = await insertImport({
+      id,
+      teamId: options.teamId,
+      fileName: cleanFileName(options.fileName),
+      filePath: relative,
+      fileBytes: summary.bytes,
+      encoding: summary.format.encoding,
+      delimiter: summary.format.delimiter,
+      headers: summary.headers,
+      headerSignature: signature,
+      totalRows: summary.rows,
+      createdById: options.createdById,
+    });
+    return { record, proposed: usable ?? proposeMapping(summary.headers), remembered: usable !== null };
+  } catch (error) {
+    await rm(partial, { force: true });
+    await rm(target, { force: true });
+    throw error;
+  }
+}
+
+/** A remembered mapping applied to these headers by name (the same set, perhaps in another order). */
+function rememberedMapping(headers: readonly string[], last: { headers: string[]; mapping: ColumnMapping } | null): ColumnMapping | null {
+  if (!last) return null;
+  const byName = new Map(last.headers.map((header, index) => [header.trim().toLowerCase(), last.mapping[index]]));
+  const mapping = headers.map((header) => byName.get(header.trim().toLowerCase()));
+  return mapping.every((target) => target !== undefined) ? (mapping as ColumnMapping) : null;
+}
+
+/** A file name as shown and audited: its last path part, no control characters, at most 200 characters. */
+function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? "";
+  // eslint-disable-next-line no-control-regex
+  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  return clean || "import.csv";
+}
+
+/** A row of the preview: the lead as it will be stored, or why the row is refused. */
+export type PreviewRow =
+  | { row: number; ok: true; lead: Pick<NewLead, "firstName" | "lastName" | "email" | "phone" | "mobileNo" | "organization" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"> & { source: string }; skipped: SkippableField[] }
+  | { row: number; ok: false; reason: string };
+
+export type Preview = { rows: PreviewRow[]; totalRows: number; refusedRows: number; problem: string | null };
+
+/**
+ * The first rows as they will be stored, each with its problems, and how many rows of the
+ * whole file the mapping would refuse (a pass over the file; nothing is written).
+ */
+export async function previewImport(record: ImportRecord, mapping: ColumnMapping, options: { sourceId: string | null }): Promise<Preview> {
+  const problem = mappingProblem(record.headers, mapping, LIMITS.extraFieldCount);
+  if (problem) return { rows: [], totalRows: record.totalRows, refusedRows: 0, problem };
+  const team = await db().team.findUniqueOrThrow({ where: { id: record.teamId }, select: { id: true, defaultPhoneCountry: true } });
+  const sources = await listLeadSourceNames(record.teamId);
+  const api = sources.find((s) => s.name.toLowerCase() === "api") ?? { id: "", name: "API" };
+  const chosen = sources.find((s) => s.id === options.sourceId) ?? null;
+  const sourceFor = (name: string | undefined): LeadSource => sources.find((s) => s.name.toLowerCase() === name?.trim().toLowerCase()) ?? chosen ?? api;
+  const currency = await workspaceCurrency();
+  const csv = await openCsv(importFilePath(record.filePath), { encoding: record.encoding as CsvEncoding, delimiter: record.delimiter as CsvDelimiter });
+  const rows: PreviewRow[] = [];
+  let refused = 0;
+  let total = 0;
+  for await (const { row, cells } of csv.records) {
+    total++;
+    const result = rowInput(record.headers, mapping, cells);
+    if (!result.ok) refused++;
+    if (rows.length >= PREVIEW_ROWS) continue;
+    if (!result.ok) {
+      rows.push({ row, ok: false, reason: result.reason });
+      continue;
+    }
+    const source = sourceFor(result.input.source);
+    const { lead, skipped } = leadFromInput({ team, origin: { apiKeyId: null }, source, currency, input: result.input });
+    rows.push({
+      row,
+      ok: true,
+      skipped,
+      lead: {
+        firstName: lead.firstName,
+        lastName: lead.lastName,
+        email: lead.email,
+        phone: lead.phone,
+        mobileNo: lead.mobileNo,
+        organization: lead.organization,
+        skippedPhone: lead.skippedPhone,
+        skippedMobileNo: lead.skippedMobileNo,
+        skippedWebsite: lead.skippedWebsite,
+        extraFields: lead.extraFields,
+        source: source.name,
+      },
+    });
+  }
+  return { rows, totalRows: total, refusedRows: refused, problem: null };
+}
+
+export type StartResult = { ok: true } | { ok: false; error: string };
+
+/** Starts a draft import in the background (one per team at a time), audited. */
+export async function startImport(options: {
+  record: ImportRecord;
+  mapping: ColumnMapping;
+  duplicates: DuplicatesMode;
+  sourceId: string | null;
+  actor: AuditActor;
+  now?: Date;
+}): Promise<StartResult> {
+  const { record } = options;
+  const problem = mappingProblem(record.headers, options.mapping, LIMITS.extraFieldCount);
+  if (problem) return { ok: false, error: problem };
+  if (options.sourceId) {
+    const sources = await listLeadSourceNames(record.teamId);
+    if (!sources.some((s) => s.id === options.sourceId)) return { ok: false, error: "That lead source no longer exists: choose another." };
+  }
+  try {
+    const queued = await queueImport({
+      teamId: record.teamId,
+      id: record.id,
+      mapping: options.mapping,
+      duplicates: options.duplicates,
+      sourceId: options.sourceId,
+      job: { runAt: options.now ?? new Date(), maxAttempts: IMPORT_MAX_ATTEMPTS },
+    });
+    if (!queued) return { ok: false, error: "This import was started already." };
+  } catch (error) {
+    if (error instanceof ImportBusyError) return { ok: false, error: "Another import of this team is running: wait for it to finish (or cancel it) first." };
+    throw error;
+  }
+  await recordAuditEvent({
+    teamId: record.teamId,
+    action: "lead.import_started",
+    actor: options.actor,
+    targetId: record.id,
+    details: { fileName: record.fileName, rows: record.totalRows, duplicates: options.duplicates },
+  });
+  nudgeImports();
+  return { ok: true };
+}
+
+/** Asks a running import to stop after its current batch (what was written is kept), audited. */
+export async function cancelImport(options: { record: ImportRecord; actor: AuditActor }): Promise<boolean> {
+  if (!(await requestCancel(options.record.teamId, options.record.id))) return false;
+  await recordAuditEvent({
+    teamId: options.record.teamId,
+    action: "lead.import_cancelled",
+    actor: options.actor,
+    targetId: options.record.id,
+    details: { fileName: options.record.fileName },
+  });
+  return true;
+}
+
+/** Forgets a draft (never started) and its file. */
+export async function discardDraft(record: ImportRecord): Promise<void> {
+  if (await deleteDraft(record.teamId, record.id)) await rm(importFilePath(record.filePath), { force: true });
+}
+
+export type UndoResult = { ok: true; deleted: number; kept: string[] } | { ok: false; error: string };
+
+/** Leads deleted per transaction by an undo: each a short write. */
+const UNDO_BATCH = 1_000;
+/** Kept leads named in the result and the audit event. */
+const KEPT_NAMED = 50;
+
+/**
+ * Deletes every lead the import created, batch by batch, except those another lead was
+ * merged into since (they hold more than the import brought: named and kept). The last
+ * transaction marks the import undone with one audit event. Leads it updated stay as they are.
+ */
+export async function undoImport(options: { record: ImportRecord; actor: AuditActor; now?: Date }): Promise<UndoResult> {
+  const { record } = options;
+  if (!["done", "cancelled", "failed"].includes(record.status)) {
+    return { ok: false, error: record.status === "undone" ? "This import was undone already." : "Only a finished or cancelled import can be undone." };
+  }
+  const kept: string[] = [];
+  let deleted = 0;
+  let after = 0;
+  for (;;) {
+    const batch = await importedLeads(record.teamId, record.id, after, UNDO_BATCH);
+    if (!batch.length) break;
+    after = batch.at(-1)!.seq;
+    kept.push(...batch.filter((lead) => lead.merged).map((lead) => lead.id));
+    const ids = batch.filter((lead) => !lead.merged).map((lead) => lead.id);
+    deleted += (await deleteLeads(record.teamId, ids)).length;
+  }
+  await db().$transaction(async (tx) => {
+    if (!(await markUndone(tx, record.teamId, record.id, options.now ?? new Date()))) return;
+    await recordAuditEvent(
+      {
+        teamId: record.teamId,
+        action: "lead.import_undone",
+        actor: options.actor,
+        targetId: record.id,
+        details: { fileName: record.fileName, deleted, kept: kept.length, ...(kept.length ? { keptIds: kept.slice(0, KEPT_NAMED).join(",") } : {}) },
+      },
+      tx,
+    );
+  });
+  return { ok: true, deleted, kept };
+}
+
+/** The refused rows as CSV: the file's columns and a `reason` column, ready to fix and import again. */
+export function refusedRowsCsv(record: ImportRecord): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let after = 0;
+  let started = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          controller.enqueue(encoder.encode(BOM + csvRow([...record.headers, "reason"])));
+          return;
+        }
+        const rows = await refusedRows(record.id, after, 500);
+        if (!rows.length) {
+          controller.close();
+          return;
+        }
+        after = rows.at(-1)!.row;
+        controller.enqueue(encoder.encode(rows.map((r) => csvRow([...r.cells, r.reason])).join("")));
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
