@@ -28,6 +28,10 @@ import {
 // back through Prisma exactly as Prisma's own write of the same values does.
 
 const database = await useTestDatabase();
+// Every top-level await comes before the first describe: node:test may run a file's suites
+// (and then its cleanup) while the module is still evaluating.
+const team = await createTeam({ slug: "hot-path", name: "Hot path" });
+const source = await resolveLeadSource(team.id);
 
 type Field = { name: string; kind: string };
 const modelFields = (model: string): string[] => {
@@ -76,8 +80,6 @@ describe("the hot path covers every column Prisma's schema has (a schema change 
 
 // ---------------------------------------------------------------------------------------
 
-const team = await createTeam({ slug: "hot-path", name: "Hot path" });
-const source = await resolveLeadSource(team.id);
 
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),

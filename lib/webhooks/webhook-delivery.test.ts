@@ -12,7 +12,10 @@ const { createTeam } = await import("../teams/team-store");
 const { startWebhookReceiver } = await import("../test-support/webhook-receiver");
 const { leadCreatedEventSchema } = await import("./lead-created-event");
 const { webhookHandler } = await import("./webhook-delivery");
-const { createEndpoint, findEndpoint, listAttempts, revealSigningSecret } = await import("./webhook-endpoint-store");
+const { createEndpoint, findEndpoint, listAttempts, revealSigningSecret, rotateSigningSecret } = await import("./webhook-endpoint-store");
+const { Webhook } = await import("standardwebhooks");
+const { listAuditEvents } = await import("../audit/audit-log");
+const { editEndpoint } = await import("./webhook-admin");
 
 // Deliveries and refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -261,11 +264,6 @@ describe("delivery", () => {
     }
   });
 });
-
-const { Webhook } = await import("standardwebhooks");
-const { listAuditEvents } = await import("../audit/audit-log");
-const { editEndpoint } = await import("./webhook-admin");
-const { rotateSigningSecret } = await import("./webhook-endpoint-store");
 
 describe("editing an endpoint and rotating its secret", () => {
   beforeEach(() => db().job.deleteMany({}));
