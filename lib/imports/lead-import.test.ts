@@ -187,6 +187,15 @@ test("duplicates: skip, update (fill empty fields) or create, against the team's
   });
 });
 
+test("a full batch of rows with emails and phones is checked for duplicates (no query over the parameter limit)", async () => {
+  const team = await makeTeam();
+  await lead(team.id, { name: "Already", mobile_no: "+44 7900 000007" });
+  const rows = Array.from({ length: BATCH_ROWS + 20 }, (_, i) => `Person ${i},p${i}@example.com,+44 7900 ${String(i).padStart(6, "0")}`);
+  const { record } = await upload(team.id, ["Name,Email,Phone", ...rows].join("\n"));
+  const done = await run(record, { duplicates: "skip" });
+  assert.deepEqual([done.status, done.createdCount, done.skippedCount], ["done", BATCH_ROWS + 19, 1]);
+});
+
 test("one import at a time per team; a cancel stops after the batch in progress and keeps what was written", async () => {
   const team = await makeTeam();
   const rows = Array.from({ length: BATCH_ROWS * 2 + 10 }, (_, i) => `Person ${i},p${i}@example.com`);

@@ -96,21 +96,28 @@ export async function insertLeadBatch(tx: Tx, leads: readonly (NewLead & { impor
   return rows.map((row) => row.id);
 }
 
+/** Values per IN list: SQLite's adapter binds at most 999 parameters per statement. */
+const IN_CHUNK = 500;
+
 /**
- * The earliest lead of the team per email (lower-cased) and per E.164 number (as phone or
- * mobile) among those given: an import's duplicate check of one batch.
+ * The team's leads with one of these emails (lower-cased) or E.164 numbers (as phone or
+ * mobile), oldest first: an import's duplicate check of one batch. One indexed IN query
+ * per field and chunk (an OR of three lists would pass the parameter limit).
  */
 export async function findLeadsByContact(teamId: string, contacts: { emails: string[]; numbers: string[] }): Promise<{ id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null }[]> {
-  const branches = [
-    ...(contacts.emails.length ? [{ teamId, emailKey: { in: contacts.emails } }] : []),
-    ...(contacts.numbers.length ? [{ teamId, phone: { in: contacts.numbers } }, { teamId, mobileNo: { in: contacts.numbers } }] : []),
-  ];
-  if (!branches.length) return [];
-  return db().lead.findMany({
-    where: { OR: branches },
-    orderBy: { seq: "asc" },
-    select: { id: true, seq: true, emailKey: true, phone: true, mobileNo: true },
-  });
+  const select = { id: true, seq: true, emailKey: true, phone: true, mobileNo: true } as const;
+  const queries: Promise<{ id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null }[]>[] = [];
+  for (let i = 0; i < contacts.emails.length; i += IN_CHUNK) {
+    queries.push(db().lead.findMany({ where: { teamId, emailKey: { in: contacts.emails.slice(i, i + IN_CHUNK) } }, select }));
+  }
+  for (let i = 0; i < contacts.numbers.length; i += IN_CHUNK) {
+    const numbers = contacts.numbers.slice(i, i + IN_CHUNK);
+    queries.push(db().lead.findMany({ where: { teamId, phone: { in: numbers } }, select }));
+    queries.push(db().lead.findMany({ where: { teamId, mobileNo: { in: numbers } }, select }));
+  }
+  const found = new Map<string, Awaited<(typeof queries)[number]>[number]>();
+  for (const rows of await Promise.all(queries)) for (const row of rows) found.set(row.id, row);
+  return [...found.values()].sort((a, b) => a.seq - b.seq);
 }
 
 /** The ids of the team's leads an import created (undo), with whether another lead was merged into each. */
