@@ -5,7 +5,7 @@ import { newJobId, type NewJob } from "../jobs/job-store";
 import { formatLeadId } from "../leads/lead-id";
 import { searchKeys, type NewLead } from "../leads/lead-store";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
-import type { LeadOrigin } from "../webhooks/lead-created-event";
+import { LEAD_CREATED, type LeadOrigin } from "../webhooks/lead-created-event";
 import type { LeadSource } from "../teams/lead-sources";
 import type { BodyEncoding } from "../request-log/request-log-store";
 
@@ -243,7 +243,7 @@ function leadTransaction(database: Database.Database, s: Omit<SqliteStatements, 
       s.request.run(rowValues(API_REQUEST_COLUMNS, { ...write.requestLog, teamId: write.lead.teamId, createdAt: write.now, status: 201, leadId, error: null }));
     }
     const endpoints = (s.endpoints.all(write.lead.teamId) as { id: string; events: string }[])
-      .filter((row) => row.events.split(" ").includes("lead.created"))
+      .filter((row) => row.events.split(" ").includes(LEAD_CREATED))
       .map((row) => row.id);
     const subscribers = write.events.emails ? (s.subscribers.all(write.lead.teamId) as { userId: string }[]).map((row) => row.userId) : [];
     const teamSlug = () => (s.teamSlug.get(write.lead.teamId) as { slug: string }).slug;
@@ -338,7 +338,7 @@ function pgLeadStatement(withSourceLookup: boolean): string {
     SELECT l."id", l."seq", s."id" AS "sourceId", s."name" AS "sourceName", w."currency",
       (SELECT t."slug" FROM "Team" t WHERE t."id" = ${teamId}) AS "teamSlug",
       ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = ${teamId} AND e."enabled"
-            AND 'lead.created' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
+            AND '${LEAD_CREATED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
       ARRAY(SELECT m."userId" FROM "Membership" m WHERE ${p.emails} AND m."teamId" = ${teamId} AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
     FROM l, s, w`;
 }
