@@ -288,6 +288,10 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("region", { name: "Delivery log" }).getByRole("row")).toHaveCount(3);
         await page.getByRole("button", { name: "Reveal signing secret" }).click();
         await expect(page.getByLabel("Signing secret", { exact: true })).toBeVisible();
+        // The reveal's transition has ended: its buttons are enabled again (axe measured them
+        // while they changed from their disabled colours).
+        await expect(page.getByRole("button", { name: "Hide signing secret" })).toBeEnabled();
+        await expect(page.getByRole("button", { name: "Disable", exact: true })).toBeEnabled();
         await checkPage(page, "settings: a webhook endpoint and its delivery log");
         await page.getByRole("button", { name: "Edit endpoint" }).click();
         await expect(page.getByRole("dialog", { name: "Edit webhook endpoint" })).toBeVisible();
