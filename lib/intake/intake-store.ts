@@ -3,10 +3,11 @@ import type pg from "pg";
 import { driver, type Driver } from "../db/driver";
 import { newJobId, type NewJob } from "../jobs/job-store";
 import { formatLeadId } from "../leads/lead-id";
-import { searchKeys, type NewLead } from "../leads/lead-store";
+import { LEAD_COUNTER, searchKeys, type NewLead } from "../leads/lead-store";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
 import { LEAD_CREATED, type LeadOrigin } from "../webhooks/lead-created-event";
-import type { LeadSource } from "../teams/lead-sources";
+import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
+import { DEFAULT_CURRENCY } from "../workspace/settings";
 import type { BodyEncoding } from "../request-log/request-log-store";
 
 // Every statement of the intake's hot path, on the database driver itself instead of
@@ -47,9 +48,7 @@ export type LeadWrite = {
 
 export type LeadWritten = { leadId: string; source: LeadSource; currency: string; jobs: number };
 
-const API_SOURCE_KEY = "api";
-const DEFAULT_CURRENCY = "USD";
-const LEAD_COUNTER = "lead";
+const API_SOURCE_KEY = API_SOURCE_NAME.toLowerCase();
 
 /** Thrown inside the transaction when the team has no API source yet (it is made with Prisma, then the write is retried). */
 export class MissingApiSource extends Error {}

@@ -41,7 +41,8 @@ export type NewLead = {
   extraFields: Record<string, ExtraFieldValue>;
 };
 
-const LEAD_COUNTER = "lead";
+/** The Counter row lead ids are allocated from (lib/intake/intake-store.ts, insertLeadBatch). */
+export const LEAD_COUNTER = "lead";
 
 /** Lower-cased (email) and folded (names, organization) copies of the searchable fields (see listLeads). */
 export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
