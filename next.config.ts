@@ -14,7 +14,10 @@ const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
 const common = [
   { key: "X-Content-Type-Options", value: "nosniff" },
-  { key: "Referrer-Policy", value: "no-referrer" },
+  // Never a referrer to another site (invite and reset links are in URLs), but the page's
+  // own form posts keep their Origin: under no-referrer a browser sends "Origin: null",
+  // and server actions posted before the scripts load were refused.
+  { key: "Referrer-Policy", value: "same-origin" },
   { key: "X-Frame-Options", value: "DENY" },
   { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
   { key: "Cross-Origin-Opener-Policy", value: "same-origin" },

@@ -1,13 +1,16 @@
 import { inputClass, labelClass } from "@/components/ui/styles";
 import { PASSWORD_MIN_LENGTH } from "@/lib/users/password-policy";
 
-/** "New password" and "Confirm new password", named password and confirm. */
-export function NewPasswordFields() {
+/**
+ * A new password and its confirmation, named password and confirm ("New password" and
+ * "Confirm new password" unless `labels` says otherwise, e.g. on an invite).
+ */
+export function NewPasswordFields({ labels = { password: "New password", confirm: "Confirm new password" } }: { labels?: { password: string; confirm: string } }) {
   return (
     <>
       <div>
         <label htmlFor="password" className={labelClass}>
-          New password
+          {labels.password}
         </label>
         <input
           id="password"
@@ -25,7 +28,7 @@ export function NewPasswordFields() {
       </div>
       <div>
         <label htmlFor="confirm" className={labelClass}>
-          Confirm new password
+          {labels.confirm}
         </label>
         <input id="confirm" name="confirm" type="password" required autoComplete="new-password" className={`${inputClass} mt-1.5`} />
       </div>

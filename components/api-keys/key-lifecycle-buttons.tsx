@@ -1,88 +1,12 @@
 "use client";
 
-import { useState, useTransition } from "react";
 import { rollApiKeyAction, updateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
 import { EXPIRY_CHOICES, EXPIRY_LABEL, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
-import type { ActionResult } from "@/lib/auth/require-team-role";
-import { Dialog } from "@/components/ui/dialog";
+import { FormDialog } from "@/components/ui/form-dialog";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
 
-/** A small button that opens a dialog holding a form; the form's action returns an ActionResult. */
-function FormDialogButton({
-  label,
-  text,
-  title,
-  description,
-  submitLabel,
-  pendingLabel,
-  onSubmit,
-  onDone,
-  children,
-}: {
-  label: string;
-  text: string;
-  title: string;
-  description: React.ReactNode;
-  submitLabel: string;
-  pendingLabel: string;
-  onSubmit: (form: FormData) => Promise<ActionResult<object>>;
-  onDone?: (result: ActionResult<object> & { ok: true }) => void;
-  children: React.ReactNode;
-}) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  function submit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    startTransition(async () => {
-      // A failed call (network down, server error) keeps the dialog and says so.
-      const result = await onSubmit(form).catch(() => ({ ok: false as const, error: "The server could not be reached; nothing was changed. Try again." }));
-      if (!result.ok) {
-        setError(result.error);
-        return;
-      }
-      setOpen(false);
-      onDone?.(result);
-    });
-  }
-
-  return (
-    <>
-      <button
-        type="button"
-        aria-label={label}
-        title={label}
-        onClick={() => {
-          setError(null);
-          setOpen(true);
-        }}
-        className={buttonClass("secondary", "sm")}
-      >
-        {text}
-      </button>
-      <Dialog open={open} onClose={() => setOpen(false)} title={title} description={description}>
-        <form onSubmit={submit} className="space-y-4">
-          {children}
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
-          <div className="flex justify-end gap-2">
-            <button type="button" onClick={() => setOpen(false)} className={buttonClass("secondary")}>
-              Cancel
-            </button>
-            <button type="submit" disabled={pending} className={buttonClass("primary")}>
-              {pending ? pendingLabel : submitLabel}
-            </button>
-          </div>
-        </form>
-      </Dialog>
-    </>
-  );
-}
+const smallTrigger = (text: string) => ({ text, className: buttonClass("secondary", "sm") });
+const UNCHANGED = "The server could not be reached; nothing was changed. Try again.";
 
 export function ExpirySelect({
   id,
@@ -124,9 +48,9 @@ export function EditKeyButton({
   expiresText: string | null;
 }) {
   return (
-    <FormDialogButton
-      label={`Edit ${keyName}`}
-      text="Edit"
+    <FormDialog
+      triggerLabel={`Edit ${keyName}`}
+      trigger={smallTrigger("Edit")}
       title="Edit API key"
       description={
         <>
@@ -135,7 +59,9 @@ export function EditKeyButton({
       }
       submitLabel="Save"
       pendingLabel="Saving…"
-      onSubmit={(form) => updateApiKeyAction(slug, keyId, String(form.get("description") ?? ""), String(form.get("expiry") ?? "keep"))}
+      unreachable={UNCHANGED}
+      submit={(form) => updateApiKeyAction(slug, keyId, String(form.get("description") ?? ""), String(form.get("expiry") ?? "keep"))}
+      notice={() => `Key ${keyId} saved.`}
     >
       <div>
         <label htmlFor={`edit-description-${keyId}`} className={labelClass}>
@@ -149,41 +75,36 @@ export function EditKeyButton({
         </label>
         <ExpirySelect id={`edit-expiry-${keyId}`} choices={EXPIRY_CHOICES} keep={expiresText ?? "Never (keep)"} />
       </div>
-    </FormDialogButton>
+    </FormDialog>
   );
 }
 
 /** Roll a key: a replacement with the same description; the old key expires as chosen. */
 export function RollKeyButton({ slug, keyId, keyName }: { slug: string; keyId: string; keyName: string }) {
-  const [notice, setNotice] = useState<string | null>(null);
   return (
-    <>
-      <FormDialogButton
-        label={`Roll ${keyName}`}
-        text="Roll"
-        title="Roll API key"
-        description={
-          <>
-            A new key with a new secret and the same description replaces key{" "}
-            <code className="font-mono text-slate-800">{keyId}</code>. Put the new secret on your server, then let the old
-            key expire.
-          </>
-        }
-        submitLabel="Roll key"
-        pendingLabel="Rolling…"
-        onSubmit={(form) => rollApiKeyAction(slug, keyId, String(form.get("expiry") ?? ""))}
-        onDone={(result) => setNotice(`Key ${"keyId" in result ? String(result.keyId) : ""} generated to replace ${keyId}. Copy its secret now.`)}
-      >
-        <div>
-          <label htmlFor={`roll-expiry-${keyId}`} className={labelClass}>
-            The old key stops working
-          </label>
-          <ExpirySelect id={`roll-expiry-${keyId}`} choices={ROLL_CHOICES} initial="24h" />
-        </div>
-      </FormDialogButton>
-      <span role="status" className="sr-only">
-        {notice}
-      </span>
-    </>
+    <FormDialog
+      triggerLabel={`Roll ${keyName}`}
+      trigger={smallTrigger("Roll")}
+      title="Roll API key"
+      description={
+        <>
+          A new key with a new secret and the same description replaces key{" "}
+          <code className="font-mono text-slate-800">{keyId}</code>. Put the new secret on your server, then let the old
+          key expire.
+        </>
+      }
+      submitLabel="Roll key"
+      pendingLabel="Rolling…"
+      unreachable={UNCHANGED}
+      submit={(form) => rollApiKeyAction(slug, keyId, String(form.get("expiry") ?? ""))}
+      notice={(result) => `Key ${result.keyId} generated to replace ${keyId}. Copy its secret now.`}
+    >
+      <div>
+        <label htmlFor={`roll-expiry-${keyId}`} className={labelClass}>
+          The old key stops working
+        </label>
+        <ExpirySelect id={`roll-expiry-${keyId}`} choices={ROLL_CHOICES} initial="24h" />
+      </div>
+    </FormDialog>
   );
 }

@@ -26,10 +26,12 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "web_form.disabled": "Web form disabled",
   "web_form.deleted": "Web form deleted",
   "webhook.created": "Webhook added",
+  "webhook.updated": "Webhook changed",
   "webhook.deleted": "Webhook deleted",
   "webhook.enabled": "Webhook enabled",
   "webhook.disabled": "Webhook disabled",
   "webhook.secret_revealed": "Webhook secret revealed",
+  "webhook.secret_rotated": "Webhook secret rotated",
   "webhook.test_sent": "Webhook test sent",
   "webhook.resent": "Webhook delivery resent",
   "notifications.changed": "Lead emails changed",
@@ -95,6 +97,13 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
     case "webhook.created":
       return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—") };
+    case "webhook.updated":
+      return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—"), note: typeof details.changed === "string" ? `changed: ${details.changed}` : undefined };
+    case "webhook.secret_rotated":
+      return {
+        main: event.targetId ?? "—",
+        note: typeof details.old_signs_until === "string" && details.old_signs_until !== "none" ? `old secret signs until ${utc(details.old_signs_until)}` : "old secret stopped at once",
+      };
     case "lead.deleted":
     case "lead.erased":
     case "lead.exported":

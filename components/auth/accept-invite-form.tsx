@@ -4,9 +4,9 @@ import Link from "next/link";
 import { signIn } from "next-auth/react";
 import { useActionState, useEffect, useRef } from "react";
 import { acceptAsSignedInUserAction, createAccountAction, type AcceptState } from "@/app/invite/[token]/actions";
+import { NewPasswordFields } from "@/components/account/new-password-fields";
 import { signInToAccept } from "@/components/auth/invite-links";
 import { buttonClass, inputClass, labelClass, linkClass } from "@/components/ui/styles";
-import { PASSWORD_MIN_LENGTH } from "@/lib/users/password-policy";
 
 function Problem({ state, token }: { state: AcceptState; token: string }) {
   if (!state || state.ok) return null;
@@ -53,30 +53,7 @@ export function CreateAccountForm({ token, email }: { token: string; email: stri
         </label>
         <input id="name" name="name" maxLength={100} autoComplete="name" className={`${inputClass} mt-1.5`} />
       </div>
-      <div>
-        <label htmlFor="password" className={labelClass}>
-          Choose a password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          required
-          minLength={PASSWORD_MIN_LENGTH}
-          autoComplete="new-password"
-          aria-describedby="password-help"
-          className={`${inputClass} mt-1.5`}
-        />
-        <p id="password-help" className="mt-1.5 text-xs text-slate-500">
-          At least {PASSWORD_MIN_LENGTH} characters; a few unrelated words work well.
-        </p>
-      </div>
-      <div>
-        <label htmlFor="confirm" className={labelClass}>
-          Confirm password
-        </label>
-        <input id="confirm" name="confirm" type="password" required autoComplete="new-password" className={`${inputClass} mt-1.5`} />
-      </div>
+      <NewPasswordFields labels={{ password: "Choose a password", confirm: "Confirm password" }} />
       <Problem state={state} token={token} />
       <button type="submit" disabled={pending || state?.ok} className={`${buttonClass("primary")} w-full`}>
         {state?.ok || pending ? "Joining…" : "Create account and join"}

@@ -3,13 +3,15 @@ import type { SessionUser } from "@/lib/auth/session";
 import type { TeamSummary } from "@/lib/teams/team-store";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { KeyIcon } from "@/components/ui/icons";
+import { HeaderMenu } from "./header-menu";
 import { MainNav } from "./main-nav";
 import { TeamSwitcher } from "./team-switcher";
 
+/** One row at every width: on a phone the sections, account and Sign out collapse into "Menu". */
 export function AppHeader({ user, team, teams }: { user: SessionUser; team: TeamSummary; teams: TeamSummary[] }) {
   return (
-    <header className="border-b border-slate-200 bg-white">
-      <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-3 gap-y-2 px-4 py-3 sm:h-16 sm:flex-nowrap sm:gap-x-4 sm:py-0 sm:px-6 lg:px-8">
+    <header className="relative border-b border-slate-200 bg-white">
+      <div className="mx-auto flex h-14 max-w-7xl items-center gap-x-3 px-4 sm:h-16 sm:gap-x-4 sm:px-6 lg:px-8">
         <Link href="/" className="flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
           <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
             <KeyIcon className="h-4 w-4" />
@@ -22,7 +24,7 @@ export function AppHeader({ user, team, teams }: { user: SessionUser; team: Team
         </span>
         <TeamSwitcher current={team} teams={teams} />
         <MainNav slug={team.slug} />
-        <div className="ml-auto flex shrink-0 items-center gap-3">
+        <div className="ml-auto hidden shrink-0 items-center gap-3 sm:flex">
           <Link
             href="/account"
             className="hidden max-w-56 truncate rounded-md text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600 md:inline"
@@ -38,6 +40,7 @@ export function AppHeader({ user, team, teams }: { user: SessionUser; team: Team
           </Link>
           <SignOutButton />
         </div>
+        <HeaderMenu slug={team.slug} email={user.email} />
       </div>
     </header>
   );

@@ -1,28 +1,18 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useCallback, useRef, useState } from "react";
 import type { TeamSummary } from "@/lib/teams/team-store";
 import { ROLE_LABEL } from "@/components/members/role-label";
 import { CheckIcon, ChevronIcon, PlusIcon } from "@/components/ui/icons";
+import { useDismiss } from "@/components/ui/use-dismiss";
 
 /** A disclosure listing the user's teams, and "New team" at the end. */
 export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: TeamSummary[] }) {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const close = (event: MouseEvent | KeyboardEvent) => {
-      if (event instanceof KeyboardEvent ? event.key === "Escape" : !root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [open]);
+  useDismiss(open, root, useCallback(() => setOpen(false), []));
 
   const label = (
     <>

@@ -22,12 +22,12 @@ export function DuplicateList({ slug, duplicates, mergeHref = null }: { slug: st
         <ul className="mt-3 divide-y divide-slate-100">
           {duplicates.map((lead) => (
             <li key={lead.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
-              <span className="flex flex-wrap items-center gap-2">
+              <span className="flex min-w-0 flex-wrap items-center gap-2 [overflow-wrap:anywhere]">
                 <Link href={`/t/${slug}/leads/${lead.id}`} className={linkClass}>
                   {lead.name}
                 </Link>
                 <span className="font-mono text-xs text-slate-500">{lead.id}</span>
-                <span className="text-slate-600">{lead.email}</span>
+                <span className="min-w-0 text-slate-600">{lead.email}</span>
               </span>
               <span className="text-xs text-slate-500">
                 {lead.reasons.map((r) => REASON[r]).join(", ")} · <DateTime value={lead.createdAt} />

@@ -5,6 +5,7 @@ import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
 export type FilterChoices = {
   sources: { id: string; name: string }[];
   keys: { keyId: string; description: string | null }[];
+  forms: { id: string; name: string }[];
 };
 
 /**
@@ -13,7 +14,7 @@ export type FilterChoices = {
  */
 export function LeadSearch({ action, filter, choices }: { action: string; filter: LeadFilter; choices: FilterChoices }) {
   const filtered = Boolean(
-    filter.sourceId || filter.utmSource || filter.utmCampaign || filter.apiKeyId || filter.createdFrom || filter.createdTo || filter.duplicatesOnly,
+    filter.sourceId || filter.utmSource || filter.utmCampaign || filter.apiKeyId || filter.formId || filter.createdFrom || filter.createdTo || filter.duplicatesOnly,
   );
   return (
     <form role="search" aria-label="Search and filter leads" action={action} className="w-full max-w-2xl space-y-3">
@@ -42,32 +43,30 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
       <details open={filtered || filter.sort !== "newest"} className="rounded-md text-sm">
         <summary className="cursor-pointer font-medium text-slate-700">Filters and sort</summary>
         <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
-          <div>
-            <label htmlFor="filter-source" className={labelClass}>
-              Source
-            </label>
-            <select id="filter-source" name="source" defaultValue={filter.sourceId ?? ""} className={`${inputClass} mt-1`}>
-              <option value="">Any source</option>
-              {choices.sources.map((source) => (
-                <option key={source.id} value={source.id}>
-                  {source.name}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div>
-            <label htmlFor="filter-key" className={labelClass}>
-              Created by key
-            </label>
-            <select id="filter-key" name="key" defaultValue={filter.apiKeyId ?? ""} className={`${inputClass} mt-1`}>
-              <option value="">Any key</option>
-              {choices.keys.map((key) => (
-                <option key={key.keyId} value={key.keyId}>
-                  {key.description ? `${key.description} (${key.keyId})` : key.keyId}
-                </option>
-              ))}
-            </select>
-          </div>
+          <FilterSelect
+            id="filter-source"
+            label="Source"
+            name="source"
+            value={filter.sourceId}
+            any="Any source"
+            options={choices.sources.map((source) => ({ value: source.id, label: source.name }))}
+          />
+          <FilterSelect
+            id="filter-key"
+            label="Created by key"
+            name="key"
+            value={filter.apiKeyId}
+            any="Any key"
+            options={choices.keys.map((key) => ({ value: key.keyId, label: key.description ? `${key.description} (${key.keyId})` : key.keyId }))}
+          />
+          <FilterSelect
+            id="filter-form"
+            label="Created by form"
+            name="form"
+            value={filter.formId}
+            any="Any form"
+            options={choices.forms.map((form) => ({ value: form.id, label: `${form.name} (${form.id})` }))}
+          />
           <FilterInput id="filter-utm-source" label="UTM source" name="utm_source" value={filter.utmSource ?? ""} maxLength={200} />
           <FilterInput id="filter-utm-campaign" label="UTM campaign" name="utm_campaign" value={filter.utmCampaign ?? ""} maxLength={200} />
           <FilterInput id="filter-from" label="Created from (UTC)" name="from" type="date" value={filter.createdFrom ?? ""} />
@@ -95,6 +94,25 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
         </div>
       </details>
     </form>
+  );
+}
+
+/** A choice among the team's sources, keys or forms, with "any" first. */
+function FilterSelect({ id, label, name, value, any, options }: { id: string; label: string; name: string; value: string | null; any: string; options: { value: string; label: string }[] }) {
+  return (
+    <div>
+      <label htmlFor={id} className={labelClass}>
+        {label}
+      </label>
+      <select id={id} name={name} defaultValue={value ?? ""} className={`${inputClass} mt-1`}>
+        <option value="">{any}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

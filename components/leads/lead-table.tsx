@@ -9,8 +9,12 @@ import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
 import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
-const td = "px-4 py-3 text-sm text-slate-700";
+const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4";
+const td = "px-3 py-3 text-sm text-slate-700 sm:px-4";
+// On a phone the list keeps name, email and date in view: the date goes under the email,
+// the name's column is capped so a long name wraps instead of pushing the others out, and
+// the ID, organization and source columns are hidden (the lead's page has them all).
+const wide = "hidden sm:table-cell";
 const checkbox = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 const leads = (n: number) => (n === 1 ? "1 lead" : `${n.toLocaleString("en-US")} leads`);
@@ -105,12 +109,14 @@ export function LeadTable({
                   />
                 </td>
               ) : null}
-              <th scope="col" className={th}>ID</th>
+              <th scope="col" className={`${th} ${wide}`}>ID</th>
               <th scope="col" className={th}>Name</th>
-              <th scope="col" className={th}>Organization</th>
-              <th scope="col" className={th}>Email</th>
-              <th scope="col" className={th}>Source</th>
-              <th scope="col" className={th}>Created</th>
+              <th scope="col" className={`${th} ${wide}`}>Organization</th>
+              <th scope="col" className={th}>
+                Email<span className="sm:hidden"> · Created</span>
+              </th>
+              <th scope="col" className={`${th} ${wide}`}>Source</th>
+              <th scope="col" className={`${th} ${wide}`}>Created</th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -127,21 +133,26 @@ export function LeadTable({
                     />
                   </td>
                 ) : null}
-                <td className={`${td} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
-                <th scope="row" className={`${td} text-left font-normal`}>
-                  <div className="flex flex-wrap items-center gap-2">
+                <td className={`${td} ${wide} font-mono text-xs whitespace-nowrap`}>{lead.id}</td>
+                <th scope="row" className={`${td} text-left font-normal [overflow-wrap:anywhere]`}>
+                  <div className="flex max-w-40 flex-wrap items-center gap-2 sm:max-w-none">
                     <Link href={`/t/${slug}/leads/${lead.id}${from}`} className={linkClass}>
                       {lead.name}
                     </Link>
                     {lead.possibleDuplicate ? <Badge tone="amber">Possible duplicate</Badge> : null}
                   </div>
                 </th>
-                <td className={td}>{lead.organization}</td>
-                <td className={td}>{lead.email ?? <span className="text-slate-400">—</span>}</td>
-                <td className={td}>
+                <td className={`${td} ${wide}`}>{lead.organization}</td>
+                <td className={`${td} [overflow-wrap:anywhere]`}>
+                  {lead.email ?? <span className="text-slate-400">—</span>}
+                  <div className="mt-0.5 text-xs text-slate-500 sm:hidden">
+                    <DateTime value={lead.createdAt} />
+                  </div>
+                </td>
+                <td className={`${td} ${wide}`}>
                   <Badge tone="indigo">{lead.source}</Badge>
                 </td>
-                <td className={`${td} whitespace-nowrap`}>
+                <td className={`${td} ${wide} whitespace-nowrap`}>
                   <DateTime value={lead.createdAt} />
                 </td>
               </tr>

@@ -6,7 +6,10 @@ import { RemoveMemberButton } from "./remove-member-button";
 import { RoleSelect } from "./role-select";
 import { ROLE_LABEL } from "./role-label";
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
+const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4";
+// On a phone the role control stays in view: the join date moves under the member, and
+// long addresses wrap.
+const wide = "hidden sm:table-cell";
 
 /** The team's members; owners (canManage) also get role and remove controls. */
 export function MemberTable(props: { slug: string; members: Member[]; currentUserId: string; canManage: boolean }) {
@@ -20,7 +23,7 @@ export function MemberTable(props: { slug: string; members: Member[]; currentUse
           <tr>
             <th scope="col" className={th}>Member</th>
             <th scope="col" className={th}>Role</th>
-            <th scope="col" className={th}>Joined</th>
+            <th scope="col" className={`${th} ${wide}`}>Joined</th>
             {props.canManage ? (
               <th scope="col" className={th}>
                 <span className="sr-only">Actions</span>
@@ -31,25 +34,28 @@ export function MemberTable(props: { slug: string; members: Member[]; currentUse
         <tbody className="divide-y divide-slate-100">
           {props.members.map((member) => (
             <tr key={member.userId}>
-              <th scope="row" className="px-4 py-3 text-left text-sm font-normal">
+              <th scope="row" className="px-3 py-3 text-left text-sm font-normal [overflow-wrap:anywhere] sm:px-4">
                 <div className="font-medium text-slate-900">
                   {member.name ?? member.email}
                   {member.userId === props.currentUserId ? <span className="ml-1 font-normal text-slate-500">(you)</span> : null}
                 </div>
                 {member.name ? <div className="text-slate-500">{member.email}</div> : null}
+                <div className="mt-0.5 text-xs text-slate-500 sm:hidden">
+                  Joined <DateTime value={member.joinedAt} />
+                </div>
               </th>
-              <td className="px-4 py-3 text-sm">
+              <td className="px-3 py-3 text-sm sm:px-4">
                 {props.canManage ? (
                   <RoleSelect slug={props.slug} userId={member.userId} email={member.email} role={member.role} />
                 ) : (
                   <Badge tone={member.role === "owner" ? "indigo" : "slate"}>{ROLE_LABEL[member.role]}</Badge>
                 )}
               </td>
-              <td className="px-4 py-3 text-sm whitespace-nowrap text-slate-700">
+              <td className={`${wide} px-4 py-3 text-sm whitespace-nowrap text-slate-700`}>
                 <DateTime value={member.joinedAt} />
               </td>
               {props.canManage ? (
-                <td className="px-4 py-3 text-right">
+                <td className="px-3 py-3 text-right sm:px-4">
                   <RemoveMemberButton slug={props.slug} userId={member.userId} email={member.email} />
                 </td>
               ) : null}

@@ -17,7 +17,7 @@ export function RoleSelect({ slug, userId, email, role }: { slug: string; userId
       <label htmlFor={id} className="sr-only">
         Role of {email}
       </label>
-      <select id={id} value={value} onChange={(e) => setValue(e.target.value as Role)} className={`${inputClass} w-32 py-1.5`}>
+      <select id={id} value={value} onChange={(e) => setValue(e.target.value as Role)} className={`${inputClass} w-32 min-w-32 py-1.5`}>
         {(Object.keys(ROLE_LABEL) as Role[]).map((r) => (
           <option key={r} value={r}>
             {ROLE_LABEL[r]}

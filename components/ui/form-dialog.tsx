@@ -7,13 +7,17 @@ import { PlusIcon } from "./icons";
 import { buttonClass } from "./styles";
 
 /**
- * A primary "add" button that opens a dialog with a form. `submit` runs the server action
- * with the form's data; a refusal stays in the dialog as an alert, a success closes it and
- * announces `notice(result)` to screen readers (the new item shows in the list at once).
- * A call that fails outright (network down, server error) stays in the dialog as an alert too.
+ * A button that opens a dialog with a form: by default a primary "add" button showing
+ * `triggerLabel`; `trigger` gives it other text and style (a small "Edit" named by
+ * `triggerLabel`, e.g. "Edit key 0a65…, Website form"). `submit` runs the server action
+ * with the form's data; a refusal stays in the dialog as an alert, a success closes it,
+ * announces `notice(result)` to screen readers (the new item shows in the list at once)
+ * and calls `onDone(result)`. A call that fails outright (network down, server error)
+ * stays in the dialog as an alert too.
  */
 export function FormDialog<T extends object>({
   triggerLabel,
+  trigger,
   title,
   description,
   submitLabel,
@@ -21,17 +25,21 @@ export function FormDialog<T extends object>({
   submit,
   unreachable = "The server could not be reached; nothing was saved. Try again.",
   notice,
+  onDone,
   children,
 }: {
+  /** The trigger's accessible name (and its text, without `trigger`). */
   triggerLabel: string;
+  trigger?: { text: string; className: string };
   title: string;
-  description: string;
+  description: React.ReactNode;
   submitLabel: string;
   pendingLabel: string;
   submit: (form: FormData) => Promise<ActionResult<T>>;
   /** What to say when the server action itself fails (network down, server error). */
   unreachable?: string;
-  notice: (result: T) => string;
+  notice?: (result: T) => string;
+  onDone?: (result: T) => void;
   children: React.ReactNode;
 }) {
   const [open, setOpen] = useState(false);
@@ -49,7 +57,8 @@ export function FormDialog<T extends object>({
         return;
       }
       setOpen(false);
-      setAnnounced(notice(result));
+      setAnnounced(notice?.(result) ?? null);
+      onDone?.(result);
     });
   }
 
@@ -61,9 +70,16 @@ export function FormDialog<T extends object>({
           setError(null);
           setOpen(true);
         }}
-        className={buttonClass("primary")}
+        {...(trigger ? { "aria-label": triggerLabel, title: triggerLabel } : {})}
+        className={trigger?.className ?? buttonClass("primary")}
       >
-        <PlusIcon /> {triggerLabel}
+        {trigger ? (
+          trigger.text
+        ) : (
+          <>
+            <PlusIcon /> {triggerLabel}
+          </>
+        )}
       </button>
       <p role="status" className="sr-only">
         {announced}

@@ -4,18 +4,26 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import {
   deleteEndpointAction,
+  editEndpointAction,
   resendDeliveryAction,
   revealSecretAction,
+  rotateSecretAction,
   sendTestEventAction,
   setEndpointEnabledAction,
 } from "@/app/t/[slug]/settings/webhooks/actions";
+import { ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import type { ActionResult } from "@/lib/auth/require-team-role";
+import { ExpirySelect } from "@/components/api-keys/key-lifecycle-buttons";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { buttonClass } from "@/components/ui/styles";
+import { FormDialog } from "@/components/ui/form-dialog";
+import { buttonClass, labelClass } from "@/components/ui/styles";
+import { EndpointFields, endpointInput, type EndpointFieldValues } from "./endpoint-fields";
 
-/** A manager's controls of one endpoint: signing secret, test event, enable/disable, delete. */
-export function EndpointControls({ slug, endpointId, enabled }: { slug: string; endpointId: string; enabled: boolean }) {
+const secondary = (text: string) => ({ text, className: buttonClass("secondary") });
+
+/** A manager's controls of one endpoint: edit, signing secret (reveal, rotate), test event, enable/disable, delete. */
+export function EndpointControls({ slug, endpointId, enabled, fields }: { slug: string; endpointId: string; enabled: boolean; fields: EndpointFieldValues }) {
   const router = useRouter();
   const [secret, setSecret] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "status" | "alert"; text: string } | null>(null);
@@ -37,6 +45,20 @@ export function EndpointControls({ slug, endpointId, enabled }: { slug: string; 
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
+        <FormDialog
+          triggerLabel="Edit endpoint"
+          trigger={secondary("Edit")}
+          title="Edit webhook endpoint"
+          description="Deliveries not yet made, and retries, go to the new URL. The signing secret stays the same."
+          submitLabel="Save"
+          pendingLabel="Saving…"
+          unreachable="The server could not be reached; nothing was changed. Try again."
+          submit={(form) => editEndpointAction(slug, endpointId, endpointInput(form))}
+          notice={() => "Endpoint saved."}
+          onDone={() => router.refresh()}
+        >
+          <EndpointFields idPrefix="edit-endpoint" initial={fields} />
+        </FormDialog>
         <button
           type="button"
           disabled={pending}
@@ -51,6 +73,28 @@ export function EndpointControls({ slug, endpointId, enabled }: { slug: string; 
         >
           {secret ? "Hide signing secret" : "Reveal signing secret"}
         </button>
+        <FormDialog
+          triggerLabel="Rotate signing secret"
+          trigger={secondary("Rotate signing secret")}
+          title="Rotate signing secret"
+          description="A new secret signs every delivery from now on. While the old one keeps signing beside it, receivers verify with either: put the new secret on your receiver before then."
+          submitLabel="Rotate secret"
+          pendingLabel="Rotating…"
+          unreachable="The server could not be reached; the secret was not rotated. Try again."
+          submit={(form) => rotateSecretAction(slug, endpointId, String(form.get("expiry") ?? ""))}
+          onDone={(result) => {
+            setSecret(result.secret);
+            setMessage({ tone: "status", text: "Signing secret rotated. The new secret is shown below." });
+            router.refresh();
+          }}
+        >
+          <div>
+            <label htmlFor="rotate-expiry" className={labelClass}>
+              The old secret stops signing
+            </label>
+            <ExpirySelect id="rotate-expiry" choices={ROLL_CHOICES} initial="24h" />
+          </div>
+        </FormDialog>
         <button
           type="button"
           disabled={pending || !enabled}

@@ -1,16 +1,26 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import { expect, test } from "@playwright/test";
-import { createApiKey, rollApiKey, updateApiKey } from "../../lib/api-keys/api-key-store";
-import { listRequests } from "../../lib/request-log/request-log-store";
-import { authHeaders, CREATE_LEAD, newTeam } from "../support/fixtures";
-import { startServer, type ServerProcess } from "../support/server-process";
+import pg from "pg";
+import { authHeaders, CREATE_LEAD, uniqueSlug } from "../support/fixtures";
+import type { KeyOp } from "../support/key-ops";
+import { atWorkerExit, startServer, type ServerProcess } from "../support/server-process";
 
 // A key works until its expiry and not after, over real HTTP against `npm start`. Time is
 // moved by the test clock (lib/time/clock.ts): this server runs with
 // LEAD_INTAKE_TEST_CLOCK_FILE and reads "now" from that file on every request, so no test
-// sleeps. The server shares the run's database, so keys are made with the library here.
+// sleeps. The server has a database of its own (a SQLite file, or on a PostgreSQL run a
+// database of its own on the run's cluster): a server living in 2031 never touches the
+// shared run's rows (its dispatcher and retention job), and its start never contends with
+// the shared server for the SQLite file. Keys are made on that database by the library,
+// in a child process (e2e/support/key-ops.ts).
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const run = promisify(execFile);
 
 const T0 = new Date("2031-03-01T12:00:00.000Z");
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -18,24 +28,55 @@ const HOUR = 3_600_000;
 
 test.describe("API key expiry on a test clock", () => {
   // One server for the three tests (and one clock file): they move the same clock.
-  test.describe.configure({ mode: "serial" });
+  // Each key operation starts a child process (a second or more on a busy machine).
+  test.describe.configure({ mode: "serial", timeout: 120_000 });
   let server: ServerProcess;
+  let databaseUrl: string | undefined;
   let clockDir: string;
   let clockFile: string;
   const setClock = (instant: Date) => writeFileSync(clockFile, instant.toISOString());
 
+  /** A PostgreSQL database of this file's own on the run's cluster; on SQLite, undefined (the server's own file). */
+  async function ownPostgresDatabase(): Promise<string | undefined> {
+    const shared = process.env.E2E_DATABASE_URL;
+    if (!shared) return undefined;
+    const name = `key_expiry_${randomBytes(4).toString("hex")}`;
+    const client = new pg.Client({ connectionString: shared });
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE "${name}"`);
+    } finally {
+      await client.end();
+    }
+    const url = new URL(shared);
+    url.pathname = `/${name}`;
+    return url.toString();
+  }
+
+  /** Runs a key operation on the server's own database. */
+  async function keyOp<T>(operation: KeyOp): Promise<T> {
+    const { stdout } = await run(process.execPath, ["--import", "tsx", "e2e/support/key-ops.ts", JSON.stringify(operation)], {
+      cwd: ROOT,
+      env: { ...process.env, DATABASE_URL: databaseUrl ?? `file:${server.databaseFile}`, DATA_DIR: server.dataDir },
+    });
+    return JSON.parse(stdout.trim().split("\n").at(-1)!) as T;
+  }
+  const newTeam = async () => ({ id: await keyOp<string>({ op: "team", slug: uniqueSlug("clock") }) });
+  const createApiKey = (options: { teamId: string; description: string; expiresAt?: Date }) =>
+    keyOp<{ keyId: string; secret: string }>({ op: "create", ...options, expiresAt: options.expiresAt?.toISOString() ?? null });
+  const updateApiKey = (options: { teamId: string; keyId: string; expiresAt: Date | null }) =>
+    keyOp<boolean>({ op: "update", ...options, expiresAt: options.expiresAt?.toISOString() ?? null });
+  const rollApiKey = (options: { teamId: string; keyId: string; oldKeyExpiresAt: Date }) =>
+    keyOp<{ keyId: string; secret: string } | null>({ op: "roll", ...options, oldKeyExpiresAt: options.oldKeyExpiresAt.toISOString() });
+
   test.beforeAll(async () => {
     test.setTimeout(180_000); // servers start slowly on a busy machine
     clockDir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-clock-"));
+    atWorkerExit(() => rmSync(clockDir, { recursive: true, force: true }));
     clockFile = path.join(clockDir, "now");
     setClock(T0);
-    const start = () => startServer({ databaseUrl: process.env.DATABASE_URL, env: { LEAD_INTAKE_TEST_CLOCK_FILE: clockFile } });
-    // Its `prisma migrate deploy` runs against the run's live database; on SQLite, while other
-    // tests write, it can fail once on the file lock (seen as a connector timeout). One retry.
-    server = await start().catch((error: unknown) => {
-      console.warn(`key-expiry: the test-clock server failed to start once, retrying: ${String(error).slice(0, 200)}`);
-      return start();
-    });
+    databaseUrl = await ownPostgresDatabase();
+    server = await startServer({ databaseUrl, env: { LEAD_INTAKE_TEST_CLOCK_FILE: clockFile } });
   });
   test.afterAll(async () => {
     await server?.stop();
@@ -68,7 +109,7 @@ test.describe("API key expiry on a test clock", () => {
     await expectRefused(key, "After expiry");
     // The refusal is visible to the team in the key's request log.
     await expect
-      .poll(async () => (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId } })).rows.map((row) => [row.status, row.error]))
+      .poll(() => keyOp<[number, string | null][]>({ op: "requests", teamId: team.id, keyId: key.keyId }), { timeout: 60_000 })
       .toEqual([
         [401, "Invalid API key"],
         [401, "Invalid API key"],
@@ -87,7 +128,7 @@ test.describe("API key expiry on a test clock", () => {
     const team = await newTeam();
     const old = await createApiKey({ teamId: team.id, description: "Website form" });
     setClock(T0);
-    const replacement = await rollApiKey({ keyId: old.keyId, teamId: team.id, oldKeyExpiresAt: at(24 * HOUR), createdById: null });
+    const replacement = await rollApiKey({ keyId: old.keyId, teamId: team.id, oldKeyExpiresAt: at(24 * HOUR) });
     expect(replacement).not.toBeNull();
     expect((await post(replacement!, "New key")).status).toBe(201);
     expect((await post(old, "Old key, still in its grace period")).status).toBe(201);

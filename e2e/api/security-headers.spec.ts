@@ -10,7 +10,7 @@ function expectSecurityHeaders(headers: Headers, csp: RegExp): void {
   expect(headers.get("content-security-policy")).toMatch(csp);
   expect(headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   expect(headers.get("x-content-type-options")).toBe("nosniff");
-  expect(headers.get("referrer-policy")).toBe("no-referrer");
+  expect(headers.get("referrer-policy")).toBe("same-origin");
   expect(headers.get("x-frame-options")).toBe("DENY");
   // Plain http here, and no trusted proxy: a client's own X-Forwarded-Proto changes nothing.
   expect(headers.get("strict-transport-security")).toBeNull();

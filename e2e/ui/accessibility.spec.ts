@@ -28,6 +28,11 @@ const VIEWPORTS = [
  * violation's rule, impact, help, targets and markup.
  */
 async function checkPage(page: Page, name: string, include?: string): Promise<void> {
+  // A button that was just re-enabled fades back to its colours (a CSS transition): axe
+  // measuring contrast mid-fade reports a violation no user sees once it has settled.
+  await page.waitForFunction(() =>
+    document.getAnimations().every((animation) => !(animation instanceof CSSTransition) || animation.playState !== "running"),
+  );
   const axe = new AxeBuilder({ page }).withTags(WCAG_TAGS);
   if (include) axe.include(include);
   const { violations } = await axe.analyze();
@@ -171,6 +176,12 @@ for (const viewport of VIEWPORTS) {
         // the page under it was checked just above with the menu closed.
         await checkPage(page, "the open team switcher", "#team-switcher-list");
         await page.keyboard.press("Escape");
+        if (viewport.name === "phone") {
+          await page.getByRole("button", { name: "Menu" }).click();
+          await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+          await checkPage(page, "the open header menu", "#header-menu");
+          await page.keyboard.press("Escape");
+        }
 
         await page.goto(`/t/${team.slug}/leads?q=nobody-matches-this`);
         await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();
@@ -300,7 +311,19 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("region", { name: "Delivery log" }).getByRole("row")).toHaveCount(3);
         await page.getByRole("button", { name: "Reveal signing secret" }).click();
         await expect(page.getByLabel("Signing secret", { exact: true })).toBeVisible();
+        // The reveal's transition has ended: its buttons are enabled again (axe measured them
+        // while they changed from their disabled colours).
+        await expect(page.getByRole("button", { name: "Hide signing secret" })).toBeEnabled();
+        await expect(page.getByRole("button", { name: "Disable", exact: true })).toBeEnabled();
         await checkPage(page, "settings: a webhook endpoint and its delivery log");
+        await page.getByRole("button", { name: "Edit endpoint" }).click();
+        await expect(page.getByRole("dialog", { name: "Edit webhook endpoint" })).toBeVisible();
+        await checkPage(page, "settings: webhook endpoint, edit dialog");
+        await page.keyboard.press("Escape");
+        await page.getByRole("button", { name: "Rotate signing secret" }).click();
+        await expect(page.getByRole("dialog", { name: "Rotate signing secret" })).toBeVisible();
+        await checkPage(page, "settings: webhook endpoint, rotate dialog");
+        await page.keyboard.press("Escape");
         await page.getByRole("button", { name: "Delete endpoint" }).click();
         await expect(page.getByRole("dialog", { name: "Delete webhook endpoint?" })).toBeVisible();
         await checkPage(page, "settings: webhook endpoint, delete dialog");

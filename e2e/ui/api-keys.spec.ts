@@ -112,7 +112,7 @@ test("a member sees the keys and copies a secret once, but can neither generate 
   });
 });
 
-test("after an admin deletes a key, the endpoint answers Invalid API key at once", async ({ signInAs, request }) => {
+test("after an admin deletes a key, the endpoint answers Invalid API key at once, and the key's status message goes with it", async ({ signInAs, request }) => {
   const { team, user: admin } = await newTeamWithUser("owner");
   const key = await createApiKey({ teamId: team.id, description: "Soon deleted" });
   const before = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "Before Delete" } });
@@ -121,11 +121,18 @@ test("after an admin deletes a key, the endpoint answers Invalid API key at once
   const page = await signInAs(admin);
   await page.goto(`/t/${team.slug}/settings/api-keys`);
   const row = keyRows(page).filter({ hasText: "Soon deleted" });
+  const copied = page.getByRole("status").filter({ hasText: "Secret copied to the clipboard" });
+  await row.getByRole("button", { name: /^Copy secret of key / }).click();
+  await expect(copied).toBeVisible();
   await row.getByRole("button", { name: `Delete API key ${key.keyId}` }).click();
   const dialog = page.getByRole("dialog", { name: "Delete API key?" });
   await expect(dialog).toContainText(key.keyId);
   await dialog.getByRole("button", { name: "Delete key" }).click();
   await expect(row).toHaveCount(0);
+  // No message about the deleted key lingers for screen readers (nor on screen).
+  await expect(copied).toHaveCount(0);
+  await expect(page.getByRole("status").filter({ hasText: key.keyId })).toHaveCount(0);
+  await expect(page.getByText(key.keyId)).toHaveCount(0);
 
   const after = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "After Delete" } });
   expect(after.status()).toBe(401);

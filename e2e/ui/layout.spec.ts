@@ -1,7 +1,11 @@
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { createApiKey } from "../../lib/api-keys/api-key-store";
 import { addLeadSource } from "../../lib/teams/lead-sources";
-import { authHeaders, CREATE_LEAD, newTeamWithUser } from "../support/fixtures";
+import { addMember } from "../../lib/teams/team-store";
+import { createUser } from "../../lib/users/user-store";
+import { createWebForm } from "../../lib/web-forms/web-form-store";
+import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
+import { authHeaders, CREATE_LEAD, newTeamWithUser, uniqueSlug } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
@@ -51,10 +55,19 @@ test("a page that does not exist answers 404 with the app's header; the favicon 
 test.describe("at 390 px (a phone)", () => {
   test.use({ viewport: { width: 390, height: 844 } });
 
-  test("long values wrap or truncate with the full text available, and no page scrolls sideways", async ({ signInAs, request }) => {
+  /** Whether the element's box lies inside the viewport's width (visible without scrolling sideways). */
+  const inView = async (locator: Locator) => {
+    await expect(locator).toBeVisible();
+    const box = (await locator.boundingBox())!;
+    return box.x >= 0 && box.x + box.width <= 390;
+  };
+
+  test("long values wrap or truncate with the full text available, and no signed-in page scrolls sideways", async ({ signInAs, request }) => {
+    test.setTimeout(180_000);
     const { team, user } = await newTeamWithUser("owner");
+    const actor = { userId: user.id, ip: null, via: "web" as const };
     const longSource = `Source ${"s".repeat(93)}`;
-    await addLeadSource(team.id, longSource);
+    const source = await addLeadSource(team.id, longSource);
     const key = await createApiKey({ teamId: team.id, description: `Key ${"d".repeat(150)}` });
     const longName = "N".repeat(200);
     const created = await request.post(CREATE_LEAD, {
@@ -63,22 +76,111 @@ test.describe("at 390 px (a phone)", () => {
     });
     expect(created.status()).toBe(201);
     const { lead_id: leadId } = await created.json();
+    const twin = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "Twin", email: `${"e".repeat(60)}@example.com` } });
+    expect(twin.status()).toBe(201);
+    const formId = await createWebForm({
+      teamId: team.id,
+      settings: { name: `Form ${"w".repeat(95)}`, allowedOrigins: [`https://${"o".repeat(60)}.example.com`], sourceId: source.id, successUrl: null, challenge: false },
+      createdById: user.id,
+      actor,
+    });
+    const endpoint = await createEndpoint({ teamId: team.id, url: `https://hooks.example.com/${"p".repeat(150)}`, description: `Hook ${"h".repeat(150)}`, events: ["lead.created"], actor });
+    await addMember({ teamId: team.id, userId: (await createUser({ email: `${"m".repeat(50)}-${uniqueSlug()}@example.test`, password: "a long enough password" })).id, role: "member" });
 
     const page = await signInAs(user);
-    for (const path of [`/t/${team.slug}/leads`, `/t/${team.slug}/leads/${leadId}`, `/t/${team.slug}/settings/sources`, `/t/${team.slug}/settings/api-keys`, `/t/${team.slug}/settings/members`]) {
+    const t = `/t/${team.slug}`;
+    const pages = [
+      `${t}/leads`,
+      `${t}/leads?duplicates=1&sort=oldest`,
+      `${t}/leads/${leadId}`,
+      `${t}/leads/${leadId}/merge`,
+      `${t}/leads/erase?who=${"e".repeat(60)}%40example.com`,
+      `${t}/settings/general`,
+      `${t}/settings/members`,
+      `${t}/settings/sources`,
+      `${t}/settings/api-keys`,
+      `${t}/settings/api-keys/${key.keyId}`,
+      `${t}/settings/web-forms`,
+      `${t}/settings/web-forms/${formId}`,
+      `${t}/settings/webhooks`,
+      `${t}/settings/webhooks/${endpoint.id}`,
+      `${t}/settings/audit`,
+      "/account",
+      "/teams/new",
+    ];
+    for (const path of pages) {
       await test.step(path, async () => {
-        await page.goto(path);
+        expect((await page.goto(path))?.status()).toBe(200);
         await expect(page.getByRole("main")).toBeVisible();
-        expect(await overflowing(page)).toEqual([]);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+        expect(scrollWidth, `${path} scrolls sideways; past the edge: ${(await overflowing(page)).join(" | ")}`).toBeLessThanOrEqual(innerWidth);
       });
     }
-    await page.goto(`/t/${team.slug}/leads`);
+    await page.goto(`${t}/leads`);
     const row = page.getByRole("row").filter({ hasText: leadId });
     await expect(row).toContainText(`${"e".repeat(60)}@example.com`);
     await expect(row.getByRole("link", { name: longName })).toBeVisible();
+    // The 200-character name wraps: the date still fits beside it.
+    expect(await inView(row.locator("time").filter({ visible: true })), "the date beside a 200-character name").toBe(true);
     await saveScreenshot(page, "lead-list-phone");
-    await page.goto(`/t/${team.slug}/settings/api-keys`);
+    await page.goto(`${t}/settings/api-keys`);
     await saveScreenshot(page, "api-keys-phone");
+  });
+
+  test("the header collapses into one row with a Menu holding the sections, the account and Sign out", async ({ signInAs }) => {
+    const { team, user } = await newTeamWithUser("admin");
+    const page = await signInAs(user);
+    await page.goto(`/t/${team.slug}/leads`);
+    const header = page.getByRole("banner");
+    expect((await header.boundingBox())!.height).toBeLessThanOrEqual(64);
+    await expect(header.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await expect(header.getByRole("button", { name: "Sign out" })).toBeHidden();
+    await expect(header.getByRole("button", { name: /^Switch team/ })).toBeVisible();
+
+    const menu = header.getByRole("button", { name: "Menu" });
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+    await menu.click();
+    await expect(menu).toHaveAttribute("aria-expanded", "true");
+    const nav = header.getByRole("navigation", { name: "Main" });
+    await expect(nav.getByRole("link")).toHaveText(["Leads", "Team Settings"]);
+    await expect(nav.getByRole("link", { name: "Leads" })).toHaveAttribute("aria-current", "page");
+    await expect(header.getByRole("link", { name: new RegExp(`^Account \\(${user.email}\\)$`) })).toBeVisible();
+    await expect(header.getByRole("button", { name: "Sign out" })).toBeVisible();
+    await saveScreenshot(page, "header-menu-phone");
+    await page.keyboard.press("Escape");
+    await expect(nav).toBeHidden();
+
+    await menu.click();
+    await nav.getByRole("link", { name: "Team Settings" }).click();
+    await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/settings/general$`));
+    await expect(header.getByRole("navigation", { name: "Main" })).toBeHidden();
+    await expect(menu).toHaveAttribute("aria-expanded", "false");
+  });
+
+  test("the members' role control and the lead list's name, email and date stay in view", async ({ signInAs, request }) => {
+    const { team, user: owner } = await newTeamWithUser("owner");
+    const member = await createUser({ email: `${"m".repeat(40)}-${uniqueSlug()}@example.test`, password: "a long enough password" });
+    await addMember({ teamId: team.id, userId: member.id, role: "member" });
+    const key = await createApiKey({ teamId: team.id, description: "Phone" });
+    const created = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "Ada Lovelace", email: "ada.lovelace@example.com", organization: "Analytical Engines" } });
+    expect(created.status()).toBe(201);
+    const { lead_id: leadId } = await created.json();
+
+    const page = await signInAs(owner);
+    await page.goto(`/t/${team.slug}/settings/members`);
+    const role = page.getByLabel(`Role of ${member.email}`);
+    expect(await inView(role), "the role control is inside the screen").toBe(true);
+    expect((await role.boundingBox())!.width).toBeGreaterThanOrEqual(100);
+    await expect(role).toHaveValue("member");
+    await role.selectOption("admin");
+    expect(await inView(page.getByRole("button", { name: `Save role of ${member.email}` }))).toBe(true);
+    expect(await inView(page.getByRole("button", { name: `Remove ${member.email}` }))).toBe(true);
+
+    await page.goto(`/t/${team.slug}/leads`);
+    const row = page.getByRole("row").filter({ hasText: leadId });
+    expect(await inView(row.getByRole("link", { name: "Ada Lovelace" })), "name").toBe(true);
+    expect(await inView(row.getByText("ada.lovelace@example.com")), "email").toBe(true);
+    expect(await inView(row.locator("time").filter({ visible: true })), "date").toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createApiKey } from "../../lib/api-keys/api-key-store";
-import { listAuditEvents } from "../../lib/audit/audit-log";
+import { CLI_ACTOR, listAuditEvents } from "../../lib/audit/audit-log";
 import { db } from "../../lib/db/client";
 import { EXPORT_COLUMNS } from "../../lib/leads/export-leads";
 import { createLead } from "../../lib/leads/create-lead";
@@ -8,6 +8,7 @@ import { findLead } from "../../lib/leads/lead-store";
 import type { LeadInput } from "../../lib/leads/parse-lead-input";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { teamRetention, updateTeamSettings, type Team } from "../../lib/teams/team-store";
+import { createWebForm } from "../../lib/web-forms/web-form-store";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -210,6 +211,13 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
   await db().lead.update({ where: { id: march }, data: { createdAt: new Date("2026-03-10T12:00:00Z"), apiKeyId: key.keyId } });
   const dupOne = await lead(team, { name: "Dup One", email: "dup@example.com", utm_source: "bing" });
   const dupTwo = await lead(team, { name: "Dup Two", email: "DUP@example.com" });
+  const formId = await createWebForm({
+    teamId: team.id,
+    settings: { name: "Pricing page", allowedOrigins: ["https://www.example.com"], sourceId: null, successUrl: null, challenge: false },
+    createdById: null,
+    actor: CLI_ACTOR,
+  });
+  await db().lead.update({ where: { id: dupOne }, data: { formId } });
   for (let i = 1; i <= 26; i++) await lead(team, { name: `Filler ${String(i).padStart(2, "0")}`, utm_campaign: "bulk" });
 
   const page = await signInAs(user);
@@ -234,6 +242,17 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
   });
   await expect(page).toHaveURL(new RegExp(`key=${key.keyId}`));
   await expect(rows).toHaveText([new RegExp(march)]);
+  await apply(() => page.getByLabel("Created by form").selectOption({ label: `Pricing page (${formId})` }).then(() => undefined));
+  await expect(page).toHaveURL(new RegExp(`form=${formId}`));
+  await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+  // The form's own page links to the same list.
+  await page.goto(`/t/${team.slug}/settings/web-forms/${formId}`);
+  await page.getByRole("link", { name: "Leads from this form" }).click();
+  await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads\\?form=${formId}$`));
+  await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+  await expect(rows).toHaveText([new RegExp(dupOne)]);
+  await page.reload();
+  await expect(page.getByLabel("Created by form")).toHaveValue(formId);
   await apply(async () => {
     await page.getByLabel("Created from (UTC)").fill("2026-03-10");
     await page.getByLabel("Created to (UTC, inclusive)").fill("2026-03-10");

@@ -49,6 +49,27 @@ test("a session cookie saved before sign-out is refused afterwards", async ({ br
   await expect(again.getByRole("heading", { name: "Leads", level: 1 })).toBeVisible();
 });
 
+test("Sign out works before the page's scripts run (JavaScript off) and ends every session of the user", async ({ browser, baseURL, signInAs }) => {
+  const { team, user } = await newTeamWithUser("member");
+  const leadsPage = `/t/${team.slug}/leads`;
+  const other = await signInAs(user);
+  const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  try {
+    await noScript.addCookies(await (await signInAs(user)).context().cookies());
+    const page = await noScript.newPage();
+    await page.goto(leadsPage);
+    await expect(page.getByRole("heading", { name: "Leads", level: 1 })).toBeVisible();
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/signin$/);
+    const left = (await noScript.cookies()).filter((cookie) => cookie.name.includes("next-auth.session-token"));
+    expect(left, "the session cookie is cleared").toEqual([]);
+  } finally {
+    await noScript.close();
+  }
+  await other.goto(leadsPage);
+  await expect(other).toHaveURL(/\/signin\?callbackUrl=/);
+});
+
 test("the operator's end-sessions command signs the user out everywhere, audited", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("member");
   const other = await newTeamWithUser("owner");

@@ -1,5 +1,7 @@
+import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type WebhookReceiver } from "../../lib/test-support/webhook-receiver";
 import { db } from "../../lib/db/client";
+import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
 import { newTeamWithUser, newUser } from "../support/fixtures";
 import { recordAction, replayAction } from "../support/server-actions";
 import { saveScreenshot } from "../support/screenshots";
@@ -86,6 +88,58 @@ test("an owner adds an endpoint, sends a test event and sees it verified in the 
   }
 });
 
+test("an admin edits an endpoint's URL, description and events, then rotates its secret: both secrets sign during the grace period", async ({ signInAs }) => {
+  const { team, user } = await newTeamWithUser("admin");
+  const actor = { userId: user.id, ip: null, via: "web" as const };
+  const endpoint = await createEndpoint({ teamId: team.id, url: "https://hooks.example.com/old", description: "Old sync", events: ["lead.created"], actor });
+  const page = await signInAs(user);
+  await page.goto(`/t/${team.slug}/settings/webhooks/${endpoint.id}`);
+
+  await page.getByRole("button", { name: "Edit endpoint" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit webhook endpoint" });
+  await expect(edit.getByLabel("URL")).toHaveValue("https://hooks.example.com/old");
+  await expect(edit.getByLabel("Description")).toHaveValue("Old sync");
+  await edit.getByRole("checkbox", { name: /lead\.created/ }).uncheck();
+  await edit.getByLabel("URL").fill(receiver.url);
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit.getByRole("alert")).toHaveText("Choose at least one event.");
+  await edit.getByRole("checkbox", { name: /lead\.created/ }).check();
+  await edit.getByLabel("Description").fill("CRM v2");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit).toBeHidden();
+  await expect(page.getByRole("heading", { name: "Webhook endpoint CRM v2" })).toBeVisible();
+  await expect(page.getByText(receiver.url, { exact: true })).toBeVisible();
+
+  await page.getByRole("button", { name: "Reveal signing secret" }).click();
+  const shown = page.getByLabel("Signing secret", { exact: true });
+  const oldSecret = await shown.innerText();
+  await page.getByRole("button", { name: "Rotate signing secret" }).click();
+  const rotate = page.getByRole("dialog", { name: "Rotate signing secret" });
+  await expect(rotate.getByLabel("The old secret stops signing")).toHaveValue("24h");
+  await rotate.getByRole("button", { name: "Rotate secret" }).click();
+  await expect(rotate).toBeHidden();
+  await expect(page.getByRole("status").filter({ hasText: "Signing secret rotated" })).toBeVisible();
+  await expect(shown).toHaveText(/^whsec_/);
+  const newSecret = await shown.innerText();
+  expect(newSecret).not.toBe(oldSecret);
+  await expect(page.getByText("The previous signing secret also signs deliveries until")).toBeVisible();
+
+  // A receiver still on the old secret verifies the test event; one already on the new secret does too.
+  receiver.secret = oldSecret;
+  receiver.status = 200;
+  const before = receiver.deliveries.length;
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await expect.poll(() => receiver.deliveries.length).toBe(before + 1);
+  const delivery = receiver.deliveries[before]!;
+  expect(delivery.verified).toBe(true);
+  expect(String(delivery.headers["webhook-signature"]).split(" ")).toHaveLength(2);
+  expect(() => new Webhook(newSecret).verify(delivery.body, delivery.headers as Record<string, string>)).not.toThrow();
+
+  await page.goto(`/t/${team.slug}/settings/audit`);
+  await expect(page.getByRole("row").filter({ hasText: "Webhook changed" })).toContainText("changed: url, description");
+  await expect(page.getByRole("row").filter({ hasText: "Webhook secret rotated" })).toContainText("old secret signs until");
+});
+
 test("a member sees the endpoints but cannot add, reveal or change them, not even by forging the owner's calls", async ({ signInAs }) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   const member = await newUser({ team, role: "member" });
@@ -99,6 +153,11 @@ test("a member sees the endpoints but cannot add, reveal or change them, not eve
   const reveal = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Reveal signing secret" }).click());
   await expect(asOwner.getByLabel("Signing secret", { exact: true })).toHaveText(/^whsec_/);
   const disable = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Disable" }).click());
+  await asOwner.getByRole("button", { name: "Edit endpoint" }).click();
+  const edit = await recordAction(asOwner, () => asOwner.getByRole("dialog", { name: "Edit webhook endpoint" }).getByRole("button", { name: "Save" }).click());
+  await asOwner.getByRole("button", { name: "Rotate signing secret" }).click();
+  const rotate = await recordAction(asOwner, () => asOwner.getByRole("dialog", { name: "Rotate signing secret" }).getByRole("button", { name: "Rotate secret" }).click());
+  await expect(asOwner.getByRole("status").filter({ hasText: "Signing secret rotated" })).toBeVisible();
   await expect(asOwner.getByText("Disabled", { exact: true })).toBeVisible();
   await asOwner.getByRole("button", { name: "Enable" }).click();
   await expect(asOwner.getByText("Enabled", { exact: true })).toBeVisible();
@@ -111,13 +170,17 @@ test("a member sees the endpoints but cannot add, reveal or change them, not eve
   await expect(page.getByRole("heading", { name: "Delivery log" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Reveal signing secret" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Send test event" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Edit endpoint" })).toHaveCount(0);
+  await expect(page.getByRole("button", { name: "Rotate signing secret" })).toHaveCount(0);
 
   // The server re-checks the role: the owner's recorded calls, replayed with the member's session.
-  for (const call of [reveal, disable]) {
+  const before = await db().webhookEndpoint.findFirstOrThrow({ where: { teamId: team.id } });
+  for (const call of [reveal, disable, edit, rotate]) {
     const forged = await replayAction(page, call);
     expect(forged.text).toContain("Your role in this team does not allow this.");
     expect(forged.text).not.toContain("whsec_");
   }
   const endpoint = await db().webhookEndpoint.findFirstOrThrow({ where: { teamId: team.id } });
   expect(endpoint.enabled).toBe(true);
+  expect(endpoint.secretCiphertext).toBe(before.secretCiphertext);
 });

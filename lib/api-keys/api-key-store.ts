@@ -365,54 +365,9 @@ class SingleFlight {
 
 const erasure = new SingleFlight();
 
-export type KeyForAuth = {
-  id: string;
-  secretDigest: string;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  team: { id: string; slug: string; defaultPhoneCountry: string | null } | null;
-};
-
-type KeyForAuthRow = {
-  id: string;
-  secretDigest: string;
-  lastUsedAt: Date | string | null;
-  expiresAt: Date | string | number | null;
-  teamId: string | null;
-  teamSlug: string | null;
-  defaultPhoneCountry: string | null;
-};
-
-/**
- * The key and its team in one statement. This runs on every create_lead, and a raw query
- * costs a fraction of Prisma's two model queries (key, then team: docs/performance.md).
- * Identical SQL on SQLite and PostgreSQL.
- */
-export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
-  const rows = await db().$queryRaw<KeyForAuthRow[]>`
-    SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
-    FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId"
-    WHERE k."id" = ${keyId}`;
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    id: row.id,
-    secretDigest: row.secretDigest,
-    lastUsedAt: row.lastUsedAt === null ? null : new Date(row.lastUsedAt),
-    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
-    team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
-  };
-}
-
-/** Records use of a key at most once a minute, so the hot path rarely writes. */
-export async function touchApiKey(key: { id: string; lastUsedAt: Date | null }, now = new Date()): Promise<void> {
-  const staleBefore = new Date(now.getTime() - 60_000);
-  if (key.lastUsedAt && key.lastUsedAt > staleBefore) return;
-  await db().apiKey.updateMany({
-    where: { id: key.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: staleBefore } }] },
-    data: { lastUsedAt: now },
-  });
-}
+// The key lookup of authentication and the last-used stamp are the intake's hot path:
+// lib/intake/intake-store.ts, on the database driver.
+export { findKeyForAuth, touchApiKey, type KeyForAuth } from "../intake/intake-store";
 
 /** The description of one of the team's keys, or null when the key is gone (the lead detail names its key). */
 export async function findApiKeyDescription(options: { keyId: string; teamId: string }): Promise<{ description: string | null } | null> {

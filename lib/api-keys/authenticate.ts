@@ -7,7 +7,7 @@ import {
   recordAuthFailure,
   recordAuthSuccess,
 } from "../rate-limit/abuse-limits";
-import { findKeyForAuth, touchApiKey } from "./api-key-store";
+import { findKeyForAuth, touchApiKey } from "../intake/intake-store";
 import { now } from "../time/clock";
 import { secretMatches } from "./secret";
 

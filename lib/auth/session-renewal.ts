@@ -11,8 +11,13 @@ import { SESSION_MAX_AGE_SECONDS, SESSION_RENEW_AFTER_SECONDS } from "./session-
 
 const SESSION_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 
+/** Whether a cookie is (a chunk of) next-auth's session cookie, on http or https. */
+export function isSessionCookie(name: string): boolean {
+  return SESSION_COOKIES.some((prefix) => name.startsWith(prefix));
+}
+
 export function hasSessionCookie(request: NextRequest): boolean {
-  return request.cookies.getAll().some((cookie) => SESSION_COOKIES.some((name) => cookie.name.startsWith(name)));
+  return request.cookies.getAll().some((cookie) => isSessionCookie(cookie.name));
 }
 
 /** Sets a renewed session cookie on the response when the request's token is due for it. */

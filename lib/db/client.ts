@@ -1,7 +1,10 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "../generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 import { env } from "../env";
+import { registerDriver } from "./driver";
 import { sqliteAdapter } from "./sqlite-adapter";
 
 // The app is typed against the SQLite client; the PostgreSQL client has the same
@@ -12,26 +15,43 @@ export type Tx = Prisma.TransactionClient;
 
 function createClient(): Db {
   const config = env();
-  return clientFor(config.DATABASE_URL, config.DATABASE_PROVIDER);
+  return clientFor(config.DATABASE_URL, config.DATABASE_PROVIDER, registerDriver);
 }
 
 /**
  * A client of its own for another database than the app's (the operator's copy between
- * databases); everything else uses db().
+ * databases); everything else uses db(). The app's client registers its driver
+ * (lib/db/driver.ts) for the intake's hot path.
  */
-export function clientFor(url: string, provider: "sqlite" | "postgres"): Db {
+export function clientFor(url: string, provider: "sqlite" | "postgres", register?: typeof registerDriver): Db {
+  if (provider === "postgres") return new PostgresClient({ adapter: postgresAdapter(url, register) }) as unknown as Db;
+  return new SqliteClient({ adapter: sqliteAdapter(url, register) });
+}
+
+/**
+ * adapter-pg on a pg.Pool of ours, a new one at each connect (Prisma ends it on
+ * $disconnect), so the hot path queries through the very pool Prisma uses.
+ */
+function postgresAdapter(url: string, register?: typeof registerDriver): SqlMigrationAwareDriverAdapterFactory {
   const config = env();
-  if (provider === "postgres") {
-    const adapter = new PrismaPg({
-      connectionString: url,
-      max: config.DB_POOL_SIZE,
-      connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
-      statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
-      query_timeout: config.DB_STATEMENT_TIMEOUT_MS + 1_000,
-    });
-    return new PostgresClient({ adapter }) as unknown as Db;
-  }
-  return new SqliteClient({ adapter: sqliteAdapter(url) });
+  const poolConfig: pg.PoolConfig = {
+    connectionString: url,
+    max: config.DB_POOL_SIZE,
+    connectionTimeoutMillis: config.DB_CONNECT_TIMEOUT_MS,
+    statement_timeout: config.DB_STATEMENT_TIMEOUT_MS,
+    query_timeout: config.DB_STATEMENT_TIMEOUT_MS + 1_000,
+  };
+  const shadow = new PrismaPg(poolConfig);
+  return {
+    provider: shadow.provider,
+    adapterName: shadow.adapterName,
+    connect() {
+      const pool = new pg.Pool(poolConfig);
+      register?.({ provider: "postgres", pool }, () => !pool.ending && !pool.ended);
+      return new PrismaPg(pool, { disposeExternalPool: true }).connect();
+    },
+    connectToShadowDb: () => shadow.connectToShadowDb(),
+  };
 }
 
 const globalForDb = globalThis as unknown as { leadIntakeDb?: Db };

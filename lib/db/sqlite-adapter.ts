@@ -3,7 +3,9 @@ import type {
   SqlDriverAdapter,
   SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
+import type Database from "better-sqlite3";
 import { sqliteFilePath } from "./database-url";
+import type { SqliteDriver } from "./driver";
 
 /**
  * A minimal FIFO lock. better-sqlite3 runs every query synchronously, so holding
@@ -25,8 +27,7 @@ class Lock {
 // transaction and every other query, so a write from another request issued while
 // a transaction awaits would silently join (and roll back with) that transaction.
 // Serialising plain queries behind open transactions keeps each transaction isolated.
-function serialise(inner: SqlDriverAdapter): SqlDriverAdapter {
-  const lock = new Lock();
+function serialise(inner: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
   const exclusive = async <T>(run: () => Promise<T>): Promise<T> => {
     const release = await lock.acquire();
     try {
@@ -73,8 +74,19 @@ function serialise(inner: SqlDriverAdapter): SqlDriverAdapter {
   };
 }
 
-/** The app's SQLite adapter: WAL, a busy timeout, enforced foreign keys, isolated transactions. */
-export function sqliteAdapter(url: string): SqlMigrationAwareDriverAdapterFactory {
+/** The better-sqlite3 connection inside adapter-better-sqlite3 6.19's adapter (its `client`). */
+function connectionOf(inner: SqlDriverAdapter): Database.Database {
+  const client = (inner as unknown as { client?: Database.Database }).client;
+  if (!client || typeof client.prepare !== "function") throw new Error("adapter-better-sqlite3 no longer exposes its connection as `client`");
+  return client;
+}
+
+/**
+ * The app's SQLite adapter: WAL, a busy timeout, enforced foreign keys, isolated
+ * transactions. `onConnect` receives the connection's driver (lib/db/driver.ts): the same
+ * connection, behind the same lock.
+ */
+export function sqliteAdapter(url: string, onConnect?: (driver: SqliteDriver, open: () => boolean) => void): SqlMigrationAwareDriverAdapterFactory {
   const base = new PrismaBetterSQLite3({ url: sqliteFilePath(url), timeout: 10_000 });
   return {
     provider: base.provider,
@@ -88,7 +100,23 @@ export function sqliteAdapter(url: string): SqlMigrationAwareDriverAdapterFactor
       await inner.executeScript(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
       );
-      return serialise(inner);
+      const lock = new Lock();
+      const connection = connectionOf(inner);
+      onConnect?.(
+        {
+          provider: "sqlite",
+          async run(work) {
+            const release = await lock.acquire();
+            try {
+              return work(connection);
+            } finally {
+              release();
+            }
+          },
+        },
+        () => connection.open,
+      );
+      return serialise(inner, lock);
     },
     connectToShadowDb: () => base.connectToShadowDb(),
   };

@@ -118,18 +118,6 @@ export class ClaimLostError extends Error {
   override name = "ClaimLostError";
 }
 
-/**
- * Stores the response inside the transaction that created the resource: both commit
- * or neither does. Throws ClaimLostError (rolling the transaction back) when the claim was lost.
- */
-export async function completeClaim(tx: Tx, claim: Claim, response: StoredResponse): Promise<void> {
-  const { count } = await tx.idempotencyRecord.updateMany({
-    where: { id: claim.id, token: claim.token, responseStatus: null },
-    data: { responseStatus: response.status, responseBody: response.body },
-  });
-  if (count !== 1) throw new ClaimLostError("Idempotency claim lost before completion");
-}
-
 /** Gives a claim back when its request failed without creating anything. */
 export async function releaseClaim(claim: Claim): Promise<void> {
   await db().idempotencyRecord.deleteMany({ where: { id: claim.id, token: claim.token, responseStatus: null } });

@@ -8,7 +8,7 @@ import { createLead, leadCreatedBody } from "../leads/create-lead";
 import { countLeads } from "../leads/lead-store";
 import { parseLeadInput } from "../leads/parse-lead-input";
 import { createTeam } from "../teams/team-store";
-import { fingerprint, idempotencyKeyFrom, runIdempotently, type CompleteInTransaction } from "./idempotency";
+import { fingerprint, idempotencyKeyFrom, runIdempotently, type ClaimToComplete } from "./idempotency";
 import { purgeExpired } from "./idempotency-store";
 
 await useTestDatabase();
@@ -24,13 +24,13 @@ async function setup() {
 
 /** What the endpoint does: create a lead and store the response in the lead's transaction. */
 function creator(team: { id: string; defaultPhoneCountry: null }, name: string, calls: { count: number }) {
-  return async (complete: CompleteInTransaction | null) => {
+  return async (claim: ClaimToComplete | null) => {
     calls.count++;
     const result = await createLead({
       team,
       apiKeyId: null,
       input: parseLeadInput([["name", name]]),
-      beforeCommit: complete ? (tx, r) => complete(tx, { status: 201, body: JSON.stringify(leadCreatedBody(r)) }) : undefined,
+      claim: claim && { ...claim, response: (r) => ({ status: 201, body: JSON.stringify(leadCreatedBody(r)) }) },
     });
     return { status: 201, body: JSON.stringify(leadCreatedBody(result)) };
   };

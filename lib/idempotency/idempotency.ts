@@ -1,11 +1,9 @@
 import { createHash } from "node:crypto";
-import type { Tx } from "../db/client";
 import { ApiError, badRequest, validationError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import {
   ClaimLostError,
-  completeClaim,
   insertClaim,
   purgeExpired,
   releaseClaim,
@@ -30,7 +28,12 @@ export const STALE_CLAIM_MS = 60 * 1000;
 const PURGE_EVERY_MS = 60 * 1000;
 
 export type IdempotentRequest = { apiKeyId: string; key: string; fingerprint: string };
-export type CompleteInTransaction = (tx: Tx, response: StoredResponse) => Promise<void>;
+/**
+ * A claim for the creating transaction to complete: it stores the response where the row
+ * still has this `id` and `token` and no response, and rolls back with `lost()` otherwise
+ * (lib/intake/intake-store.ts).
+ */
+export type ClaimToComplete = Claim & { lost: () => Error };
 export type Outcome = StoredResponse & { replayed: boolean };
 
 const KEY_TEXT = /^[\x21-\x7e]{1,255}$/;
@@ -91,12 +94,12 @@ async function claim(request: IdempotentRequest, now: Date): Promise<{ claim: Cl
 
 /**
  * Runs `create` at most once per (API key, Idempotency-Key). Without a key it simply
- * runs. `create` must call `complete` inside the transaction that creates the resource.
+ * runs. `create` must complete the claim inside the transaction that creates the resource.
  */
 export async function runIdempotently(
   request: IdempotentRequest | null,
   context: RequestContext,
-  create: (complete: CompleteInTransaction | null) => Promise<StoredResponse>,
+  create: (claim: ClaimToComplete | null) => Promise<StoredResponse>,
 ): Promise<Outcome> {
   if (!request) return { ...(await create(null)), replayed: false };
 
@@ -106,7 +109,7 @@ export async function runIdempotently(
   if ("replay" in claimed) return { ...claimed.replay, replayed: true };
 
   try {
-    const response = await create((tx, stored) => completeClaim(tx, claimed.claim, stored));
+    const response = await create({ ...claimed.claim, lost: () => new ClaimLostError("Idempotency claim lost before completion") });
     return { ...response, replayed: false };
   } catch (error) {
     // Nothing was created (the transaction rolled back), so the key is free again.

@@ -41,8 +41,7 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
         ? null
         : { apiKeyId: key.keyId, key: idempotencyKey, fingerprint: fingerprint("create_lead", fields) },
       context,
-      async (complete) =>
-        created(await storeLead(draft, channel, input, async (tx, result) => complete?.(tx, created(result)))),
+      async (claim) => created(await storeLead(draft, channel, input, { claim: claim && { claim, response: created } })),
     );
     if (outcome.replayed) await recordReplayed(draft, logTarget(channel), outcome);
     return new Response(outcome.body, {

@@ -1,14 +1,16 @@
-import type { Tx } from "../db/client";
+import type { StoredResponse } from "../idempotency/idempotency-store";
+import type { ClaimToComplete } from "../idempotency/idempotency";
 import { createLead, type CreateLeadResult } from "../leads/create-lead";
 import type { LeadInput } from "../leads/parse-lead-input";
 import type { LeadSource } from "../teams/lead-sources";
 import { metrics } from "../operations/metrics";
-import { createdCommitted, recordCreated, type RequestLogDraft } from "../request-log/request-log";
+import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
 // The one way a request becomes a lead, for create_lead (an API key) and for web forms:
 // the lead, its request-log row and whatever the caller adds (a stored idempotent
-// response, a spent proof-of-work challenge) commit in one transaction.
+// response, a spent proof-of-work challenge) commit in one transaction
+// (lib/intake/intake-store.ts).
 
 /** Where a lead is sent: the team, and the key or the form that received it. */
 export type IntakeChannel = {
@@ -24,11 +26,19 @@ export function logTarget(channel: IntakeChannel): RequestTarget {
   return { teamId: channel.team.id, apiKeyId: channel.apiKeyId, formId: channel.formId };
 }
 
+/** What a request adds to the lead's transaction. */
+export type StoreExtras = {
+  /** An Idempotency-Key claim, completed with the response for the lead. */
+  claim?: { claim: ClaimToComplete; response: (result: CreateLeadResult) => StoredResponse } | null;
+  /** A verified proof-of-work solution, spent once; `replayed` is thrown when it was spent before. */
+  spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
+};
+
 export async function storeLead(
   draft: RequestLogDraft,
   channel: IntakeChannel,
   input: LeadInput,
-  beforeCommit?: (tx: Tx, result: CreateLeadResult) => Promise<void>,
+  extras: StoreExtras = {},
 ): Promise<CreateLeadResult> {
   const result = await createLead({
     team: channel.team,
@@ -36,10 +46,9 @@ export async function storeLead(
     formId: channel.formId,
     source: channel.source ?? null,
     input,
-    beforeCommit: async (tx, created) => {
-      await beforeCommit?.(tx, created);
-      await recordCreated(draft, logTarget(channel), created.leadId, tx);
-    },
+    requestLog: { apiKeyId: channel.apiKeyId, formId: channel.formId, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) },
+    claim: extras.claim ? { ...extras.claim.claim, response: extras.claim.response } : null,
+    spentChallenge: extras.spentChallenge,
   });
   createdCommitted(logTarget(channel));
   metrics().leadsCreated.inc({ team: channel.team.slug });

@@ -7,7 +7,7 @@ import { LIMITS } from "../leads/lead-input-schema";
 import { parseLeadInput, type RawField } from "../leads/parse-lead-input";
 import { recordRefused, recordSpam, type RequestLogDraft } from "../request-log/request-log";
 import { requestOrigin } from "../web-forms/allowed-origins";
-import { CHALLENGE_FIELD, spendSolution, verifyFormSolution } from "../web-forms/challenge";
+import { CHALLENGE_FIELD, spendableSolution, verifyFormSolution } from "../web-forms/challenge";
 import { spendSubmissionBudget } from "../web-forms/form-limits";
 import { countSpam, type FormForIntake } from "../web-forms/web-form-store";
 import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
@@ -69,7 +69,7 @@ export async function submitWebForm(options: {
     }
     const solution = form.challenge ? await verifyFormSolution(valueOf(fields, CHALLENGE_FIELD), form.id) : null;
     const input = parseLeadInput(fields.filter(([name]) => !FORM_CONTROL_FIELDS.has(name.replace(/\[\]$/, ""))));
-    const result = await storeLead(draft, channel, input, solution ? (tx) => spendSolution(tx, solution) : undefined);
+    const result = await storeLead(draft, channel, input, { spentChallenge: solution && spendableSolution(solution) });
     return { kind: "created", result };
   } catch (thrown) {
     const error = toApiError(thrown, context);

@@ -1,4 +1,5 @@
 import { env } from "../env";
+import { intakeBusy } from "../intake/intake-activity";
 import { log } from "../log/logger";
 import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
@@ -25,6 +26,8 @@ export function startProcessDispatcher(): Dispatcher {
     leaseMs: settings.JOB_LEASE_SECONDS * 1000,
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
     retentionMs: settings.JOB_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    // While leads arrive, deliveries take at most a fifth of the time (docs/webhooks.md).
+    giveWayTo: { busy: intakeBusy, share: 0.2, maxPauseMs: 1_000 },
   });
   // Imports have a lane of their own: one long import never holds up a delivery.
   const imports = new Dispatcher({

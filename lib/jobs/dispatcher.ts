@@ -37,7 +37,22 @@ export type DispatcherOptions = {
   pollMs?: number;
   /** How long finished deliveries (and the delivery log) are kept; pruned once an hour. */
   retentionMs?: number;
+  /**
+   * Work that comes first (the intake): while `busy()`, the dispatcher pauses after each
+   * batch so that it runs at most `share` of the time (the pause is capped at maxPauseMs).
+   * Deliveries then trail a burst of leads and catch up after it; none is dropped.
+   */
+  giveWayTo?: { busy: () => boolean; share: number; maxPauseMs: number };
+  /** Waits between batches (tests record it); setTimeout by default. */
+  sleep?: (ms: number) => Promise<void>;
 };
+
+/** How long to pause after a batch that took `elapsedMs`, so that the dispatcher keeps to `share` of the time. */
+export function pauseAfterBatch(elapsedMs: number, giveWayTo: DispatcherOptions["giveWayTo"]): number {
+  if (!giveWayTo || !giveWayTo.busy()) return 0;
+  const share = Math.min(1, Math.max(0.01, giveWayTo.share));
+  return Math.min(giveWayTo.maxPauseMs, Math.max(0, (elapsedMs * (1 - share)) / share));
+}
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
@@ -78,13 +93,19 @@ export class Dispatcher {
     this.#loop = (async () => {
       while (!this.#stopping) {
         let claimed = 0;
+        const started = performance.now();
         try {
           if (this.#now().getTime() - this.#prunedAt >= PRUNE_EVERY_MS) await this.prune();
           claimed = await this.runOnce();
         } catch (error) {
           log("warn", "jobs.claim_failed", summariseError(error));
         }
-        if (claimed > 0 || this.#stopping) continue;
+        if (this.#stopping) continue;
+        if (claimed > 0) {
+          const pause = pauseAfterBatch(performance.now() - started, this.#options.giveWayTo);
+          if (pause > 0) await (this.#options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref())))(pause);
+          continue;
+        }
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, this.#options.pollMs ?? 1_000);
           timer.unref();

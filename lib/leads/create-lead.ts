@@ -1,9 +1,8 @@
-import type { Tx } from "../db/client";
+import { env } from "../env";
+import { MissingApiSource, writeLead, type LeadFields, type LeadWrite } from "../intake/intake-store";
 import { nudgeDispatcher } from "../jobs/dispatcher-process";
-import { enqueueLeadCreated } from "../notifications/lead-created-outbox";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
-import { workspaceCurrency } from "../workspace/settings";
-import { insertLead, type NewLead } from "./lead-store";
+import type { NewLead } from "./lead-store";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
 import { parsePhone } from "./phone";
@@ -31,17 +30,16 @@ export type LeadOrigin = { apiKeyId: string | null; formId?: string | null };
 
 /**
  * The lead a validated input makes, by every rule of spec 2.1 (name split, phones read in
- * the team's default country and skipped when unreadable, website, organization default,
- * the workspace's currency), for the source already resolved. The one place these rules
- * live: create_lead, web forms and CSV imports (lib/imports/) all build leads with it.
+ * the team's default country and skipped when unreadable, website, organization default),
+ * before its source and the workspace's currency are settled. The one place these rules
+ * live: create_lead and web forms (createLead) and CSV imports (lib/imports/, through
+ * leadFromInput) all build leads with it.
  */
-export function leadFromInput(options: {
+export function leadFieldsFromInput(options: {
   team: { id: string; defaultPhoneCountry: string | null };
   origin: LeadOrigin;
-  source: LeadSource;
-  currency: string;
   input: LeadInput;
-}): { lead: NewLead; skipped: SkippableField[] } {
+}): { lead: LeadFields; skipped: SkippableField[] } {
   const { team, input } = options;
   const name = splitName(input.name);
   const phoneContext = { countryCode: input.country_code, defaultCountry: team.defaultPhoneCountry };
@@ -53,7 +51,7 @@ export function leadFromInput(options: {
   if (input.mobile_no && !mobile) skipped.push("mobile_no");
   if (input.website && !website) skipped.push("website");
 
-  const lead: NewLead = {
+  const lead: LeadFields = {
     teamId: team.id,
     apiKeyId: options.origin.apiKeyId,
     formId: options.origin.formId ?? null,
@@ -71,15 +69,12 @@ export function leadFromInput(options: {
     skippedMobileNo: skipped.includes("mobile_no") ? input.mobile_no! : null,
     skippedWebsite: skipped.includes("website") ? input.website! : null,
     organization: input.organization ?? name.fullName,
-    sourceId: options.source.id,
     jobTitle: input.job_title ?? null,
     website,
     territory: input.territory ?? null,
     industry: input.industry ?? null,
     annualRevenue: input.annual_revenue ?? null,
     noOfEmployees: input.no_of_employees ?? null,
-    // Spec 2.1: the supplied currency is always overridden by the workspace's.
-    currency: options.currency,
     utmSource: input.utm_source ?? null,
     utmMedium: input.utm_medium ?? null,
     utmCampaign: input.utm_campaign ?? null,
@@ -90,9 +85,23 @@ export function leadFromInput(options: {
   return { lead, skipped };
 }
 
+/** leadFieldsFromInput for a source already resolved and the workspace's currency (spec 2.1: it always overrides the supplied one). */
+export function leadFromInput(options: {
+  team: { id: string; defaultPhoneCountry: string | null };
+  origin: LeadOrigin;
+  source: LeadSource;
+  currency: string;
+  input: LeadInput;
+}): { lead: NewLead; skipped: SkippableField[] } {
+  const { lead, skipped } = leadFieldsFromInput(options);
+  return { lead: { ...lead, sourceId: options.source.id, currency: options.currency }, skipped };
+}
+
 /**
- * Creates one lead for a team from validated input, applying every rule of spec 2.1.
- * `beforeCommit` runs inside the insert's transaction: what it writes commits with the lead.
+ * Creates one lead for a team from validated input, applying every rule of spec 2.1. The
+ * lead, its outbox rows and the extras (`requestLog`, `claim`, `spentChallenge`) commit in
+ * one transaction on the intake's hot path (lib/intake/intake-store.ts), which also settles
+ * the source and the workspace currency.
  */
 export async function createLead(options: {
   team: { id: string; defaultPhoneCountry: string | null };
@@ -102,20 +111,27 @@ export async function createLead(options: {
   /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
   input: LeadInput;
-  beforeCommit?: (tx: Tx, result: CreateLeadResult) => Promise<void>;
-}): Promise<CreateLeadResult> {
-  const { team, input, beforeCommit } = options;
-  const [source, currency] = await Promise.all([
-    options.source ?? resolveLeadSource(team.id, input.source),
-    workspaceCurrency(),
-  ]);
-  const { lead, skipped } = leadFromInput({ team, origin: { apiKeyId: options.apiKeyId, formId: options.formId ?? null }, source, currency, input });
-  let jobs = 0;
-  const leadId = await insertLead(lead, async (tx, id) => {
-    // The outbox rows commit with the lead (docs/webhooks.md).
-    jobs = await enqueueLeadCreated(tx, { teamId: team.id, leadId: id, lead, sourceName: source.name, origin: { apiKeyId: options.apiKeyId, formId: options.formId ?? null } });
-    await beforeCommit?.(tx, { leadId: id, skipped });
+  /** An Idempotency-Key claim: the response for the new lead is stored with it. */
+  claim?: { id: string; token: string; lost: () => Error; response: (result: CreateLeadResult) => { status: number; body: string } } | null;
+} & Pick<LeadWrite, "requestLog" | "spentChallenge">): Promise<CreateLeadResult> {
+  const { team, input } = options;
+  const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null };
+  const { lead, skipped } = leadFieldsFromInput({ team, origin, input });
+  const write: LeadWrite = {
+    lead,
+    source: options.source ? { chosen: options.source } : { requested: input.source },
+    requestLog: options.requestLog,
+    claim: options.claim ? { ...options.claim, response: (leadId) => options.claim!.response({ leadId, skipped }) } : null,
+    spentChallenge: options.spentChallenge,
+    events: { origin, emails: Boolean(env().SMTP_URL) },
+    now: new Date(),
+  };
+  const written = await writeLead(write).catch(async (error: unknown) => {
+    if (!(error instanceof MissingApiSource)) throw error;
+    // The team lost its API source (or never had one): made once, then the write is retried.
+    await resolveLeadSource(team.id);
+    return writeLead(write);
   });
-  if (jobs) nudgeDispatcher();
-  return { leadId, skipped };
+  if (written.jobs) nudgeDispatcher();
+  return { leadId: written.leadId, skipped };
 }

@@ -15,18 +15,24 @@ const team = await createTeam({ slug: "filters", name: "Filters", defaultPhoneCo
 const other = await createTeam({ slug: "filters-other", name: "Other" });
 const webinar = await addLeadSource(team.id, "Webinar");
 
-async function lead(input: Partial<LeadInput> & { name: string }, options: { teamId?: string; apiKeyId?: string; createdAt?: string } = {}) {
+async function lead(input: Partial<LeadInput> & { name: string }, options: { teamId?: string; apiKeyId?: string; formId?: string; createdAt?: string } = {}) {
   const teamId = options.teamId ?? team.id;
-  const { leadId } = await createLead({ team: { id: teamId, defaultPhoneCountry: "GB" }, apiKeyId: options.apiKeyId ?? null, input: { extraFields: {}, ...input } });
+  const { leadId } = await createLead({
+    team: { id: teamId, defaultPhoneCountry: "GB" },
+    apiKeyId: options.apiKeyId ?? null,
+    formId: options.formId ?? null,
+    input: { extraFields: {}, ...input },
+  });
   if (options.createdAt) await db().lead.update({ where: { id: leadId }, data: { createdAt: new Date(options.createdAt) } });
   return leadId;
 }
 
 const march = await lead({ name: "March Lead", source: "webinar", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-03-10T12:00:00Z", apiKeyId: "a".repeat(20) });
-const aprilFirst = await lead({ name: "April First", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-04-01T00:00:00Z" });
+const form = "form_" + "f".repeat(16);
+const aprilFirst = await lead({ name: "April First", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-04-01T00:00:00Z", formId: form });
 const aprilLast = await lead({ name: "April Last", email: "dup@example.com", utm_source: "bing" }, { createdAt: "2026-04-30T23:59:59Z", apiKeyId: "a".repeat(20) });
-const may = await lead({ name: "May Lead", email: "DUP@example.com", source: "Webinar" }, { createdAt: "2026-05-01T00:00:00Z" });
-await lead({ name: "Other Team", utm_campaign: "spring", email: "dup@example.com" }, { teamId: other.id });
+const may = await lead({ name: "May Lead", email: "DUP@example.com", source: "Webinar" }, { createdAt: "2026-05-01T00:00:00Z", formId: form });
+await lead({ name: "Other Team", utm_campaign: "spring", email: "dup@example.com" }, { teamId: other.id, formId: form });
 
 const ids = async (filter: Partial<LeadFilter>) => (await listLeads({ team, filter: { ...EMPTY_FILTER, ...filter } })).leads.map((l) => l.id);
 
@@ -35,6 +41,8 @@ test("each filter narrows the list, and filters combine", async () => {
   assert.deepEqual(await ids({ utmSource: "google" }), [aprilFirst, march]);
   assert.deepEqual(await ids({ utmCampaign: "spring" }), [aprilFirst, march]);
   assert.deepEqual(await ids({ apiKeyId: "a".repeat(20) }), [aprilLast, march]);
+  assert.deepEqual(await ids({ formId: form }), [may, aprilFirst], "created by form, never another team's lead of the same form id");
+  assert.deepEqual(await ids({ formId: form, utmCampaign: "spring" }), [aprilFirst]);
   assert.deepEqual(await ids({ createdFrom: "2026-04-01", createdTo: "2026-04-30" }), [aprilLast, aprilFirst], "both days inclusive, UTC");
   assert.deepEqual(await ids({ createdFrom: "2026-04-02" }), [may, aprilLast]);
   assert.deepEqual(await ids({ createdTo: "2026-03-31" }), [march]);
@@ -49,6 +57,7 @@ test("counts and lists every match of a filter, never another team's", async () 
   assert.deepEqual(await countMatchingLeads(team, filter, 100), { count: 2, capped: false });
   assert.deepEqual(await countMatchingLeads(team, filter, 1), { count: 1, capped: true });
   assert.deepEqual(await countMatchingLeads(team, { ...EMPTY_FILTER, duplicatesOnly: true }, 100), { count: 2, capped: false });
+  assert.deepEqual(await countMatchingLeads(team, { ...EMPTY_FILTER, formId: form }, 100), { count: 2, capped: false });
   assert.deepEqual(await matchingLeadIds(team, filter, 100), [march, aprilFirst]);
   assert.equal(await matchingLeadIds(team, filter, 1), null);
 });
@@ -87,7 +96,7 @@ test("duplicates only pages through more leads than one scan batch", async () =>
 
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
-    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
+    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
   );
   assert.deepEqual(filter, {
     query: "ada",
@@ -95,6 +104,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     utmSource: "g",
     utmCampaign: "c",
     apiKeyId: "k",
+    formId: "f1",
     importId: "imp_1",
     createdFrom: null,
     createdTo: "2026-04-30",
@@ -102,6 +112,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     sort: "oldest",
   });
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
+  assert.equal(new URLSearchParams(filterParams(filter)).toString(), "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest");
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");
   assert.equal(listQueryString(parseListPosition(new URLSearchParams("https://evil.example/"))), "");

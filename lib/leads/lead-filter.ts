@@ -12,6 +12,8 @@ export type LeadFilter = {
   utmCampaign: string | null;
   /** The API key that created the lead. */
   apiKeyId: string | null;
+  /** The web form that created the lead. */
+  formId: string | null;
   /** The CSV import that created the lead. */
   importId: string | null;
   /** Inclusive UTC days, YYYY-MM-DD. */
@@ -27,6 +29,7 @@ export const EMPTY_FILTER: LeadFilter = {
   utmSource: null,
   utmCampaign: null,
   apiKeyId: null,
+  formId: null,
   importId: null,
   createdFrom: null,
   createdTo: null,
@@ -64,6 +67,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     utmSource: text(params, "utm_source", 200),
     utmCampaign: text(params, "utm_campaign", 200),
     apiKeyId: text(params, "key", 40),
+    formId: text(params, "form", 40),
     importId: text(params, "import", 40),
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
@@ -80,6 +84,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.utmSource) params.utm_source = filter.utmSource;
   if (filter.utmCampaign) params.utm_campaign = filter.utmCampaign;
   if (filter.apiKeyId) params.key = filter.apiKeyId;
+  if (filter.formId) params.form = filter.formId;
   if (filter.importId) params.import = filter.importId;
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;

@@ -6,7 +6,8 @@ import { resolveLeadSource } from "../teams/lead-sources";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { parseLeadId } from "./lead-id";
-import { countLeads, findLead, insertLead, type NewLead } from "./lead-store";
+import { writeLead } from "../intake/intake-store";
+import { countLeads, findLead, type NewLead } from "./lead-store";
 
 await useTestDatabase();
 
@@ -46,6 +47,18 @@ const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
   extraFields: {},
   ...overrides,
 });
+
+/** Stores a lead through the intake's hot path (lib/intake/intake-store.ts), with the source as given. */
+const insertLead = async (lead: NewLead): Promise<string> => {
+  const { sourceId, currency: _currency, ...fields } = lead;
+  const written = await writeLead({
+    lead: fields,
+    source: { chosen: { id: sourceId, name: "API" } },
+    events: { origin: { apiKeyId: null, formId: null }, emails: false },
+    now: new Date(),
+  });
+  return written.leadId;
+};
 
 const counterValue = async () => (await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value;
 const seqs = (ids: string[]) => ids.map((id) => parseLeadId(id)!).sort((a, b) => a - b);
@@ -97,7 +110,7 @@ describe("a failing insert leaves no row and does not consume an id", () => {
   const failures: [string, () => NewLead][] = [
     ["a source that does not exist (foreign key)", () => newLead({ sourceId: "no-such-source" })],
     ["a team that does not exist (foreign key)", () => newLead({ teamId: "no-such-team" })],
-    ["a value Prisma refuses (validation)", () => newLead({ firstName: null as unknown as string })],
+    ["a value the database refuses (NOT NULL)", () => newLead({ firstName: null as unknown as string })],
   ];
   for (const [title, lead] of failures) {
     test(title, async () => {

@@ -41,7 +41,8 @@ export type NewLead = {
   extraFields: Record<string, ExtraFieldValue>;
 };
 
-const LEAD_COUNTER = "lead";
+/** The Counter row lead ids are allocated from (lib/intake/intake-store.ts, insertLeadBatch). */
+export const LEAD_COUNTER = "lead";
 
 /** Lower-cased (email) and folded (names, organization) copies of the searchable fields (see listLeads). */
 export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
@@ -63,8 +64,6 @@ export function searchKey(text: string): string {
   return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim();
 }
 
-// Extra fields are caller-chosen names ("__proto__", "$type"…): stored through rawJson.
-
 /**
  * Advances the lead counter by `count` inside `tx` and returns its new value: the seqs
  * value − count + 1 … value are the caller's. The row lock (held to the commit) serialises
@@ -78,8 +77,8 @@ async function allocateLeadSeqs(tx: Tx, count: number): Promise<number> {
   return Number(row.value);
 }
 
-/** The Lead columns a batch insert writes (every column but mergedLeadIds, null for a new lead). */
-const LEAD_INSERT_COLUMNS = [
+/** The Lead columns a batch insert writes: the hot path's (lib/intake/intake-store.ts LEAD_COLUMNS, whose test keeps the two alike) and importId. */
+export const LEAD_INSERT_COLUMNS = [
   "id", "seq", "teamId", "apiKeyId", "formId", "importId", "firstName", "lastName", "email", "emailKey", "nameKey", "lastNameKey", "organizationKey",
   "phone", "phoneCountryCode", "phoneNational", "mobileNo", "mobileCountryCode", "mobileNational", "skippedPhone", "skippedMobileNo", "skippedWebsite",
   "organization", "sourceId", "jobTitle", "website", "territory", "industry", "annualRevenue", "noOfEmployees", "currency",
@@ -161,37 +160,6 @@ export async function importedLeads(teamId: string, importId: string, afterSeq: 
     select: { id: true, seq: true, mergedLeadIds: true },
   });
   return rows.map((row) => ({ id: row.id, seq: row.seq, merged: Array.isArray(row.mergedLeadIds) && row.mergedLeadIds.length > 0 }));
-}
-
-/**
- * Inserts a lead with the next CRM-LEAD id. The counter row is advanced in the same
- * transaction as the insert, so a failed insert returns its number (no gaps) and the
- * row lock serialises concurrent allocations (no duplicates), on every instance.
- */
-export async function insertLead(
-  lead: NewLead,
-  /** Runs inside the transaction after the insert (e.g. storing an idempotent response). */
-  beforeCommit?: (tx: Tx, leadId: string) => Promise<void>,
-): Promise<string> {
-  return db().$transaction(
-    async (tx) => {
-      const counter = { value: await allocateLeadSeqs(tx, 1) };
-      const id = formatLeadId(counter.value);
-      await tx.lead.create({
-        data: {
-          ...lead,
-          id,
-          seq: counter.value,
-          ...searchKeys(lead),
-          extraFields: rawJson(lead.extraFields),
-        },
-        select: { id: true },
-      });
-      await beforeCommit?.(tx, id);
-      return id;
-    },
-    { maxWait: 10_000, timeout: 10_000 },
-  );
 }
 
 export function countLeads(teamId?: string): Promise<number> {
@@ -280,6 +248,7 @@ function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
     ...(filter.utmSource ? { utmSource: filter.utmSource } : {}),
     ...(filter.utmCampaign ? { utmCampaign: filter.utmCampaign } : {}),
     ...(filter.apiKeyId ? { apiKeyId: filter.apiKeyId } : {}),
+    ...(filter.formId ? { formId: filter.formId } : {}),
     ...(filter.importId ? { importId: filter.importId } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
   };

@@ -1,4 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { trackIntake } from "../intake/intake-activity";
 
 // Prometheus metrics of this process (GET /api/metrics, behind METRICS_TOKEN). Label
 // values are bounded sets: a route name, a status class, a refusal reason, a team slug;
@@ -84,7 +85,7 @@ export function refusalReason(status: number): RefusalReason {
 /** Times an intake route and counts its refusals. */
 export async function observeIntake(route: string, answer: () => Promise<Response>): Promise<Response> {
   const stop = metrics().duration.startTimer({ route });
-  const response = await answer();
+  const response = await trackIntake(answer);
   stop({ status_class: `${Math.floor(response.status / 100)}xx` });
   if (response.status >= 400) metrics().refused.inc({ route, reason: refusalReason(response.status) });
   return response;

@@ -2,8 +2,7 @@ import { hkdfSync } from "node:crypto";
 import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from "altcha-lib";
 import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { encryptionKey } from "../api-keys/secret-box";
-import { db, type Tx } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
+import { db } from "../db/client";
 import { env } from "../env";
 import { ApiError } from "../http/api-error";
 
@@ -102,18 +101,16 @@ export async function verifyFormSolution(payload: string | null, formId: string)
 const PRUNE_EVERY = 200;
 let spentSincePrune = 0;
 
-/** Marks the solution used, inside the lead's transaction; a second use throws 403. */
-export async function spendSolution(tx: Tx, solution: VerifiedSolution): Promise<void> {
-  try {
-    await tx.spentChallenge.create({ data: { id: solution.nonce, expiresAt: solution.expiresAt }, select: { id: true } });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw refused(CHALLENGE_ERRORS.replayed);
-    throw error;
-  }
+/**
+ * The solution as the lead's transaction spends it (lib/intake/intake-store.ts): a second
+ * use rolls the lead back with 403. Every PRUNE_EVERY spends, expired ones are forgotten.
+ */
+export function spendableSolution(solution: VerifiedSolution): { id: string; expiresAt: Date; replayed: () => Error } {
   if (++spentSincePrune >= PRUNE_EVERY) {
     spentSincePrune = 0;
     pruneSpentChallenges().catch(() => undefined);
   }
+  return { id: solution.nonce, expiresAt: solution.expiresAt, replayed: () => refused(CHALLENGE_ERRORS.replayed) };
 }
 
 /** Forgets spent challenges that have expired (an expired one is refused anyway). */

@@ -186,6 +186,11 @@ export async function countSpam(formId: string): Promise<void> {
   await db().webForm.updateMany({ where: { id: formId }, data: { spamCount: { increment: 1 } } });
 }
 
+/** The team's form ids and names, oldest first (the lead list's "created by form" filter). */
+export async function listWebFormLabels(teamId: string): Promise<{ id: string; name: string }[]> {
+  return db().webForm.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+}
+
 /** Form names by id, for leads and request logs that name a form (deleted forms are absent). */
 export async function webFormNames(teamId: string, formIds: string[]): Promise<Map<string, string>> {
   if (!formIds.length) return new Map();

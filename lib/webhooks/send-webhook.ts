@@ -21,19 +21,23 @@ export type SendResult = {
   responseExcerpt: string | null;
 };
 
-/** The three Standard Webhooks headers for `payload`, sent as message `eventId` at `at`. */
-export function signatureHeaders(secret: string, eventId: string, at: Date, payload: string): Record<string, string> {
-  const signature = new Webhook(secret).sign(eventId, at, payload);
+/**
+ * The three Standard Webhooks headers for `payload`, sent as message `eventId` at `at`:
+ * one `v1,…` signature per secret, space-separated (during a rotation's grace period the
+ * current and the replaced secret both sign, so a receiver with either verifies it).
+ */
+export function signatureHeaders(secrets: string[], eventId: string, at: Date, payload: string): Record<string, string> {
   return {
     "webhook-id": eventId,
     "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": signature,
+    "webhook-signature": secrets.map((secret) => new Webhook(secret).sign(eventId, at, payload)).join(" "),
   };
 }
 
 export async function sendWebhook(options: {
   url: string;
-  secret: string;
+  /** The current signing secret first, then any still in a rotation's grace period. */
+  secrets: string[];
   eventId: string;
   payload: string;
   allowPrivate: boolean;
@@ -66,7 +70,7 @@ export async function sendWebhook(options: {
   };
   const body = Buffer.from(options.payload, "utf8");
   const headers = {
-    ...signatureHeaders(options.secret, options.eventId, now(), options.payload),
+    ...signatureHeaders(options.secrets, options.eventId, now(), options.payload),
     "content-type": "application/json",
     "content-length": String(body.length),
     "user-agent": USER_AGENT,

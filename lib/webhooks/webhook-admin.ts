@@ -6,7 +6,7 @@ import { MAX_ATTEMPTS } from "../jobs/retry-schedule";
 import { nudgeDispatcher } from "../jobs/dispatcher-process";
 import { newEventId, testEvent, TEST_EVENT, WEBHOOK_EVENTS } from "./lead-created-event";
 import { isPrivateAddress } from "./target-address";
-import { createEndpoint, findEndpoint, recordWebhookAudit } from "./webhook-endpoint-store";
+import { createEndpoint, findEndpoint, recordWebhookAudit, updateEndpoint } from "./webhook-endpoint-store";
 import { db } from "../db/client";
 
 // What managers do with a team's webhook endpoints (Team Settings → API Integration →
@@ -33,29 +33,35 @@ export function checkEndpointUrl(text: string, allowPrivate = env().WEBHOOK_ALLO
   return { url: url.toString() };
 }
 
-export async function addEndpoint(options: {
-  teamId: string;
-  url: string;
-  description?: string | null;
-  events: string[];
-  actor: AuditActor;
-}): Promise<{ ok: true; id: string } | { ok: false; error: string }> {
-  const checked = checkEndpointUrl(options.url);
+type EndpointFields = { url: string; description?: string | null; events: string[] };
+type Checked<T> = ({ ok: true } & T) | { ok: false; error: string };
+
+/** An endpoint's URL, description and events as stored, or the reason they are refused. */
+function checkEndpointFields(fields: EndpointFields): Checked<{ url: string; description: string | null; events: string[] }> {
+  const checked = checkEndpointUrl(fields.url);
   if ("error" in checked) return { ok: false, error: checked.error };
-  const events = [...new Set(options.events)].filter((event): event is (typeof WEBHOOK_EVENTS)[number] =>
+  const events = [...new Set(fields.events)].filter((event): event is (typeof WEBHOOK_EVENTS)[number] =>
     (WEBHOOK_EVENTS as readonly string[]).includes(event),
   );
   if (!events.length) return { ok: false, error: "Choose at least one event." };
+  return { ok: true, url: checked.url, description: fields.description?.trim() || null, events };
+}
+
+export async function addEndpoint(options: EndpointFields & { teamId: string; actor: AuditActor }): Promise<Checked<{ id: string }>> {
+  const fields = checkEndpointFields(options);
+  if (!fields.ok) return fields;
   const count = await db().webhookEndpoint.count({ where: { teamId: options.teamId } });
   if (count >= MAX_ENDPOINTS_PER_TEAM) return { ok: false, error: `A team can have at most ${MAX_ENDPOINTS_PER_TEAM} endpoints.` };
-  const created = await createEndpoint({
-    teamId: options.teamId,
-    url: checked.url,
-    description: options.description?.trim() || null,
-    events,
-    actor: options.actor,
-  });
+  const created = await createEndpoint({ teamId: options.teamId, url: fields.url, description: fields.description, events: fields.events, actor: options.actor });
   return { ok: true, id: created.id };
+}
+
+/** Changes an endpoint's URL, description and events, checked like a new endpoint's. */
+export async function editEndpoint(options: EndpointFields & { id: string; teamId: string; actor: AuditActor }): Promise<Checked<object>> {
+  const fields = checkEndpointFields(options);
+  if (!fields.ok) return fields;
+  const updated = await updateEndpoint({ id: options.id, teamId: options.teamId, url: fields.url, description: fields.description, events: fields.events, actor: options.actor });
+  return updated ? { ok: true } : { ok: false, error: "That endpoint does not exist (it may have been deleted)." };
 }
 
 /** Queues a webhook.test event for the endpoint; it shows in the delivery log like any other. */

@@ -9,13 +9,13 @@ import { disableIfStillFailing, endpointForDelivery, recordAttempt } from "./web
 export function webhookHandler(options: { allowPrivate: boolean }): JobHandler {
   return {
     async run(job, now) {
-      const endpoint = job.endpointId ? await endpointForDelivery(job.endpointId) : null;
+      const endpoint = job.endpointId ? await endpointForDelivery(job.endpointId, now()) : null;
       if (!endpoint) return { ok: false, error: "The endpoint was deleted", retry: false };
       if (!endpoint.enabled) return { ok: false, error: "The endpoint is disabled", retry: false };
       const startedAt = now();
       const result = await sendWebhook({
         url: endpoint.url,
-        secret: endpoint.secret,
+        secrets: endpoint.secrets,
         eventId: job.eventId,
         payload: job.payload,
         allowPrivate: options.allowPrivate,

@@ -15,6 +15,8 @@ export type EndpointView = {
   disabledReason: "manual" | "failing" | null;
   disabledAt: Date | null;
   failingSince: Date | null;
+  /** After a rotation: until when the replaced secret also signs (null: only the current one does). */
+  previousSecretExpiresAt: Date | null;
   createdAt: Date;
 };
 
@@ -27,6 +29,7 @@ const VIEW = {
   disabledReason: true,
   disabledAt: true,
   failingSince: true,
+  previousSecretExpiresAt: true,
   createdAt: true,
 } as const;
 
@@ -84,13 +87,96 @@ export async function findEndpoint(options: { id: string; teamId: string }): Pro
   return row ? toView(row) : null;
 }
 
-/** The endpoint a delivery goes to, with its signing secret; null when it is gone. */
-export async function endpointForDelivery(id: string): Promise<{ url: string; enabled: boolean; secret: string; failingSince: Date | null } | null> {
+/** The sealing context of an endpoint's replaced secret (its current one is sealed to the bare id). */
+const previousContext = (id: string) => `${id}:previous`;
+
+/**
+ * The endpoint a delivery goes to at `now`, with the secrets that sign it: the current
+ * one, then the replaced one while its grace period lasts. Null when the endpoint is gone.
+ */
+export async function endpointForDelivery(
+  id: string,
+  now: Date,
+): Promise<{ url: string; enabled: boolean; secrets: string[]; failingSince: Date | null } | null> {
   const row = await db().webhookEndpoint.findUnique({
     where: { id },
-    select: { url: true, enabled: true, secretCiphertext: true, failingSince: true },
+    select: { url: true, enabled: true, secretCiphertext: true, previousSecretCiphertext: true, previousSecretExpiresAt: true, failingSince: true },
   });
-  return row ? { url: row.url, enabled: row.enabled, failingSince: row.failingSince, secret: open(row.secretCiphertext, id) } : null;
+  if (!row) return null;
+  const secrets = [open(row.secretCiphertext, id)];
+  if (row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > now) {
+    secrets.push(open(row.previousSecretCiphertext, previousContext(id)));
+  }
+  return { url: row.url, enabled: row.enabled, failingSince: row.failingSince, secrets };
+}
+
+/** Changes an endpoint's URL, description and events (already checked by webhook-admin.ts). */
+export async function updateEndpoint(options: {
+  id: string;
+  teamId: string;
+  url: string;
+  description: string | null;
+  events: string[];
+  actor: AuditActor;
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const before = await tx.webhookEndpoint.findFirst({
+      where: { id: options.id, teamId: options.teamId },
+      select: { url: true, description: true, events: true },
+    });
+    if (!before) return false;
+    const events = options.events.join(" ");
+    await tx.webhookEndpoint.update({ where: { id: options.id }, data: { url: options.url, description: options.description, events } });
+    // What changed, so the audit log reads "URL, events" rather than a bare "changed".
+    const changed = [
+      before.url !== options.url ? "url" : null,
+      before.description !== options.description ? "description" : null,
+      before.events !== events ? "events" : null,
+    ].filter((field): field is string => field !== null);
+    await audit(tx, options.teamId, "webhook.updated", options.actor, options.id, {
+      url: options.url,
+      changed: changed.join(", ") || "nothing",
+    });
+    return true;
+  });
+}
+
+/**
+ * Rotates the signing secret and returns the new one (the manager who rotated sees it at
+ * once; the rotation's audit event covers that): the new one signs from now on, and the replaced one keeps
+ * signing beside it until `previousUntil` (Standard Webhooks allows several signatures in
+ * one header), so a receiver can switch without refusing a delivery. `previousUntil` at or
+ * before now drops the old secret at once; a rotation during a grace period ends the older
+ * secret's. Refused (null) when the endpoint is gone or another rotation won the race.
+ */
+export async function rotateSigningSecret(options: {
+  id: string;
+  teamId: string;
+  now: Date;
+  previousUntil: Date;
+  actor: AuditActor;
+}): Promise<{ secret: string; previousUntil: Date | null } | null> {
+  return db().$transaction(async (tx) => {
+    const row = await tx.webhookEndpoint.findFirst({ where: { id: options.id, teamId: options.teamId }, select: { secretCiphertext: true } });
+    if (!row) return null;
+    const keepOld = options.previousUntil > options.now;
+    const secret = generateSigningSecret();
+    const { count } = await tx.webhookEndpoint.updateMany({
+      // Only over the secret just read: of two rotations at once, one replaces it.
+      where: { id: options.id, secretCiphertext: row.secretCiphertext },
+      data: {
+        secretCiphertext: seal(secret, options.id),
+        previousSecretCiphertext: keepOld ? seal(open(row.secretCiphertext, options.id), previousContext(options.id)) : null,
+        previousSecretExpiresAt: keepOld ? options.previousUntil : null,
+      },
+    });
+    if (count !== 1) return null;
+    const previousUntil = keepOld ? options.previousUntil : null;
+    await audit(tx, options.teamId, "webhook.secret_rotated", options.actor, options.id, {
+      old_signs_until: previousUntil ? previousUntil.toISOString() : "none",
+    });
+    return { secret, previousUntil };
+  });
 }
 
 /** The signing secret, for a manager who asked to see it (audited). */
@@ -122,12 +208,6 @@ export async function deleteEndpoint(options: { id: string; teamId: string; acto
     if (count === 1) await audit(tx, options.teamId, "webhook.deleted", options.actor, options.id);
     return count === 1;
   });
-}
-
-/** The enabled endpoints of a team subscribed to `eventType` (read in the lead's transaction). */
-export async function subscribedEndpoints(teamId: string, eventType: string, tx: Tx): Promise<{ id: string }[]> {
-  const rows = await tx.webhookEndpoint.findMany({ where: { teamId, enabled: true }, select: { id: true, events: true } });
-  return rows.filter((row) => row.events.split(" ").includes(eventType)).map(({ id }) => ({ id }));
 }
 
 export type AttemptRecord = {
@@ -202,7 +282,16 @@ export async function listAttempts(options: { endpointId: string; teamId: string
 async function audit(
   client: Tx,
   teamId: string,
-  action: "webhook.created" | "webhook.deleted" | "webhook.enabled" | "webhook.disabled" | "webhook.secret_revealed" | "webhook.test_sent" | "webhook.resent",
+  action:
+    | "webhook.created"
+    | "webhook.updated"
+    | "webhook.deleted"
+    | "webhook.enabled"
+    | "webhook.disabled"
+    | "webhook.secret_revealed"
+    | "webhook.secret_rotated"
+    | "webhook.test_sent"
+    | "webhook.resent",
   actor: AuditActor,
   targetId: string,
   details?: Record<string, string>,

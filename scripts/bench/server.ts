@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import net from "node:net";
 import { createWriteStream, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -41,6 +42,10 @@ export async function startServer(options: {
   profileDir: string | null;
 }): Promise<Server> {
   const baseUrl = `http://127.0.0.1:${options.port}`;
+  // Another server on the port (a second bench run) would answer the load instead of ours.
+  if (await portAnswers(options.port)) {
+    throw new Error(`Port ${options.port} is already in use (another npm run bench?): stop it or set BENCH_PORT to a free port`);
+  }
   const log = createWriteStream(options.logFile);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -143,4 +148,16 @@ function processRssMb(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ port, host: "127.0.0.1" });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
 }

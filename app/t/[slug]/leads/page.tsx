@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { listApiKeyLabels } from "@/lib/api-keys/api-key-store";
 import { listLeadSourceNames } from "@/lib/teams/lead-sources";
+import { listWebFormLabels } from "@/lib/web-forms/web-form-store";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { filterParams, listQueryString, narrows, parseListPosition } from "@/lib/leads/lead-filter";
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-store";
@@ -25,11 +26,12 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const { team, role } = await requireTeamPage(slug, `/t/${slug}/leads`);
   const position = parseListPosition(await searchParams);
   const { filter } = position;
-  const [page, total, sources, keys] = await Promise.all([
+  const [page, total, sources, keys, forms] = await Promise.all([
     listLeads({ team, filter, after: position.after, before: position.before }),
     countMatchingLeads(team, filter, COUNT_CAP),
     listLeadSourceNames(team.id),
     listApiKeyLabels(team.id),
+    listWebFormLabels(team.id),
   ]);
   const base = `/t/${team.slug}/leads`;
   const withFilter = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...filterParams(filter), ...extra })}`;
@@ -56,7 +58,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
             ) : null}
           </p>
         </div>
-        <LeadSearch action={base} filter={filter} choices={{ sources, keys }} />
+        <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms }} />
       </div>
       {canManage ? (
         <div className="mb-4 flex flex-wrap gap-2">

@@ -70,7 +70,7 @@ export default async function ErasePage({
               <ul className="mt-3 divide-y divide-slate-100">
                 {leads.map((lead) => (
                   <li key={lead.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
-                    <span className="flex flex-wrap items-center gap-2">
+                    <span className="flex min-w-0 flex-wrap items-center gap-2 [overflow-wrap:anywhere]">
                       <span className="font-mono text-xs text-slate-600">{lead.id}</span>
                       <span className="text-slate-900">{lead.name}</span>
                       <span className="text-slate-600">{lead.email ?? formatPhone(lead.phone ?? lead.mobileNo)}</span>

@@ -3,8 +3,10 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
-import { addEndpoint, resendDelivery, sendTestEvent } from "@/lib/webhooks/webhook-admin";
-import { deleteEndpoint, revealSigningSecret, setEndpointEnabled } from "@/lib/webhooks/webhook-endpoint-store";
+import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
+import { now } from "@/lib/time/clock";
+import { addEndpoint, editEndpoint, resendDelivery, sendTestEvent } from "@/lib/webhooks/webhook-admin";
+import { deleteEndpoint, revealSigningSecret, rotateSigningSecret, setEndpointEnabled } from "@/lib/webhooks/webhook-endpoint-store";
 
 // Owners and admins manage a team's webhook endpoints; members only see them. Each action
 // checks the Origin, the session and the role itself (withTeamRole).
@@ -14,23 +16,52 @@ const descriptionSchema = z.string().trim().max(200).optional();
 const webhooksPath = (slug: string) => `/t/${slug}/settings/webhooks`;
 const GONE = "That endpoint does not exist (it may have been deleted).";
 
-export async function addEndpointAction(
-  slug: string,
-  input: { url: string; description?: string; events: string[] },
-): Promise<ActionResult<{ id: string }>> {
+type EndpointInput = { url: string; description?: string; events: string[] };
+
+/** The fields of the add and edit dialogs, parsed; the rules (https, events) are webhook-admin's. */
+function parseEndpointInput(input: EndpointInput): { ok: true; url: string; description?: string; events: string[] } | { ok: false; error: string } {
+  const description = descriptionSchema.safeParse(input?.description);
+  if (!description.success) return { ok: false, error: "The description can be at most 200 characters." };
+  const events = z.array(z.string().max(100)).max(10).safeParse(input?.events);
+  return { ok: true, url: String(input?.url ?? ""), description: description.data, events: events.success ? events.data : [] };
+}
+
+export async function addEndpointAction(slug: string, input: EndpointInput): Promise<ActionResult<{ id: string }>> {
   return withTeamRole<{ id: string }>(slug, MANAGERS, async ({ team, actor }) => {
-    const description = descriptionSchema.safeParse(input.description);
-    if (!description.success) return { ok: false, error: "The description can be at most 200 characters." };
-    const events = z.array(z.string().max(100)).max(10).safeParse(input.events);
-    const result = await addEndpoint({
-      teamId: team.id,
-      url: String(input.url ?? ""),
-      description: description.data,
-      events: events.success ? events.data : [],
-      actor,
-    });
+    const fields = parseEndpointInput(input);
+    if (!fields.ok) return fields;
+    const result = await addEndpoint({ teamId: team.id, url: fields.url, description: fields.description, events: fields.events, actor });
     revalidatePath(webhooksPath(team.slug));
     return result;
+  });
+}
+
+export async function editEndpointAction(slug: string, endpointId: string, input: EndpointInput): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const id = idSchema.safeParse(endpointId);
+    if (!id.success) return { ok: false, error: GONE };
+    const fields = parseEndpointInput(input);
+    if (!fields.ok) return fields;
+    const result = await editEndpoint({ id: id.data, teamId: team.id, url: fields.url, description: fields.description, events: fields.events, actor });
+    revalidatePath(webhooksPath(team.slug), "layout");
+    return result;
+  });
+}
+
+const rotateSchema = z.enum(ROLL_CHOICES);
+
+/** A new signing secret; the old one keeps signing beside it until the chosen time ("now": not at all). */
+export async function rotateSecretAction(slug: string, endpointId: string, oldSecretExpiry: string): Promise<ActionResult<{ secret: string }>> {
+  return withTeamRole<{ secret: string }>(slug, MANAGERS, async ({ team, actor }) => {
+    const id = idSchema.safeParse(endpointId);
+    const expiry = rotateSchema.safeParse(oldSecretExpiry);
+    if (!expiry.success) return { ok: false, error: "Choose when the old secret stops signing from the list." };
+    const at = now();
+    const rotated = id.success ? await rotateSigningSecret({ id: id.data, teamId: team.id, now: at, previousUntil: expiryFrom(expiry.data, at)!, actor }) : null;
+    revalidatePath(`${webhooksPath(team.slug)}/${endpointId}`);
+    return rotated
+      ? { ok: true, secret: rotated.secret }
+      : { ok: false, error: "The secret was not rotated: the endpoint was deleted, or someone else rotated it just now. Reload and try again." };
   });
 }
 

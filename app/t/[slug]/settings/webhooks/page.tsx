@@ -40,7 +40,7 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
                 <Link href={`/t/${team.slug}/settings/webhooks/${endpoint.id}`} className={`${linkClass} break-all`}>
                   {endpoint.url}
                 </Link>
-                <p className="mt-1 text-sm text-slate-600">
+                <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-600">
                   {endpoint.description ? `${endpoint.description} · ` : ""}
                   {endpoint.events.join(", ")}
                 </p>

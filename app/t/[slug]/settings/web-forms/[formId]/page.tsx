@@ -52,6 +52,9 @@ export default async function WebFormPage(props: {
             <Link href={`/f/${form.id}`} className={linkClass}>
               Hosted form page
             </Link>
+            <Link href={`/t/${team.slug}/leads?form=${encodeURIComponent(form.id)}`} className={linkClass}>
+              Leads from this form
+            </Link>
           </span>
         }
         action={canManage ? <WebFormActions slug={team.slug} formId={form.id} name={form.name} enabled={form.enabled} /> : null}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { now } from "@/lib/time/clock";
 import { findEndpoint, listAttempts } from "@/lib/webhooks/webhook-endpoint-store";
 import { SectionHeader } from "@/components/settings/section-header";
 import { DateTime } from "@/components/ui/date-time";
@@ -20,6 +21,7 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
   if (!endpoint) notFound();
   const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
   const canManage = MANAGERS.includes(role);
+  const oldSecretSigns = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now();
 
   return (
     <section>
@@ -48,7 +50,19 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
             </dd>
           </div>
         </dl>
-        {canManage ? <EndpointControls slug={team.slug} endpointId={endpoint.id} enabled={endpoint.enabled} /> : null}
+        {oldSecretSigns ? (
+          <p className="text-sm text-slate-700">
+            The previous signing secret also signs deliveries until <DateTime value={endpoint.previousSecretExpiresAt!} /> (rotated).
+          </p>
+        ) : null}
+        {canManage ? (
+          <EndpointControls
+            slug={team.slug}
+            endpointId={endpoint.id}
+            enabled={endpoint.enabled}
+            fields={{ url: endpoint.url, description: endpoint.description, events: endpoint.events }}
+          />
+        ) : null}
       </div>
       <h3 className="mb-3 text-base font-semibold text-slate-900">Delivery log</h3>
       <DeliveryLogTable slug={team.slug} endpointId={endpoint.id} rows={attempts} canManage={canManage} />

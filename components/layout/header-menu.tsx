@@ -1,0 +1,44 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useRef, useState } from "react";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { MenuIcon } from "@/components/ui/icons";
+import { buttonClass } from "@/components/ui/styles";
+import { useDismiss } from "@/components/ui/use-dismiss";
+import { MainNav } from "./main-nav";
+
+/**
+ * The header collapsed on a phone (below 640 px): one "Menu" button that opens the main
+ * sections, the account and Sign out under the header, so the header keeps to one row.
+ */
+export function HeaderMenu({ slug, email }: { slug: string; email: string }) {
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(open, root, close);
+  return (
+    <div ref={root} className="ml-auto shrink-0 sm:hidden">
+      <button type="button" aria-expanded={open} aria-controls="header-menu" onClick={() => setOpen((v) => !v)} className={buttonClass("ghost")}>
+        <MenuIcon className="h-5 w-5" /> Menu
+      </button>
+      {open ? (
+        <div id="header-menu" className="absolute inset-x-0 top-full z-30 border-b border-slate-200 bg-white px-4 py-3 shadow-lg">
+          <MainNav slug={slug} variant="menu" onNavigate={close} />
+          <div className="mt-2 flex items-center justify-between gap-3 border-t border-slate-100 pt-2">
+            <Link
+              href="/account"
+              onClick={close}
+              className="min-w-0 truncate rounded-md px-3 py-2 text-sm text-slate-600 hover:text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            >
+              Account <span className="text-slate-500">({email})</span>
+            </Link>
+            <div className="shrink-0">
+              <SignOutButton />
+            </div>
+          </div>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+import { inputClass, labelClass } from "@/components/ui/styles";
+
+export type EndpointFieldValues = { url: string; description: string | null; events: string[] };
+
+/** The URL, description and events of an endpoint: the add and edit dialogs' fields. */
+export function EndpointFields({ idPrefix, initial }: { idPrefix: string; initial?: EndpointFieldValues }) {
+  return (
+    <>
+      <div>
+        <label htmlFor={`${idPrefix}-url`} className={labelClass}>
+          URL
+        </label>
+        <input
+          id={`${idPrefix}-url`}
+          name="url"
+          type="url"
+          required
+          maxLength={2000}
+          defaultValue={initial?.url}
+          placeholder="https://example.com/hooks/leads"
+          className={`${inputClass} mt-1.5`}
+          autoFocus
+        />
+      </div>
+      <div>
+        <label htmlFor={`${idPrefix}-description`} className={labelClass}>
+          Description <span className="font-normal text-slate-500">(optional)</span>
+        </label>
+        <input
+          id={`${idPrefix}-description`}
+          name="description"
+          maxLength={200}
+          defaultValue={initial?.description ?? ""}
+          placeholder="e.g. CRM sync"
+          className={`${inputClass} mt-1.5`}
+        />
+      </div>
+      <fieldset>
+        <legend className={labelClass}>Events</legend>
+        <label className="mt-1.5 flex items-center gap-2 text-sm text-slate-700">
+          <input
+            type="checkbox"
+            name="events"
+            value="lead.created"
+            defaultChecked={initial ? initial.events.includes("lead.created") : true}
+            className="h-4 w-4 rounded border-slate-300"
+          />
+          <code className="font-mono">lead.created</code>: a lead was created
+        </label>
+      </fieldset>
+    </>
+  );
+}
+
+/** The fields of a submitted add or edit form, as the server actions take them. */
+export const endpointInput = (form: FormData) => ({
+  url: String(form.get("url") ?? ""),
+  description: String(form.get("description") ?? ""),
+  events: form.getAll("events").map(String),
+});

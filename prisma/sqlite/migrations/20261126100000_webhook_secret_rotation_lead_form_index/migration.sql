@@ -1,0 +1,9 @@
+-- AlterTable
+ALTER TABLE "WebhookEndpoint" ADD COLUMN "previousSecretCiphertext" TEXT;
+ALTER TABLE "WebhookEndpoint" ADD COLUMN "previousSecretExpiresAt" DATETIME;
+
+-- DropIndex
+DROP INDEX "Lead_teamId_formId_idx";
+
+-- CreateIndex
+CREATE INDEX "Lead_teamId_formId_seq_idx" ON "Lead"("teamId", "formId", "seq");
