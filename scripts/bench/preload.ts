@@ -105,8 +105,10 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
       const names = used.map((c) => `"${c.name}"`).join(", ");
       const values = used.map((c) => expressions[c.name]).join(", ");
       for (const index of indexes) database.exec(`DROP INDEX "${index.name}"`);
+      // CAST: better-sqlite3 binds a JS number as REAL, and 'campaign-' || (8.0 % 50) is
+      // 'campaign-8.0' (earlier runs' UTM and email rows matched nothing they meant to).
       database
-        .prepare(`WITH RECURSIVE n(s) AS (SELECT ? UNION ALL SELECT s + 1 FROM n WHERE s < ?) INSERT INTO "Lead" (${names}) SELECT ${values} FROM n`)
+        .prepare(`WITH RECURSIVE n(s) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT s + 1 FROM n WHERE s < ?) INSERT INTO "Lead" (${names}) SELECT ${values} FROM n`)
         .run(next, last);
       for (const index of indexes) database.exec(index.sql);
       database
