@@ -10,6 +10,7 @@ import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { leadFromInput } from "../leads/create-lead";
 import { findLeadsByContact, type NewLead } from "../leads/lead-store";
+import { intakeBusy } from "../intake/intake-activity";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
 import { workspaceCurrency } from "../workspace/settings";
 import { openCsv, type CsvDelimiter, type CsvEncoding, type CsvRecord } from "./csv-file";
@@ -26,8 +27,15 @@ import { BatchFencedError, commitBatch, finishImport, markRunning, type Batch, t
 
 /** Rows per transaction: short enough that create_lead never waits long for SQLite's writer. */
 export const BATCH_ROWS = 500;
-/** Rows converted between two turns of the event loop. */
+/**
+ * Rows per transaction while create_lead or a web form is being served in this process
+ * (lib/intake/intake-activity.ts): SQLite's one writer is then held a fifth as long per
+ * batch, so a lead waits at most that long behind the import.
+ */
+export const BUSY_BATCH_ROWS = 100;
+/** Rows converted between two turns of the event loop (a tenth of it while intake is busy). */
 const ROWS_PER_TURN = 50;
+const BUSY_ROWS_PER_TURN = 5;
 /**
  * Lets the event loop run what waits (create_lead's requests, the page's polls): the
  * import runs in the server's process, and SQLite's driver answers synchronously, so
@@ -144,13 +152,16 @@ async function finish(record: ImportRecord, status: "done" | "cancelled", now: D
   await rm(importFilePath(record.filePath), { force: true });
 }
 
+/** The size of the next batch: smaller while the intake is busy. */
+const batchRows = () => (intakeBusy() ? BUSY_BATCH_ROWS : BATCH_ROWS);
+
 async function* batches(records: AsyncGenerator<CsvRecord>, skip: number): AsyncGenerator<CsvRecord[]> {
   let seen = 0;
   let batch: CsvRecord[] = [];
   for await (const record of records) {
     if (seen++ < skip) continue;
     batch.push(record);
-    if (batch.length === BATCH_ROWS) {
+    if (batch.length >= batchRows()) {
       yield batch;
       batch = [];
     }
@@ -203,7 +214,7 @@ export async function runImport(options: {
       const prepared: Prepared[] = [];
       const refused: Batch["refused"] = [];
       for (const [index, { row, cells }] of rows.entries()) {
-        if (index % ROWS_PER_TURN === ROWS_PER_TURN - 1) await nextTurn();
+        if (index % (intakeBusy() ? BUSY_ROWS_PER_TURN : ROWS_PER_TURN) === 0 && index > 0) await nextTurn();
         const result = rowInput(csv.headers, mapping, cells);
         if (!result.ok) {
           refused.push({ row, cells, reason: result.reason });

@@ -17,7 +17,8 @@ import { addLeadSource } from "../teams/lead-sources";
 import { createTeam } from "../teams/team-store";
 import { setWorkspaceCurrency } from "../workspace/settings";
 import { proposeMapping, type ColumnMapping } from "./column-mapping";
-import { BATCH_ROWS, importFilePath, importHandler, runImport } from "./import-job";
+import { BATCH_ROWS, BUSY_BATCH_ROWS, importFilePath, importHandler, runImport } from "./import-job";
+import { trackIntake } from "../intake/intake-activity";
 import { commitBatch, findImport, importJobId, BatchFencedError, type DuplicatesMode, type ImportRecord } from "./import-store";
 import { cancelImport, CsvFileError, previewImport, refusedRowsCsv, startImport, undoImport, uploadImport } from "./lead-import";
 
@@ -232,6 +233,36 @@ test("one import at a time per team; a cancel stops after the batch in progress 
   );
   // The slot is free again.
   assert.deepEqual(await startImport({ record: second.record, mapping: second.proposed, duplicates: "create", sourceId: null, actor }), { ok: true });
+});
+
+test("while create_lead is being served in this process, batches are smaller (SQLite's writer is held a fifth as long)", async () => {
+  const team = await makeTeam();
+  const rows = Array.from({ length: BATCH_ROWS + 30 }, (_, i) => `Person ${i}`);
+  const { record, proposed } = await upload(team.id, ["Name", ...rows].join("\n"));
+  await startImport({ record, mapping: proposed, duplicates: "create", sourceId: null, actor });
+  const job = (await claimJobById({ id: (await importJobId(record.id))!, workerId: LEASE.workerId, now: new Date(), leaseMs: LEASE.leaseMs }))!;
+  const cursors: number[] = [];
+  let release!: () => void;
+  const request = trackIntake(() => new Promise<void>((resolve) => (release = resolve)));
+  try {
+    const result = await runImport({
+      importId: record.id,
+      job,
+      lease: LEASE,
+      onProgress: (progress) => {
+        cursors.push(progress.cursor);
+        // The request ends after the second batch: the import goes back to full batches.
+        if (cursors.length === 2) release();
+      },
+    });
+    assert.deepEqual(result, { ok: true });
+  } finally {
+    release();
+    await request;
+  }
+  assert.deepEqual(cursors.slice(0, 2), [BUSY_BATCH_ROWS, 2 * BUSY_BATCH_ROWS]);
+  assert.equal(cursors.at(-1), BATCH_ROWS + 30);
+  assert.equal((await findImport(team.id, record.id))!.createdCount, BATCH_ROWS + 30);
 });
 
 test("an import whose runner died resumes after its last committed batch; the dead runner's late batch is refused", async () => {

@@ -26,8 +26,9 @@ export function startProcessDispatcher(): Dispatcher {
     leaseMs: settings.JOB_LEASE_SECONDS * 1000,
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
     retentionMs: settings.JOB_RETENTION_DAYS * 24 * 60 * 60 * 1000,
-    // While leads arrive, deliveries take at most a fifth of the time (docs/webhooks.md).
-    giveWayTo: { busy: intakeBusy, share: 0.2, maxPauseMs: 1_000 },
+    // While leads arrive, deliveries take at most a tenth of the time (docs/webhooks.md):
+    // the budget is "the dispatcher costs intake at most 10 %".
+    giveWayTo: { busy: intakeBusy, share: 0.1, maxPauseMs: 1_000 },
   });
   // Imports have a lane of their own: one long import never holds up a delivery.
   const imports = new Dispatcher({

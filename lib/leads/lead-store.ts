@@ -172,12 +172,33 @@ export function countLeads(teamId?: string): Promise<number> {
  * Raw: Prisma's `count({ take })` orders the subquery by id, which sorts every lead of
  * the team first (≈ 750 ms at a million); without an order the LIMIT stops the index walk.
  */
-export async function countLeadsUpTo(teamId: string, cap: number): Promise<{ count: number; capped: boolean }> {
-  const [row] = await db().$queryRaw<{ count: number | bigint }[]>`
-    SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE "teamId" = ${teamId} LIMIT ${cap + 1}) AS "capped"`;
+export async function countLeadsUpTo(
+  teamId: string,
+  cap: number,
+  equal: Partial<Record<EqualityFilterColumn, string>> = {},
+): Promise<{ count: number; capped: boolean }> {
+  // Column names from a fixed list only; values are parameters.
+  const conditions = ['"teamId" = ?'];
+  const values: unknown[] = [teamId];
+  for (const column of EQUALITY_FILTER_COLUMNS) {
+    const value = equal[column];
+    if (value === undefined) continue;
+    conditions.push(`"${column}" = ?`);
+    values.push(value);
+  }
+  values.push(cap + 1);
+  let n = 0;
+  const sql = `SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE ${conditions.join(" AND ")} LIMIT ?) AS "capped"`.replace(/\?/g, () =>
+    env().DATABASE_PROVIDER === "postgres" ? `$${++n}` : "?",
+  );
+  const [row] = await db().$queryRawUnsafe<{ count: number | bigint }[]>(sql, ...values);
   const count = Number(row?.count ?? 0);
   return count > cap ? { count: cap, capped: true } : { count, capped: false };
 }
+
+/** The filters that are one column's equality: the match count is then a COUNT over a LIMIT on their index. */
+const EQUALITY_FILTER_COLUMNS = ["sourceId", "utmSource", "utmCampaign", "apiKeyId", "formId", "importId"] as const;
+type EqualityFilterColumn = (typeof EQUALITY_FILTER_COLUMNS)[number];
 
 export function findLead(options: { id: string; teamId: string }) {
   return db().lead.findFirst({
@@ -408,10 +429,18 @@ const DUPLICATE_COUNT_SCAN_LIMIT = 10_000;
  */
 export async function countMatchingLeads(team: LeadTeam, filter: LeadFilter, cap: number): Promise<{ count: number; capped: boolean }> {
   if (!narrows(filter)) return countLeadsUpTo(team.id, cap);
+  const created = createdRange(filter);
+  if (!filter.duplicatesOnly && !searchKey(filter.query) && !created.gte && !created.lt) {
+    // Equality filters only: COUNT over a LIMIT on their (teamId, column, seq) index, no
+    // row leaves the database (≈ 1.5 ms at 10,000 matches on SQLite, against ≈ 45 ms to
+    // fetch their seq through Prisma and ≈ 150 ms on PostgreSQL to fetch whole list rows).
+    const equal = Object.fromEntries(EQUALITY_FILTER_COLUMNS.flatMap((column) => (filter[column] ? [[column, filter[column]]] : [])));
+    return countLeadsUpTo(team.id, cap, equal);
+  }
   if (!filter.duplicatesOnly) {
-    // Only the seq of each match, in the filter's index order so the LIMIT stops the walk
-    // (Prisma's count({ take }) orders its subquery by id, which sorts every match first;
-    // fetching whole list rows to count them took ≈ 150 ms at 10,000 on PostgreSQL).
+    // A search or a date range: only the seq of each match, in the filter's index order so
+    // the LIMIT stops the walk (Prisma's count({ take }) orders its subquery by id, which
+    // sorts every match first).
     const rows = await db().lead.findMany({ where: leadWhere(team, filter), orderBy: { seq: "desc" }, take: cap + 1, select: { seq: true } });
     return { count: Math.min(rows.length, cap), capped: rows.length > cap };
   }
