@@ -25,7 +25,11 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   forbidOnly: !!process.env.CI,
-  retries: 0,
+  // On CI (.ci/run) a test that fails is run once more. Both suites run ~250 tests on two
+  // loaded cores, where a timing slip is sometimes a server that starts in two minutes;
+  // a test that passes on its retry is reported as flaky in npm test's summary (listed by
+  // name, to be looked into), and one that fails twice fails the run. Locally: no retry.
+  retries: process.env.CI ? 1 : 0,
   reporter: [["list"]],
   timeout: 30_000,
   expect: { timeout: 10_000 },

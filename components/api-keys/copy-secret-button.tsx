@@ -129,7 +129,7 @@ export function ApiSecret({
           type="button"
           onClick={copy}
           disabled={isCopied || pending}
-          aria-label={isCopied ? `Copied: secret of ${keyName}` : `Copy secret of ${keyName}`}
+          aria-label={pending ? `Copying secret of ${keyName}` : isCopied ? `Copied: secret of ${keyName}` : `Copy secret of ${keyName}`}
           className={buttonClass(isCopied && !pending ? "secondary" : "primary", "sm")}
         >
           {isCopied && !pending ? <CheckIcon className="h-3.5 w-3.5" /> : <CopyIcon className="h-3.5 w-3.5" />}

@@ -73,20 +73,26 @@ export async function freePort(): Promise<number> {
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
+  const started = Date.now();
+  const deadline = started + 150_000;
+  let lastFailure = "no probe yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`Server exited before serving (${child.exitCode ?? child.signalCode}):\n${output()}`);
     }
     try {
-      const res = await fetch(`${url}/api/ping`);
+      // A probe that hangs must not hold the loop past its deadline.
+      const res = await fetch(`${url}/api/ping`, { signal: AbortSignal.timeout(5_000) });
       if (res.ok) return;
-    } catch {
+      lastFailure = `HTTP ${res.status}`;
+    } catch (error) {
       // not listening yet
+      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      lastFailure = cause;
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`Server did not serve ${url} within 120 s:\n${output()}`);
+  throw new Error(`Server did not serve ${url} within ${Math.round((Date.now() - started) / 1000)} s (last probe at ${new Date().toISOString()}: ${lastFailure}):\n${output()}`);
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {

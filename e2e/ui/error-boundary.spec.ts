@@ -8,11 +8,11 @@ import { startServer, type ServerProcess } from "../support/server-process";
 // server of this file's own, the leads table is renamed away under the running app, so
 // the lead list's query fails as it would on a broken database.
 
-test.describe.configure({ timeout: 180_000 });
+test.describe.configure({ timeout: 240_000 });
 
 let server: ServerProcess;
 test.beforeAll(async () => {
-  test.setTimeout(180_000);
+  test.setTimeout(240_000);
   server = await startServer();
 });
 test.afterAll(async () => server?.stop());

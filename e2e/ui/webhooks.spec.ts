@@ -61,6 +61,8 @@ test("an owner adds an endpoint, sends a test event and sees it verified in the 
   await expect(async () => {
     await page.reload();
     await expect(rows.nth(1)).toContainText("500", { timeout: 1_000 });
+    // The attempt is logged a moment before its delivery is marked failed; Resend comes with that.
+    await expect(rows.nth(1).getByRole("button", { name: "Resend" })).toBeVisible({ timeout: 1_000 });
   }).toPass();
   receiver.status = 200;
   await rows.nth(1).getByRole("button", { name: "Resend" }).click();
