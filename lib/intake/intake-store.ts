@@ -1,7 +1,9 @@
 import type Database from "better-sqlite3";
 import type pg from "pg";
+import { PG_CAST, pgTime, pgValue, sqliteTime, sqliteValue, type ColumnType } from "../db/column-values";
 import { driver, type Driver } from "../db/driver";
 import { newJobId, type NewJob } from "../jobs/job-store";
+import { LEAD_COLUMNS, type LeadColumn } from "../leads/lead-columns";
 import { formatLeadId } from "../leads/lead-id";
 import { LEAD_COUNTER, searchKeys, type NewLead } from "../leads/lead-store";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
@@ -53,51 +55,6 @@ const API_SOURCE_KEY = API_SOURCE_NAME.toLowerCase();
 /** Thrown inside the transaction when the team has no API source yet (it is made with Prisma, then the write is retried). */
 export class MissingApiSource extends Error {}
 
-export type ColumnType = "text" | "int" | "timestamp" | "json";
-
-/** Every column of Lead the hot path writes, with its type. The rest keep their defaults (DEFAULTED_LEAD_COLUMNS). */
-export const LEAD_COLUMNS = {
-  id: "text",
-  seq: "int",
-  teamId: "text",
-  firstName: "text",
-  lastName: "text",
-  email: "text",
-  emailKey: "text",
-  nameKey: "text",
-  lastNameKey: "text",
-  organizationKey: "text",
-  phone: "text",
-  phoneCountryCode: "text",
-  phoneNational: "text",
-  mobileNo: "text",
-  mobileCountryCode: "text",
-  mobileNational: "text",
-  skippedPhone: "text",
-  skippedMobileNo: "text",
-  skippedWebsite: "text",
-  organization: "text",
-  sourceId: "text",
-  jobTitle: "text",
-  website: "text",
-  territory: "text",
-  industry: "text",
-  annualRevenue: "text",
-  noOfEmployees: "text",
-  currency: "text",
-  utmSource: "text",
-  utmMedium: "text",
-  utmCampaign: "text",
-  utmTerm: "text",
-  utmContent: "text",
-  extraFields: "json",
-  apiKeyId: "text",
-  formId: "text",
-  createdAt: "timestamp",
-} as const satisfies Record<string, ColumnType>;
-/** Lead columns an API or form lead leaves to their default (null): set only by a merge, or by a CSV import. */
-export const DEFAULTED_LEAD_COLUMNS = ["mergedLeadIds", "importId"] as const;
-
 export const API_REQUEST_COLUMNS = {
   teamId: "text",
   apiKeyId: "text",
@@ -129,7 +86,6 @@ export const SPENT_CHALLENGE_COLUMNS = { id: "text", expiresAt: "timestamp" } as
 /** A new job is pending, never tried, unclaimed. */
 export const DEFAULTED_JOB_COLUMNS = ["state", "attempts", "lockedBy", "lockedUntil", "lastError", "finishedAt"] as const;
 
-type LeadColumn = keyof typeof LEAD_COLUMNS;
 type LeadValues = { [K in LeadColumn]: unknown };
 
 function leadValues(lead: LeadFields, id: string, seq: number, source: LeadSource, currency: string, now: Date): LeadValues {
@@ -160,17 +116,6 @@ function jobsFor(write: LeadWrite, leadId: string, lead: NewLead, sourceName: st
 
 // ---------------------------------------------------------------------------------------
 // SQLite: prepared statements per connection, one synchronous IMMEDIATE transaction.
-
-// Prisma's adapter stores DateTime as ISO 8601 text with "+00:00" (adapter-better-sqlite3's
-// default timestampFormat) and Json as JSON text: the hot path writes the same.
-const sqliteTime = (date: Date) => date.toISOString().replace("Z", "+00:00");
-
-function sqliteValue(type: ColumnType, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (type === "timestamp") return sqliteTime(value as Date);
-  if (type === "json") return JSON.stringify(value);
-  return value;
-}
 
 function readTime(value: unknown): Date | null {
   if (value === null || value === undefined) return null;
@@ -272,19 +217,6 @@ function resolveSqliteSource(s: Omit<SqliteStatements, "writeLead">, write: Lead
 
 // ---------------------------------------------------------------------------------------
 // PostgreSQL: named prepared statements; BEGIN, one statement for the lead, the extras, COMMIT.
-
-const PG_CAST: Record<ColumnType, string> = { text: "text", int: "int4", timestamp: "timestamp(3)", json: "jsonb" };
-
-// A timestamp(3) holds UTC wall time (Prisma's convention): sent as text without a zone,
-// so neither node-postgres nor the server shifts it by a local time zone.
-const pgTime = (date: Date) => date.toISOString().replace("T", " ").replace("Z", "");
-
-function pgValue(type: ColumnType, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  if (type === "timestamp") return pgTime(value as Date);
-  if (type === "json") return JSON.stringify(value);
-  return value;
-}
 
 const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
   Object.keys(columns).map((name) => pgValue(columns[name]!, row[name]));

@@ -1,6 +1,7 @@
 import { db, type Db, type Tx } from "../db/client";
 import { env } from "../env";
 import { rawJson } from "../db/raw-json";
+import { leadBatchInserts } from "./lead-columns";
 import { formatLeadId, parseLeadId } from "./lead-id";
 import { parsePhone } from "./phone";
 import { createdRange, EMPTY_FILTER, narrows, type LeadFilter } from "./lead-filter";
@@ -77,14 +78,6 @@ async function allocateLeadSeqs(tx: Tx, count: number): Promise<number> {
   return Number(row.value);
 }
 
-/** The Lead columns a batch insert writes: the hot path's (lib/intake/intake-store.ts LEAD_COLUMNS, whose test keeps the two alike) and importId. */
-export const LEAD_INSERT_COLUMNS = [
-  "id", "seq", "teamId", "apiKeyId", "formId", "importId", "firstName", "lastName", "email", "emailKey", "nameKey", "lastNameKey", "organizationKey",
-  "phone", "phoneCountryCode", "phoneNational", "mobileNo", "mobileCountryCode", "mobileNational", "skippedPhone", "skippedMobileNo", "skippedWebsite",
-  "organization", "sourceId", "jobTitle", "website", "territory", "industry", "annualRevenue", "noOfEmployees", "currency",
-  "utmSource", "utmMedium", "utmCampaign", "utmTerm", "utmContent", "extraFields", "createdAt",
-] as const;
-
 /**
  * Inserts leads inside `tx` with consecutive CRM-LEAD ids in the order given (an import's
  * batch, in file order); returns their ids. The counter is advanced last, so its row lock,
@@ -101,29 +94,13 @@ export async function insertLeadBatch(tx: Tx, leads: readonly (NewLead & { impor
     id: formatLeadId(first + index),
     seq: first + index,
     ...searchKeys(lead),
-    mergedLeadIds: null,
     createdAt,
   }));
-  // Raw multi-row INSERTs: Prisma's createMany compiles a plan per call in its query
-  // compiler, ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these
-  // statements go to the driver as they are. Chunked under SQLite's 999 bound parameters.
-  const postgres = env().DATABASE_PROVIDER === "postgres";
-  const perStatement = Math.floor(999 / LEAD_INSERT_COLUMNS.length);
-  for (let i = 0; i < rows.length; i += perStatement) {
-    const chunk = rows.slice(i, i + perStatement);
-    const values: unknown[] = [];
-    const tuples = chunk.map((row) => {
-      const cells = LEAD_INSERT_COLUMNS.map((column) => {
-        const value = column === "extraFields" ? JSON.stringify(row.extraFields) : row[column];
-        values.push(value);
-        if (!postgres) return "?";
-        const cast = column === "extraFields" ? "::jsonb" : column === "createdAt" ? "::timestamp(3)" : "";
-        return `$${values.length}${cast}`;
-      });
-      return `(${cells.join(", ")})`;
-    });
-    await tx.$executeRawUnsafe(`INSERT INTO "Lead" (${LEAD_INSERT_COLUMNS.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")}`, ...values);
-  }
+  // Raw multi-row INSERTs (lib/leads/lead-columns.ts, the hot path's columns and value
+  // conversions): Prisma's createMany compiles a plan per call in its query compiler,
+  // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go
+  // to the driver as they are.
+  for (const { sql, values } of leadBatchInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
   return rows.map((row) => row.id);
 }
 
