@@ -3,6 +3,7 @@ import os from "node:os";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { metrics } from "../operations/metrics";
+import type { Tx } from "../db/client";
 import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobLane, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
@@ -11,13 +12,29 @@ import { retryDelayMs } from "./retry-schedule";
 // app process runs one (lib/jobs/dispatcher-process.ts); the claim keeps them apart. Time
 // comes from `now` and the jitter from `random`, so tests drive the retry clock.
 
-export type AttemptResult = { ok: true } | { ok: false; error: string; retry?: boolean };
+/**
+ * How an attempt went. `record` writes what the handler keeps of it (a webhook's delivery
+ * log row) in the transaction that records the job's outcome, so the two are seen together.
+ */
+export type AttemptResult = ({ ok: true } | { ok: false; error: string; retry?: boolean }) & { record?: (tx: Tx) => Promise<void> };
+
+/** Loads shared by the jobs of one claimed batch (e.g. their endpoint, looked up once). */
+export type BatchMemo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+
+function batchMemo(): BatchMemo {
+  const loads = new Map<string, Promise<unknown>>();
+  return <T>(key: string, load: () => Promise<T>) => {
+    let loaded = loads.get(key) as Promise<T> | undefined;
+    if (!loaded) loads.set(key, (loaded = load()));
+    return loaded;
+  };
+}
 
 /** The claim an attempt runs under: a long job extends it as it goes (lib/jobs/job-store.ts extendLease). */
 export type JobLease = { workerId: string; leaseMs: number };
 
 export type JobHandler = {
-  run(job: ClaimedJob, now: () => Date, lease: JobLease): Promise<AttemptResult>;
+  run(job: ClaimedJob, now: () => Date, lease: JobLease, memo: BatchMemo): Promise<AttemptResult>;
   /** After the last attempt failed (e.g. disable a failing endpoint). */
   exhausted?(job: ClaimedJob, now: Date): Promise<void>;
 };
@@ -82,7 +99,8 @@ export class Dispatcher {
       limit: this.#options.batchSize ?? 10,
       lane: this.#options.lane ?? "deliveries",
     });
-    await Promise.all(jobs.map((job) => this.#track(this.#attempt(job))));
+    const memo = batchMemo();
+    await Promise.all(jobs.map((job) => this.#track(this.#attempt(job, memo))));
     return jobs.length;
   }
 
@@ -150,15 +168,17 @@ export class Dispatcher {
 
   /** Runs one claimed job and records how it ended (also for a job claimed elsewhere, e.g. by id). */
   attempt(job: ClaimedJob): Promise<void> {
-    return this.#track(this.#attempt(job));
+    return this.#track(this.#attempt(job, batchMemo()));
   }
 
-  async #attempt(job: ClaimedJob): Promise<void> {
+  async #attempt(job: ClaimedJob, memo: BatchMemo): Promise<void> {
     const handler = this.#options.handlers[job.kind];
     const stopTimer = metrics().deliveryDuration.startTimer({ kind: job.kind });
     let result: AttemptResult;
     try {
-      result = handler ? await handler.run(job, this.#now, { workerId: this.workerId, leaseMs: this.#options.leaseMs }) : { ok: false, error: `No handler for ${job.kind}`, retry: false };
+      result = handler
+        ? await handler.run(job, this.#now, { workerId: this.workerId, leaseMs: this.#options.leaseMs }, memo)
+        : { ok: false, error: `No handler for ${job.kind}`, retry: false };
     } catch (error) {
       log("error", "jobs.handler_failed", { job_id: job.id, kind: job.kind, ...summariseError(error) });
       result = { ok: false, error: "Internal error" };
@@ -173,7 +193,14 @@ export class Dispatcher {
       const delay = retryDelayMs(job.attempts, this.#options.retryBaseMs, (this.#options.random ?? Math.random)());
       outcome = { state: "pending", runAt: new Date(now.getTime() + delay), error: result.error };
     }
-    const recorded = await finishAttempt(job, this.workerId, outcome, now);
+    let recorded: boolean;
+    try {
+      recorded = await finishAttempt(job, this.workerId, outcome, now, result.record);
+    } catch (error) {
+      // Nothing of the attempt was written: the job stays claimed and is taken again once its lease runs out.
+      log("error", "jobs.finish_failed", { job_id: job.id, kind: job.kind, attempt: job.attempts, ...summariseError(error) });
+      return;
+    }
     metrics().deliveries.inc({ kind: job.kind, outcome: outcome.state === "pending" ? "retry" : outcome.state });
     if (!recorded) {
       log("warn", "jobs.claim_lost", { job_id: job.id, kind: job.kind, attempt: job.attempts });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { db, type Tx } from "../db/client";
+import { db, type Db, type Tx } from "../db/client";
 import { env } from "../env";
 
 // Every database access for the outbox (the Job table) lives here: writing deliveries in
@@ -142,20 +142,37 @@ export async function claimJobById(options: { id: string; workerId: string; now:
   return row ? { ...row, kind: row.kind as JobKind } : null;
 }
 
-/** Ends an attempt; false when the claim was lost (the lease ran out and another worker took it). */
-export async function finishAttempt(job: { id: string; attempts: number }, workerId: string, outcome: JobOutcome, now: Date): Promise<boolean> {
+/**
+ * Ends an attempt; false when the claim was lost (the lease ran out and another worker took
+ * it). `record` (the attempt's log row) is written in the same transaction, also when the
+ * claim was lost: the attempt happened.
+ */
+export async function finishAttempt(
+  job: { id: string; attempts: number },
+  workerId: string,
+  outcome: JobOutcome,
+  now: Date,
+  record?: (tx: Tx) => Promise<void>,
+): Promise<boolean> {
   const ended = outcome.state === "pending" ? { runAt: outcome.runAt, finishedAt: null } : { finishedAt: now };
-  const { count } = await db().job.updateMany({
-    where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
-    data: {
-      state: outcome.state,
-      lockedBy: null,
-      lockedUntil: null,
-      lastError: "error" in outcome ? outcome.error.slice(0, 500) : null,
-      ...ended,
-    },
+  const finish = async (client: Tx | Db) => {
+    const { count } = await client.job.updateMany({
+      where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
+      data: {
+        state: outcome.state,
+        lockedBy: null,
+        lockedUntil: null,
+        lastError: "error" in outcome ? outcome.error.slice(0, 500) : null,
+        ...ended,
+      },
+    });
+    return count === 1;
+  };
+  if (!record) return finish(db());
+  return db().$transaction(async (tx) => {
+    await record(tx);
+    return finish(tx);
   });
-  return count === 1;
 }
 
 /** Gives claimed jobs that were not started back (a draining shutdown); the attempt is not counted. */

@@ -218,6 +218,47 @@ describe("delivery", () => {
     assert.equal((await db().job.findUniqueOrThrow({ where: { id: job!.id } })).state, "delivered");
   });
 
+  test("an attempt's log row commits with the delivery's outcome: when the row cannot be written, the delivery stays claimed and goes out again after its lease", async () => {
+    const { team, endpoint } = await teamWithEndpoint();
+    receiver.status = 200;
+    await lead(team, "Log Row Lost");
+    const [job] = await jobsOf(team.id);
+    const clock = { now: new Date(Date.now() + 1_000) };
+    const real = webhookHandler({ allowPrivate: true });
+    const failing = new Dispatcher({
+      handlers: {
+        webhook: {
+          run: async (claimed, now, lease, memo) => {
+            const result = await real.run(claimed, now, lease, memo);
+            return {
+              ...result,
+              record: async (tx) => {
+                await result.record!(tx);
+                throw new Error("disk full");
+              },
+            };
+          },
+        },
+      },
+      workerId: "failing",
+      now: () => clock.now,
+      random: () => 0.5,
+      leaseMs: 60_000,
+      retryBaseMs: 30_000,
+    });
+    assert.equal(await failing.runOnce(), 1);
+    let row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
+    assert.deepEqual([row.state, row.lockedBy], ["running", "failing"], "neither finished nor logged: still claimed");
+    assert.deepEqual(await listAttempts({ endpointId: endpoint.id, teamId: team.id }), []);
+    clock.now = new Date(clock.now.getTime() + 60_001);
+    const { dispatcher: d } = dispatcher({ clock });
+    assert.equal(await d.runOnce(), 1);
+    row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
+    assert.deepEqual([row.state, row.attempts], ["delivered", 2]);
+    const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
+    assert.deepEqual(attempts.map((a) => [a.attempt, a.ok]), [[2, true]]);
+  });
+
   test("two dispatchers on one database never send the same delivery twice", async () => {
     const { team } = await teamWithEndpoint();
     receiver.status = 200;

@@ -1,3 +1,4 @@
+import type { Tx } from "../db/client";
 import type { JobHandler } from "../jobs/dispatcher";
 import { log } from "../log/logger";
 import { sendWebhook } from "./send-webhook";
@@ -8,8 +9,10 @@ import { disableIfStillFailing, endpointForDelivery, recordAttempt } from "./web
 
 export function webhookHandler(options: { allowPrivate: boolean }): JobHandler {
   return {
-    async run(job, now) {
-      const endpoint = job.endpointId ? await endpointForDelivery(job.endpointId, now()) : null;
+    async run(job, now, _lease, memo) {
+      // The jobs of a batch mostly go to the same endpoint: it is read (and its secrets
+      // decrypted) once per batch, as the batch was claimed.
+      const endpoint = job.endpointId ? await memo(`endpoint:${job.endpointId}`, () => endpointForDelivery(job.endpointId!, now())) : null;
       if (!endpoint) return { ok: false, error: "The endpoint was deleted", retry: false };
       if (!endpoint.enabled) return { ok: false, error: "The endpoint is disabled", retry: false };
       const startedAt = now();
@@ -21,7 +24,7 @@ export function webhookHandler(options: { allowPrivate: boolean }): JobHandler {
         allowPrivate: options.allowPrivate,
         now,
       });
-      await recordAttempt({
+      const attempt = {
         jobId: job.id,
         endpointId: job.endpointId!,
         eventId: job.eventId,
@@ -33,8 +36,10 @@ export function webhookHandler(options: { allowPrivate: boolean }): JobHandler {
         ok: result.ok,
         error: result.error,
         responseExcerpt: result.responseExcerpt,
-      });
-      return result.ok ? { ok: true } : { ok: false, error: result.error ?? "Failed" };
+      };
+      // The delivery log's row is written with the job's outcome (one transaction).
+      const record = (tx: Tx) => recordAttempt(tx, attempt, endpoint);
+      return result.ok ? { ok: true, record } : { ok: false, error: result.error ?? "Failed", record };
     },
     async exhausted(job, now) {
       if (job.endpointId && (await disableIfStillFailing(job.endpointId, now))) {

@@ -226,22 +226,27 @@ export type AttemptRecord = {
 
 const EXCERPT_CHARS = 500;
 
-/** Logs an attempt and keeps the endpoint's failing-since time: set by a failure, cleared by a success. */
-export async function recordAttempt(attempt: AttemptRecord): Promise<void> {
-  await db().$transaction(async (tx) => {
-    await tx.webhookAttempt.create({
-      data: {
-        ...attempt,
-        error: attempt.error?.slice(0, EXCERPT_CHARS) ?? null,
-        responseExcerpt: attempt.responseExcerpt?.slice(0, EXCERPT_CHARS) ?? null,
-      },
-    });
-    if (attempt.ok) {
-      await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
-    } else {
-      await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: null }, data: { failingSince: attempt.startedAt } });
-    }
+/**
+ * Logs an attempt inside `tx` (the transaction that ends the delivery's attempt, lib/jobs/job-store.ts
+ * finishAttempt) and keeps the endpoint's failing-since time: set by a failure, cleared by a
+ * success. `endpoint` is what the delivery read of it (shared by its batch): its
+ * failingSince says whether a write is needed, and follows the write.
+ */
+export async function recordAttempt(tx: Tx, attempt: AttemptRecord, endpoint: { failingSince: Date | null }): Promise<void> {
+  await tx.webhookAttempt.create({
+    data: {
+      ...attempt,
+      error: attempt.error?.slice(0, EXCERPT_CHARS) ?? null,
+      responseExcerpt: attempt.responseExcerpt?.slice(0, EXCERPT_CHARS) ?? null,
+    },
   });
+  if (attempt.ok && endpoint.failingSince !== null) {
+    await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
+    endpoint.failingSince = null;
+  } else if (!attempt.ok && endpoint.failingSince === null) {
+    await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: null }, data: { failingSince: attempt.startedAt } });
+    endpoint.failingSince = attempt.startedAt;
+  }
 }
 
 /** How long an endpoint fails without a single success before a failed delivery disables it. */
