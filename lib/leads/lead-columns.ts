@@ -54,8 +54,12 @@ export type LeadColumn = keyof typeof LEAD_COLUMNS;
 export const LEAD_BATCH_COLUMNS = { ...LEAD_COLUMNS, importId: "text" } as const satisfies Record<string, ColumnType>;
 export type LeadBatchRow = { [K in keyof typeof LEAD_BATCH_COLUMNS]: unknown };
 
-/** SQLite binds at most 999 parameters per statement (the adapter's limit); PostgreSQL many more, but the same chunks serve both. */
-const MAX_PARAMETERS = 999;
+/**
+ * Parameters per statement: SQLite's adapter binds at most 999; PostgreSQL's protocol takes
+ * 65,535, so a batch is one statement there (one round trip while the batch holds the lead
+ * counter's row lock, which create_lead waits for).
+ */
+const MAX_PARAMETERS = { sqlite: 999, postgres: 65_535 } as const;
 
 /**
  * Multi-row INSERT statements for `rows` (in their order), each under the parameter bound,
@@ -65,7 +69,7 @@ const MAX_PARAMETERS = 999;
 export function leadBatchInserts(provider: "sqlite" | "postgres", rows: readonly LeadBatchRow[]): { sql: string; values: unknown[] }[] {
   const columns = Object.keys(LEAD_BATCH_COLUMNS) as (keyof typeof LEAD_BATCH_COLUMNS)[];
   const convert = provider === "postgres" ? pgValue : sqliteValue;
-  const perStatement = Math.floor(MAX_PARAMETERS / columns.length);
+  const perStatement = Math.floor(MAX_PARAMETERS[provider] / columns.length);
   const statements: { sql: string; values: unknown[] }[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
     const values: unknown[] = [];

@@ -7,7 +7,7 @@ import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { parseLeadId } from "./lead-id";
 import { writeLead } from "../intake/intake-store";
-import { countLeads, findLead, type NewLead } from "./lead-store";
+import { countLeads, findLead, findLeadsByContact, insertLeadBatch, type NewLead } from "./lead-store";
 
 await useTestDatabase();
 
@@ -155,5 +155,38 @@ describe("reading leads is scoped by team", () => {
     for (let i = 0; i < 7; i++) await insertLead(newLead({ teamId: other.id, sourceId: otherSource.id }));
     const next = parseLeadId(await insertLead(newLead()))!;
     assert.equal(next - first - 1, 7, "the documented exposure: 7 leads of another team show as a gap of 7");
+  });
+});
+
+describe("an import's duplicate check", () => {
+  test("findLeadsByContact finds the team's leads by email, phone or mobile across lists longer than one chunk, oldest first, and no other team's", async () => {
+    const own = await createTeam({ slug: "contacts", name: "Contacts" });
+    const other = await createTeam({ slug: "contacts-other", name: "Contacts other" });
+    const ownSource = await resolveLeadSource(own.id);
+    const otherSource = await resolveLeadSource(other.id);
+    const number = (i: number) => `+4479${String(i).padStart(8, "0")}`;
+    // 1,200 leads: even ones with an email, every third with a phone, every fifth with a mobile.
+    const leads = Array.from({ length: 1_200 }, (_, i) =>
+      newLead({
+        teamId: own.id,
+        sourceId: ownSource.id,
+        email: i % 2 === 0 ? `Person${i}@Example.com` : null,
+        phone: i % 3 === 0 ? number(i) : null,
+        mobileNo: i % 5 === 0 ? number(100_000 + i) : null,
+      }),
+    );
+    const ids = await db().$transaction((tx) => insertLeadBatch(tx, leads));
+    await db().$transaction((tx) => insertLeadBatch(tx, [newLead({ teamId: other.id, sourceId: otherSource.id, email: "person0@example.com", phone: number(3) })]));
+
+    const emails = Array.from({ length: 1_100 }, (_, i) => `person${i}@example.com`);
+    const numbers = [...Array.from({ length: 700 }, (_, i) => number(i)), ...Array.from({ length: 700 }, (_, i) => number(100_000 + i))];
+    const found = await findLeadsByContact(own.id, { emails, numbers });
+    const expected = ids.filter((_, i) => (i < 1_100 && i % 2 === 0) || (i < 700 && (i % 3 === 0 || i % 5 === 0)));
+    assert.deepEqual(found.map((lead) => lead.id), expected);
+    assert.deepEqual(
+      found.slice(0, 2).map((lead) => [lead.emailKey, lead.phone, lead.mobileNo]),
+      [["person0@example.com", number(0), number(100_000)], ["person2@example.com", null, null]],
+    );
+    assert.deepEqual(await findLeadsByContact(own.id, { emails: [], numbers: [] }), []);
   });
 });

@@ -104,27 +104,33 @@ export async function insertLeadBatch(tx: Tx, leads: readonly (NewLead & { impor
   return rows.map((row) => row.id);
 }
 
-/** Values per IN list: SQLite's adapter binds at most 999 parameters per statement. */
+/** Values per IN list on SQLite (bound parameters; PostgreSQL takes the list as one array). */
 const IN_CHUNK = 500;
+
+type ContactMatch = { id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null };
 
 /**
  * The team's leads with one of these emails (lower-cased) or E.164 numbers (as phone or
- * mobile), oldest first: an import's duplicate check of one batch. One indexed IN query
- * per field and chunk (an OR of three lists would pass the parameter limit).
+ * mobile), oldest first: an import's duplicate check of one batch. One indexed query per
+ * field (and, on SQLite, per chunk of values); raw, because through Prisma's query
+ * compiler three 500-value lists cost more than the batch's whole insert.
  */
-export async function findLeadsByContact(teamId: string, contacts: { emails: string[]; numbers: string[] }): Promise<{ id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null }[]> {
-  const select = { id: true, seq: true, emailKey: true, phone: true, mobileNo: true } as const;
-  const queries: Promise<{ id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null }[]>[] = [];
-  for (let i = 0; i < contacts.emails.length; i += IN_CHUNK) {
-    queries.push(db().lead.findMany({ where: { teamId, emailKey: { in: contacts.emails.slice(i, i + IN_CHUNK) } }, select }));
-  }
-  for (let i = 0; i < contacts.numbers.length; i += IN_CHUNK) {
-    const numbers = contacts.numbers.slice(i, i + IN_CHUNK);
-    queries.push(db().lead.findMany({ where: { teamId, phone: { in: numbers } }, select }));
-    queries.push(db().lead.findMany({ where: { teamId, mobileNo: { in: numbers } }, select }));
-  }
-  const found = new Map<string, Awaited<(typeof queries)[number]>[number]>();
-  for (const rows of await Promise.all(queries)) for (const row of rows) found.set(row.id, row);
+export async function findLeadsByContact(teamId: string, contacts: { emails: string[]; numbers: string[] }): Promise<ContactMatch[]> {
+  const postgres = env().DATABASE_PROVIDER === "postgres";
+  const byColumn = (column: "emailKey" | "phone" | "mobileNo", values: string[]): Promise<ContactMatch[]>[] => {
+    if (!values.length) return [];
+    const select = `SELECT "id", "seq", "emailKey", "phone", "mobileNo" FROM "Lead" WHERE "teamId" = `;
+    if (postgres) return [db().$queryRawUnsafe<ContactMatch[]>(`${select}$1 AND "${column}" = ANY($2::text[])`, teamId, values)];
+    const chunks: Promise<ContactMatch[]>[] = [];
+    for (let i = 0; i < values.length; i += IN_CHUNK) {
+      const chunk = values.slice(i, i + IN_CHUNK);
+      chunks.push(db().$queryRawUnsafe<ContactMatch[]>(`${select}? AND "${column}" IN (${chunk.map(() => "?").join(", ")})`, teamId, ...chunk));
+    }
+    return chunks;
+  };
+  const queries = [...byColumn("emailKey", contacts.emails), ...byColumn("phone", contacts.numbers), ...byColumn("mobileNo", contacts.numbers)];
+  const found = new Map<string, ContactMatch>();
+  for (const rows of await Promise.all(queries)) for (const row of rows) found.set(row.id, { ...row, seq: Number(row.seq) });
   return [...found.values()].sort((a, b) => a.seq - b.seq);
 }
 
