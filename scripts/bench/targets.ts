@@ -86,7 +86,8 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
   }
 
   for (const prefix of ["", "pg-"]) {
-    const plain = find(`${prefix}create-json-small-${c}`);
+    // The webhook rows' own paired baseline (scripts/bench.ts), not the first create row.
+    const plain = find(`${prefix}create-json-paired-${c}`);
     const hooked = find(`${prefix}create-json-webhook-${c}`);
     if (plain?.reqPerSec && hooked?.reqPerSec) {
       const share = hooked.reqPerSec / plain.reqPerSec;

@@ -1,39 +1,37 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { fork } from "node:child_process";
+import path from "node:path";
 import { createApiKey } from "../../lib/api-keys/api-key-store";
 import { db } from "../../lib/db/client";
 import { createTeam } from "../../lib/teams/team-store";
 import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
 
-// The webhook row of `npm run bench` (issue 13): create_lead for a team with one webhook
+// The webhook rows of `npm run bench` (issue 13): create_lead for a team with one webhook
 // endpoint, whose deliveries the server's dispatcher sends while the load runs, to a local
-// receiver that answers 204 at once. The dispatcher must not cost intake more than 10 %.
+// receiver that answers 204 at once (a process of its own: scripts/bench/webhook-receiver.mjs).
+// The dispatcher must not cost intake more than 10 %.
 
 export type WebhookBench = {
   auth: Record<string, string>;
-  received: () => number;
+  received: () => Promise<number>;
   /** Waits until the outbox is empty (every delivery sent); returns the seconds it took. */
   drain: (timeoutSeconds: number) => Promise<number>;
   close: () => Promise<void>;
 };
 
 export async function webhookBench(ownerUserId: string | undefined): Promise<WebhookBench> {
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on("end", () => {
-      received++;
-      res.writeHead(204).end();
-    });
+  const receiver = fork(path.join(import.meta.dirname, "webhook-receiver.mjs"), [], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    receiver.once("error", reject);
+    receiver.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString("utf8").trim())));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const base = `http://127.0.0.1:${port}`;
+  const url = `${base}/hooks`;
   const team = await createTeam({ slug: "bench-hooks", name: "Bench with a webhook", ownerUserId, defaultPhoneCountry: "GB" });
   const key = await createApiKey({ teamId: team.id, description: "npm run bench (webhook)" });
   await createEndpoint({ teamId: team.id, url, description: "bench receiver", events: ["lead.created"], actor: { userId: null, ip: null, via: "cli" } });
   return {
     auth: { "X-API-Key": key.keyId, "X-API-Secret": key.secret },
-    received: () => received,
+    received: async () => Number(await (await fetch(`${base}/count`)).text()),
     drain: async (timeoutSeconds) => {
       const started = performance.now();
       while ((await db().job.count({ where: { state: { in: ["pending", "running"] } } })) > 0) {
@@ -42,6 +40,9 @@ export async function webhookBench(ownerUserId: string | undefined): Promise<Web
       }
       return (performance.now() - started) / 1000;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      receiver.disconnect();
+      await new Promise((resolve) => (receiver.exitCode === null ? receiver.once("exit", resolve) : resolve(null)));
+    },
   };
 }
