@@ -1,9 +1,12 @@
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+
 // Whether the intake is serving requests right now, for background work that should give
-// way to it (the outbox dispatcher, lib/jobs/dispatcher.ts). Route handlers and
-// instrumentation are bundled apart, so the counter lives on globalThis.
+// way to it (the outbox dispatcher, lib/jobs/dispatcher.ts; an import's batches). Route
+// handlers and instrumentation are bundled apart, so the state lives on globalThis.
 
 type Activity = { inFlight: number; lastEndedAt: number };
-const holder = globalThis as unknown as { leadIntakeActivity?: Activity };
+type LoopLoad = { sample: EventLoopUtilization; at: number; utilization: number };
+const holder = globalThis as unknown as { leadIntakeActivity?: Activity; leadIntakeLoopLoad?: LoopLoad };
 const activity = (): Activity => (holder.leadIntakeActivity ??= { inFlight: 0, lastEndedAt: -Infinity });
 
 /** A request that ended this recently still counts: the next one of a burst is on its way. */
@@ -25,4 +28,34 @@ export async function trackIntake<T>(work: () => Promise<T>): Promise<T> {
 export function intakeBusy(now = performance.now()): boolean {
   const state = activity();
   return state.inFlight > 0 || now - state.lastEndedAt < QUIET_AFTER_MS;
+}
+
+/** The window the event loop's utilization is measured over. */
+const LOAD_WINDOW_MS = 250;
+/** Above this utilization the process has no headroom left: background work gives way. */
+export const SATURATED = 0.8;
+
+/**
+ * The event loop's utilization (0–1: the share of time it ran code rather than waited) over
+ * the last window of at least LOAD_WINDOW_MS, measured when asked.
+ */
+export function eventLoopUtilization(now = performance.now()): number {
+  const load = (holder.leadIntakeLoopLoad ??= { sample: performance.eventLoopUtilization(), at: now, utilization: 0 });
+  if (now - load.at >= LOAD_WINDOW_MS) {
+    const sample = performance.eventLoopUtilization();
+    load.utilization = performance.eventLoopUtilization(sample, load.sample).utilization;
+    load.sample = sample;
+    load.at = now;
+  }
+  return load.utilization;
+}
+
+/**
+ * True while leads are arriving and the process has no headroom for more than them: the
+ * dispatcher then keeps to its share. Leads arriving at a rate the process serves with time
+ * to spare leave the deliveries at full speed, so they keep up with any load short of
+ * saturation rather than trailing every busy minute.
+ */
+export function intakeNeedsTheProcess(now = performance.now()): boolean {
+  return intakeBusy(now) && eventLoopUtilization(now) >= SATURATED;
 }

@@ -1,5 +1,5 @@
 import { env } from "../env";
-import { intakeBusy } from "../intake/intake-activity";
+import { intakeNeedsTheProcess } from "../intake/intake-activity";
 import { log } from "../log/logger";
 import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
@@ -15,6 +15,9 @@ const holder = globalThis as unknown as { leadIntakeDispatcher?: Dispatcher; lea
 /** scripts/serve.mjs awaits this function (if set) before the process exits. */
 export const DRAIN_HOOK = Symbol.for("lead-intake.drain");
 
+/** The dispatcher's share of the time while intake saturates the process. */
+export const DELIVERY_SHARE = 0.05;
+
 export function startProcessDispatcher(): Dispatcher {
   if (holder.leadIntakeDispatcher) return holder.leadIntakeDispatcher;
   const settings = env();
@@ -26,9 +29,10 @@ export function startProcessDispatcher(): Dispatcher {
     leaseMs: settings.JOB_LEASE_SECONDS * 1000,
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
     retentionMs: settings.JOB_RETENTION_DAYS * 24 * 60 * 60 * 1000,
-    // While leads arrive, deliveries take at most a tenth of the time (docs/webhooks.md):
-    // the issue's budget is "the dispatcher costs intake at most 10 %".
-    giveWayTo: { busy: intakeBusy, share: 0.1, maxPauseMs: 1_000 },
+    // While leads arrive faster than the process has room for, deliveries take at most a
+    // twentieth of the time (docs/webhooks.md "Intake first"): the issue's budget is "the
+    // dispatcher costs intake at most 10 %", and a delivery costs more CPU than a create.
+    giveWayTo: { busy: intakeNeedsTheProcess, share: DELIVERY_SHARE, maxPauseMs: 1_000 },
   });
   // Imports have a lane of their own: one long import never holds up a delivery.
   const imports = new Dispatcher({

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useTestDatabase } from "../test-support/test-database";
-import { intakeBusy, trackIntake } from "../intake/intake-activity";
+import { eventLoopUtilization, intakeBusy, intakeNeedsTheProcess, SATURATED, trackIntake } from "../intake/intake-activity";
 import { createTeam } from "../teams/team-store";
 import { Dispatcher, pauseAfterBatch } from "./dispatcher";
 import { insertJobs } from "./job-store";
@@ -33,6 +33,32 @@ describe("intakeBusy", () => {
     assert.equal(during, true);
     assert.equal(intakeBusy(), true, "a request that just ended: the next of a burst is on its way");
     assert.equal(intakeBusy(performance.now() + 1_000), false);
+  });
+});
+
+describe("intakeNeedsTheProcess", () => {
+  const idleFor = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const blockFor = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  test("a request in flight on an idle event loop leaves room: deliveries keep their speed; a saturated loop makes them give way", async () => {
+    let release!: () => void;
+    const request = trackIntake(() => new Promise<void>((resolve) => (release = resolve)));
+    try {
+      eventLoopUtilization();
+      await idleFor(300);
+      assert.equal(intakeBusy(), true);
+      assert.ok(eventLoopUtilization() < SATURATED, "waiting is not load");
+      assert.equal(intakeNeedsTheProcess(), false);
+      blockFor(300);
+      assert.ok(eventLoopUtilization() >= SATURATED, "300 ms of running code in a 300 ms window");
+      assert.equal(intakeNeedsTheProcess(), true);
+    } finally {
+      release();
+      await request;
+    }
+    assert.equal(intakeNeedsTheProcess(performance.now() + 1_000), false, "no intake: nothing to give way to");
   });
 });
 
