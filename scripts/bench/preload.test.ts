@@ -61,6 +61,9 @@ describe("preload", () => {
     assert.ok(first.createdAt instanceof Date && !Number.isNaN(first.createdAt.getTime()));
     assert.deepEqual(first.extraFields, { form: "contact", ref: 2 });
     assert.equal(first.source.name, "API");
+    // Whole numbers in the generated text (bound as REAL, SQLite wrote 'campaign-2.0', and the
+    // bench's UTM-filter and email-search rows matched nothing).
+    assert.deepEqual([first.utmCampaign, first.email], ["campaign-2", "lead2@example2.com"]);
 
     const after = await createLead({ team: { id: team.id, defaultPhoneCountry: null }, apiKeyId: null, input: { name: "After", extraFields: {} } });
     assert.equal(after.leadId, "CRM-LEAD-02002");
