@@ -1,3 +1,4 @@
+import { join, raw, sqltag as sql } from "@prisma/client/runtime/client";
 import { db, type Db, type Tx } from "../db/client";
 import { env } from "../env";
 import { rawJson } from "../db/raw-json";
@@ -161,20 +162,13 @@ export async function countLeadsUpTo(
   equal: Partial<Record<EqualityFilterColumn, string>> = {},
 ): Promise<{ count: number; capped: boolean }> {
   // Column names from a fixed list only; values are parameters.
-  const conditions = ['"teamId" = ?'];
-  const values: unknown[] = [teamId];
+  const conditions = [sql`"teamId" = ${teamId}`];
   for (const column of EQUALITY_FILTER_COLUMNS) {
     const value = equal[column];
-    if (value === undefined) continue;
-    conditions.push(`"${column}" = ?`);
-    values.push(value);
+    if (value !== undefined) conditions.push(sql`${raw(`"${column}"`)} = ${value}`);
   }
-  values.push(cap + 1);
-  let n = 0;
-  const sql = `SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE ${conditions.join(" AND ")} LIMIT ?) AS "capped"`.replace(/\?/g, () =>
-    env().DATABASE_PROVIDER === "postgres" ? `$${++n}` : "?",
-  );
-  const [row] = await db().$queryRawUnsafe<{ count: number | bigint }[]>(sql, ...values);
+  const [row] = await db().$queryRaw<{ count: number | bigint }[]>`
+    SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE ${join(conditions, " AND ")} LIMIT ${cap + 1}) AS "capped"`;
   const count = Number(row?.count ?? 0);
   return count > cap ? { count: cap, capped: true } : { count, capped: false };
 }
