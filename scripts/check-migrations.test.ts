@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, test } from "node:test";
-import { useTestDatabase } from "../lib/test-support/test-database";
+import { useTestDatabase } from "../test/support/test-database";
 import { checkMigrations, compareProviders, dataStatements } from "./check-migrations";
 
 // The drift check of `npm test` (scripts/check-migrations.ts) fed drifted copies of

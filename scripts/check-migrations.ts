@@ -144,7 +144,7 @@ export function reportMigrationProblems(problems: string[]): void {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
-  const { startPostgresCluster } = await import("../lib/test-support/postgres-cluster");
+  const { startPostgresCluster } = await import("../test/support/postgres-cluster");
   const cluster = await startPostgresCluster();
   try {
     const problems = checkMigrations({ postgresUrl: cluster.url() });

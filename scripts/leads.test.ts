@@ -3,7 +3,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { useTestDatabase } from "../lib/test-support/test-database";
+import { useTestDatabase } from "../test/support/test-database";
 import { listAuditEvents } from "../lib/audit/audit-log";
 import { db } from "../lib/db/client";
 import { createLead } from "../lib/leads/create-lead";

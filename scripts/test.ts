@@ -1,8 +1,8 @@
-// `npm test`: type check, migration drift check, then every suite on both databases:
+// `npm test`: lint, type check, migration drift check, then every suite on both databases:
 // unit and integration tests (node:test) and the HTTP and browser suites (Playwright
 // against `next start`) on SQLite and on PostgreSQL, then the PostgreSQL multi-instance
 // and fault tests (two `next start` processes on one database). PostgreSQL runs on a
-// private throw-away cluster started here (lib/test-support/postgres-cluster.ts); its
+// private throw-away cluster started here (test/support/postgres-cluster.ts); its
 // server binaries must be installed (`apt-get install -y postgresql`). Extra arguments
 // go to Playwright, e.g. `npm test -- --project api`. Prints per-stage timings and
 // ends with one summary line counting every node:test and Playwright result.
@@ -16,7 +16,7 @@ import {
   postgresOptedOut,
   startPostgresCluster,
   type PostgresCluster,
-} from "../lib/test-support/postgres-cluster";
+} from "../test/support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
 
@@ -175,6 +175,7 @@ cluster = await stage("Start a private PostgreSQL cluster", async () => {
   }
 });
 
+run("Lint (ESLint: Next's rules and the import direction)", bin("eslint"), ["--concurrency=2", "--max-warnings=0", "."]);
 run("Type check", bin("tsc"), ["--noEmit"]);
 
 if (cluster) {
@@ -186,8 +187,8 @@ if (cluster) {
   if (problems.length) fail("Migration drift check failed.");
 }
 
-const unitFiles = [...testFiles("lib"), ...testFiles("scripts")];
-// Migrated once per provider; each test file copies it (lib/test-support/test-database.ts).
+const unitFiles = [...testFiles("lib"), ...testFiles("test"), ...testFiles("scripts")];
+// Migrated once per provider; each test file copies it (test/support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
 await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));
 nodeTest("Unit and integration tests on SQLite (node:test)", unitFiles.filter((file) => databasesOf(file).sqlite), "node-sqlite.tap", { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate });

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState, useTransition } from "react";
+import { useEffect, useEffectEvent, useRef, useState, useTransition } from "react";
 import { copyApiSecretAction } from "@/app/t/[slug]/settings/api-keys/actions";
 import { CheckIcon, CopyIcon } from "@/components/ui/icons";
 import { buttonClass, inputClass } from "@/components/ui/styles";
@@ -63,6 +63,9 @@ export function ApiSecret({
     router.refresh();
   }
 
+  // The copy listener below settles with the render's latest router and state.
+  const settleAfterCopyEvent = useEffectEvent(settle);
+
   // The browser's own copy (keyboard or context menu) of a selection holding the secret.
   useEffect(() => {
     if (copied) return;
@@ -81,8 +84,8 @@ export function ApiSecret({
       setTaken(true);
       startTransition(async () => {
         const result = await copyApiSecretAction(slug, keyId).catch(() => null);
-        if (result === null) settle("The secret is in your clipboard, but the server could not be told. Reload the page.");
-        else settle(result.ok ? "Secret copied to the clipboard. It is now masked for everyone." : result.error);
+        if (result === null) settleAfterCopyEvent("The secret is in your clipboard, but the server could not be told. Reload the page.");
+        else settleAfterCopyEvent(result.ok ? "Secret copied to the clipboard. It is now masked for everyone." : result.error);
       });
     }
     document.addEventListener("copy", onCopy);

@@ -72,6 +72,8 @@ export function CreateAccountForm({ token, email }: { token: string; email: stri
 export function AcceptAsSignedInForm({ token }: { token: string }) {
   const [state, action, pending] = useActionState(acceptAsSignedInUserAction, null);
   useEffect(() => {
+    // A full load, so the layout reads the new membership from the server afresh.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     if (state?.ok) window.location.assign(`/t/${state.teamSlug}/leads`);
   }, [state]);
   return (

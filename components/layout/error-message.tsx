@@ -16,6 +16,8 @@ export function ErrorMessage({ digest, reset }: { digest?: string; reset: () => 
         <button type="button" onClick={reset} className={buttonClass("primary")}>
           Try again
         </button>
+        {/* A full page load on purpose: the client router may be what failed. */}
+        {/* eslint-disable-next-line @next/next/no-html-link-for-pages */}
         <a href="/" className={buttonClass("secondary")}>
           Go to your team
         </a>

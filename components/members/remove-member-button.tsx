@@ -14,7 +14,9 @@ export function RemoveMemberButton({ slug, userId, email }: { slug: string; user
       confirmLabel="Remove"
       action={async () => {
         const result = await removeMemberAction(slug, userId);
-        // Removing yourself ends your access: the page would now be a 404.
+        // Removing yourself ends your access: the page would now be a 404. A full load, so
+        // nothing of the team stays in the client router's cache.
+        // eslint-disable-next-line @next/next/no-location-assign-relative-destination
         if (result.ok && result.removedSelf) window.location.assign("/");
         return result;
       }}

@@ -1,5 +1,5 @@
 import { Webhook } from "standardwebhooks";
-import { startWebhookReceiver, type WebhookReceiver } from "../../lib/test-support/webhook-receiver";
+import { startWebhookReceiver, type WebhookReceiver } from "../../test/support/webhook-receiver";
 import { db } from "../../lib/db/client";
 import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
 import { newTeamWithUser, newUser } from "../support/fixtures";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, mock, test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { ApiError } from "../http/api-error";
 import { createTeam, deleteTeam } from "../teams/team-store";

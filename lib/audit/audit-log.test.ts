@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { createApiKey, deleteApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
 import { db } from "../db/client";
 import { createInvite } from "../teams/invite-store";

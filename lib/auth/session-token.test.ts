@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { CLI_ACTOR, listAuditEvents } from "../audit/audit-log";
 import { db } from "../db/client";
 import { addMember, createTeam } from "../teams/team-store";

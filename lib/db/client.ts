@@ -4,7 +4,7 @@ import pg from "pg";
 import { PrismaClient as SqliteClient, type Prisma } from "../generated/sqlite/client";
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 import { env } from "../env";
-import { registerDriver } from "./driver";
+import { registerDriver } from "./driver-registry";
 import { sqliteAdapter } from "./sqlite-adapter";
 
 // The app is typed against the SQLite client; the PostgreSQL client has the same

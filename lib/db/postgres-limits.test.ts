@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import pg from "pg";
 import { toApiError } from "../http/envelope";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "./client";
 
 // DB_POOL_SIZE, DB_STATEMENT_TIMEOUT_MS and DB_CONNECT_TIMEOUT_MS reach the pg pool:

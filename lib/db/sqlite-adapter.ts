@@ -5,7 +5,7 @@ import type {
 } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import { sqliteFilePath } from "./database-url";
-import type { SqliteDriver } from "./driver";
+import type { SqliteDriver } from "./driver-registry";
 
 /**
  * A minimal FIFO lock. better-sqlite3 runs every query synchronously, so holding

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { Readable } from "node:stream";
 import { test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { listAuditEvents, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { Dispatcher } from "../jobs/dispatcher";

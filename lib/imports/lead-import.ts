@@ -6,7 +6,7 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { nudgeImports } from "../jobs/dispatcher-process";
+import { wakeImports } from "../jobs/wake";
 import { leadFromInput, type SkippableField } from "../leads/create-lead";
 import { BOM, csvRow } from "../leads/csv";
 import { LIMITS } from "../leads/lead-input-schema";
@@ -109,7 +109,7 @@ export function rememberedMapping(headers: readonly string[], last: { headers: s
 /** A file name as shown and audited: its last path part, no control characters, at most 200 characters. */
 function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex
+  // eslint-disable-next-line no-control-regex -- removing control characters is the point
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
   return clean || "import.csv";
 }
@@ -229,7 +229,7 @@ export async function startImport(options: {
     targetId: record.id,
     details: { fileName: record.fileName, rows: record.totalRows, duplicates: options.duplicates },
   });
-  nudgeImports();
+  wakeImports();
   return { ok: true };
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { createApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
 import { db } from "../db/client";
 import { rawJson } from "../db/raw-json";

@@ -5,13 +5,15 @@ import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "./dispatcher";
+import { registerWakers } from "./wake";
 
-// The one dispatcher of this app process. instrumentation.ts starts it when the server
-// starts (`next start`, or scripts/serve.mjs under `npm start`), in every instance;
+// The dispatchers of this app process and their handlers, registered here and nowhere
+// else; domain code wakes them through lib/jobs/wake.ts. instrumentation.ts starts them
+// when the server starts (`next start`, or scripts/serve.mjs under `npm start`), in every instance;
 // scripts/serve.mjs drains it on SIGTERM through DRAIN_HOOK. Route handlers are bundled
-// apart from instrumentation, so the instance lives on globalThis.
+// apart from instrumentation, so the instances live on globalThis.
 
-const holder = globalThis as unknown as { leadIntakeDispatcher?: Dispatcher; leadIntakeImports?: Dispatcher };
+const holder = globalThis as unknown as { leadIntakeDispatcher?: Dispatcher };
 /** scripts/serve.mjs awaits this function (if set) before the process exits. */
 export const DRAIN_HOOK = Symbol.for("lead-intake.drain");
 
@@ -43,20 +45,10 @@ export function startProcessDispatcher(): Dispatcher {
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
   });
   holder.leadIntakeDispatcher = dispatcher;
-  holder.leadIntakeImports = imports;
+  registerWakers({ deliveries: () => dispatcher.nudge(), imports: () => imports.nudge() });
   dispatcher.start();
   imports.start();
   (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });
   return dispatcher;
-}
-
-/** After an import was queued in this process: start it now rather than at the next poll. */
-export function nudgeImports(): void {
-  holder.leadIntakeImports?.nudge();
-}
-
-/** After a commit that wrote jobs: look for them now rather than at the next poll. */
-export function nudgeDispatcher(): void {
-  holder.leadIntakeDispatcher?.nudge();
 }

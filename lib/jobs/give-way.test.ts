@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { eventLoopUtilization, intakeBusy, intakeNeedsTheProcess, SATURATED, trackIntake } from "../intake/intake-activity";
 import { createTeam } from "../teams/team-store";
 import { Dispatcher, pauseAfterBatch } from "./dispatcher";

@@ -1,6 +1,6 @@
 import { env } from "../env";
 import { MissingApiSource, writeLead, type LeadFields, type LeadWrite } from "../intake/intake-store";
-import { nudgeDispatcher } from "../jobs/dispatcher-process";
+import { wakeDeliveries } from "../jobs/wake";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
 import type { NewLead } from "./lead-store";
 import { splitName } from "./name";
@@ -132,6 +132,6 @@ export async function createLead(options: {
     await resolveLeadSource(team.id);
     return writeLead(write);
   });
-  if (written.jobs) nudgeDispatcher();
+  if (written.jobs) wakeDeliveries();
   return { leadId: written.leadId, skipped };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { listAuditEvents, type AuditActor } from "../audit/audit-log";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";

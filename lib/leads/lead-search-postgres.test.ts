@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { db } from "../db/client";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 
 // PostgreSQL pass of `npm test` only. The lead list's prefix search must be an index range
 // at any size: PostgreSQL derives one from LIKE 'prefix%' only under the "C" collation,

@@ -34,6 +34,7 @@ export type LeadInput = {
 export type RawField = readonly [name: string, value: unknown];
 
 const quote = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL_CHARS = /[\u0000-\u001f\u007f]/;
 
 function describe(value: unknown): string {

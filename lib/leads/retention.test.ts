@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { listAuditEvents } from "../audit/audit-log";
 import { db } from "../db/client";
 import { createTeam, setTeamRetention } from "../teams/team-store";

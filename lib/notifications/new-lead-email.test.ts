@@ -29,7 +29,7 @@ after(() => new Promise<void>((resolve) => sink.close(() => resolve())));
 process.env.SMTP_URL = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
 process.env.MAIL_FROM = "Lead Intake <leads@example.test>";
 
-const { useTestDatabase } = await import("../test-support/test-database");
+const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { createApiKey } = await import("../api-keys/api-key-store");
 const { errorResponse } = await import("../http/envelope");

@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { clientFor, db } from "../db/client";
 import { rawJson } from "../db/raw-json";
 import { migrate } from "../setup/migrate";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import Database from "better-sqlite3";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createLead } from "../leads/create-lead";
 import { parseLeadInput } from "../leads/parse-lead-input";

@@ -5,7 +5,7 @@ import { describe, mock, test } from "node:test";
 process.env.REQUEST_LOG_MAX_ROWS_PER_TEAM = "150";
 process.env.REQUEST_LOG_RETENTION_DAYS = "30";
 
-const { useTestDatabase } = await import("../test-support/test-database");
+const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { createApiKey } = await import("../api-keys/api-key-store");
 const { db } = await import("../db/client");

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { createLead } from "../leads/create-lead";
 import { findLead } from "../leads/lead-store";
 import { addLeadSource, deleteLeadSource, listLeadSources } from "./lead-sources";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { isDatabaseUnavailable } from "../db/errors";
 import { API_SOURCE_NAME, addLeadSource, resolveLeadSource } from "./lead-sources";

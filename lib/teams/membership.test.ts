@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { createUser } from "../users/user-store";
 import { addMember, changeMembership, createTeam, findMembership, LastOwnerError, listMembers, listTeamsForUser } from "./team-store";
 

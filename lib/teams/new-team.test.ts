@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { db } from "../db/client";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { createUser } from "../users/user-store";
 import { listLeadSources } from "./lead-sources";
 import { createOwnedTeam, findMembership, slugFromName } from "./team-store";

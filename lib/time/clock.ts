@@ -32,3 +32,8 @@ export function now(): Date {
 export function testClockFile(): string | null {
   return process.env[CLOCK_FILE_VARIABLE] || null;
 }
+
+/** The instant `hours` before now (system clock), e.g. the start of a page's "last 24 hours". */
+export function hoursAgo(hours: number): Date {
+  return new Date(Date.now() - hours * 60 * 60 * 1000);
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import bcrypt from "bcryptjs";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { authenticateUser } from "./authenticate-user";
 import { hashPassword, needsRehash, verifyPassword } from "./password";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { db } from "../db/client";
-import { useTestDatabase } from "../test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { addMember, createTeam } from "../teams/team-store";
 import { authenticateUser } from "./authenticate-user";
 import { PasswordPolicyError } from "./password-policy";

@@ -10,7 +10,7 @@ process.env.FORM_SUBMISSIONS_PER_IP = "4";
 process.env.FORM_SUBMISSIONS_PER_FORM = "8";
 process.env.NEXTAUTH_URL = "https://leads.example.net";
 
-const { useTestDatabase } = await import("../test-support/test-database");
+const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { solveChallenge } = await import("altcha-lib");
 const { deriveKey } = await import("altcha-lib/algorithms/pbkdf2");

@@ -3,7 +3,7 @@ import type { AuditActor } from "../audit/audit-log";
 import { env } from "../env";
 import { insertJobs, requeueJob } from "../jobs/job-store";
 import { MAX_ATTEMPTS } from "../jobs/retry-schedule";
-import { nudgeDispatcher } from "../jobs/dispatcher-process";
+import { wakeDeliveries } from "../jobs/wake";
 import { newEventId, testEvent, TEST_EVENT, WEBHOOK_EVENTS } from "./lead-created-event";
 import { isPrivateAddress } from "./target-address";
 import { createEndpoint, findEndpoint, recordWebhookAudit, updateEndpoint } from "./webhook-endpoint-store";
@@ -89,7 +89,7 @@ export async function sendTestEvent(options: { endpointId: string; team: { id: s
     );
     await recordWebhookAudit(tx, options.team.id, "webhook.test_sent", options.actor, endpoint.id, { event_id: eventId });
   });
-  nudgeDispatcher();
+  wakeDeliveries();
   return true;
 }
 
@@ -108,6 +108,6 @@ export async function resendDelivery(options: { jobId: string; endpointId: strin
   });
   if (!requeued) return false;
   await recordWebhookAudit(db(), options.teamId, "webhook.resent", options.actor, options.endpointId, { job_id: job.id });
-  nudgeDispatcher();
+  wakeDeliveries();
   return true;
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, beforeEach, describe, mock, test } from "node:test";
 
-const { useTestDatabase } = await import("../test-support/test-database");
+const { useTestDatabase } = await import("../../test/support/test-database");
 const database = await useTestDatabase();
 const { db } = await import("../db/client");
 const { Dispatcher } = await import("../jobs/dispatcher");
@@ -9,7 +9,7 @@ const { MAX_ATTEMPTS, retryDelayMs } = await import("../jobs/retry-schedule");
 const { createLead } = await import("../leads/create-lead");
 const { parseLeadInput } = await import("../leads/parse-lead-input");
 const { createTeam } = await import("../teams/team-store");
-const { startWebhookReceiver } = await import("../test-support/webhook-receiver");
+const { startWebhookReceiver } = await import("../../test/support/webhook-receiver");
 const { leadCreatedEventSchema } = await import("./lead-created-event");
 const { webhookHandler } = await import("./webhook-delivery");
 const { createEndpoint, findEndpoint, listAttempts, revealSigningSecret, rotateSigningSecret } = await import("./webhook-endpoint-store");

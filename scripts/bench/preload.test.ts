@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { useTestDatabase } from "../../lib/test-support/test-database";
+import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../../lib/db/client";
 import { createLead } from "../../lib/leads/create-lead";
 import { countLeads, findLead } from "../../lib/leads/lead-store";

@@ -32,6 +32,9 @@ export default async function HostedFormPage({ params }: { params: Promise<{ for
     <HostedCard title={form.name} subtitle={`Your message goes to ${form.teamName}.`}>
       {form.challenge ? (
         <>
+          {/* React 19 hoists a stylesheet with `precedence` into the head; the widget's CSS
+              is needed only on forms with a challenge. */}
+          {/* eslint-disable-next-line @next/next/no-css-tags */}
           <link rel="stylesheet" href="/api/widget/altcha.css" precedence="default" />
           <script type="module" src="/api/widget/hosted-form.js" async />
         </>

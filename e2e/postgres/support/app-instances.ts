@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startPostgresCluster, type PostgresCluster } from "../../../lib/test-support/postgres-cluster";
+import { freePort, startPostgresCluster, type PostgresCluster } from "../../../test/support/postgres-cluster";
 import { buildIsStale } from "../../../scripts/start";
 
 // Several app instances against one PostgreSQL database, as in production: each is

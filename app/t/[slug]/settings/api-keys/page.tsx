@@ -1,3 +1,4 @@
+import { hoursAgo } from "@/lib/time/clock";
 import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/api-keys/api-key-store";
 import { now } from "@/lib/time/clock";
@@ -18,7 +19,7 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
   const [keys, baseUrl, activity, sources] = await Promise.all([
     listApiKeys(team.id),
     publicBaseUrl(),
-    requestActivity(team.id, new Date(Date.now() - 24 * 60 * 60 * 1000), "apiKeyId"),
+    requestActivity(team.id, hoursAgo(24), "apiKeyId"),
     listLeadSources(team.id),
   ]);
   // The examples name a source the team has (not API, the fallback), or none.

@@ -1,3 +1,4 @@
+import { hoursAgo } from "@/lib/time/clock";
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
@@ -21,7 +22,7 @@ export default async function WebFormsPage({ params }: { params: Promise<{ slug:
   const [forms, sources, activity] = await Promise.all([
     listWebForms(team.id),
     canManage ? listLeadSources(team.id) : [],
-    requestActivity(team.id, new Date(Date.now() - 24 * 60 * 60 * 1000), "formId"),
+    requestActivity(team.id, hoursAgo(24), "formId"),
   ]);
 
   return (

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after } from "node:test";
 import pg from "pg";
-import { db } from "../db/client";
-import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "../db/database-url";
-import { env } from "../env";
-import { migrate } from "../setup/migrate";
+import { db } from "../../lib/db/client";
+import { databaseProvider, sqliteFilePath, type DatabaseProvider } from "../../lib/db/database-url";
+import { env } from "../../lib/env";
+import { migrate } from "../../lib/setup/migrate";
 import { assertPostgresBinaries } from "./postgres-cluster";
 
 // Each node:test file that touches the database calls useTestDatabase() once, at the

@@ -1,0 +1,71 @@
+// ESLint: Next's rules (React, react-hooks, jsx-a11y, import, typescript-eslint) and the
+// direction of imports in docs/development.md ("Which way imports go"). `npm test` runs
+// it first; scripts/lint-rules.test.ts proves each direction rule fails when broken.
+import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+const TESTS = ["**/*.test.ts", "**/*.spec.ts", "e2e/**", "test/**"];
+// Code that runs the tests (not the product) may use the test helpers too.
+const TEST_RUNNERS = ["scripts/test.ts", "scripts/check-migrations.ts", "playwright.config.ts"];
+
+/** Zones that hold for every file, tests included. */
+const everywhere = [
+  {
+    target: "./lib",
+    from: ["./app", "./components"],
+    message: "lib/ is below the pages and routes: move what both need into lib/.",
+  },
+  {
+    // Components call the server actions that live beside their routes; nothing else of app/.
+    target: "./components",
+    from: "./app/**/!(actions|sign-out-action).{ts,tsx}",
+    message: "Components are used by pages, never the other way round (server actions excepted).",
+  },
+];
+
+const config = [
+  { ignores: ["lib/generated/**", ".next/**", "node_modules/**", "test-results/**", "next-env.d.ts", "bench/results/**"] },
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  {
+    rules: {
+      "import/no-cycle": ["error", { ignoreExternal: true }],
+      "import/no-restricted-paths": ["error", { zones: everywhere }],
+      "no-control-regex": "error",
+      // A leading underscore names a value that is deliberately left unused (a destructured
+      // field dropped on purpose, an iteration that only counts).
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_", caughtErrors: "none" },
+      ],
+    },
+  },
+  {
+    files: ["**/*.ts", "**/*.tsx", "**/*.mjs"],
+    ignores: [...TESTS, ...TEST_RUNNERS],
+    rules: {
+      "import/no-restricted-paths": [
+        "error",
+        {
+          zones: [
+            ...everywhere,
+            {
+              target: "./",
+              from: ["./test", "./e2e"],
+              message: "Test helpers are for tests only.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // React's rules of hooks are for React code. Elsewhere a `use…` name is not a hook:
+    // Playwright's fixtures call `use`, node:test files call `useTestDatabase`.
+    files: ["**/*.ts"],
+    ignores: ["app/**", "components/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+];
+
+export default config;

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { after, describe, test } from "node:test";
+import { ESLint } from "eslint";
+
+// The import direction of docs/development.md is kept by eslint.config.mjs. Each rule is
+// proved here by breaking it in probe files inside the tree (where the config applies)
+// and checking that ESLint reports exactly that rule; the real tree is linted by npm test.
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const probes: string[] = [];
+const eslint = new ESLint({ cwd: ROOT });
+
+after(() => {
+  for (const dir of probes) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes probe files under `folder` (relative to the root) and lints the first one. */
+async function rulesBroken(folder: string, files: Record<string, string>): Promise<string[]> {
+  const dir = path.join(ROOT, folder, `lint-probe-${process.pid}`);
+  probes.push(dir);
+  mkdirSync(dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(dir, name), text);
+  const [result] = await eslint.lintFiles([path.join(dir, Object.keys(files)[0]!)]);
+  return result!.messages.map((message) => message.ruleId ?? message.message);
+}
+
+describe("import direction (eslint.config.mjs)", () => {
+  test("an import cycle fails the lint", async () => {
+    const broken = await rulesBroken("lib", {
+      "a.ts": 'import { b } from "./b";\n\nexport const a = () => b();\n',
+      "b.ts": 'import { a } from "./a";\n\nexport const b = (): unknown => a;\n',
+    });
+    assert.deepEqual(broken, ["import/no-cycle"]);
+  });
+
+  test("the same two files without the cycle pass", async () => {
+    const broken = await rulesBroken("lib", {
+      "c.ts": 'import { d } from "./d";\n\nexport const c = () => d();\n',
+      "d.ts": "export const d = (): number => 1;\n",
+    });
+    assert.deepEqual(broken, []);
+  });
+
+  test("lib never imports app", async () => {
+    const broken = await rulesBroken("lib", { "e.ts": 'import Home from "@/app/page";\n\nexport const e = Home;\n' });
+    assert.deepEqual(broken, ["import/no-restricted-paths"]);
+  });
+
+  test("components import server actions from app, and nothing else of it", async () => {
+    const page = await rulesBroken("components", { "f.tsx": 'import Home from "@/app/page";\n\nexport const f = Home;\n' });
+    assert.deepEqual(page, ["import/no-restricted-paths"]);
+    const action = await rulesBroken("components", {
+      "g.tsx": 'import { signOutAction } from "@/app/sign-out-action";\n\nexport const g = signOutAction;\n',
+    });
+    assert.deepEqual(action, []);
+  });
+
+  test("product code never imports test helpers; tests do", async () => {
+    const product = await rulesBroken("lib", {
+      "h.ts": 'import { useTestDatabase } from "../../test/support/test-database";\n\nexport const h = useTestDatabase;\n',
+    });
+    assert.deepEqual(product, ["import/no-restricted-paths"]);
+    const testFile = await rulesBroken("lib", {
+      "i.test.ts": 'import { useTestDatabase } from "../../test/support/test-database";\n\nexport const i = useTestDatabase;\n',
+    });
+    assert.deepEqual(testFile, []);
+  });
+});
