@@ -106,11 +106,13 @@ export function rememberedMapping(headers: readonly string[], last: { headers: s
   return mapping.every((target) => target !== undefined) ? (mapping as ColumnMapping) : null;
 }
 
+// eslint-disable-next-line no-control-regex -- removing control characters is the point
+const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/g;
+
 /** A file name as shown and audited: its last path part, no control characters, at most 200 characters. */
 function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
-  // eslint-disable-next-line no-control-regex -- removing control characters is the point
-  const clean = base.replace(/[\u0000-\u001f\u007f]/g, "").trim().slice(0, 200);
+  const clean = base.replace(CONTROL_CHARACTERS, "").trim().slice(0, 200);
   return clean || "import.csv";
 }
 
