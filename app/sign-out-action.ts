@@ -21,7 +21,8 @@ export async function signOutAction(form: FormData): Promise<void> {
   if (user) await endAllSessions(user.id);
   const jar = await cookies();
   for (const { name } of jar.getAll()) {
-    if (isSessionCookie(name)) jar.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: name.startsWith("__Secure-") });
+    if (isSessionCookie(name))
+      jar.set(name, "", { path: "/", maxAge: 0, httpOnly: true, sameSite: "lax", secure: name.startsWith("__Secure-") });
   }
   const to = safeCallbackUrl(form.get("callbackUrl"));
   redirect(to === "/" ? "/signin" : to);

@@ -48,11 +48,23 @@ const schema = z.object({
   FORM_CHALLENGE_COST: z.coerce.number().int().min(1).max(100_000).default(1_000),
   FORM_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
   // Bearer token for GET /api/metrics (Prometheus); without it the endpoint is a 404.
-  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional().or(z.literal("").transform(() => undefined)),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, "must be at least 16 characters")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   // Scheduled SQLite backups by `npm start` (docs/operations.md): every N hours into
   // BACKUP_DIR, keeping the newest BACKUP_KEEP.
-  BACKUP_DIR: z.string().min(1).optional().or(z.literal("").transform(() => undefined)),
-  BACKUP_EVERY_HOURS: z.coerce.number().positive().max(24 * 30).optional(),
+  BACKUP_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  BACKUP_EVERY_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 30)
+    .optional(),
   BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
   // How long SIGTERM waits for in-flight requests before closing what is left.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),

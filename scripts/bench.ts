@@ -89,11 +89,21 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     });
     const record = (r: Row) => {
       rows.push(r);
-      console.log(`${r.label} @${r.connections}: ${Math.round(r.reqPerSec ?? 0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}, server CPU ${Math.round(r.serverCpuMicros ?? 0)} µs/req`);
+      console.log(
+        `${r.label} @${r.connections}: ${Math.round(r.reqPerSec ?? 0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, non-2xx ${r.non2xx}, server CPU ${Math.round(r.serverCpuMicros ?? 0)} µs/req`,
+      );
     };
 
     if (wants(options, "ping")) {
-      record(row("ping", "GET /api/ping (baseline)", options.connections, await measure(server, { method: "GET", path: "/api/ping" }, run(options.connections)), null));
+      record(
+        row(
+          "ping",
+          "GET /api/ping (baseline)",
+          options.connections,
+          await measure(server, { method: "GET", path: "/api/ping" }, run(options.connections)),
+          null,
+        ),
+      );
     }
 
     const bodies: { id: string; label: string; request: LoadRequest }[] = [
@@ -136,7 +146,12 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       // database grows, the machine's other load comes and goes); pairs side by side do not.
       const hooks = await webhookBench(admin?.id);
       try {
-        const body = (headers: Record<string, string>): LoadRequest => ({ method: "POST", path: CREATE_LEAD, headers: { ...headers, "content-type": "application/json" }, body: jsonLeadBody });
+        const body = (headers: Record<string, string>): LoadRequest => ({
+          method: "POST",
+          path: CREATE_LEAD,
+          headers: { ...headers, "content-type": "application/json" },
+          body: jsonLeadBody,
+        });
         const hookTeam = await db().team.findUniqueOrThrow({ where: { slug: "bench-hooks" } });
         await warmUp(server.baseUrl, body(hooks.auth), options.connections, options.warmup);
         await hooks.drain(300);
@@ -150,8 +165,24 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         }
         const created = await countLeads(hookTeam.id);
         const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
-        record(row(`create-json-paired-${options.connections}`, `create_lead, JSON, no webhook endpoint (${sides})`, options.connections, medianRow(plain), null));
-        record(row(`create-json-webhook-${options.connections}`, `create_lead, JSON, one webhook endpoint (${sides}; ${created.toLocaleString("en-US")} events, outbox drained ≤ ${drained.toFixed(1)} s after a row)`, options.connections, medianRow(hooked), null));
+        record(
+          row(
+            `create-json-paired-${options.connections}`,
+            `create_lead, JSON, no webhook endpoint (${sides})`,
+            options.connections,
+            medianRow(plain),
+            null,
+          ),
+        );
+        record(
+          row(
+            `create-json-webhook-${options.connections}`,
+            `create_lead, JSON, one webhook endpoint (${sides}; ${created.toLocaleString("en-US")} events, outbox drained ≤ ${drained.toFixed(1)} s after a row)`,
+            options.connections,
+            medianRow(hooked),
+            null,
+          ),
+        );
         const received = await hooks.received();
         if (received < created) throw new Error(`The receiver got ${received} deliveries for ${created} leads`);
       } finally {
@@ -161,20 +192,53 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
 
     if (wants(options, "import")) {
       if (!admin || !adminPassword) throw new Error("The import rows sign in as the demo admin: it was not seeded");
-      const json: LoadRequest = { method: "POST", path: CREATE_LEAD, headers: { ...auth, "content-type": "application/json" }, body: jsonLeadBody };
+      const json: LoadRequest = {
+        method: "POST",
+        path: CREATE_LEAD,
+        headers: { ...auth, "content-type": "application/json" },
+        body: jsonLeadBody,
+      };
       const l = options.latencyConnections;
-      const result = await importBench({ server, dataDir, rows: options.importRows, owner: { id: admin.id, email: adminEmail, password: adminPassword }, createLead: json, run: run(l) });
+      const result = await importBench({
+        server,
+        dataDir,
+        rows: options.importRows,
+        owner: { id: admin.id, email: adminEmail, password: adminPassword },
+        createLead: json,
+        run: run(l),
+      });
       const rate = result.rows / result.seconds;
-      const memory = result.rssGrowthMb === null ? "server memory not measured" : `server memory growth at most ${result.rssGrowthMb.toFixed(0)} MB`;
+      const memory =
+        result.rssGrowthMb === null ? "server memory not measured" : `server memory growth at most ${result.rssGrowthMb.toFixed(0)} MB`;
       console.log(`Import of ${result.rows} rows: ${result.seconds.toFixed(1)} s, ${Math.round(rate)} rows/s, ${memory}`);
-      record(timedRow("import", `CSV import of ${result.rows.toLocaleString("en-US")} rows (upload, then the server's import job alone, duplicates skipped): ${result.seconds.toFixed(1)} s, ${memory}; req/s = rows/s`, rate, result.seconds, null));
+      record(
+        timedRow(
+          "import",
+          `CSV import of ${result.rows.toLocaleString("en-US")} rows (upload, then the server's import job alone, duplicates skipped): ${result.seconds.toFixed(1)} s, ${memory}; req/s = rows/s`,
+          rate,
+          result.seconds,
+          null,
+        ),
+      );
       record(row(`import-idle-create-${l}`, "create_lead, JSON, before the import (idle)", l, result.idle, null));
-      record(row(`import-during-create-${l}`, `create_lead, JSON, while an import of ${Math.ceil(result.rows / 2).toLocaleString("en-US")} rows runs${result.overlapped ? "" : " (the import ended before the row did)"}`, l, result.during, null));
+      record(
+        row(
+          `import-during-create-${l}`,
+          `create_lead, JSON, while an import of ${Math.ceil(result.rows / 2).toLocaleString("en-US")} rows runs${result.overlapped ? "" : " (the import ended before the row did)"}`,
+          l,
+          result.during,
+          null,
+        ),
+      );
     }
 
     if (wants(options, "preload") && options.leads > 0) {
       const source = await resolveLeadSource(team.id);
-      const loaded = await preload(databaseUrl, { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() }, options.leads);
+      const loaded = await preload(
+        databaseUrl,
+        { teamId: team.id, sourceId: source.id, apiKeyId: key.keyId, currency: await workspaceCurrency() },
+        options.leads,
+      );
       console.log(`Preloaded ${loaded.inserted.toLocaleString("en-US")} leads in ${loaded.seconds.toFixed(1)} s`);
     }
 
@@ -203,14 +267,30 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const queries = leadQueries({ ...pages, teamId: team.id, phoneQuery, campaign: "campaign-7" });
       for (const query of queries) {
         const q = await measureQuery(query.run, options.duration, options.warmup);
-        record({ id: `query-${query.id}`, label: `${query.label} (lib query, in-process, 1 caller)`, status: "lib query", connections: 1, storedLeads: total, reqPerSec: q.opsPerSec, p50: q.p50, p99: q.p99, errors: q.errors, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null });
+        record({
+          id: `query-${query.id}`,
+          label: `${query.label} (lib query, in-process, 1 caller)`,
+          status: "lib query",
+          connections: 1,
+          storedLeads: total,
+          reqPerSec: q.opsPerSec,
+          p50: q.p50,
+          p99: q.p99,
+          errors: q.errors,
+          non2xx: 0,
+          ratio: null,
+          serverCpuMicros: null,
+          cpuRatio: null,
+        });
       }
     }
 
     if (wants(options, "export")) {
       const total = await countLeads(team.id);
       const run = await measureFullExport(team.id, total);
-      console.log(`Export of ${total} leads: ${run.seconds.toFixed(1)} s, ${(run.bytes / 1024 / 1024).toFixed(0)} MB, heap growth ≤ ${run.heapGrowthMb.toFixed(1)} MB`);
+      console.log(
+        `Export of ${total} leads: ${run.seconds.toFixed(1)} s, ${(run.bytes / 1024 / 1024).toFixed(0)} MB, heap growth ≤ ${run.heapGrowthMb.toFixed(1)} MB`,
+      );
       record(
         timedRow(
           "export-all",
@@ -223,7 +303,15 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     }
 
     if (wants(options, "ping")) {
-      record(row("ping-end", "GET /api/ping again (drift check)", options.connections, await measure(server, { method: "GET", path: "/api/ping" }, run(options.connections)), null));
+      record(
+        row(
+          "ping-end",
+          "GET /api/ping again (drift check)",
+          options.connections,
+          await measure(server, { method: "GET", path: "/api/ping" }, run(options.connections)),
+          null,
+        ),
+      );
     }
     await db().$disconnect();
   } finally {
@@ -241,7 +329,21 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
 /** A row for one timed run of a whole job (an export, an import): items per second, and its time in ms as p50 and p99. */
 function timedRow(id: string, label: string, perSecond: number, seconds: number, storedLeads: number | null): Row {
   const ms = Math.round(seconds * 1000);
-  return { id, label, status: "lib query", connections: 1, storedLeads, reqPerSec: perSecond, p50: ms, p99: ms, errors: 0, non2xx: 0, ratio: null, serverCpuMicros: null, cpuRatio: null };
+  return {
+    id,
+    label,
+    status: "lib query",
+    connections: 1,
+    storedLeads,
+    reqPerSec: perSecond,
+    p50: ms,
+    p99: ms,
+    errors: 0,
+    non2xx: 0,
+    ratio: null,
+    serverCpuMicros: null,
+    cpuRatio: null,
+  };
 }
 
 const isPostgres = (url: string | undefined) => /^postgres(ql)?:\/\//i.test(url ?? "");
@@ -291,7 +393,11 @@ async function main() {
   // The PostgreSQL child: one suite, rows to a file for the parent.
   const childRows = process.env.BENCH_SUITE_ROWS;
   if (childRows) {
-    const rows = await suite(options, { kind: "postgres", databaseUrl: process.env.DATABASE_URL!, dataDir: process.env.BENCH_SUITE_DATA_DIR! });
+    const rows = await suite(options, {
+      kind: "postgres",
+      databaseUrl: process.env.DATABASE_URL!,
+      dataDir: process.env.BENCH_SUITE_DATA_DIR!,
+    });
     writeFileSync(childRows, JSON.stringify(rows));
     return;
   }
@@ -308,7 +414,22 @@ async function main() {
 
   if (wants(options, "secret")) {
     const ops = secretChecksPerSecond(options.secretSeconds);
-    rows.push({ id: "secret", label: "Secret check (SHA-256 + timingSafeEqual)", status: "ok", connections: null, storedLeads: null, reqPerSec: null, p50: null, p99: null, errors: null, non2xx: null, ratio: null, serverCpuMicros: null, cpuRatio: null, opsPerSec: ops });
+    rows.push({
+      id: "secret",
+      label: "Secret check (SHA-256 + timingSafeEqual)",
+      status: "ok",
+      connections: null,
+      storedLeads: null,
+      reqPerSec: null,
+      p50: null,
+      p99: null,
+      errors: null,
+      non2xx: null,
+      ratio: null,
+      serverCpuMicros: null,
+      cpuRatio: null,
+      opsPerSec: ops,
+    });
     console.log(`Secret check: ${Math.round(ops)} ops/s`);
   }
 

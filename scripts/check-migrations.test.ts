@@ -44,10 +44,17 @@ test("a PostgreSQL twin that lost a column, a migration without its twin and dif
       edit(path.join(dir, "postgres/migrations", INIT, "migration.sql"), (sql) => sql.replace(/^\s*"lastUsedAt" TIMESTAMP\(3\),\n/m, ""));
       edit(path.join(dir, "sqlite/migrations", INIT, "migration.sql"), (sql) => sql.replace("VALUES ('lead', 0)", "VALUES ('lead', 100)"));
       mkdirSync(path.join(dir, "sqlite/migrations/20991231000000_extra"));
-      writeFileSync(path.join(dir, "sqlite/migrations/20991231000000_extra/migration.sql"), 'CREATE INDEX "Lead_email_idx2" ON "Lead"("email");\n');
+      writeFileSync(
+        path.join(dir, "sqlite/migrations/20991231000000_extra/migration.sql"),
+        'CREATE INDEX "Lead_email_idx2" ON "Lead"("email");\n',
+      );
     }),
   );
-  assert.equal(matching(problems, /^PostgreSQL: .*does not produce prisma\/models\.prisma[\s\S]*lastUsedAt/).length, 1, problems.join("\n"));
+  assert.equal(
+    matching(problems, /^PostgreSQL: .*does not produce prisma\/models\.prisma[\s\S]*lastUsedAt/).length,
+    1,
+    problems.join("\n"),
+  );
   assert.equal(matching(problems, /prisma\/postgres\/migrations\/20991231000000_extra is missing/).length, 1, problems.join("\n"));
   assert.equal(matching(problems, new RegExp(`^${INIT}: the data statements differ`)).length, 1, problems.join("\n"));
   assert.equal(matching(problems, /^SQLite: /).length, 1, "the extra SQLite index is not in the models either");

@@ -58,7 +58,9 @@ export function compareProviders(prismaDir = PRISMA_DIR): string[] {
   for (const provider of Object.keys(PROVIDERS) as Provider[]) {
     const file = path.join(prismaDir, PROVIDERS[provider].dir, "models.prisma");
     if (!existsSync(file) || readFileSync(file, "utf8") !== models) {
-      problems.push(`prisma/${PROVIDERS[provider].dir}/models.prisma differs from prisma/models.prisma: it must be a symlink to ../models.prisma (one source of truth for both providers)`);
+      problems.push(
+        `prisma/${PROVIDERS[provider].dir}/models.prisma differs from prisma/models.prisma: it must be a symlink to ../models.prisma (one source of truth for both providers)`,
+      );
     }
   }
   const sqlite = migrationFolders("sqlite", prismaDir);

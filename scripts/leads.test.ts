@@ -18,7 +18,11 @@ const setClock = (at: Date) => writeFileSync(clockFile, at.toISOString());
 const t0 = new Date("2026-11-26T12:00:00Z");
 
 function leads(...args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/leads.ts"), ...args], { env: cliEnv, encoding: "utf8", cwd: ROOT });
+  return spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/leads.ts"), ...args], {
+    env: cliEnv,
+    encoding: "utf8",
+    cwd: ROOT,
+  });
 }
 
 test("leads import: the file mapped from its header, progress, the report and the refused rows", async () => {
@@ -26,7 +30,10 @@ test("leads import: the file mapped from its header, progress, the report and th
   const team = await createTeam({ slug: "cli-import", name: "CLI import", defaultPhoneCountry: "GB" });
   await createLead({ team, apiKeyId: null, input: { name: "Already Here", email: "dup@example.com", extraFields: {} } });
   const file = path.join(database.dir, "people.csv");
-  writeFileSync(file, "Full name;E-mail;Mobile;Notes\nAda Lovelace;ada@example.com;07911 123456;first\nDup Person;DUP@example.com;;\n;nobody@example.com;;\nAlan Turing;alan@;;\n");
+  writeFileSync(
+    file,
+    "Full name;E-mail;Mobile;Notes\nAda Lovelace;ada@example.com;07911 123456;first\nDup Person;DUP@example.com;;\n;nobody@example.com;;\nAlan Turing;alan@;;\n",
+  );
 
   const run = leads("import", file, "--team", team.slug);
   assert.equal(run.status, 0, run.stderr);
@@ -40,7 +47,10 @@ test("leads import: the file mapped from its header, progress, the report and th
     '\uFEFF"Full name","E-mail","Mobile","Notes","reason"\r\n"","nobody@example.com","","","Name is required"\r\n"Alan Turing","alan@","","","Invalid email address: alan@"\r\n',
   );
   const lead = await db().lead.findFirstOrThrow({ where: { teamId: team.id, email: "ada@example.com" } });
-  assert.deepEqual([lead.firstName, lead.lastName, lead.mobileNo, lead.extraFields], ["Ada", "Lovelace", "+447911123456", { Notes: "first" }]);
+  assert.deepEqual(
+    [lead.firstName, lead.lastName, lead.mobileNo, lead.extraFields],
+    ["Ada", "Lovelace", "+447911123456", { Notes: "first" }],
+  );
   assert.deepEqual(
     (await listAuditEvents(team.id)).map((e) => [e.action, e.via]),
     [
@@ -66,7 +76,10 @@ test("an import whose CLI was killed mid-way is resumed after its last committed
   const file = path.join(database.dir, "many.csv");
   writeFileSync(file, ["Name", ...Array.from({ length: total }, (_, i) => `Person ${i}`)].join("\n"));
 
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/leads.ts"), "import", file, "--team", team.slug], { env: cliEnv, cwd: ROOT });
+  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/leads.ts"), "import", file, "--team", team.slug], {
+    env: cliEnv,
+    cwd: ROOT,
+  });
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       // The first progress line after a committed batch: kill it there, mid-import.
@@ -90,7 +103,14 @@ test("an import whose CLI was killed mid-way is resumed after its last committed
   const resumed = leads("resume", "--team", team.slug);
   assert.equal(resumed.status, 0, resumed.stderr);
   assert.match(resumed.stdout, new RegExp(`done: ${total} created`));
-  const names = await db().lead.findMany({ where: { teamId: team.id }, orderBy: { seq: "asc" }, select: { firstName: true, lastName: true } });
+  const names = await db().lead.findMany({
+    where: { teamId: team.id },
+    orderBy: { seq: "asc" },
+    select: { firstName: true, lastName: true },
+  });
   assert.equal(names.length, total);
-  assert.ok(names.every((n, i) => `${n.firstName} ${n.lastName}` === `Person ${i}`), "every row once, in file order");
+  assert.ok(
+    names.every((n, i) => `${n.firstName} ${n.lastName}` === `Person ${i}`),
+    "every row once, in file order",
+  );
 });

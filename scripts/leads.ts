@@ -11,7 +11,14 @@ import { CLI_ACTOR } from "../lib/audit/audit-log";
 import { env } from "../lib/env";
 import { TARGET_LABELS } from "../lib/imports/column-mapping";
 import { importHandler } from "../lib/imports/import-job";
-import { activeImport, DUPLICATES_MODES, findImport, importJobId, type DuplicatesMode, type ImportRecord } from "../lib/imports/import-store";
+import {
+  activeImport,
+  DUPLICATES_MODES,
+  findImport,
+  importJobId,
+  type DuplicatesMode,
+  type ImportRecord,
+} from "../lib/imports/import-store";
 import { CsvFileError, refusedRowsCsv, startImport, uploadImport } from "../lib/imports/lead-import";
 import { Dispatcher } from "../lib/jobs/dispatcher";
 import { claimJobById } from "../lib/jobs/job-store";
@@ -48,9 +55,18 @@ function progressLine(record: ImportRecord, startedAt: number): string {
 async function runOrWatch(record: ImportRecord): Promise<ImportRecord> {
   const settings = env();
   const jobId = await importJobId(record.id);
-  const lanes = new Dispatcher({ handlers: { import: importHandler }, lane: "imports", leaseMs: settings.JOB_LEASE_SECONDS * 1000, retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000, now });
-  const job = jobId ? await claimJobById({ id: jobId, workerId: lanes.workerId, now: now(), leaseMs: settings.JOB_LEASE_SECONDS * 1000 }) : null;
-  if (!job) console.log("The import's job is held by another process (a server, or an earlier run whose claim has not run out): watching it.");
+  const lanes = new Dispatcher({
+    handlers: { import: importHandler },
+    lane: "imports",
+    leaseMs: settings.JOB_LEASE_SECONDS * 1000,
+    retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
+    now,
+  });
+  const job = jobId
+    ? await claimJobById({ id: jobId, workerId: lanes.workerId, now: now(), leaseMs: settings.JOB_LEASE_SECONDS * 1000 })
+    : null;
+  if (!job)
+    console.log("The import's job is held by another process (a server, or an earlier run whose claim has not run out): watching it.");
   const tty = process.stdout.isTTY;
   const startedAt = Date.now();
   let shown = -1;
@@ -83,12 +99,17 @@ async function report(record: ImportRecord, file: string | null): Promise<void> 
     `Import ${record.id} ${record.status}: ${record.createdCount} created, ${record.updatedCount} updated, ${record.skippedCount} skipped as duplicates, ${record.refusedCount} refused (${record.cursor} of ${record.totalRows} rows).`,
   );
   if (record.status !== "done" && record.status !== "cancelled") {
-    console.log(record.error ?? "The import stopped before the end; `npm run leads -- resume --team <slug>` (or a running server) continues it.");
+    console.log(
+      record.error ?? "The import stopped before the end; `npm run leads -- resume --team <slug>` (or a running server) continues it.",
+    );
     process.exitCode = 1;
   }
   if (record.refusedCount > 0 && file) {
     const target = `${file.replace(/\.csv$/i, "")}.refused.csv`;
-    await pipeline(Readable.fromWeb(refusedRowsCsv(record) as import("node:stream/web").ReadableStream<Uint8Array>), createWriteStream(target));
+    await pipeline(
+      Readable.fromWeb(refusedRowsCsv(record) as import("node:stream/web").ReadableStream<Uint8Array>),
+      createWriteStream(target),
+    );
     console.log(`Refused rows, with a reason column: ${target}`);
   }
 }
@@ -112,7 +133,9 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
       throw error;
     }
     const { record, proposed, remembered } = uploaded;
-    console.log(`${record.fileName}: ${record.totalRows.toLocaleString("en")} rows; columns mapped${remembered ? " as in the team's last import of these headers" : " from their names"}:`);
+    console.log(
+      `${record.fileName}: ${record.totalRows.toLocaleString("en")} rows; columns mapped${remembered ? " as in the team's last import of these headers" : " from their names"}:`,
+    );
     record.headers.forEach((header, index) => console.log(`  ${header} → ${TARGET_LABELS[proposed[index]!]}`));
     const started = await startImport({ record, mapping: proposed, duplicates, sourceId: null, actor: CLI_ACTOR, now: now() });
     if (!started.ok) throw new Error(started.error);

@@ -93,7 +93,12 @@ async function main() {
   startRetentionSchedule();
   if (settings.BACKUP_DIR && settings.BACKUP_EVERY_HOURS) {
     if (provider === "sqlite") {
-      startBackupSchedule({ database: sqliteFilePath(url), dir: settings.BACKUP_DIR, everyHours: settings.BACKUP_EVERY_HOURS, keep: settings.BACKUP_KEEP });
+      startBackupSchedule({
+        database: sqliteFilePath(url),
+        dir: settings.BACKUP_DIR,
+        everyHours: settings.BACKUP_EVERY_HOURS,
+        keep: settings.BACKUP_KEEP,
+      });
       console.log(`Backups: every ${settings.BACKUP_EVERY_HOURS} h into ${settings.BACKUP_DIR}, the newest ${settings.BACKUP_KEEP} kept.`);
     } else {
       console.warn("BACKUP_DIR is for the embedded SQLite database; back up PostgreSQL with pg_dump (docs/operations.md).");

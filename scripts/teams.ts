@@ -20,10 +20,13 @@ runCli(USAGE, OPTIONS, async (command, _rest, values) => {
     if (!name || name.length > TEAM_NAME_MAX) throw new UsageError(`--name needs 1 to ${TEAM_NAME_MAX} characters`);
     if (!values.owner) throw new UsageError("--owner <email> is required");
     const owner = await findUserByEmail(values.owner);
-    if (!owner) throw new UsageError(`No user "${values.owner}" (they need an account first: invite them to a team, or use the demo admin)`);
+    if (!owner)
+      throw new UsageError(`No user "${values.owner}" (they need an account first: invite them to a team, or use the demo admin)`);
     const team = await createOwnedTeam({ name, ownerUserId: owner.id, actor: CLI_ACTOR });
     console.log(
-      values.json ? JSON.stringify({ slug: team.slug, name: team.name, owner: owner.email }) : `Created team "${team.name}" (/t/${team.slug}), owned by ${owner.email}`,
+      values.json
+        ? JSON.stringify({ slug: team.slug, name: team.name, owner: owner.email })
+        : `Created team "${team.name}" (/t/${team.slug}), owned by ${owner.email}`,
     );
     return;
   }

@@ -11,12 +11,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { migrate } from "../lib/setup/migrate";
-import {
-  PostgresUnavailableError,
-  postgresOptedOut,
-  startPostgresCluster,
-  type PostgresCluster,
-} from "../test/support/postgres-cluster";
+import { PostgresUnavailableError, postgresOptedOut, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
 
@@ -160,7 +155,6 @@ process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
 // production default (the fault tests set their own, short timeouts).
 const suiteEnv: NodeJS.ProcessEnv = { ...baseEnv, DB_CONNECT_TIMEOUT_MS: "30000" };
 
-
 // First, so a machine without PostgreSQL fails at once with the command that fixes it.
 cluster = await stage("Start a private PostgreSQL cluster", async () => {
   if (postgresOptedOut()) {
@@ -191,14 +185,24 @@ const unitFiles = [...testFiles("lib"), ...testFiles("test"), ...testFiles("scri
 // Migrated once per provider; each test file copies it (test/support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
 await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));
-nodeTest("Unit and integration tests on SQLite (node:test)", unitFiles.filter((file) => databasesOf(file).sqlite), "node-sqlite.tap", { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate });
+nodeTest(
+  "Unit and integration tests on SQLite (node:test)",
+  unitFiles.filter((file) => databasesOf(file).sqlite),
+  "node-sqlite.tap",
+  { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate },
+);
 if (cluster) {
   const postgresTemplate = await cluster.createDatabase("lead_intake_template");
   await stage("Migrate the PostgreSQL template", () => migrate({ ...baseEnv, DATABASE_URL: postgresTemplate }));
-  nodeTest("Integration tests on PostgreSQL (node:test)", unitFiles.filter((file) => databasesOf(file).postgres), "node-postgres.tap", {
-    ...suiteEnv,
-    TEST_DATABASE_URL: postgresTemplate,
-  });
+  nodeTest(
+    "Integration tests on PostgreSQL (node:test)",
+    unitFiles.filter((file) => databasesOf(file).postgres),
+    "node-postgres.tap",
+    {
+      ...suiteEnv,
+      TEST_DATABASE_URL: postgresTemplate,
+    },
+  );
 }
 
 if (buildIsStale()) run("Production build", bin("next"), ["build"]);
@@ -206,7 +210,10 @@ if (buildIsStale()) run("Production build", bin("next"), ["build"]);
 playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite.json", "SQLite", suiteEnv);
 if (cluster) {
   const e2eDatabase = await cluster.createDatabase("lead_intake_e2e");
-  playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", "PostgreSQL", { ...suiteEnv, E2E_DATABASE_URL: e2eDatabase });
+  playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", "PostgreSQL", {
+    ...suiteEnv,
+    E2E_DATABASE_URL: e2eDatabase,
+  });
   cluster.destroy();
   // Each file starts its own cluster and two app instances: one file at a time on 2 cores.
   nodeTest(

@@ -16,7 +16,8 @@ export async function changePasswordAction(_previous: ChangePasswordState, form:
   const user = await currentUser();
   if (!user) return { ok: false, error: "Your session has ended; sign in again." };
   const [current, next, confirm] = ["current", "password", "confirm"].map((name) => form.get(name));
-  if (typeof current !== "string" || typeof next !== "string" || current.length > PASSWORD_MAX_LENGTH) return { ok: false, error: "Fill in every field." };
+  if (typeof current !== "string" || typeof next !== "string" || current.length > PASSWORD_MAX_LENGTH)
+    return { ok: false, error: "Fill in every field." };
   if (next !== confirm) return { ok: false, error: "The two new passwords do not match." };
   try {
     const result = await changePassword({ userId: user.id, current, next, actor: webActor(user.id, list) });

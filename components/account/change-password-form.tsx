@@ -21,7 +21,11 @@ export function ChangePasswordForm() {
   useEffect(() => {
     if (!state?.ok) return;
     void signIn("credentials", { email: state.email, password: next.current, redirect: false }).then((result) =>
-      setDone(result?.ok ? "Password changed. Every other session of yours has been signed out." : "Password changed. Sign in again with the new password."),
+      setDone(
+        result?.ok
+          ? "Password changed. Every other session of yours has been signed out."
+          : "Password changed. Sign in again with the new password.",
+      ),
     );
   }, [state]);
 

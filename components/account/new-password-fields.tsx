@@ -5,7 +5,11 @@ import { PASSWORD_MIN_LENGTH } from "@/lib/users/password-policy";
  * A new password and its confirmation, named password and confirm ("New password" and
  * "Confirm new password" unless `labels` says otherwise, e.g. on an invite).
  */
-export function NewPasswordFields({ labels = { password: "New password", confirm: "Confirm new password" } }: { labels?: { password: string; confirm: string } }) {
+export function NewPasswordFields({
+  labels = { password: "New password", confirm: "Confirm new password" },
+}: {
+  labels?: { password: string; confirm: string };
+}) {
   return (
     <>
       <div>

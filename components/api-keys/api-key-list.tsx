@@ -48,7 +48,8 @@ export function ApiKeyList({
     );
   }
   const expired = (key: ApiKeyListItem) => key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime();
-  const expiryText = (at: Date) => (at.getTime() <= now.getTime() ? `Expired ${relativeTime(at, now)}` : `Expires ${relativeTime(at, now)}`);
+  const expiryText = (at: Date) =>
+    at.getTime() <= now.getTime() ? `Expired ${relativeTime(at, now)}` : `Expires ${relativeTime(at, now)}`;
   return (
     <ul aria-label="API keys" className="space-y-4">
       {keys.map((key) => (
@@ -125,9 +126,7 @@ export function ApiKeyList({
             <dt className="font-medium text-slate-600">Last 24 hours</dt>
             <dd className="flex flex-wrap items-center gap-x-3 gap-y-1 text-slate-800">
               <span>{plural(activity.get(key.keyId)?.requests ?? 0, "request")}</span>
-              {activity.get(key.keyId)?.failures ? (
-                <Badge tone="red">{plural(activity.get(key.keyId)!.failures, "failure")}</Badge>
-              ) : null}
+              {activity.get(key.keyId)?.failures ? <Badge tone="red">{plural(activity.get(key.keyId)!.failures, "failure")}</Badge> : null}
               <Link
                 href={`/t/${slug}/settings/api-keys/${key.keyId}`}
                 className={linkClass}

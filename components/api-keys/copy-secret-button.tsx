@@ -147,7 +147,13 @@ export function ApiSecret({
             <label className="sr-only" htmlFor={`rescue-${keyId}`}>
               API secret
             </label>
-            <input id={`rescue-${keyId}`} readOnly value={rescue} onFocus={(e) => e.currentTarget.select()} className={`${inputClass} mt-2 font-mono`} />
+            <input
+              id={`rescue-${keyId}`}
+              readOnly
+              value={rescue}
+              onFocus={(e) => e.currentTarget.select()}
+              className={`${inputClass} mt-2 font-mono`}
+            />
           </div>
         ) : null}
       </div>

@@ -14,8 +14,8 @@ export function DeleteKeyButton({ slug, keyId, description }: { slug: string; ke
       description={
         <>
           Key <code className="font-mono text-slate-800">{keyId}</code>
-          {description ? <> ({description})</> : null} stops working immediately: every request that uses it will be refused
-          with &quot;Invalid API key&quot;. This cannot be undone.
+          {description ? <> ({description})</> : null} stops working immediately: every request that uses it will be refused with
+          &quot;Invalid API key&quot;. This cannot be undone.
         </>
       }
       confirmLabel="Delete key"

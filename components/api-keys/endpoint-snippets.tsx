@@ -33,14 +33,14 @@ export function EndpointSnippets({ baseUrl, keyIds, source }: { baseUrl: string;
         How to call this endpoint
       </h3>
       <p className="mt-1 text-xs text-slate-600">
-        <code className="font-mono break-all text-slate-800">POST {baseUrl}/api/method/crm.api.leads.create_lead</code>{" "}
-        with the key and secret as headers, and the lead as JSON or form data.
+        <code className="font-mono break-all text-slate-800">POST {baseUrl}/api/method/crm.api.leads.create_lead</code> with the key and
+        secret as headers, and the lead as JSON or form data.
       </p>
       <div role="note" className="mt-3 flex gap-2 rounded-md bg-amber-50 p-3 text-xs text-amber-900 ring-1 ring-amber-200">
         <WarningIcon className="mt-0.5 h-4 w-4 shrink-0" />
         <p>
-          Treat the secret like a password. Never put it in client-side code (browser JavaScript, mobile apps) or a
-          public repository: call this endpoint from your server, reading the secret from an environment variable.
+          Treat the secret like a password. Never put it in client-side code (browser JavaScript, mobile apps) or a public repository: call
+          this endpoint from your server, reading the secret from an environment variable.
         </p>
       </div>
       {keyIds.length > 1 ? (
@@ -48,7 +48,12 @@ export function EndpointSnippets({ baseUrl, keyIds, source }: { baseUrl: string;
           <label htmlFor={`${id}-key`} className={labelClass}>
             Key
           </label>
-          <select id={`${id}-key`} value={keyId} onChange={(e) => setChosen(e.target.value)} className={`${inputClass} mt-1 font-mono text-xs`}>
+          <select
+            id={`${id}-key`}
+            value={keyId}
+            onChange={(e) => setChosen(e.target.value)}
+            className={`${inputClass} mt-1 font-mono text-xs`}
+          >
             {keyIds.map((k) => (
               <option key={k} value={k}>
                 {k}
@@ -82,7 +87,10 @@ export function EndpointSnippets({ baseUrl, keyIds, source }: { baseUrl: string;
       </div>
       <div role="tabpanel" id={`${id}-panel`} aria-labelledby={`${id}-tab-${active}`} className="relative mt-3">
         {/* Focusable, so a keyboard can scroll a long line into view. */}
-        <pre tabIndex={0} className={`overflow-x-auto rounded-lg ${focusRingClass} bg-slate-900 p-4 pr-12 text-xs leading-relaxed text-slate-100`}>
+        <pre
+          tabIndex={0}
+          className={`overflow-x-auto rounded-lg ${focusRingClass} bg-slate-900 p-4 pr-12 text-xs leading-relaxed text-slate-100`}
+        >
           <code>{current.code}</code>
         </pre>
         <div className="absolute top-2 right-2 rounded-md bg-white/90">

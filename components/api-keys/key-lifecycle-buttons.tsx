@@ -67,7 +67,14 @@ export function EditKeyButton({
         <label htmlFor={`edit-description-${keyId}`} className={labelClass}>
           Description
         </label>
-        <input id={`edit-description-${keyId}`} name="description" maxLength={200} defaultValue={description ?? ""} className={`${inputClass} mt-1.5`} autoFocus />
+        <input
+          id={`edit-description-${keyId}`}
+          name="description"
+          maxLength={200}
+          defaultValue={description ?? ""}
+          className={`${inputClass} mt-1.5`}
+          autoFocus
+        />
       </div>
       <div>
         <label htmlFor={`edit-expiry-${keyId}`} className={labelClass}>
@@ -88,9 +95,8 @@ export function RollKeyButton({ slug, keyId, keyName }: { slug: string; keyId: s
       title="Roll API key"
       description={
         <>
-          A new key with a new secret and the same description replaces key{" "}
-          <code className="font-mono text-slate-800">{keyId}</code>. Put the new secret on your server, then let the old
-          key expire.
+          A new key with a new secret and the same description replaces key <code className="font-mono text-slate-800">{keyId}</code>. Put
+          the new secret on your server, then let the old key expire.
         </>
       }
       submitLabel="Roll key"

@@ -14,9 +14,15 @@ export function snippets({ baseUrl, keyId, source }: { baseUrl: string; keyId: s
   const url = `${baseUrl}${PATH}`;
   const lead = { name: "Ada Lovelace", email: "ada@example.com", ...(source ? { source } : {}) };
   const json = JSON.stringify(lead);
-  const js = `{ ${Object.entries(lead).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ")} }`;
-  const python = `{${Object.entries(lead).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(", ")}}`;
-  const php = `[${Object.entries(lead).map(([k, v]) => `'${k}' => '${v.replace(/[\\']/g, "\\$&")}'`).join(", ")}]`;
+  const js = `{ ${Object.entries(lead)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+    .join(", ")} }`;
+  const python = `{${Object.entries(lead)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+    .join(", ")}}`;
+  const php = `[${Object.entries(lead)
+    .map(([k, v]) => `'${k}' => '${v.replace(/[\\']/g, "\\$&")}'`)
+    .join(", ")}]`;
   return [
     {
       label: "cURL",

@@ -98,25 +98,37 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "webhook.created":
       return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—") };
     case "webhook.updated":
-      return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—"), note: typeof details.changed === "string" ? `changed: ${details.changed}` : undefined };
+      return {
+        main: typeof details.url === "string" ? details.url : (event.targetId ?? "—"),
+        note: typeof details.changed === "string" ? `changed: ${details.changed}` : undefined,
+      };
     case "webhook.secret_rotated":
       return {
         main: event.targetId ?? "—",
-        note: typeof details.old_signs_until === "string" && details.old_signs_until !== "none" ? `old secret signs until ${utc(details.old_signs_until)}` : "old secret stopped at once",
+        note:
+          typeof details.old_signs_until === "string" && details.old_signs_until !== "none"
+            ? `old secret signs until ${utc(details.old_signs_until)}`
+            : "old secret stopped at once",
       };
     case "lead.deleted":
     case "lead.erased":
     case "lead.exported":
     case "lead.merged":
     case "lead.retention_applied":
-      return { main: event.targetId ?? "—", note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined };
+      return {
+        main: event.targetId ?? "—",
+        note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined,
+      };
     case "lead.import_started":
     case "lead.import_cancelled":
     case "lead.imported":
     case "lead.import_undone":
       return { main: typeof details.fileName === "string" ? details.fileName : (event.targetId ?? "—"), note: importNote(details) };
     case "team.created":
-      return { main: typeof details.name === "string" ? details.name : "—", note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined };
+      return {
+        main: typeof details.name === "string" ? details.name : "—",
+        note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined,
+      };
     case "api_key.renamed":
       return { main: event.targetId ?? "—", note: `${quoted(details.from)} → ${quoted(details.to)}` };
     case "api_key.expiry_set":
@@ -140,11 +152,21 @@ export function AuditTable({ events }: { events: AuditEventView[] }) {
         <caption className="sr-only">Audit log, newest first</caption>
         <thead className="bg-slate-50">
           <tr>
-            <th scope="col" className={th}>When</th>
-            <th scope="col" className={th}>Who</th>
-            <th scope="col" className={th}>Action</th>
-            <th scope="col" className={th}>Target</th>
-            <th scope="col" className={th}>IP address</th>
+            <th scope="col" className={th}>
+              When
+            </th>
+            <th scope="col" className={th}>
+              Who
+            </th>
+            <th scope="col" className={th}>
+              Action
+            </th>
+            <th scope="col" className={th}>
+              Target
+            </th>
+            <th scope="col" className={th}>
+              IP address
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

@@ -56,7 +56,8 @@ export function ImportProgress({ slug, id, initial }: { slug: string; id: string
 
   const { rate, left } = pace(view, now);
   const percent = view.totalRows ? Math.floor((view.cursor / view.totalRows) * 100) : 0;
-  const state = view.status === "queued" ? "Waiting to start…" : view.status === "cancelling" ? "Stopping after the current batch…" : "Importing…";
+  const state =
+    view.status === "queued" ? "Waiting to start…" : view.status === "cancelling" ? "Stopping after the current batch…" : "Importing…";
 
   return (
     <section aria-labelledby="import-progress-heading" className={`${cardClass} space-y-4 p-5`}>
@@ -70,8 +71,8 @@ export function ImportProgress({ slug, id, initial }: { slug: string; id: string
         {left !== null ? ` · about ${left} s left` : ""}
       </p>
       <p className="text-sm text-slate-600">
-        So far: {number(view.createdCount)} created, {number(view.updatedCount)} updated, {number(view.skippedCount)} skipped as duplicates, {number(view.refusedCount)} refused.
-        You can leave this page: the import goes on in the background.
+        So far: {number(view.createdCount)} created, {number(view.updatedCount)} updated, {number(view.skippedCount)} skipped as duplicates,{" "}
+        {number(view.refusedCount)} refused. You can leave this page: the import goes on in the background.
       </p>
       <FormError error={error} />
       {view.status !== "cancelling" ? (

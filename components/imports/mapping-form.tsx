@@ -108,17 +108,28 @@ export function MappingForm({
           <table className="min-w-full divide-y divide-slate-200">
             <thead className="bg-slate-50">
               <tr>
-                <th scope="col" className={th}>Column</th>
-                <th scope="col" className={th}>First values</th>
-                <th scope="col" className={th}>Import as</th>
+                <th scope="col" className={th}>
+                  Column
+                </th>
+                <th scope="col" className={th}>
+                  First values
+                </th>
+                <th scope="col" className={th}>
+                  Import as
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100">
               {headers.map((header, index) => (
                 <tr key={`${header}-${index}`}>
-                  <th scope="row" className={`${td} text-left font-medium break-words`}>{header}</th>
+                  <th scope="row" className={`${td} text-left font-medium break-words`}>
+                    {header}
+                  </th>
                   <td className={`${td} max-w-48 truncate text-slate-600`} title={samples.map((row) => row[index] ?? "").join(" | ")}>
-                    {samples.map((row) => row[index] ?? "").filter(Boolean).join(", ") || "—"}
+                    {samples
+                      .map((row) => row[index] ?? "")
+                      .filter(Boolean)
+                      .join(", ") || "—"}
                   </td>
                   <td className={td}>
                     <label htmlFor={`map-${index}`} className="sr-only">
@@ -127,7 +138,9 @@ export function MappingForm({
                     <select
                       id={`map-${index}`}
                       value={mapping[index]}
-                      onChange={(event) => changed(() => setMapping(mapping.map((target, i) => (i === index ? (event.target.value as ColumnTarget) : target))))}
+                      onChange={(event) =>
+                        changed(() => setMapping(mapping.map((target, i) => (i === index ? (event.target.value as ColumnTarget) : target))))
+                      }
                       className={`${inputClass} min-w-44`}
                     >
                       {COLUMN_TARGETS.map((target) => (
@@ -152,7 +165,12 @@ export function MappingForm({
           <label htmlFor="import-source" className={labelClass}>
             Lead source for rows without one
           </label>
-          <select id="import-source" value={sourceId} onChange={(event) => changed(() => setSourceId(event.target.value))} className={`${inputClass} mt-1 max-w-sm`}>
+          <select
+            id="import-source"
+            value={sourceId}
+            onChange={(event) => changed(() => setSourceId(event.target.value))}
+            className={`${inputClass} mt-1 max-w-sm`}
+          >
             <option value="">As the API does (a mapped Source column, else API)</option>
             {sources.map((source) => (
               <option key={source.id} value={source.id}>
@@ -212,20 +230,37 @@ export function MappingForm({
           ) : (
             <>
               <p className="text-sm text-slate-700">
-                {number(preview.totalRows)} rows; {number(preview.refusedRows)} would be refused. The first {preview.rows.length} as they will be stored:
+                {number(preview.totalRows)} rows; {number(preview.refusedRows)} would be refused. The first {preview.rows.length} as they
+                will be stored:
               </p>
               <div role="region" aria-label="Preview rows" tabIndex={0} className={`overflow-x-auto ${focusRingClass}`}>
                 <table className="min-w-full divide-y divide-slate-200">
                   <thead className="bg-slate-50">
                     <tr>
-                      <th scope="col" className={th}>Row</th>
-                      <th scope="col" className={th}>Name</th>
-                      <th scope="col" className={th}>Email</th>
-                      <th scope="col" className={th}>Phone</th>
-                      <th scope="col" className={th}>Organization</th>
-                      <th scope="col" className={th}>Source</th>
-                      <th scope="col" className={th}>Extra fields</th>
-                      <th scope="col" className={th}>Problems</th>
+                      <th scope="col" className={th}>
+                        Row
+                      </th>
+                      <th scope="col" className={th}>
+                        Name
+                      </th>
+                      <th scope="col" className={th}>
+                        Email
+                      </th>
+                      <th scope="col" className={th}>
+                        Phone
+                      </th>
+                      <th scope="col" className={th}>
+                        Organization
+                      </th>
+                      <th scope="col" className={th}>
+                        Source
+                      </th>
+                      <th scope="col" className={th}>
+                        Extra fields
+                      </th>
+                      <th scope="col" className={th}>
+                        Problems
+                      </th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-slate-100">
@@ -238,7 +273,11 @@ export function MappingForm({
                         <td className={td}>{row.ok ? row.lead.organization : ""}</td>
                         <td className={td}>{row.ok ? row.lead.source : ""}</td>
                         <td className={`${td} break-words`}>
-                          {row.ok ? Object.entries(row.lead.extraFields).map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(", ") : String(value)}`).join("; ") : ""}
+                          {row.ok
+                            ? Object.entries(row.lead.extraFields)
+                                .map(([name, value]) => `${name}: ${Array.isArray(value) ? value.join(", ") : String(value)}`)
+                                .join("; ")
+                            : ""}
                         </td>
                         <td className={`${td} ${row.ok ? "text-amber-800" : "text-red-800"}`}>{problems(row)}</td>
                       </tr>

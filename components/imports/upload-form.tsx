@@ -51,9 +51,17 @@ export function UploadForm({ slug, maxMegabytes }: { slug: string; maxMegabytes:
         <label htmlFor="import-file" className={labelClass}>
           CSV file
         </label>
-        <input id="import-file" name="file" type="file" accept=".csv,.tsv,.txt,text/csv" className={`${inputClass} mt-1`} aria-describedby="import-file-help" />
+        <input
+          id="import-file"
+          name="file"
+          type="file"
+          accept=".csv,.tsv,.txt,text/csv"
+          className={`${inputClass} mt-1`}
+          aria-describedby="import-file-help"
+        />
         <p id="import-file-help" className="mt-1 text-sm text-slate-600">
-          UTF-8 (with or without BOM) or UTF-16; comma, semicolon or tab between cells; up to {maxMegabytes} MB. The first row names the columns.
+          UTF-8 (with or without BOM) or UTF-16; comma, semicolon or tab between cells; up to {maxMegabytes} MB. The first row names the
+          columns.
         </p>
       </div>
       <FormError error={error} />

@@ -9,8 +9,8 @@ export function ErrorMessage({ digest, reset }: { digest?: string; reset: () => 
       <p className="text-sm font-semibold text-red-700">Something went wrong</p>
       <h1 className="mt-2 text-2xl font-semibold tracking-tight text-slate-900">This page could not be shown</h1>
       <p className="mt-2 max-w-md text-sm text-slate-600">
-        The server could not be reached or failed while building this page. Nothing you entered was lost on the server; try
-        again in a moment.{digest ? ` (Reference ${digest})` : ""}
+        The server could not be reached or failed while building this page. Nothing you entered was lost on the server; try again in a
+        moment.{digest ? ` (Reference ${digest})` : ""}
       </p>
       <div className="mt-6 flex gap-3">
         <button type="button" onClick={reset} className={buttonClass("primary")}>

@@ -19,7 +19,13 @@ export function HeaderMenu({ slug, email }: { slug: string; email: string }) {
   useDismiss(open, root, close);
   return (
     <div ref={root} className="ml-auto shrink-0 sm:hidden">
-      <button type="button" aria-expanded={open} aria-controls="header-menu" onClick={() => setOpen((v) => !v)} className={buttonClass("ghost")}>
+      <button
+        type="button"
+        aria-expanded={open}
+        aria-controls="header-menu"
+        onClick={() => setOpen((v) => !v)}
+        className={buttonClass("ghost")}
+      >
         <MenuIcon className="h-5 w-5" /> Menu
       </button>
       {open ? (

@@ -12,7 +12,11 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
 
-  useDismiss(open, root, useCallback(() => setOpen(false), []));
+  useDismiss(
+    open,
+    root,
+    useCallback(() => setOpen(false), []),
+  );
 
   const label = (
     <>

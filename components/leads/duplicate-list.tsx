@@ -5,7 +5,15 @@ import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
 const REASON = { email: "same email", phone: "same phone" } as const;
 
-export function DuplicateList({ slug, duplicates, mergeHref = null }: { slug: string; duplicates: DuplicateLead[]; mergeHref?: string | null }) {
+export function DuplicateList({
+  slug,
+  duplicates,
+  mergeHref = null,
+}: {
+  slug: string;
+  duplicates: DuplicateLead[];
+  mergeHref?: string | null;
+}) {
   return (
     <section aria-labelledby="duplicates-heading" className={`${cardClass} p-5`}>
       <div className="flex flex-wrap items-center justify-between gap-2">

@@ -14,7 +14,14 @@ export type FilterChoices = {
  */
 export function LeadSearch({ action, filter, choices }: { action: string; filter: LeadFilter; choices: FilterChoices }) {
   const filtered = Boolean(
-    filter.sourceId || filter.utmSource || filter.utmCampaign || filter.apiKeyId || filter.formId || filter.createdFrom || filter.createdTo || filter.duplicatesOnly,
+    filter.sourceId ||
+    filter.utmSource ||
+    filter.utmCampaign ||
+    filter.apiKeyId ||
+    filter.formId ||
+    filter.createdFrom ||
+    filter.createdTo ||
+    filter.duplicatesOnly,
   );
   return (
     <form role="search" aria-label="Search and filter leads" action={action} className="w-full max-w-2xl space-y-3">
@@ -57,7 +64,10 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
             name="key"
             value={filter.apiKeyId}
             any="Any key"
-            options={choices.keys.map((key) => ({ value: key.keyId, label: key.description ? `${key.description} (${key.keyId})` : key.keyId }))}
+            options={choices.keys.map((key) => ({
+              value: key.keyId,
+              label: key.description ? `${key.description} (${key.keyId})` : key.keyId,
+            }))}
           />
           <FilterSelect
             id="filter-form"
@@ -98,7 +108,21 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
 }
 
 /** A choice among the team's sources, keys or forms, with "any" first. */
-function FilterSelect({ id, label, name, value, any, options }: { id: string; label: string; name: string; value: string | null; any: string; options: { value: string; label: string }[] }) {
+function FilterSelect({
+  id,
+  label,
+  name,
+  value,
+  any,
+  options,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  value: string | null;
+  any: string;
+  options: { value: string; label: string }[];
+}) {
   return (
     <div>
       <label htmlFor={id} className={labelClass}>
@@ -116,7 +140,21 @@ function FilterSelect({ id, label, name, value, any, options }: { id: string; la
   );
 }
 
-function FilterInput({ id, label, name, type = "text", value, maxLength }: { id: string; label: string; name: string; type?: string; value: string; maxLength?: number }) {
+function FilterInput({
+  id,
+  label,
+  name,
+  type = "text",
+  value,
+  maxLength,
+}: {
+  id: string;
+  label: string;
+  name: string;
+  type?: string;
+  value: string;
+  maxLength?: number;
+}) {
   return (
     <div>
       <label htmlFor={id} className={labelClass}>

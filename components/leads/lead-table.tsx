@@ -15,7 +15,8 @@ const td = "px-3 py-3 text-sm text-slate-700 sm:px-4";
 // the name's column is capped so a long name wraps instead of pushing the others out, and
 // the ID, organization and source columns are hidden (the lead's page has them all).
 const wide = "hidden sm:table-cell";
-const checkbox = "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+const checkbox =
+  "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 const leads = (n: number) => (n === 1 ? "1 lead" : `${n.toLocaleString("en-US")} leads`);
 
@@ -109,14 +110,24 @@ export function LeadTable({
                   />
                 </td>
               ) : null}
-              <th scope="col" className={`${th} ${wide}`}>ID</th>
-              <th scope="col" className={th}>Name</th>
-              <th scope="col" className={`${th} ${wide}`}>Organization</th>
+              <th scope="col" className={`${th} ${wide}`}>
+                ID
+              </th>
+              <th scope="col" className={th}>
+                Name
+              </th>
+              <th scope="col" className={`${th} ${wide}`}>
+                Organization
+              </th>
               <th scope="col" className={th}>
                 Email<span className="sm:hidden"> · Created</span>
               </th>
-              <th scope="col" className={`${th} ${wide}`}>Source</th>
-              <th scope="col" className={`${th} ${wide}`}>Created</th>
+              <th scope="col" className={`${th} ${wide}`}>
+                Source
+              </th>
+              <th scope="col" className={`${th} ${wide}`}>
+                Created
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">

@@ -2,7 +2,15 @@ import Link from "next/link";
 import { buttonClass } from "@/components/ui/styles";
 
 /** Previous and next page of the list; in oldest-first order the next page holds newer leads. */
-export function Pagination({ previous, next, oldestFirst = false }: { previous: string | null; next: string | null; oldestFirst?: boolean }) {
+export function Pagination({
+  previous,
+  next,
+  oldestFirst = false,
+}: {
+  previous: string | null;
+  next: string | null;
+  oldestFirst?: boolean;
+}) {
   if (!previous && !next) return null;
   const disabled = `${buttonClass("secondary", "sm")} pointer-events-none opacity-50`;
   const previousLabel = oldestFirst ? "← Older" : "← Newer";

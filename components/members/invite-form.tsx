@@ -10,9 +10,7 @@ export function InviteForm({ slug, canInviteOwners }: { slug: string; canInviteO
   return (
     <div className={`${cardClass} p-5`}>
       <h3 className="text-sm font-semibold text-slate-900">Invite a member</h3>
-      <p className="mt-1 text-sm text-slate-600">
-        You get a one-time link to send yourself; no email is sent. It expires in 7 days.
-      </p>
+      <p className="mt-1 text-sm text-slate-600">You get a one-time link to send yourself; no email is sent. It expires in 7 days.</p>
       <form action={action} className="mt-4 flex flex-wrap items-end gap-3">
         <input type="hidden" name="slug" value={slug} />
         <div className="min-w-60 flex-1">
@@ -43,7 +41,13 @@ export function InviteForm({ slug, canInviteOwners }: { slug: string; canInviteO
             <label htmlFor="invite-link" className="sr-only">
               Invite link
             </label>
-            <input id="invite-link" readOnly value={state.link} onFocus={(e) => e.currentTarget.select()} className={`${inputClass} font-mono text-xs`} />
+            <input
+              id="invite-link"
+              readOnly
+              value={state.link}
+              onFocus={(e) => e.currentTarget.select()}
+              className={`${inputClass} font-mono text-xs`}
+            />
             <CopyButton text={state.link} label="Copy invite link" />
           </div>
         </div>

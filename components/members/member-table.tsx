@@ -21,9 +21,15 @@ export function MemberTable(props: { slug: string; members: Member[]; currentUse
         <caption className="sr-only">Team members</caption>
         <thead className="bg-slate-50">
           <tr>
-            <th scope="col" className={th}>Member</th>
-            <th scope="col" className={th}>Role</th>
-            <th scope="col" className={`${th} ${wide}`}>Joined</th>
+            <th scope="col" className={th}>
+              Member
+            </th>
+            <th scope="col" className={th}>
+              Role
+            </th>
+            <th scope="col" className={`${th} ${wide}`}>
+              Joined
+            </th>
             {props.canManage ? (
               <th scope="col" className={th}>
                 <span className="sr-only">Actions</span>

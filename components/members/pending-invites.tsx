@@ -29,45 +29,44 @@ export function PendingInvites({ slug, invites }: { slug: string; invites: Pendi
         {invites.map((invite) => (
           <li key={invite.id} className="flex flex-wrap items-center justify-between gap-3 py-2.5 text-sm">
             <span className="min-w-0 break-words">
-              <span className="font-medium text-slate-900">{invite.email}</span>{" "}
-              {invite.expired ? <Badge tone="red">Expired</Badge> : null}{" "}
+              <span className="font-medium text-slate-900">{invite.email}</span> {invite.expired ? <Badge tone="red">Expired</Badge> : null}{" "}
               <span className="text-slate-500">
                 · {ROLE_LABEL[invite.role]} · {invite.expired ? "expired" : "expires"} <DateTime value={invite.expiresAt} />
               </span>
             </span>
             <span className="flex shrink-0 gap-2">
-            <button
-              type="button"
-              disabled={pending}
-              aria-label={`New link for ${invite.email}`}
-              onClick={() =>
-                startTransition(async () => {
-                  const result = await regenerateInviteAction(slug, invite.id).catch(() => ({
-                    ok: false as const,
-                    error: "The server could not be reached; try again.",
-                  }));
-                  setError(result.ok ? null : result.error);
-                  setFresh(result.ok ? { email: result.email, link: result.link } : null);
-                })
-              }
-              className={buttonClass("secondary", "sm")}
-            >
-              New link
-            </button>
-            <button
-              type="button"
-              disabled={pending}
-              aria-label={`Revoke invite for ${invite.email}`}
-              onClick={() =>
-                startTransition(async () => {
-                  const result = await revokeInviteAction(slug, invite.id);
-                  setError(result.ok ? null : result.error);
-                })
-              }
-              className={buttonClass("secondary", "sm")}
-            >
-              Revoke
-            </button>
+              <button
+                type="button"
+                disabled={pending}
+                aria-label={`New link for ${invite.email}`}
+                onClick={() =>
+                  startTransition(async () => {
+                    const result = await regenerateInviteAction(slug, invite.id).catch(() => ({
+                      ok: false as const,
+                      error: "The server could not be reached; try again.",
+                    }));
+                    setError(result.ok ? null : result.error);
+                    setFresh(result.ok ? { email: result.email, link: result.link } : null);
+                  })
+                }
+                className={buttonClass("secondary", "sm")}
+              >
+                New link
+              </button>
+              <button
+                type="button"
+                disabled={pending}
+                aria-label={`Revoke invite for ${invite.email}`}
+                onClick={() =>
+                  startTransition(async () => {
+                    const result = await revokeInviteAction(slug, invite.id);
+                    setError(result.ok ? null : result.error);
+                  })
+                }
+                className={buttonClass("secondary", "sm")}
+              >
+                Revoke
+              </button>
             </span>
           </li>
         ))}
@@ -79,7 +78,13 @@ export function PendingInvites({ slug, invites }: { slug: string; invites: Pendi
             <label htmlFor="regenerated-invite-link" className="sr-only">
               New invite link
             </label>
-            <input id="regenerated-invite-link" readOnly value={fresh.link} onFocus={(e) => e.currentTarget.select()} className={`${inputClass} font-mono text-xs`} />
+            <input
+              id="regenerated-invite-link"
+              readOnly
+              value={fresh.link}
+              onFocus={(e) => e.currentTarget.select()}
+              className={`${inputClass} font-mono text-xs`}
+            />
             <CopyButton text={fresh.link} label={`Copy new invite link for ${fresh.email}`} />
           </div>
         </div>

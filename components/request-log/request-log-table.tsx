@@ -18,7 +18,11 @@ const ENCODING_LABEL: Record<string, string> = {
 /** A key's requests as text (never HTML), newest first. */
 export function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows: RequestLogRow[]; of?: "key" | "form" }) {
   if (rows.length === 0) {
-    return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>{of === "key" ? "This key has received no requests yet." : "This form has received no submissions yet."}</p>;
+    return (
+      <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>
+        {of === "key" ? "This key has received no requests yet." : "This form has received no submissions yet."}
+      </p>
+    );
   }
   return (
     <div className={`${cardClass} overflow-x-auto`}>
@@ -26,10 +30,18 @@ export function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows
         <caption className="sr-only">{of === "key" ? "Requests of this key" : "Submissions of this form"}, newest first</caption>
         <thead className="bg-slate-50">
           <tr>
-            <th scope="col" className={th}>When</th>
-            <th scope="col" className={th}>Outcome</th>
-            <th scope="col" className={th}>Client address</th>
-            <th scope="col" className={th}>Body</th>
+            <th scope="col" className={th}>
+              When
+            </th>
+            <th scope="col" className={th}>
+              Outcome
+            </th>
+            <th scope="col" className={th}>
+              Client address
+            </th>
+            <th scope="col" className={th}>
+              Body
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

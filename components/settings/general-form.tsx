@@ -21,7 +21,15 @@ export function GeneralForm(props: {
         <label htmlFor="team-name" className={labelClass}>
           Team name
         </label>
-        <input id="team-name" name="name" required maxLength={100} defaultValue={props.name} disabled={!props.canEdit} className={`${inputClass} mt-1.5`} />
+        <input
+          id="team-name"
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={props.name}
+          disabled={!props.canEdit}
+          className={`${inputClass} mt-1.5`}
+        />
       </div>
       <div>
         <label htmlFor="default-country" className={labelClass}>

@@ -41,7 +41,10 @@ export function NotificationsForm({ slug, enabled, configured }: { slug: string;
           ? "Only you see this choice. Each email names the lead and links to it."
           : "Email is not configured on this server: an operator sets SMTP_URL to turn new-lead emails on."}
       </p>
-      <p role={message?.tone === "alert" ? "alert" : "status"} className={message?.tone === "alert" ? "text-sm text-red-700" : "text-sm text-slate-700"}>
+      <p
+        role={message?.tone === "alert" ? "alert" : "status"}
+        className={message?.tone === "alert" ? "text-sm text-red-700" : "text-sm text-slate-700"}
+      >
         {message?.text}
       </p>
     </div>

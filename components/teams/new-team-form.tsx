@@ -13,7 +13,15 @@ export function NewTeamForm({ maxLength }: { maxLength: number }) {
         <label htmlFor="team-name" className={labelClass}>
           Team name
         </label>
-        <input id="team-name" name="name" required maxLength={maxLength} autoComplete="organization" className={`${inputClass} mt-1.5`} autoFocus />
+        <input
+          id="team-name"
+          name="name"
+          required
+          maxLength={maxLength}
+          autoComplete="organization"
+          className={`${inputClass} mt-1.5`}
+          autoFocus
+        />
       </div>
       <FormError error={state && !state.ok ? state.error : null} />
       <button type="submit" disabled={pending} className={`${buttonClass("primary")} w-full`}>

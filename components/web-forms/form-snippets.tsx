@@ -5,7 +5,11 @@ import { fetchSnippet, htmlSnippet } from "@/lib/web-forms/snippets";
 /** The copy-paste HTML of a form: a plain form post, and the fetch variant. */
 export function FormSnippets({ form, baseUrl }: { form: { id: string; name: string; challenge: boolean }; baseUrl: string }) {
   const snippets = [
-    { title: "HTML form", note: "Paste into any page of an allowed origin. The visitor is sent to the success page.", code: htmlSnippet(form, baseUrl) },
+    {
+      title: "HTML form",
+      note: "Paste into any page of an allowed origin. The visitor is sent to the success page.",
+      code: htmlSnippet(form, baseUrl),
+    },
     { title: "With fetch", note: "The same form sent in the background; the answer shows below it.", code: fetchSnippet(form, baseUrl) },
   ];
   return (

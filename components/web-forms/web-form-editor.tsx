@@ -9,15 +9,7 @@ import type { WebFormView } from "@/lib/web-forms/web-form-store";
 const hint = "mt-1 text-xs text-slate-600";
 
 /** Creates a web form (no `form`) or changes one; owners and admins only (the actions check). */
-export function WebFormEditor({
-  slug,
-  form,
-  sources,
-}: {
-  slug: string;
-  form?: WebFormView;
-  sources: { id: string; name: string }[];
-}) {
+export function WebFormEditor({ slug, form, sources }: { slug: string; form?: WebFormView; sources: { id: string; name: string }[] }) {
   const [state, action, pending] = useActionState(form ? updateWebFormAction : createWebFormAction, null);
   const id = (name: string) => `web-form-${form?.id ?? "new"}-${name}`;
   return (
@@ -28,7 +20,15 @@ export function WebFormEditor({
         <label htmlFor={id("name")} className={labelClass}>
           Name
         </label>
-        <input id={id("name")} name="name" required maxLength={100} defaultValue={form?.name} placeholder="e.g. Contact form on example.com" className={`mt-1.5 ${inputClass}`} />
+        <input
+          id={id("name")}
+          name="name"
+          required
+          maxLength={100}
+          defaultValue={form?.name}
+          placeholder="e.g. Contact form on example.com"
+          className={`mt-1.5 ${inputClass}`}
+        />
       </div>
       <div>
         <label htmlFor={id("origins")} className={labelClass}>
@@ -45,7 +45,8 @@ export function WebFormEditor({
           className={`mt-1.5 font-mono ${inputClass}`}
         />
         <p id={id("origins-hint")} className={hint}>
-          The websites whose pages may post to this form: scheme and host (and port), one per line, such as https://example.com and https://www.example.com.
+          The websites whose pages may post to this form: scheme and host (and port), one per line, such as https://example.com and
+          https://www.example.com.
         </p>
       </div>
       <div>
@@ -80,7 +81,13 @@ export function WebFormEditor({
         </p>
       </div>
       <div className="flex items-start gap-2">
-        <input id={id("challenge")} name="challenge" type="checkbox" defaultChecked={form?.challenge ?? true} className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600" />
+        <input
+          id={id("challenge")}
+          name="challenge"
+          type="checkbox"
+          defaultChecked={form?.challenge ?? true}
+          className="mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        />
         <label htmlFor={id("challenge")} className="text-sm text-slate-800">
           Proof-of-work spam check (ALTCHA, self-hosted: no third party, no tracking). A honeypot field is always on.
         </label>

@@ -38,11 +38,21 @@ export function DeliveryLogTable({
         <caption className="sr-only">Delivery attempts, newest first</caption>
         <thead className="bg-slate-50">
           <tr>
-            <th scope="col" className={th}>When</th>
-            <th scope="col" className={th}>Event</th>
-            <th scope="col" className={th}>Outcome</th>
-            <th scope="col" className={th}>Duration</th>
-            <th scope="col" className={th}>Answer</th>
+            <th scope="col" className={th}>
+              When
+            </th>
+            <th scope="col" className={th}>
+              Event
+            </th>
+            <th scope="col" className={th}>
+              Outcome
+            </th>
+            <th scope="col" className={th}>
+              Duration
+            </th>
+            <th scope="col" className={th}>
+              Answer
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">

@@ -23,7 +23,17 @@ import { EndpointFields, endpointInput, type EndpointFieldValues } from "./endpo
 const secondary = (text: string) => ({ text, className: buttonClass("secondary") });
 
 /** A manager's controls of one endpoint: edit, signing secret (reveal, rotate), test event, enable/disable, delete. */
-export function EndpointControls({ slug, endpointId, enabled, fields }: { slug: string; endpointId: string; enabled: boolean; fields: EndpointFieldValues }) {
+export function EndpointControls({
+  slug,
+  endpointId,
+  enabled,
+  fields,
+}: {
+  slug: string;
+  endpointId: string;
+  enabled: boolean;
+  fields: EndpointFieldValues;
+}) {
   const router = useRouter();
   const [secret, setSecret] = useState<string | null>(null);
   const [message, setMessage] = useState<{ tone: "status" | "alert"; text: string } | null>(null);
@@ -66,9 +76,13 @@ export function EndpointControls({ slug, endpointId, enabled, fields }: { slug: 
           onClick={() =>
             secret
               ? setSecret(null)
-              : run(() => revealSecretAction(slug, endpointId), "Signing secret shown.", (result) => {
-                  if (result.ok && "secret" in result) setSecret(String(result.secret));
-                })
+              : run(
+                  () => revealSecretAction(slug, endpointId),
+                  "Signing secret shown.",
+                  (result) => {
+                    if (result.ok && "secret" in result) setSecret(String(result.secret));
+                  },
+                )
           }
         >
           {secret ? "Hide signing secret" : "Reveal signing secret"}
@@ -137,7 +151,10 @@ export function EndpointControls({ slug, endpointId, enabled, fields }: { slug: 
           <CopyButton text={secret} label="Copy signing secret" />
         </div>
       ) : null}
-      <p role={message?.tone === "alert" ? "alert" : "status"} className={message?.tone === "alert" ? "text-sm text-red-700" : "text-sm text-slate-700"}>
+      <p
+        role={message?.tone === "alert" ? "alert" : "status"}
+        className={message?.tone === "alert" ? "text-sm text-red-700" : "text-sm text-slate-700"}
+      >
         {message?.text}
       </p>
     </div>

@@ -143,7 +143,10 @@ test.describe("fast-check properties", () => {
 
   test("any JSON object: a 201 with the lead stored, or a 4xx envelope and nothing stored", async () => {
     const fields = fc.dictionary(
-      fc.oneof(fc.constantFrom("name", "email", "phone", "website", "__proto__", "constructor"), fc.string({ unit: "binary", maxLength: 80 })),
+      fc.oneof(
+        fc.constantFrom("name", "email", "phone", "website", "__proto__", "constructor"),
+        fc.string({ unit: "binary", maxLength: 80 }),
+      ),
       fc.oneof(fc.string({ unit: "binary", maxLength: 300 }), fc.jsonValue({ maxDepth: 3 })),
       { maxKeys: 60 },
     );

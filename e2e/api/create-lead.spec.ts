@@ -85,7 +85,13 @@ test.describe("successful creation", () => {
     const body = await res.json();
     expect(body.message).toBe("Lead created successfully");
     const lead = await findLead({ id: body.lead_id, teamId: team.id });
-    expect(lead).toMatchObject({ firstName: "Bob", lastName: null, organization: "Bob Ltd", phone: "+447911123456", source: { name: "API" } });
+    expect(lead).toMatchObject({
+      firstName: "Bob",
+      lastName: null,
+      organization: "Bob Ltd",
+      phone: "+447911123456",
+      source: { name: "API" },
+    });
     expect(lead!.extraFields).toEqual({ campaign_page: "/pricing" });
   });
 
@@ -134,9 +140,7 @@ test.describe("successful creation", () => {
   test("100 concurrent creates get 100 distinct ids", async ({ request }) => {
     const { team, key } = await newTeamWithKey();
     const responses = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: `Lead ${i}` } }),
-      ),
+      Array.from({ length: 100 }, (_, i) => request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: `Lead ${i}` } })),
     );
     expect(responses.map((r) => r.status())).toEqual(Array(100).fill(201));
     const ids = await Promise.all(responses.map(async (r) => (await r.json()).lead_id as string));
@@ -161,36 +165,120 @@ const JSON_TYPE = { "Content-Type": "application/json" };
 
 // One row per error of spec section 7 and of the decisions in docs/api.md's error table.
 const ERROR_ROWS: ErrorRow[] = [
-  { title: "no X-API-Key", status: 401, error: "API key required", message: "Authentication failed",
-    send: ({ secret }) => ({ headers: { ...JSON_TYPE, "X-API-Secret": secret }, body: json({ name: "x" }) }) },
-  { title: "no X-API-Secret", status: 401, error: "API key required", message: "Authentication failed",
-    send: ({ keyId }) => ({ headers: { ...JSON_TYPE, "X-API-Key": keyId }, body: json({ name: "x" }) }) },
-  { title: "empty X-API-Key", status: 401, error: "API key required", message: "Authentication failed",
-    send: ({ secret }) => ({ headers: { ...JSON_TYPE, "X-API-Key": " ", "X-API-Secret": secret }, body: json({ name: "x" }) }) },
-  { title: "unknown key", status: 401, error: "Invalid API key", message: "Authentication failed",
-    send: ({ secret }) => ({ headers: { ...JSON_TYPE, "X-API-Key": "0123456789abcdef0123", "X-API-Secret": secret }, body: json({ name: "x" }) }) },
-  { title: "wrong secret", status: 401, error: "Invalid API key", message: "Authentication failed",
-    send: ({ keyId, secret }) => ({ headers: { ...JSON_TYPE, "X-API-Key": keyId, "X-API-Secret": `${secret}x` }, body: json({ name: "x" }) }) },
-  { title: "name missing", status: 422, error: "Name is required", message: "Validation failed",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ email: "a@example.com" }) }) },
-  { title: "name blank", status: 422, error: "Name is required", message: "Validation failed",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "   " }) }) },
-  { title: "invalid email", status: 422, error: "Invalid email address: ada@@example", message: "Validation failed",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", email: "ada@@example" }) }) },
-  { title: "object where a string is expected", status: 422, error: /^Field "organization" must be a single text value/, message: "Validation failed",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", organization: { a: 1 } }) }) },
-  { title: "array as a known field", status: 422, error: /^Field "email" must be a single text value, not a list/, message: "Validation failed",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", email: ["a@example.com"] }) }) },
-  { title: "too many extra fields", status: 422, error: /^Too many extra fields/, message: "Validation failed",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", ...Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, "v"])) }) }) },
-  { title: "malformed JSON", status: 400, error: "The request body is not valid JSON", message: "Bad request",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: '{"name": "Ada"' }) },
-  { title: "JSON that is not an object", status: 400, error: "The JSON body must be an object of fields", message: "Bad request",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: '["Ada"]' }) },
-  { title: "unsupported content type", status: 415, error: /^Unsupported content type "text\/plain"/, message: "Unsupported media type",
-    send: (k) => ({ headers: { "Content-Type": "text/plain", ...hdr(k) }, body: "name=Ada" }) },
-  { title: "body over 64 KiB", status: 413, error: "Request body is larger than 64 KiB", message: "Payload too large",
-    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", notes: "x".repeat(70 * 1024) }) }) },
+  {
+    title: "no X-API-Key",
+    status: 401,
+    error: "API key required",
+    message: "Authentication failed",
+    send: ({ secret }) => ({ headers: { ...JSON_TYPE, "X-API-Secret": secret }, body: json({ name: "x" }) }),
+  },
+  {
+    title: "no X-API-Secret",
+    status: 401,
+    error: "API key required",
+    message: "Authentication failed",
+    send: ({ keyId }) => ({ headers: { ...JSON_TYPE, "X-API-Key": keyId }, body: json({ name: "x" }) }),
+  },
+  {
+    title: "empty X-API-Key",
+    status: 401,
+    error: "API key required",
+    message: "Authentication failed",
+    send: ({ secret }) => ({ headers: { ...JSON_TYPE, "X-API-Key": " ", "X-API-Secret": secret }, body: json({ name: "x" }) }),
+  },
+  {
+    title: "unknown key",
+    status: 401,
+    error: "Invalid API key",
+    message: "Authentication failed",
+    send: ({ secret }) => ({
+      headers: { ...JSON_TYPE, "X-API-Key": "0123456789abcdef0123", "X-API-Secret": secret },
+      body: json({ name: "x" }),
+    }),
+  },
+  {
+    title: "wrong secret",
+    status: 401,
+    error: "Invalid API key",
+    message: "Authentication failed",
+    send: ({ keyId, secret }) => ({
+      headers: { ...JSON_TYPE, "X-API-Key": keyId, "X-API-Secret": `${secret}x` },
+      body: json({ name: "x" }),
+    }),
+  },
+  {
+    title: "name missing",
+    status: 422,
+    error: "Name is required",
+    message: "Validation failed",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ email: "a@example.com" }) }),
+  },
+  {
+    title: "name blank",
+    status: 422,
+    error: "Name is required",
+    message: "Validation failed",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "   " }) }),
+  },
+  {
+    title: "invalid email",
+    status: 422,
+    error: "Invalid email address: ada@@example",
+    message: "Validation failed",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", email: "ada@@example" }) }),
+  },
+  {
+    title: "object where a string is expected",
+    status: 422,
+    error: /^Field "organization" must be a single text value/,
+    message: "Validation failed",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", organization: { a: 1 } }) }),
+  },
+  {
+    title: "array as a known field",
+    status: 422,
+    error: /^Field "email" must be a single text value, not a list/,
+    message: "Validation failed",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", email: ["a@example.com"] }) }),
+  },
+  {
+    title: "too many extra fields",
+    status: 422,
+    error: /^Too many extra fields/,
+    message: "Validation failed",
+    send: (k) => ({
+      headers: { ...JSON_TYPE, ...hdr(k) },
+      body: json({ name: "Ada", ...Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`f${i}`, "v"])) }),
+    }),
+  },
+  {
+    title: "malformed JSON",
+    status: 400,
+    error: "The request body is not valid JSON",
+    message: "Bad request",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: '{"name": "Ada"' }),
+  },
+  {
+    title: "JSON that is not an object",
+    status: 400,
+    error: "The JSON body must be an object of fields",
+    message: "Bad request",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: '["Ada"]' }),
+  },
+  {
+    title: "unsupported content type",
+    status: 415,
+    error: /^Unsupported content type "text\/plain"/,
+    message: "Unsupported media type",
+    send: (k) => ({ headers: { "Content-Type": "text/plain", ...hdr(k) }, body: "name=Ada" }),
+  },
+  {
+    title: "body over 64 KiB",
+    status: 413,
+    error: "Request body is larger than 64 KiB",
+    message: "Payload too large",
+    send: (k) => ({ headers: { ...JSON_TYPE, ...hdr(k) }, body: json({ name: "Ada", notes: "x".repeat(70 * 1024) }) }),
+  },
 ];
 
 function hdr({ keyId, secret }: { keyId: string; secret: string }) {

@@ -59,9 +59,7 @@ test.describe("SQLite under concurrent writers", () => {
 
   test("200 concurrent writers in two processes on one database file: 200 × 201, never 'database is locked'", async () => {
     const key = demoKey(servers[0]!);
-    const results = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => postLead(servers[i % 2]!.url, key, `writer${i}`)),
-    );
+    const results = await Promise.all(Array.from({ length: 200 }, (_, i) => postLead(servers[i % 2]!.url, key, `writer${i}`)));
     const failures = results.filter((r) => r.status !== 201);
     expect(failures, JSON.stringify(failures.slice(0, 3))).toEqual([]);
     const ids = results.map((r) => JSON.parse(r.body).lead_id as string);
@@ -151,7 +149,12 @@ test.describe("crash, restart and graceful stop", () => {
     const stoppedAt = Date.now();
     server.signal("SIGTERM");
     await expect
-      .poll(async () => fetch(`${server.url}/api/ping`).then(() => "served", (error: Error) => String(error.cause ?? error)))
+      .poll(async () =>
+        fetch(`${server.url}/api/ping`).then(
+          () => "served",
+          (error: Error) => String(error.cause ?? error),
+        ),
+      )
       .toMatch(/ECONNREFUSED/);
     for (const { req } of inFlight) req.end(body.slice(6));
 

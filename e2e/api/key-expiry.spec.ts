@@ -84,7 +84,11 @@ test.describe("API key expiry on a test clock", () => {
   });
 
   const post = (key: { keyId: string; secret: string }, name: string) =>
-    fetch(`${server.url}${CREATE_LEAD}`, { method: "POST", headers: { ...authHeaders(key), "Content-Type": "application/json" }, body: JSON.stringify({ name }) });
+    fetch(`${server.url}${CREATE_LEAD}`, {
+      method: "POST",
+      headers: { ...authHeaders(key), "Content-Type": "application/json" },
+      body: JSON.stringify({ name }),
+    });
 
   async function expectRefused(key: { keyId: string; secret: string }, name: string) {
     const response = await post(key, name);

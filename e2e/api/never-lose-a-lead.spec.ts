@@ -79,7 +79,7 @@ test.describe("the key's request log", () => {
     expect((await post({ "X-API-Key": unknownKey, "X-API-Secret": key.secret }, '{"name":"Ada"}')).status).toBe(401);
     expect(await db().apiRequest.count({ where: mine })).toBe(before);
 
-    const { rows } = await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId} });
+    const { rows } = await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId } });
     expect(rows.map(({ status, leadId, error, ip, encoding }) => ({ status, leadId, error, ip, encoding }))).toEqual([
       { status: 401, leadId: null, error: "Invalid API key", ip: "127.0.0.1", encoding: "json" },
       { status: 422, leadId: null, error: "Name is required", ip: "127.0.0.1", encoding: "json" },

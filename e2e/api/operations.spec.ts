@@ -36,7 +36,11 @@ test("GET /api/metrics: 401 without the token; created leads, refusals and laten
   const before = await scrape();
 
   const post = (headers: Record<string, string>, body: unknown) =>
-    fetch(`${BASE_URL}${CREATE_LEAD}`, { method: "POST", headers: { ...headers, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${BASE_URL}${CREATE_LEAD}`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
   expect((await post(authHeaders(key), { name: "Ada" })).status).toBe(201);
   expect((await post(authHeaders(key), { name: "Grace" })).status).toBe(201);
   expect((await post(authHeaders(key), { email: "nobody@example.com" })).status).toBe(422);
@@ -44,7 +48,10 @@ test("GET /api/metrics: 401 without the token; created leads, refusals and laten
   const after = await scrape();
 
   // This team's counter moves only by its own leads; the shared counters by at least ours.
-  expect(value(after, `lead_intake_leads_created_total{team="${team.slug}"}`) - value(before, `lead_intake_leads_created_total{team="${team.slug}"}`)).toBe(2);
+  expect(
+    value(after, `lead_intake_leads_created_total{team="${team.slug}"}`) -
+      value(before, `lead_intake_leads_created_total{team="${team.slug}"}`),
+  ).toBe(2);
   expect(value(after, refusedValidation) - value(before, refusedValidation)).toBeGreaterThanOrEqual(1);
   expect(value(after, refusedAuth) - value(before, refusedAuth)).toBeGreaterThanOrEqual(1);
   expect(value(after, answered2xx) - value(before, answered2xx)).toBeGreaterThanOrEqual(2);

@@ -20,7 +20,10 @@ function dumpDatabase(file: string): string {
     const tables = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'table'`).all() as { name: string; sql: string }[];
     return tables
       .map(({ name, sql }) => {
-        const rows = db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).raw().all();
+        const rows = db
+          .prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`)
+          .raw()
+          .all();
         return `${sql};\n${rows.map((row) => JSON.stringify(row)).join("\n")}`;
       })
       .join("\n");
@@ -86,8 +89,9 @@ test("after a copy, the database dump, its files and all server logs hold the se
 
     // Before the copy the secret is recoverable, but only as ciphertext.
     expect(dumpDatabase(server.databaseFile)).not.toContain(secret);
-    const ciphertext = readDatabase(server.databaseFile, (db) =>
-      (db.prepare(`SELECT "ciphertext" FROM "PendingSecret" WHERE "apiKeyId" = ?`).get(keyId) as { ciphertext: string }).ciphertext,
+    const ciphertext = readDatabase(
+      server.databaseFile,
+      (db) => (db.prepare(`SELECT "ciphertext" FROM "PendingSecret" WHERE "apiKeyId" = ?`).get(keyId) as { ciphertext: string }).ciphertext,
     );
     expect(copySecret(server.dataDir, server.databaseFile, keyId, secret)).toBe("copied");
     // A copy of the data folder taken now, with the server running (its WAL not yet
@@ -115,7 +119,9 @@ test("after a copy, the database dump, its files and all server logs hold the se
     expect((await post({ ...auth, Cookie: `next-auth.session-token=${secret}`, Authorization: `Bearer ${secret}` })).status).toBe(201);
     expect((await post({ "X-API-Key": keyId })).status).toBe(401);
     // A failure that is logged as an error path: an unsupported body.
-    expect((await fetch(`${server.url}${CREATE_LEAD}`, { method: "POST", headers: { ...auth, "Content-Type": "text/plain" } })).status).toBe(415);
+    expect(
+      (await fetch(`${server.url}${CREATE_LEAD}`, { method: "POST", headers: { ...auth, "Content-Type": "text/plain" } })).status,
+    ).toBe(415);
 
     // A graceful stop checkpoints the WAL into the main file; the -wal file is grepped too.
     await server.stop();

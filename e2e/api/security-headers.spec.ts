@@ -87,7 +87,13 @@ function rawExchange(headers: Record<string, string>, body: string): Promise<str
     const chunks: Buffer[] = [];
     socket.on("data", (chunk) => chunks.push(chunk));
     socket.on("error", reject);
-    socket.on("end", () => resolve(Buffer.concat(chunks).toString("latin1").replace(/^Date: .*\r\n/im, "")));
+    socket.on("end", () =>
+      resolve(
+        Buffer.concat(chunks)
+          .toString("latin1")
+          .replace(/^Date: .*\r\n/im, ""),
+      ),
+    );
     // write, not end: a client that half-closes before the answer may get none (the
     // server closes after its response anyway, as asked by "Connection: close").
     socket.write(`${head}\r\n\r\n${body}`);

@@ -22,7 +22,10 @@ test("teams create makes a team owned by that user, with the API source, that ta
   expect((await listAuditEvents(team.id)).map((e) => [e.action, e.via])).toEqual([["team.created", "cli"]]);
 
   const key = await createApiKey({ teamId: team.id });
-  const response = await request.post(CREATE_LEAD, { headers: { "X-API-Key": key.keyId, "X-API-Secret": key.secret }, data: { name: "First lead" } });
+  const response = await request.post(CREATE_LEAD, {
+    headers: { "X-API-Key": key.keyId, "X-API-Secret": key.secret },
+    data: { name: "First lead" },
+  });
   expect(response.status()).toBe(201);
 });
 

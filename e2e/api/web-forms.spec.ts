@@ -37,7 +37,11 @@ async function solvedPayload(url: string): Promise<string> {
 }
 
 const postJson = (url: string, body: Record<string, string>, origin = SITE) =>
-  fetch(url, { method: "POST", headers: { Origin: origin, Accept: "application/json", "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: "POST",
+    headers: { Origin: origin, Accept: "application/json", "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 test("a solved JSON submission creates the lead with CORS for its origin; a replay, a forgery and a foreign origin store nothing", async () => {
   const { teamId, formId, url } = await newForm();
@@ -51,7 +55,10 @@ test("a solved JSON submission creates the lead with CORS for its origin; a repl
   const replay = await postJson(url, { name: "Ada Again", altcha });
   expect(replay.status).toBe(403);
   expect(await replay.json()).toEqual({ success: false, error: "Spam check already used; submit the form again", message: "Forbidden" });
-  expect((await postJson(url, { name: "Forged", altcha: Buffer.from('{"challenge":{"parameters":{}},"solution":{}}').toString("base64") })).status).toBe(403);
+  expect(
+    (await postJson(url, { name: "Forged", altcha: Buffer.from('{"challenge":{"parameters":{}},"solution":{}}').toString("base64") }))
+      .status,
+  ).toBe(403);
   const foreign = await postJson(url, { name: "Eve", altcha: await solvedPayload(url) }, "https://evil.example");
   expect(foreign.status).toBe(403);
   expect(foreign.headers.get("access-control-allow-origin")).toBeNull();
@@ -63,7 +70,12 @@ test("a solved JSON submission creates the lead with CORS for its origin; a repl
 test("a browser's form post is redirected (303); a refused one gets an HTML page, never JSON", async () => {
   const { url, formId } = await newForm();
   const form = (fields: Record<string, string>, origin = SITE) =>
-    fetch(url, { method: "POST", redirect: "manual", headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields) });
+    fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      headers: { Origin: origin, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields),
+    });
   const sent = await form({ name: "Grace", altcha: await solvedPayload(url) });
   expect(sent.status).toBe(303);
   expect(sent.headers.get("location")).toBe(`${BASE_URL}/f/${formId}/thanks`);
@@ -80,7 +92,10 @@ test("a browser's form post is redirected (303); a refused one gets an HTML page
 test("the preflight and CORS go to the form's origins only; create_lead sends no CORS headers", async () => {
   const { url } = await newForm();
   const preflight = (origin: string) =>
-    fetch(url, { method: "OPTIONS", headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" } });
+    fetch(url, {
+      method: "OPTIONS",
+      headers: { Origin: origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type" },
+    });
   const allowed = await preflight(SITE);
   expect(allowed.status).toBe(204);
   expect(allowed.headers.get("access-control-allow-origin")).toBe(SITE);
@@ -88,10 +103,16 @@ test("the preflight and CORS go to the form's origins only; create_lead sends no
   expect((await preflight("https://evil.example")).headers.get("access-control-allow-origin")).toBeNull();
 
   for (const method of ["OPTIONS", "POST"]) {
-    const response = await fetch(`${BASE_URL}${CREATE_LEAD}`, { method, headers: { Origin: SITE, "Content-Type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+    const response = await fetch(`${BASE_URL}${CREATE_LEAD}`, {
+      method,
+      headers: { Origin: SITE, "Content-Type": "application/json" },
+      body: method === "POST" ? "{}" : undefined,
+    });
     expect(response.headers.get("access-control-allow-origin"), method).toBeNull();
   }
-  expect((await fetch(`${BASE_URL}/api/forms/form_AAAAAAAAAAAAAAAA`, { method: "POST", headers: { Accept: "application/json" } })).status).toBe(404);
+  expect(
+    (await fetch(`${BASE_URL}/api/forms/form_AAAAAAAAAAAAAAAA`, { method: "POST", headers: { Accept: "application/json" } })).status,
+  ).toBe(404);
 });
 
 test("the widget is served by this app from its npm package, to every origin", async () => {
@@ -112,12 +133,17 @@ test.describe("limits", () => {
   test.afterAll(async () => server?.stop());
 
   test("an address over its limit gets 429 with Retry-After and stores nothing", async () => {
-    const teamId = readDatabase(server.databaseFile, (database) => (database.prepare(`SELECT "id" FROM "Team" WHERE "slug" = 'demo'`).get() as { id: string }).id);
+    const teamId = readDatabase(
+      server.databaseFile,
+      (database) => (database.prepare(`SELECT "id" FROM "Team" WHERE "slug" = 'demo'`).get() as { id: string }).id,
+    );
     // The server's own SQLite file: the form is written straight into it.
     const formId = "form_limitLimitLimit1";
     const database = new Database(server.databaseFile);
     try {
-      database.prepare(`INSERT INTO "WebForm" ("id", "teamId", "name", "allowedOrigins", "challenge") VALUES (?, ?, 'Limits', ?, 0)`).run(formId, teamId, JSON.stringify([SITE]));
+      database
+        .prepare(`INSERT INTO "WebForm" ("id", "teamId", "name", "allowedOrigins", "challenge") VALUES (?, ?, 'Limits', ?, 0)`)
+        .run(formId, teamId, JSON.stringify([SITE]));
     } finally {
       database.close();
     }
@@ -128,7 +154,10 @@ test.describe("limits", () => {
     const limited = await postJson(url, { name: "Visitor 3" });
     expect(Number(limited.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     expect(((await limited.json()) as { error: string }).error).toMatch(/^Too many submissions from this address/);
-    const count = readDatabase(server.databaseFile, (database) => (database.prepare(`SELECT COUNT(*) AS n FROM "Lead" WHERE "formId" = ?`).get(formId) as { n: number }).n);
+    const count = readDatabase(
+      server.databaseFile,
+      (database) => (database.prepare(`SELECT COUNT(*) AS n FROM "Lead" WHERE "formId" = ?`).get(formId) as { n: number }).n,
+    );
     expect(count).toBe(2);
   });
 });

@@ -40,7 +40,10 @@ function addEndpointOn(server: ServerProcess, slug: string, url: string): { id: 
 
 type JobRow = { state: string; attempts: number };
 const jobOf = (server: ServerProcess, endpointId: string) =>
-  readDatabase(server.databaseFile, (sqlite) => sqlite.prepare(`SELECT "state", "attempts" FROM "Job" WHERE "endpointId" = ?`).get(endpointId) as JobRow | undefined);
+  readDatabase(
+    server.databaseFile,
+    (sqlite) => sqlite.prepare(`SELECT "state", "attempts" FROM "Job" WHERE "endpointId" = ?`).get(endpointId) as JobRow | undefined,
+  );
 
 test("a lead created over HTTP is delivered once, signed, with the lead's fields", async () => {
   const receiver = await startWebhookReceiver();

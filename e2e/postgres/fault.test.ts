@@ -71,7 +71,8 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
     }
   });
 
-  const okFrom = (name: string, inPhase: Phase) => sent.filter((r) => r.instance === name && r.phase === inPhase && r.status === 201).length;
+  const okFrom = (name: string, inPhase: Phase) =>
+    sent.filter((r) => r.instance === name && r.phase === inPhase && r.status === 201).length;
   const unavailableFrom = (name: string, inPhase: Phase) =>
     sent.filter((r) => r.instance === name && r.phase === inPhase && r.status === 503).length;
 
@@ -79,13 +80,22 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
   // Issue 15: the readiness probe follows the database (GET /api/health).
   const health = async (instance: typeof a) => {
     const res = await fetch(`${instance.baseUrl}/api/health`, { signal: AbortSignal.timeout(ANSWER_WITHIN_MS) });
-    return { status: res.status, body: (await res.json()) as { status: string; checks: Record<string, { state: string; problem?: string }> } };
+    return {
+      status: res.status,
+      body: (await res.json()) as { status: string; checks: Record<string, { state: string; problem?: string }> },
+    };
   };
-  assert.deepEqual(await health(a), { status: 200, body: { status: "ok", checks: { database: { state: "ok" }, redis: { state: "not configured" } } } });
+  assert.deepEqual(await health(a), {
+    status: 200,
+    body: { status: "ok", checks: { database: { state: "ok" }, redis: { state: "not configured" } } },
+  });
   phase = "stopping";
   deployment.cluster.stop("fast");
   phase = "down";
-  await waitFor("10 answers from each instance while PostgreSQL is down", () => unavailableFrom("A", "down") >= 10 && unavailableFrom("B", "down") >= 10);
+  await waitFor(
+    "10 answers from each instance while PostgreSQL is down",
+    () => unavailableFrom("A", "down") >= 10 && unavailableFrom("B", "down") >= 10,
+  );
   assert.deepEqual(await health(b), {
     status: 503,
     body: { status: "failing", checks: { database: { state: "failing", problem: "unreachable" }, redis: { state: "not configured" } } },
@@ -126,7 +136,11 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
     assert.ok(row.sourceId);
   }
   const seqs = rows.map((row) => parseLeadId(row.id)!).sort((x, y) => x - y);
-  assert.deepEqual(seqs, Array.from({ length: rows.length }, (_, i) => counterBefore + 1 + i), "no id consumed by a failed create");
+  assert.deepEqual(
+    seqs,
+    Array.from({ length: rows.length }, (_, i) => counterBefore + 1 + i),
+    "no id consumed by a failed create",
+  );
   assert.equal((await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value, counterBefore + rows.length);
 
   console.log(`fault run: ${summary(sent)}; slowest answer ${slowest.toFixed(0)} ms; ${rows.length} rows`);

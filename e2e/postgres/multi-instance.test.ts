@@ -43,7 +43,9 @@ test("both instances started together on an empty database: migrated and seeded 
   const migrations = await db().$queryRawUnsafe<{ n: bigint }[]>(
     'SELECT count(*) AS n FROM "_prisma_migrations" WHERE finished_at IS NOT NULL',
   );
-  const folders = readdirSync(path.join(import.meta.dirname, "../../prisma/postgres/migrations"), { withFileTypes: true }).filter((entry) => entry.isDirectory());
+  const folders = readdirSync(path.join(import.meta.dirname, "../../prisma/postgres/migrations"), { withFileTypes: true }).filter((entry) =>
+    entry.isDirectory(),
+  );
   assert.equal(Number(migrations[0]!.n), folders.length, "each migration applied once");
   assert.equal(await db().team.count({ where: { slug: "demo" } }), 1);
   assert.equal(await db().user.count({ where: { email: "admin@example.com" } }), 1);
@@ -65,7 +67,11 @@ test("500 creates spread over both instances: 500 rows, 500 distinct ids, no gap
   assert.equal(results.filter((r) => r.instance === "A").length, 250);
 
   const seqs = ids.map((id) => parseLeadId(id)!).sort((x, y) => x - y);
-  assert.deepEqual(seqs, Array.from({ length: 500 }, (_, i) => counterBefore + 1 + i), "consecutive ids, no gaps");
+  assert.deepEqual(
+    seqs,
+    Array.from({ length: 500 }, (_, i) => counterBefore + 1 + i),
+    "consecutive ids, no gaps",
+  );
   const rows = await db().lead.findMany({ where: { teamId: team.id }, select: { id: true } });
   assert.equal(rows.length, 500);
   assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(ids));
@@ -119,13 +125,21 @@ function secretTaker(teamId: string, keyIds: string[], env: Record<string, strin
 test("a secret is copied once: two processes racing for 40 secrets get each exactly once", async () => {
   const team = await newTeam("copy");
   const keys = await Promise.all(Array.from({ length: 40 }, () => createApiKey({ teamId: team.id })));
-  const takers = [0, 1].map(() => secretTaker(team.id, keys.map((k) => k.keyId)));
+  const takers = [0, 1].map(() =>
+    secretTaker(
+      team.id,
+      keys.map((k) => k.keyId),
+    ),
+  );
   await Promise.all(takers.map((t) => t.ready));
   for (const taker of takers) taker.go();
   const [first, second] = (await Promise.all(takers.map((t) => t.result))) as [TakeResult, TakeResult];
 
   // The attempts of both processes overlapped in time: this was a race, not a queue.
-  assert.ok(first.startedAt < second.finishedAt && second.startedAt < first.finishedAt, JSON.stringify({ ...first, ...second, secrets: undefined }));
+  assert.ok(
+    first.startedAt < second.finishedAt && second.startedAt < first.finishedAt,
+    JSON.stringify({ ...first, ...second, secrets: undefined }),
+  );
   let wonByFirst = 0;
   for (const key of keys) {
     const got = [first.secrets[key.keyId], second.secrets[key.keyId]].filter((s): s is string => s != null);
@@ -176,7 +190,14 @@ test("through instance A's UI: a copied secret is not shown again by B, a delete
 
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   try {
     const page = await signedInPage(browser, a.baseUrl, user);

@@ -25,9 +25,17 @@ async function run(operation: KeyOp): Promise<unknown> {
     case "update":
       return updateApiKey({ keyId: operation.keyId, teamId: operation.teamId, expiresAt: date(operation.expiresAt) });
     case "roll":
-      return rollApiKey({ keyId: operation.keyId, teamId: operation.teamId, oldKeyExpiresAt: new Date(operation.oldKeyExpiresAt), createdById: null });
+      return rollApiKey({
+        keyId: operation.keyId,
+        teamId: operation.teamId,
+        oldKeyExpiresAt: new Date(operation.oldKeyExpiresAt),
+        createdById: null,
+      });
     case "requests":
-      return (await listRequests({ teamId: operation.teamId, of: { apiKeyId: operation.keyId } })).rows.map((row) => [row.status, row.error]);
+      return (await listRequests({ teamId: operation.teamId, of: { apiKeyId: operation.keyId } })).rows.map((row) => [
+        row.status,
+        row.error,
+      ]);
   }
 }
 

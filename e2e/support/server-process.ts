@@ -92,7 +92,9 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`Server did not serve ${url} within ${Math.round((Date.now() - started) / 1000)} s (last probe at ${new Date().toISOString()}: ${lastFailure}):\n${output()}`);
+  throw new Error(
+    `Server did not serve ${url} within ${Math.round((Date.now() - started) / 1000)} s (last probe at ${new Date().toISOString()}: ${lastFailure}):\n${output()}`,
+  );
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {

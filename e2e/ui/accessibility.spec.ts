@@ -9,7 +9,17 @@ import { createPasswordReset } from "../../lib/users/password-reset-store";
 import { addMember } from "../../lib/teams/team-store";
 import { db } from "../../lib/db/client";
 import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
-import { BASE_URL, CREATE_LEAD, authHeaders, newTeam, newTeamWithUser, newUser, signIn, uniqueSlug, type TestUser } from "../support/fixtures";
+import {
+  BASE_URL,
+  CREATE_LEAD,
+  authHeaders,
+  newTeam,
+  newTeamWithUser,
+  newUser,
+  signIn,
+  uniqueSlug,
+  type TestUser,
+} from "../support/fixtures";
 import { expect, test } from "../support/test";
 
 // The team's rule: every page passes axe-core's WCAG 2.2 A/AA rules with no serious or
@@ -61,7 +71,9 @@ async function checkPage(page: Page, name: string, include?: string): Promise<vo
   const viewport = page.viewportSize();
   if (viewport && viewport.width < 640) {
     const { scrollWidth, widest } = await page.evaluate(sidewaysOverflow);
-    expect.soft(scrollWidth, `${name} scrolls sideways at ${viewport.width} px; elements past the edge: ${widest.join(" | ")}`).toBeLessThanOrEqual(viewport.width);
+    expect
+      .soft(scrollWidth, `${name} scrolls sideways at ${viewport.width} px; elements past the edge: ${widest.join(" | ")}`)
+      .toBeLessThanOrEqual(viewport.width);
   }
 }
 
@@ -71,7 +83,10 @@ function sidewaysOverflow(): { scrollWidth: number; widest: string[] } {
   const widest = Array.from(document.body.querySelectorAll("*"))
     .filter((element) => past(element) && !Array.from(element.children).some(past))
     .slice(0, 5)
-    .map((element) => `${element.tagName.toLowerCase()}.${Array.from(element.classList).join(".")} "${(element.textContent ?? "").slice(0, 40)}"`);
+    .map(
+      (element) =>
+        `${element.tagName.toLowerCase()}.${Array.from(element.classList).join(".")} "${(element.textContent ?? "").slice(0, 40)}"`,
+    );
   return { scrollWidth: document.documentElement.scrollWidth, widest };
 }
 
@@ -105,16 +120,48 @@ async function teamWithContent() {
     events: ["lead.created"],
     actor: { userId: owner.id, ip: null, via: "web" },
   });
-  for (const [n, ok] of [[1, true], [2, false]] as const) {
+  for (const [n, ok] of [
+    [1, true],
+    [2, false],
+  ] as const) {
     const job = await db().job.create({
-      data: { id: `job_a11y_${endpoint.id}_${n}`, teamId: team.id, kind: "webhook", endpointId: endpoint.id, eventId: `evt_a11y_${n}`, eventType: "lead.created", payload: "{}", state: ok ? "delivered" : "failed", attempts: 1, maxAttempts: 9, runAt: new Date() },
+      data: {
+        id: `job_a11y_${endpoint.id}_${n}`,
+        teamId: team.id,
+        kind: "webhook",
+        endpointId: endpoint.id,
+        eventId: `evt_a11y_${n}`,
+        eventType: "lead.created",
+        payload: "{}",
+        state: ok ? "delivered" : "failed",
+        attempts: 1,
+        maxAttempts: 9,
+        runAt: new Date(),
+      },
     });
     await db().webhookAttempt.create({
-      data: { jobId: job.id, endpointId: endpoint.id, eventId: job.eventId, eventType: job.eventType, attempt: 1, startedAt: new Date(), durationMs: 120, statusCode: ok ? 200 : 500, ok, error: ok ? null : "HTTP 500", responseExcerpt: ok ? "ok" : '{"error":"upstream timeout"}' },
+      data: {
+        jobId: job.id,
+        endpointId: endpoint.id,
+        eventId: job.eventId,
+        eventType: job.eventType,
+        attempt: 1,
+        startedAt: new Date(),
+        durationMs: 120,
+        statusCode: ok ? 200 : 500,
+        ok,
+        error: ok ? null : "HTTP 500",
+        responseExcerpt: ok ? "ok" : '{"error":"upstream timeout"}',
+      },
     });
   }
 
-  const invite = await createInvite({ teamId: team.id, email: `${uniqueSlug("invitee")}@example.test`, role: "admin", createdById: owner.id });
+  const invite = await createInvite({
+    teamId: team.id,
+    email: `${uniqueSlug("invitee")}@example.test`,
+    role: "admin",
+    createdById: owner.id,
+  });
   if (invite === "already-member") throw new Error("a fresh address is never a member");
   const formId = await createWebForm({
     teamId: team.id,
@@ -216,7 +263,9 @@ for (const viewport of VIEWPORTS) {
         await page.keyboard.press("Escape");
 
         await page.goto(`/t/${team.slug}/leads/${leadId}`);
-        await expect(page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "interests" }).getByRole("listitem")).toHaveText(["a", "b"]);
+        await expect(
+          page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "interests" }).getByRole("listitem"),
+        ).toHaveText(["a", "b"]);
         await checkPage(page, "lead detail");
         await page.getByRole("button", { name: "Delete lead" }).click();
         await expect(page.getByRole("dialog", { name: `Delete ${leadId}?` })).toBeVisible();
@@ -230,8 +279,11 @@ for (const viewport of VIEWPORTS) {
         await page.goto(`/t/${team.slug}/leads/import`);
         await expect(page.getByRole("heading", { name: "Import leads" })).toBeVisible();
         await checkPage(page, "import: upload");
-        const csv = "Full name,E-mail,Phone,A rather long column name that must wrap on a phone\nAda Lovelace,ada@example.com,12,x\n,nobody@example.com,,y\n";
-        await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+        const csv =
+          "Full name,E-mail,Phone,A rather long column name that must wrap on a phone\nAda Lovelace,ada@example.com,12,x\n,nobody@example.com,,y\n";
+        await page
+          .getByLabel("CSV file", { exact: true })
+          .setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
         await page.getByRole("button", { name: "Upload" }).click();
         await expect(page.getByRole("heading", { name: "Map the columns of contacts.csv" })).toBeVisible();
         await checkPage(page, "import: mapping");
@@ -344,11 +396,17 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
         await checkPage(page, "settings: audit log");
         await page.goto(`${settings}/api-keys`);
-        await page.getByRole("button", { name: /^Edit key / }).first().click();
+        await page
+          .getByRole("button", { name: /^Edit key / })
+          .first()
+          .click();
         await expect(page.getByRole("dialog", { name: "Edit API key" })).toBeVisible();
         await checkPage(page, "settings: API keys, edit dialog");
         await page.keyboard.press("Escape");
-        await page.getByRole("button", { name: /^Roll key / }).first().click();
+        await page
+          .getByRole("button", { name: /^Roll key / })
+          .first()
+          .click();
         await expect(page.getByRole("dialog", { name: "Roll API key" })).toBeVisible();
         await checkPage(page, "settings: API keys, roll dialog");
         await page.keyboard.press("Escape");

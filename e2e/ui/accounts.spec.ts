@@ -39,7 +39,10 @@ test("changing the password needs the current one and signs out every other sess
   expect((await listAuditEvents(team.id)).map((e) => [e.action, e.actorEmail])).toContainEqual(["user.password_changed", user.email]);
 });
 
-test("npm run users -- reset-password prints a one-time link that sets a new password; used or unknown links answer 404", async ({ page, baseURL }) => {
+test("npm run users -- reset-password prints a one-time link that sets a new password; used or unknown links answer 404", async ({
+  page,
+  baseURL,
+}) => {
   const { user } = await newTeamWithUser("admin");
   const printed = JSON.parse(
     execFileSync(process.execPath, ["--import", "tsx", "scripts/users.ts", "reset-password", user.email, "--json"], {
@@ -47,7 +50,11 @@ test("npm run users -- reset-password prints a one-time link that sets a new pas
       encoding: "utf8",
     }),
   );
-  expect(printed).toEqual({ email: user.email, link: expect.stringMatching(/\/reset\/[A-Za-z0-9_-]{43}$/), expires_at: expect.any(String) });
+  expect(printed).toEqual({
+    email: user.email,
+    link: expect.stringMatching(/\/reset\/[A-Za-z0-9_-]{43}$/),
+    expires_at: expect.any(String),
+  });
   expect(JSON.stringify(await db().passwordReset.findMany({ where: { userId: user.id } }))).not.toContain(printed.link.split("/reset/")[1]);
 
   const opened = await page.goto(printed.link);

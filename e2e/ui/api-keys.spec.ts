@@ -69,7 +69,10 @@ test("an admin generates a key, copies its secret once, and a lead sent with it 
   });
 });
 
-test("a member sees the keys and copies a secret once, but can neither generate nor delete, even by a forged call", async ({ signInAs, request }) => {
+test("a member sees the keys and copies a secret once, but can neither generate nor delete, even by a forged call", async ({
+  signInAs,
+  request,
+}) => {
   const { team, user: admin } = await newTeamWithUser("admin");
   const member = await newUser({ team, role: "member" });
   const shared = await createApiKey({ teamId: team.id, description: "Shared key" });
@@ -112,7 +115,10 @@ test("a member sees the keys and copies a secret once, but can neither generate 
   });
 });
 
-test("after an admin deletes a key, the endpoint answers Invalid API key at once, and the key's status message goes with it", async ({ signInAs, request }) => {
+test("after an admin deletes a key, the endpoint answers Invalid API key at once, and the key's status message goes with it", async ({
+  signInAs,
+  request,
+}) => {
   const { team, user: admin } = await newTeamWithUser("owner");
   const key = await createApiKey({ teamId: team.id, description: "Soon deleted" });
   const before = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "Before Delete" } });
@@ -165,7 +171,10 @@ test("two members copying the same secret at the same moment: only one receives 
   await expect(row.getByText(contested.secret, { exact: true })).toHaveCount(0);
 });
 
-test("the endpoint panel's examples name this deployment and key, never the secret, and the Node.js one really creates a lead", async ({ signInAs, baseURL }) => {
+test("the endpoint panel's examples name this deployment and key, never the secret, and the Node.js one really creates a lead", async ({
+  signInAs,
+  baseURL,
+}) => {
   const { team, user } = await newTeamWithUser("member");
   const key = await createApiKey({ teamId: team.id, description: "Snippet key" });
   const page = await signInAs(user);

@@ -5,7 +5,8 @@ import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
 const keyRows = (page: import("@playwright/test").Page) => page.getByRole("list", { name: "API keys" }).getByRole("listitem");
-const auditRows = (page: import("@playwright/test").Page) => page.getByRole("table", { name: "Audit log, newest first" }).locator("tbody tr");
+const auditRows = (page: import("@playwright/test").Page) =>
+  page.getByRole("table", { name: "Audit log, newest first" }).locator("tbody tr");
 
 test("the Audit log tab lists key and member changes with who did them and from which address", async ({ signInAs }) => {
   const { team, user: owner } = await newTeamWithUser("owner");
@@ -26,7 +27,10 @@ test("the Audit log tab lists key and member changes with who did them and from 
   });
   const [key] = await listApiKeys(team.id);
   await test.step("deletes it", async () => {
-    await keyRows(page).filter({ hasText: "Audited key" }).getByRole("button", { name: `Delete API key ${key!.keyId}` }).click();
+    await keyRows(page)
+      .filter({ hasText: "Audited key" })
+      .getByRole("button", { name: `Delete API key ${key!.keyId}` })
+      .click();
     await page.getByRole("dialog", { name: "Delete API key?" }).getByRole("button", { name: "Delete key" }).click();
     await expect(keyRows(page).filter({ hasText: "Audited key" })).toHaveCount(0);
   });
@@ -92,7 +96,12 @@ test("a member has no Audit log tab and the server refuses the page", async ({ s
 test("the Audit log shows 50 events a page, newest first, and pages on to the older ones", async ({ signInAs }) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   for (let i = 0; i < 51; i++) {
-    await recordAuditEvent({ teamId: team.id, action: "member.invited", actor: CLI_ACTOR, details: { email: `p${i}@example.test`, role: "member" } });
+    await recordAuditEvent({
+      teamId: team.id,
+      action: "member.invited",
+      actor: CLI_ACTOR,
+      details: { email: `p${i}@example.test`, role: "member" },
+    });
   }
   const page = await signInAs(owner);
   await page.goto(`/t/${team.slug}/settings/audit`);

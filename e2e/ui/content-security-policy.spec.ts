@@ -5,7 +5,11 @@ import { BASE_URL, newTeamWithUser, signIn } from "../support/fixtures";
 // response's nonce, so Next's own scripts run and hydrate while a script injected into
 // the HTML does not; nothing the app itself loads is refused; pages cannot be framed.
 
-const scriptSrc = (policy: string | null | undefined) => policy?.split(";").map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+const scriptSrc = (policy: string | null | undefined) =>
+  policy
+    ?.split(";")
+    .map((d) => d.trim())
+    .find((d) => d.startsWith("script-src")) ?? "";
 const nonceOf = (policy: string | null | undefined) => /'nonce-([A-Za-z0-9+/=]+)'/.exec(scriptSrc(policy))?.[1];
 
 /** Collects every CSP violation the page reports, from the first script on. */

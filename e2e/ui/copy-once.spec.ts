@@ -38,11 +38,15 @@ async function expectCopiedOnce(page: Page, options: { teamId: string; descripti
   await page.reload();
   await expect(row.getByText(masked, { exact: true })).toBeVisible();
   await expect(row.getByText("Not Copied", { exact: true })).toHaveCount(0);
-  await expect(row.getByRole("definition").filter({ hasText: options.by })).toHaveText(new RegExp(`^${options.by.replace(/[.]/g, "\\.")} · (just now|\\d+ minutes? ago)$`));
+  await expect(row.getByRole("definition").filter({ hasText: options.by })).toHaveText(
+    new RegExp(`^${options.by.replace(/[.]/g, "\\.")} · (just now|\\d+ minutes? ago)$`),
+  );
   const [key] = (await listApiKeys(options.teamId)).filter((k) => k.description === options.description);
   expect(key!.copied).toBe(true);
   const events = await listAuditEvents(options.teamId);
-  expect(events.filter((e) => e.action === "api_key.secret_copied" && e.targetId === key!.keyId).map((e) => e.actorEmail)).toEqual([options.by]);
+  expect(events.filter((e) => e.action === "api_key.secret_copied" && e.targetId === key!.keyId).map((e) => e.actorEmail)).toEqual([
+    options.by,
+  ]);
 }
 
 test("the Copy button copies once, masks at once, and the card says who copied it and when", async ({ signInAs }) => {
@@ -117,10 +121,14 @@ test("a key made with npm run keys is born copied: masked for every member, Gene
   const { team, user: admin } = await newTeamWithUser("admin");
   const member = await newUser({ team, role: "member" });
   const printed = JSON.parse(
-    execFileSync(process.execPath, ["--import", "tsx", "scripts/keys.ts", "create", "--team", team.slug, "--description", "Printed once", "--json"], {
-      env: process.env,
-      encoding: "utf8",
-    }),
+    execFileSync(
+      process.execPath,
+      ["--import", "tsx", "scripts/keys.ts", "create", "--team", team.slug, "--description", "Printed once", "--json"],
+      {
+        env: process.env,
+        encoding: "utf8",
+      },
+    ),
   );
   for (const user of [member, admin]) {
     const page = await signInAs(user);

@@ -31,7 +31,9 @@ const adminRoles = (server: ServerProcess) =>
     db.prepare('SELECT m.role FROM "Membership" m JOIN "User" u ON u.id = m."userId" WHERE u.email = ?').all(DEFAULT_DEMO_ADMIN_EMAIL),
   );
 
-test("first start prints a random admin password once; a removed admin stays removed after a restart that prints none", async ({ browser }) => {
+test("first start prints a random admin password once; a removed admin stays removed after a restart that prints none", async ({
+  browser,
+}) => {
   const first = await startServer({ env: { DEMO_ADMIN_PASSWORD: "" } });
   servers.push(first);
   const password = PASSWORD_LINE.exec(first.output())?.[1];

@@ -22,7 +22,10 @@ async function cardText(page: Page, email: string): Promise<string> {
   return (await page.getByRole("main").innerText()).replaceAll(email, "<email>");
 }
 
-test("an existing account signs in through /signin, comes back and joins; the page never asks for its password", async ({ browser, baseURL }) => {
+test("an existing account signs in through /signin, comes back and joins; the page never asks for its password", async ({
+  browser,
+  baseURL,
+}) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   const existing = await newUser();
   const fresh = `${uniqueSlug("fresh")}@example.test`;
@@ -72,7 +75,10 @@ test("signed in with another address, the invite page says whom the invite is fo
   expect(await db().membership.count({ where: { teamId: team.id, userId: other.id } })).toBe(0);
 });
 
-test("the create-account action applies the server's password policy whatever the client sends (no newAccount flag)", async ({ browser, baseURL }) => {
+test("the create-account action applies the server's password policy whatever the client sends (no newAccount flag)", async ({
+  browser,
+  baseURL,
+}) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   const email = `${uniqueSlug("weak")}@example.test`;
   const link = await invite(team, owner, email);
@@ -92,7 +98,10 @@ test("the create-account action applies the server's password policy whatever th
     const flag = /(name="\d+_newAccount"\r\n\r\n)1/;
     const body = flag.test(withPassword)
       ? withPassword.replace(flag, "$10")
-      : withPassword.replace(`--${boundary}--`, `--${boundary}\r\nContent-Disposition: form-data; name="1_newAccount"\r\n\r\n0\r\n--${boundary}--`);
+      : withPassword.replace(
+          `--${boundary}--`,
+          `--${boundary}\r\nContent-Disposition: form-data; name="1_newAccount"\r\n\r\n0\r\n--${boundary}--`,
+        );
     const response = await replayAction(page, recorded, body);
     expect(response.status).toBe(200);
     expect(response.text).toMatch(/Use at least 15 characters\.|too common or easy to guess/);
@@ -102,7 +111,11 @@ test("the create-account action applies the server's password policy whatever th
   await page.context().close();
 });
 
-test("an admin's invite link stops working once an owner removes the admin, and the Audit log says why", async ({ signInAs, browser, baseURL }) => {
+test("an admin's invite link stops working once an owner removes the admin, and the Audit log says why", async ({
+  signInAs,
+  browser,
+  baseURL,
+}) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   const admin = await newUser({ team, role: "admin" });
   const invitee = `${uniqueSlug("invitee")}@example.test`;
@@ -129,7 +142,10 @@ test("an admin's invite link stops working once an owner removes the admin, and 
   await visitor.context().close();
 
   await ownerPage.goto(`/t/${team.slug}/settings/audit`);
-  const revoked = ownerPage.getByRole("table", { name: "Audit log, newest first" }).locator("tbody tr").filter({ hasText: "Invite revoked" });
+  const revoked = ownerPage
+    .getByRole("table", { name: "Audit log, newest first" })
+    .locator("tbody tr")
+    .filter({ hasText: "Invite revoked" });
   await expect(revoked).toHaveCount(1);
   const cells = revoked.locator("td, th");
   await expect(cells.nth(1)).toHaveText(owner.email);

@@ -12,7 +12,10 @@ import { expect, test } from "../support/test";
 const keyRows = (page: Page) => page.getByRole("list", { name: "API keys" }).getByRole("listitem");
 const name = (keyId: string, description: string) => `key ${keyId.slice(0, 4)}…, ${description}`;
 
-test("an admin renames a key, gives it an expiry, and rolls it: the old key is refused at once, the new one works", async ({ signInAs, request }) => {
+test("an admin renames a key, gives it an expiry, and rolls it: the old key is refused at once, the new one works", async ({
+  signInAs,
+  request,
+}) => {
   const { team, user: admin } = await newTeamWithUser("admin");
   const key = await createApiKey({ teamId: team.id, description: "Old form" });
   const page = await signInAs(admin);
@@ -54,7 +57,10 @@ test("an admin renames a key, gives it an expiry, and rolls it: the old key is r
   await newRow.getByRole("button", { name: `Copy secret of ${name(replacement.keyId, "Website form")}` }).click();
   await expect(newRow.getByRole("button", { name: "Copied" })).toBeDisabled();
   const secret = await page.evaluate(() => navigator.clipboard.readText());
-  const created = await request.post(CREATE_LEAD, { headers: { "X-API-Key": replacement.keyId, "X-API-Secret": secret }, data: { name: "New key" } });
+  const created = await request.post(CREATE_LEAD, {
+    headers: { "X-API-Key": replacement.keyId, "X-API-Secret": secret },
+    data: { name: "New key" },
+  });
   expect(created.status()).toBe(201);
 
   const events = (await listAuditEvents(team.id)).map((e) => [e.action, e.targetId]);
@@ -81,7 +87,11 @@ test("a key can be generated with an expiry", async ({ signInAs }) => {
   await dialog.getByLabel("Description (optional)").fill("Campaign");
   await dialog.getByLabel("Expires").selectOption({ label: "In 30 days" });
   await dialog.getByRole("button", { name: "Generate", exact: true }).click();
-  await expect(keyRows(page).filter({ hasText: "Campaign" }).getByText(/^Expires in 4 weeks · /)).toBeVisible();
+  await expect(
+    keyRows(page)
+      .filter({ hasText: "Campaign" })
+      .getByText(/^Expires in 4 weeks · /),
+  ).toBeVisible();
   const [key] = await listApiKeys(team.id);
   expect(key!.expiresAt!.getTime() - Date.now()).toBeGreaterThan(29 * 24 * 3_600_000);
 });
@@ -94,10 +104,17 @@ test("a member can neither rename nor roll a key, even by a forged call", async 
   const adminPage = await signInAs(admin);
   await adminPage.goto(`/t/${team.slug}/settings/api-keys`);
   await adminPage.getByRole("button", { name: `Edit ${name(key.keyId, "Guarded")}` }).click();
-  const edit = await recordAction(adminPage, () => adminPage.getByRole("dialog", { name: "Edit API key" }).getByRole("button", { name: "Save" }).click());
+  const edit = await recordAction(adminPage, () =>
+    adminPage.getByRole("dialog", { name: "Edit API key" }).getByRole("button", { name: "Save" }).click(),
+  );
   await adminPage.getByRole("button", { name: `Roll ${name(key.keyId, "Guarded")}` }).click();
-  await adminPage.getByRole("dialog", { name: "Roll API key" }).getByLabel("The old key stops working").selectOption({ label: "In 7 days" });
-  const roll = await recordAction(adminPage, () => adminPage.getByRole("dialog", { name: "Roll API key" }).getByRole("button", { name: "Roll key" }).click());
+  await adminPage
+    .getByRole("dialog", { name: "Roll API key" })
+    .getByLabel("The old key stops working")
+    .selectOption({ label: "In 7 days" });
+  const roll = await recordAction(adminPage, () =>
+    adminPage.getByRole("dialog", { name: "Roll API key" }).getByRole("button", { name: "Roll key" }).click(),
+  );
   const before = await listApiKeys(team.id);
 
   const page = await signInAs(member);
@@ -108,5 +125,7 @@ test("a member can neither rename nor roll a key, even by a forged call", async 
     expect(answer.text).toContain("Your role in this team does not allow this.");
   }
   const after = await listApiKeys(team.id);
-  expect(after.map((k) => [k.keyId, k.description, k.expiresAt?.toISOString()])).toEqual(before.map((k) => [k.keyId, k.description, k.expiresAt?.toISOString()]));
+  expect(after.map((k) => [k.keyId, k.description, k.expiresAt?.toISOString()])).toEqual(
+    before.map((k) => [k.keyId, k.description, k.expiresAt?.toISOString()]),
+  );
 });

@@ -18,11 +18,13 @@ const overflowing = (page: Page) =>
   page.evaluate(() => {
     const width = document.documentElement.clientWidth;
     if (document.documentElement.scrollWidth <= width) return [];
-    return [...document.querySelectorAll("body *")]
-      // Inside a scroll container of its own (the settings tabs) an element may reach past the edge.
-      .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest("nav"))
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)}: ${(el.textContent ?? "").slice(0, 40)}`);
+    return (
+      [...document.querySelectorAll("body *")]
+        // Inside a scroll container of its own (the settings tabs) an element may reach past the edge.
+        .filter((el) => el.getBoundingClientRect().right > width + 1 && !el.closest("nav"))
+        .slice(0, 5)
+        .map((el) => `${el.tagName.toLowerCase()}.${String(el.className).slice(0, 60)}: ${(el.textContent ?? "").slice(0, 40)}`)
+    );
   });
 
 test("the first Tab stop skips to the page's one main landmark", async ({ signInAs }) => {
@@ -62,7 +64,10 @@ test.describe("at 390 px (a phone)", () => {
     return box.x >= 0 && box.x + box.width <= 390;
   };
 
-  test("long values wrap or truncate with the full text available, and no signed-in page scrolls sideways", async ({ signInAs, request }) => {
+  test("long values wrap or truncate with the full text available, and no signed-in page scrolls sideways", async ({
+    signInAs,
+    request,
+  }) => {
     test.setTimeout(180_000);
     const { team, user } = await newTeamWithUser("owner");
     const actor = { userId: user.id, ip: null, via: "web" as const };
@@ -72,20 +77,45 @@ test.describe("at 390 px (a phone)", () => {
     const longName = "N".repeat(200);
     const created = await request.post(CREATE_LEAD, {
       headers: authHeaders(key),
-      data: { name: longName, email: `${"e".repeat(60)}@example.com`, source: longSource, note: "x".repeat(3000), [`field_${"f".repeat(50)}`]: "value" },
+      data: {
+        name: longName,
+        email: `${"e".repeat(60)}@example.com`,
+        source: longSource,
+        note: "x".repeat(3000),
+        [`field_${"f".repeat(50)}`]: "value",
+      },
     });
     expect(created.status()).toBe(201);
     const { lead_id: leadId } = await created.json();
-    const twin = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "Twin", email: `${"e".repeat(60)}@example.com` } });
+    const twin = await request.post(CREATE_LEAD, {
+      headers: authHeaders(key),
+      data: { name: "Twin", email: `${"e".repeat(60)}@example.com` },
+    });
     expect(twin.status()).toBe(201);
     const formId = await createWebForm({
       teamId: team.id,
-      settings: { name: `Form ${"w".repeat(95)}`, allowedOrigins: [`https://${"o".repeat(60)}.example.com`], sourceId: source.id, successUrl: null, challenge: false },
+      settings: {
+        name: `Form ${"w".repeat(95)}`,
+        allowedOrigins: [`https://${"o".repeat(60)}.example.com`],
+        sourceId: source.id,
+        successUrl: null,
+        challenge: false,
+      },
       createdById: user.id,
       actor,
     });
-    const endpoint = await createEndpoint({ teamId: team.id, url: `https://hooks.example.com/${"p".repeat(150)}`, description: `Hook ${"h".repeat(150)}`, events: ["lead.created"], actor });
-    await addMember({ teamId: team.id, userId: (await createUser({ email: `${"m".repeat(50)}-${uniqueSlug()}@example.test`, password: "a long enough password" })).id, role: "member" });
+    const endpoint = await createEndpoint({
+      teamId: team.id,
+      url: `https://hooks.example.com/${"p".repeat(150)}`,
+      description: `Hook ${"h".repeat(150)}`,
+      events: ["lead.created"],
+      actor,
+    });
+    await addMember({
+      teamId: team.id,
+      userId: (await createUser({ email: `${"m".repeat(50)}-${uniqueSlug()}@example.test`, password: "a long enough password" })).id,
+      role: "member",
+    });
 
     const page = await signInAs(user);
     const t = `/t/${team.slug}`;
@@ -112,8 +142,13 @@ test.describe("at 390 px (a phone)", () => {
       await test.step(path, async () => {
         expect((await page.goto(path))?.status()).toBe(200);
         await expect(page.getByRole("main")).toBeVisible();
-        const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-        expect(scrollWidth, `${path} scrolls sideways; past the edge: ${(await overflowing(page)).join(" | ")}`).toBeLessThanOrEqual(innerWidth);
+        const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+          scrollWidth: document.documentElement.scrollWidth,
+          innerWidth: window.innerWidth,
+        }));
+        expect(scrollWidth, `${path} scrolls sideways; past the edge: ${(await overflowing(page)).join(" | ")}`).toBeLessThanOrEqual(
+          innerWidth,
+        );
       });
     }
     await page.goto(`${t}/leads`);
@@ -162,7 +197,10 @@ test.describe("at 390 px (a phone)", () => {
     const member = await createUser({ email: `${"m".repeat(40)}-${uniqueSlug()}@example.test`, password: "a long enough password" });
     await addMember({ teamId: team.id, userId: member.id, role: "member" });
     const key = await createApiKey({ teamId: team.id, description: "Phone" });
-    const created = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name: "Ada Lovelace", email: "ada.lovelace@example.com", organization: "Analytical Engines" } });
+    const created = await request.post(CREATE_LEAD, {
+      headers: authHeaders(key),
+      data: { name: "Ada Lovelace", email: "ada.lovelace@example.com", organization: "Analytical Engines" },
+    });
     expect(created.status()).toBe(201);
     const { lead_id: leadId } = await created.json();
 

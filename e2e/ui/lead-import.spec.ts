@@ -22,13 +22,17 @@ const FILE = [
 test("an admin imports a CSV file: mapping, preview, progress, counts, refused rows, an imported lead, undo", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("admin");
   await updateTeamSettings({ teamId: team.id, name: team.name, defaultPhoneCountry: "GB" });
-  const existing = (await createLead({ team, apiKeyId: null, input: { name: "Already There", email: "Already@example.com", extraFields: {} } })).leadId;
+  const existing = (
+    await createLead({ team, apiKeyId: null, input: { name: "Already There", email: "Already@example.com", extraFields: {} } })
+  ).leadId;
   const page = await signInAs(user);
 
   await page.goto(`/t/${team.slug}/leads`);
   await page.getByRole("link", { name: "Import CSV" }).click();
   await expect(page.getByRole("heading", { name: "Import leads" })).toBeVisible();
-  await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(`\uFEFF${FILE}`, "utf8") });
+  await page
+    .getByLabel("CSV file", { exact: true })
+    .setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(`\uFEFF${FILE}`, "utf8") });
   await page.getByRole("button", { name: "Upload" }).click();
 
   // The proposed mapping, from the header names.
@@ -70,7 +74,10 @@ test("an admin imports a CSV file: mapping, preview, progress, counts, refused r
   await expect(page.getByRole("heading", { name: "Import finished" })).toBeVisible();
 
   // The refused rows, with a reason column.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download refused rows (CSV)" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download refused rows (CSV)" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe("contacts-refused.csv");
   expect(readFileSync((await download.path())!, "utf8")).toBe(
     '\uFEFF"First name","Last name","E-mail","Mobile","Company","Favourite colour","reason"\r\n"","","nobody@example.com","","","","Name is required"\r\n',
@@ -93,7 +100,11 @@ test("an admin imports a CSV file: mapping, preview, progress, counts, refused r
   await expect(page.getByRole("heading", { name: "Import undone" })).toBeVisible();
   expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
   expect(await db().lead.findUnique({ where: { id: existing } })).not.toBeNull();
-  expect((await listAuditEvents(team.id)).slice(0, 3).map((e) => e.action)).toEqual(["lead.import_undone", "lead.imported", "lead.import_started"]);
+  expect((await listAuditEvents(team.id)).slice(0, 3).map((e) => e.action)).toEqual([
+    "lead.import_undone",
+    "lead.imported",
+    "lead.import_started",
+  ]);
 });
 
 test("a broken file is refused with its reason; a member sees no import", async ({ signInAs }) => {
@@ -101,9 +112,13 @@ test("a broken file is refused with its reason; a member sees no import", async 
   const member = await newUser({ team, role: "member" });
   const page = await signInAs(user);
   await page.goto(`/t/${team.slug}/leads/import`);
-  await page.getByLabel("CSV file", { exact: true }).setInputFiles({ name: "sheet.csv", mimeType: "text/csv", buffer: Buffer.from("Name,Email\nAda\n") });
+  await page
+    .getByLabel("CSV file", { exact: true })
+    .setInputFiles({ name: "sheet.csv", mimeType: "text/csv", buffer: Buffer.from("Name,Email\nAda\n") });
   await page.getByRole("button", { name: "Upload" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Row 2" })).toHaveText("Row 2 has 1 cells; the header has 2. Every row needs one cell per column.");
+  await expect(page.getByRole("alert").filter({ hasText: "Row 2" })).toHaveText(
+    "Row 2 has 1 cells; the header has 2. Every row needs one cell per column.",
+  );
   expect(await db().import.count({ where: { teamId: team.id } })).toBe(0);
 
   const memberPage = await signInAs(member);

@@ -93,7 +93,10 @@ test("an admin bulk deletes selected rows, then every lead matching a search wit
   expect(JSON.stringify(events)).not.toMatch(/Spammer|Pick/);
 });
 
-test("an admin erases a person by email, then by phone: leads, duplicates, request log and stored responses go", async ({ signInAs, request }) => {
+test("an admin erases a person by email, then by phone: leads, duplicates, request log and stored responses go", async ({
+  signInAs,
+  request,
+}) => {
   const { team: created, user } = await newTeamWithUser("admin");
   const team = await updateTeamCountry(created, "GB");
   const key = await createApiKey({ teamId: team.id, description: "Site" });
@@ -104,7 +107,8 @@ test("an admin erases a person by email, then by phone: leads, duplicates, reque
     });
     return { status: response.status(), body: await response.json() };
   };
-  const byEmail = (await post({ name: "Erin Erase", email: "Erin@Example.com", phone: "+44 7911 123456" }, "erase-1")).body.lead_id as string;
+  const byEmail = (await post({ name: "Erin Erase", email: "Erin@Example.com", phone: "+44 7911 123456" }, "erase-1")).body
+    .lead_id as string;
   const samePhone = (await post({ name: "Erin Other", mobile_no: "07911 123456" })).body.lead_id as string;
   const unrelated = (await post({ name: "Stay Here", email: "stay@example.com" }, "stay-1")).body.lead_id as string;
   expect((await post({ name: "Erin Typo", email: "erin@example.com." })).status).toBe(422);
@@ -152,7 +156,7 @@ test("an admin erases a person by email, then by phone: leads, duplicates, reque
 test("an admin exports the filtered list as CSV: BOM, every field, extra fields as JSON, formulas neutralised", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("admin");
   const formula = await lead(team, {
-    name: "=HYPERLINK(\"http://evil.example\")",
+    name: '=HYPERLINK("http://evil.example")',
     email: "eve@example.com",
     phone: "+44 7911 123456",
     organization: "@Evil Corp",
@@ -180,7 +184,7 @@ test("an admin exports the filtered list as CSV: BOM, every field, extra fields 
   expect(column(lines[1]!, "id")).toBe(plain);
   expect(column(lines[1]!, "organization")).toBe('Analytical "Engines"');
   expect(column(lines[2]!, "id")).toBe(formula);
-  expect(column(lines[2]!, "first_name")).toBe("'=HYPERLINK(\"http://evil.example\")");
+  expect(column(lines[2]!, "first_name")).toBe('\'=HYPERLINK("http://evil.example")');
   expect(column(lines[2]!, "organization")).toBe("'@Evil Corp");
   expect(column(lines[2]!, "phone")).toBe("'+447911123456");
   expect(column(lines[2]!, "email")).toBe("eve@example.com");
@@ -223,7 +227,12 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
   const page = await signInAs(user);
   const rows = page.getByRole("table").getByRole("rowgroup").last().getByRole("row");
   await page.goto(`/t/${team.slug}/settings/sources`);
-  await page.getByRole("list", { name: "Lead sources" }).getByRole("listitem").filter({ hasText: "Webinar" }).getByRole("link", { name: "1 lead" }).click();
+  await page
+    .getByRole("list", { name: "Lead sources" })
+    .getByRole("listitem")
+    .filter({ hasText: "Webinar" })
+    .getByRole("link", { name: "1 lead" })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads\\?source=${webinar.id}$`));
   await expect(page.getByText(/^1 lead match,/)).toBeVisible();
   await expect(rows).toHaveText([new RegExp(march)]);
@@ -242,7 +251,12 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
   });
   await expect(page).toHaveURL(new RegExp(`key=${key.keyId}`));
   await expect(rows).toHaveText([new RegExp(march)]);
-  await apply(() => page.getByLabel("Created by form").selectOption({ label: `Pricing page (${formId})` }).then(() => undefined));
+  await apply(() =>
+    page
+      .getByLabel("Created by form")
+      .selectOption({ label: `Pricing page (${formId})` })
+      .then(() => undefined),
+  );
   await expect(page).toHaveURL(new RegExp(`form=${formId}`));
   await expect(page.getByText(/^1 lead match,/)).toBeVisible();
   // The form's own page links to the same list.
@@ -292,7 +306,13 @@ test("the search finds names without accents, phone numbers as the intake reads 
   await page.goto(`/t/${team.slug}/leads`);
   const rows = page.getByRole("table").getByRole("rowgroup").last().getByRole("row");
   const search = page.getByRole("searchbox", { name: "Search leads" });
-  const searches: [string, string][] = [["diaz", diaz], ["NANDU", diaz], ["07911 123456", phone], ["+44 7911 123456", phone], [phone.toLowerCase(), phone]];
+  const searches: [string, string][] = [
+    ["diaz", diaz],
+    ["NANDU", diaz],
+    ["07911 123456", phone],
+    ["+44 7911 123456", phone],
+    [phone.toLowerCase(), phone],
+  ];
   for (const [query, id] of searches) {
     await search.fill(query);
     await search.press("Enter");
@@ -304,8 +324,18 @@ test("the search finds names without accents, phone numbers as the intake reads 
 test("an admin merges duplicates choosing per field; a second admin's merge of the same leads is refused", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("admin");
   const second = await newUser({ team, role: "owner" });
-  const survivor = await lead(team, { name: "Grace Hopper", email: "grace@navy.example", job_title: "Admiral", extraFields: { lang: "COBOL" } });
-  const older = await lead(team, { name: "Grace Murray", email: "grace@navy.example", organization: "Yale", extraFields: { lang: "FLOW-MATIC" } });
+  const survivor = await lead(team, {
+    name: "Grace Hopper",
+    email: "grace@navy.example",
+    job_title: "Admiral",
+    extraFields: { lang: "COBOL" },
+  });
+  const older = await lead(team, {
+    name: "Grace Murray",
+    email: "grace@navy.example",
+    organization: "Yale",
+    extraFields: { lang: "FLOW-MATIC" },
+  });
   const newest = await lead(team, { name: "G. Hopper", email: "grace@navy.example", phone: "+1 415 555 2671" });
 
   const page = await signInAs(user);
@@ -326,11 +356,18 @@ test("an admin merges duplicates choosing per field; a second admin's merge of t
   await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads/${survivor}$`));
   await expect(page.getByRole("heading", { level: 1, name: "Grace Murray" })).toBeVisible();
   const field = (section: string, label: string) =>
-    page.getByRole("region", { name: section }).getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+    page
+      .getByRole("region", { name: section })
+      .getByRole("term")
+      .filter({ hasText: new RegExp(`^${label}$`) })
+      .locator("xpath=following-sibling::dd[1]");
   await expect(field("Contact", "Phone")).toHaveText("+1 415 555 2671");
   await expect(field("Organization", "Organization")).toHaveText("Yale");
   await expect(field("Source and attribution", "Merged leads")).toHaveText(`${older}, ${newest}`);
-  await expect(page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "lang" }).getByRole("listitem")).toHaveText(["COBOL", "FLOW-MATIC"]);
+  await expect(page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "lang" }).getByRole("listitem")).toHaveText([
+    "COBOL",
+    "FLOW-MATIC",
+  ]);
   await expect(page.getByRole("region", { name: "Possible duplicates" })).toContainText("No other lead");
   expect(await findLead({ id: older, teamId: team.id })).toBeNull();
 
@@ -340,7 +377,9 @@ test("an admin merges duplicates choosing per field; a second admin's merge of t
   expect(await findLead({ id: survivor, teamId: team.id })).not.toBeNull();
 
   const events = await listAuditEvents(team.id);
-  expect(events.map((e) => [e.action, e.targetId, e.details])).toEqual([["lead.merged", survivor, { count: 2, ids: `${older},${newest}` }]]);
+  expect(events.map((e) => [e.action, e.targetId, e.details])).toEqual([
+    ["lead.merged", survivor, { count: 2, ids: `${older},${newest}` }],
+  ]);
 });
 
 test("an admin sets the team's lead retention in General settings", async ({ signInAs }) => {

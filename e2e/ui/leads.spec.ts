@@ -50,7 +50,11 @@ test("the lead detail shows every field, Extra Fields as text, and links possibl
   await rows.filter({ hasText: leadId }).getByRole("link").click();
   await expect(page.getByRole("heading", { level: 1, name: "Ada King Lovelace" })).toBeVisible();
   const field = (section: string, label: string) =>
-    page.getByRole("region", { name: section }).getByRole("term").filter({ hasText: new RegExp(`^${label}$`) }).locator("xpath=following-sibling::dd[1]");
+    page
+      .getByRole("region", { name: section })
+      .getByRole("term")
+      .filter({ hasText: new RegExp(`^${label}$`) })
+      .locator("xpath=following-sibling::dd[1]");
   await expect(field("Contact", "Phone")).toHaveText("+44 7911 123456");
   await expect(field("Contact", "Mobile")).toHaveText("+1 415 555 2671");
   await expect(field("Contact", "Email")).toHaveText("Ada@Analytical.example");

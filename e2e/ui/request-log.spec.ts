@@ -21,14 +21,20 @@ test("a member sees checkbox lists, a skipped phone's text and the key's failed 
   expect(created.status).toBe(201);
   const { lead_id: leadId, message } = (await created.json()) as { lead_id: string; message: string };
   expect(message).toBe("Lead created successfully (skipped invalid fields: phone)");
-  expect((await post({ "X-API-Key": key.keyId, "X-API-Secret": `team_${"x".repeat(40)}` }, '{"name":"Ada"}', "application/json")).status).toBe(401);
+  expect(
+    (await post({ "X-API-Key": key.keyId, "X-API-Secret": `team_${"x".repeat(40)}` }, '{"name":"Ada"}', "application/json")).status,
+  ).toBe(401);
   expect((await post(authHeaders(key), '{"email":"not-a-name@example.com"}', "application/json")).status).toBe(422);
 
   const page = await signInAs(user);
   await page.goto(`/t/${team.slug}/leads/${leadId}`);
   const extra = page.getByRole("region", { name: "Extra Fields" });
   await expect(extra.getByRole("list", { name: "interests" }).getByRole("listitem")).toHaveText(["Pricing", "Demo", "Support"]);
-  const phone = page.getByRole("region", { name: "Contact" }).getByRole("term").filter({ hasText: /^Phone$/ }).locator("xpath=following-sibling::dd[1]");
+  const phone = page
+    .getByRole("region", { name: "Contact" })
+    .getByRole("term")
+    .filter({ hasText: /^Phone$/ })
+    .locator("xpath=following-sibling::dd[1]");
   await expect(phone).toHaveText("not a valid number: 12345");
 
   await page.goto(`/t/${team.slug}/settings/api-keys`);

@@ -20,7 +20,10 @@ test("key-management actions posted with a foreign or no Origin are refused and 
   await page.getByLabel("Description (optional)").fill("Recorded key");
   const generate = await recordAction(page, () => page.getByRole("button", { name: "Generate", exact: true }).click());
   const recorded = (await listApiKeys(team.id)).find((k) => k.description === "Recorded key")!;
-  await keyRows(page).filter({ hasText: "Recorded key" }).getByRole("button", { name: `Delete API key ${recorded.keyId}` }).click();
+  await keyRows(page)
+    .filter({ hasText: "Recorded key" })
+    .getByRole("button", { name: `Delete API key ${recorded.keyId}` })
+    .click();
   const remove = await recordAction(page, () => page.getByRole("button", { name: "Delete key" }).click());
   await expect(keyRows(page).filter({ hasText: "Recorded key" })).toHaveCount(0);
   expect(generate.headers.origin).toBe(new URL(generate.url).origin); // the browser did send it
@@ -29,9 +32,15 @@ test("key-management actions posted with a foreign or no Origin are refused and 
   const eventsBefore = (await listAuditEvents(team.id)).length;
   const forgedDelete = remove.body.replace(recorded.keyId, kept.keyId);
 
-  for (const [label, origin] of [["a foreign Origin", "https://attacker.example"], ["no Origin", null]] as const) {
+  for (const [label, origin] of [
+    ["a foreign Origin", "https://attacker.example"],
+    ["no Origin", null],
+  ] as const) {
     await test.step(`${label}: generate and delete are refused`, async () => {
-      for (const [action, body] of [[generate, generate.body], [remove, forgedDelete]] as const) {
+      for (const [action, body] of [
+        [generate, generate.body],
+        [remove, forgedDelete],
+      ] as const) {
         const response = await replayAction(page, action, body, { origin });
         if (origin === null) expect(response.text).toContain(FOREIGN_REQUEST_MESSAGE);
         else expect(response.status).toBeGreaterThanOrEqual(400); // Next's own check, before ours

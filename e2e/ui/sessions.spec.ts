@@ -49,7 +49,11 @@ test("a session cookie saved before sign-out is refused afterwards", async ({ br
   await expect(again.getByRole("heading", { name: "Leads", level: 1 })).toBeVisible();
 });
 
-test("Sign out works before the page's scripts run (JavaScript off) and ends every session of the user", async ({ browser, baseURL, signInAs }) => {
+test("Sign out works before the page's scripts run (JavaScript off) and ends every session of the user", async ({
+  browser,
+  baseURL,
+  signInAs,
+}) => {
   const { team, user } = await newTeamWithUser("member");
   const leadsPage = `/t/${team.slug}/leads`;
   const other = await signInAs(user);

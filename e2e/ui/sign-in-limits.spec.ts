@@ -58,9 +58,9 @@ test("failures per email and address: a success clears them; once spent even the
   expect(await attempt(again, DEMO_ADMIN.email, DEMO_ADMIN.password)).toMatch(THROTTLED);
   await expect(again).toHaveURL(/\/signin/);
   // Server log lines arrive through a pipe, possibly after the page's answer: poll.
-  await expect.poll(() => jsonLines("rate_limit.exceeded")).toEqual([
-    expect.objectContaining({ level: "warn", limit: "sign_in_failures_per_email_and_ip", ip: "127.0.0.1" }),
-  ]);
+  await expect
+    .poll(() => jsonLines("rate_limit.exceeded"))
+    .toEqual([expect.objectContaining({ level: "warn", limit: "sign_in_failures_per_email_and_ip", ip: "127.0.0.1" })]);
 });
 
 test("failures per address, whatever the email: once spent, every email waits", async ({ browser }) => {

@@ -71,7 +71,10 @@ test("team switcher, General and Lead Sources: admins edit, members only read", 
   await expect(page.getByRole("status").filter({ hasText: "Settings saved." })).toBeVisible();
 
   await page.getByRole("button", { name: /^Switch team/ }).click();
-  await page.getByRole("list", { name: "Your teams" }).getByRole("link", { name: new RegExp(second.name) }).click();
+  await page
+    .getByRole("list", { name: "Your teams" })
+    .getByRole("link", { name: new RegExp(second.name) })
+    .click();
   await expect(page).toHaveURL(new RegExp(`/t/${slug}/leads$`));
   await expect(page.getByRole("button", { name: /^Switch team/ })).toContainText(second.name);
 

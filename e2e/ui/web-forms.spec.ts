@@ -34,7 +34,10 @@ async function createForm(page: Page, slug: string, options: { name: string; ori
 }
 
 const snippet = (page: Page, title: "HTML form" | "With fetch") =>
-  page.getByRole("region", { name: `${title} snippet` }).locator("pre").innerText();
+  page
+    .getByRole("region", { name: `${title} snippet` })
+    .locator("pre")
+    .innerText();
 
 /** Ticks the widget's checkbox and waits until the proof of work is done. */
 async function solveWidget(page: Page): Promise<void> {
@@ -45,7 +48,10 @@ async function solveWidget(page: Page): Promise<void> {
 
 const leadsOfTeam = (teamId: string) => db().lead.findMany({ where: { teamId }, include: { source: true }, orderBy: { seq: "asc" } });
 
-test("a static site's HTML form and its fetch variant create leads with the form's source and extra fields", async ({ signInAs, browser }) => {
+test("a static site's HTML form and its fetch variant create leads with the form's source and extra fields", async ({
+  signInAs,
+  browser,
+}) => {
   test.setTimeout(180_000);
   const { team, user } = await newTeamWithUser("owner");
   await addLeadSource(team.id, "Landing page");
@@ -97,7 +103,10 @@ test("a static site's HTML form and its fetch variant create leads with the form
   await expect(admin.getByText("Landing page").first()).toBeVisible();
 });
 
-test("a foreign origin, a filled honeypot and a missing challenge store nothing; the visitor is told what happened", async ({ signInAs, browser }) => {
+test("a foreign origin, a filled honeypot and a missing challenge store nothing; the visitor is told what happened", async ({
+  signInAs,
+  browser,
+}) => {
   test.setTimeout(120_000);
   const { team, user } = await newTeamWithUser("admin");
   const admin = await signInAs(user);

@@ -85,15 +85,30 @@ test("an owner adds an endpoint, sends a test event and sees it verified in the 
   await expect(page.getByText("No endpoints yet.")).toBeVisible();
 
   await page.goto(`/t/${team.slug}/settings/audit`);
-  for (const action of ["Webhook added", "Webhook secret revealed", "Webhook test sent", "Webhook delivery resent", "Webhook disabled", "Webhook deleted"]) {
+  for (const action of [
+    "Webhook added",
+    "Webhook secret revealed",
+    "Webhook test sent",
+    "Webhook delivery resent",
+    "Webhook disabled",
+    "Webhook deleted",
+  ]) {
     await expect(page.getByRole("rowheader", { name: action, exact: true }).first()).toBeVisible();
   }
 });
 
-test("an admin edits an endpoint's URL, description and events, then rotates its secret: both secrets sign during the grace period", async ({ signInAs }) => {
+test("an admin edits an endpoint's URL, description and events, then rotates its secret: both secrets sign during the grace period", async ({
+  signInAs,
+}) => {
   const { team, user } = await newTeamWithUser("admin");
   const actor = { userId: user.id, ip: null, via: "web" as const };
-  const endpoint = await createEndpoint({ teamId: team.id, url: "https://hooks.example.com/old", description: "Old sync", events: ["lead.created"], actor });
+  const endpoint = await createEndpoint({
+    teamId: team.id,
+    url: "https://hooks.example.com/old",
+    description: "Old sync",
+    events: ["lead.created"],
+    actor,
+  });
   const page = await signInAs(user);
   await page.goto(`/t/${team.slug}/settings/webhooks/${endpoint.id}`);
 
@@ -156,9 +171,13 @@ test("a member sees the endpoints but cannot add, reveal or change them, not eve
   await expect(asOwner.getByLabel("Signing secret", { exact: true })).toHaveText(/^whsec_/);
   const disable = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Disable" }).click());
   await asOwner.getByRole("button", { name: "Edit endpoint" }).click();
-  const edit = await recordAction(asOwner, () => asOwner.getByRole("dialog", { name: "Edit webhook endpoint" }).getByRole("button", { name: "Save" }).click());
+  const edit = await recordAction(asOwner, () =>
+    asOwner.getByRole("dialog", { name: "Edit webhook endpoint" }).getByRole("button", { name: "Save" }).click(),
+  );
   await asOwner.getByRole("button", { name: "Rotate signing secret" }).click();
-  const rotate = await recordAction(asOwner, () => asOwner.getByRole("dialog", { name: "Rotate signing secret" }).getByRole("button", { name: "Rotate secret" }).click());
+  const rotate = await recordAction(asOwner, () =>
+    asOwner.getByRole("dialog", { name: "Rotate signing secret" }).getByRole("button", { name: "Rotate secret" }).click(),
+  );
   await expect(asOwner.getByRole("status").filter({ hasText: "Signing secret rotated" })).toBeVisible();
   await expect(asOwner.getByText("Disabled", { exact: true })).toBeVisible();
   await asOwner.getByRole("button", { name: "Enable" }).click();

@@ -104,27 +104,28 @@ describe("takeSecretForCopy (the secret is shown until its first copy)", () => {
     }
   });
 
-  if (database.provider === "postgres") test("PostgreSQL: a session that could still see the deleted row delays the erasure instead of keeping the ciphertext", async () => {
-    const team = await makeTeam();
-    const { keyId, secret } = await createApiKey({ teamId: team.id });
-    const ciphertext = (await pendingCiphertext(keyId))!;
-    // Another session holds a snapshot taken before the copy (a long report, an
-    // autoanalyze): VACUUM FULL would copy the deleted row into the table's new file.
-    const reader = new pg.Client({ connectionString: database.url });
-    await reader.connect();
-    try {
-      await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
-      // A query on another table: a lock on PendingSecret would hold VACUUM FULL back anyway.
-      await reader.query(`SELECT count(*) FROM "Team"`);
-      const copied = takeSecretForCopy({ keyId, teamId: team.id, userId: null });
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      await reader.query("COMMIT");
-      assert.equal(await copied, secret);
-    } finally {
-      await reader.end();
-    }
-    assert.ok(!database.storedBytes().includes(Buffer.from(ciphertext)), "the ciphertext must be gone once the older snapshot ends");
-  });
+  if (database.provider === "postgres")
+    test("PostgreSQL: a session that could still see the deleted row delays the erasure instead of keeping the ciphertext", async () => {
+      const team = await makeTeam();
+      const { keyId, secret } = await createApiKey({ teamId: team.id });
+      const ciphertext = (await pendingCiphertext(keyId))!;
+      // Another session holds a snapshot taken before the copy (a long report, an
+      // autoanalyze): VACUUM FULL would copy the deleted row into the table's new file.
+      const reader = new pg.Client({ connectionString: database.url });
+      await reader.connect();
+      try {
+        await reader.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+        // A query on another table: a lock on PendingSecret would hold VACUUM FULL back anyway.
+        await reader.query(`SELECT count(*) FROM "Team"`);
+        const copied = takeSecretForCopy({ keyId, teamId: team.id, userId: null });
+        await new Promise((resolve) => setTimeout(resolve, 400));
+        await reader.query("COMMIT");
+        assert.equal(await copied, secret);
+      } finally {
+        await reader.end();
+      }
+      assert.ok(!database.storedBytes().includes(Buffer.from(ciphertext)), "the ciphertext must be gone once the older snapshot ends");
+    });
 
   test("the secret still verifies after the copy", async () => {
     const team = await makeTeam();
@@ -142,7 +143,10 @@ describe("takeSecretForCopy (the secret is shown until its first copy)", () => {
         takeSecretForCopy({ keyId, teamId: team.id, userId: null }),
         takeSecretForCopy({ keyId, teamId: team.id, userId: null }),
       ]);
-      assert.deepEqual(results.filter((r) => r !== null), [secret]);
+      assert.deepEqual(
+        results.filter((r) => r !== null),
+        [secret],
+      );
     }
   });
 
@@ -208,20 +212,21 @@ describe("a key the CLI printed (shownToOperator)", () => {
     assert.equal(listed!.secretDisplay, maskSecret(secret.slice(5, 13)));
     assert.equal(await takeSecretForCopy({ keyId, teamId: team.id, userId: null }), null, "nobody can copy it again");
     const events = await db().auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" } });
-    assert.deepEqual(
-      events.map((e) => [e.action, e.via, e.targetId]).sort(),
-      [
-        ["api_key.generated", "cli", keyId],
-        ["api_key.secret_shown", "cli", keyId],
-      ],
-    );
+    assert.deepEqual(events.map((e) => [e.action, e.via, e.targetId]).sort(), [
+      ["api_key.generated", "cli", keyId],
+      ["api_key.secret_shown", "cli", keyId],
+    ]);
     assert.ok(secretMatches(secret, (await keyRow(keyId)).secretDigest));
   });
 });
 
 describe("updateApiKey and rollApiKey", () => {
   const auditOf = async (teamId: string) =>
-    (await db().auditEvent.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map((e) => [e.action, e.targetId, e.details]);
+    (await db().auditEvent.findMany({ where: { teamId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] })).map((e) => [
+      e.action,
+      e.targetId,
+      e.details,
+    ]);
 
   test("renames and sets the expiry, one audit event per change; another team's key is untouched", async () => {
     const [team, other] = [await makeTeam(), await makeTeam()];
@@ -261,7 +266,11 @@ describe("updateApiKey and rollApiKey", () => {
     assert.equal((await keyRow(old.keyId)).expiresAt?.toISOString(), in24h.toISOString());
     assert.equal(await rollApiKey({ keyId: old.keyId, teamId: (await makeTeam()).id, oldKeyExpiresAt: in24h, createdById: null }), null);
     const rolled = (await auditOf(team.id)).filter(([action]) => action === "api_key.rolled");
-    assert.deepEqual(rolled[0], ["api_key.rolled", old.keyId, { description: "Website form", replacement: replacement.keyId, expires_at: in24h.toISOString() }]);
+    assert.deepEqual(rolled[0], [
+      "api_key.rolled",
+      old.keyId,
+      { description: "Website form", replacement: replacement.keyId, expires_at: in24h.toISOString() },
+    ]);
   });
 });
 

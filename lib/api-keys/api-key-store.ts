@@ -63,7 +63,10 @@ export async function createApiKey(options: {
       tx,
     );
     if (options.shownToOperator) {
-      await recordAuditEvent({ teamId: options.teamId, action: "api_key.secret_shown", actor, targetId: keyId, details: { description } }, tx);
+      await recordAuditEvent(
+        { teamId: options.teamId, action: "api_key.secret_shown", actor, targetId: keyId, details: { description } },
+        tx,
+      );
     }
   });
   return { keyId, secret };
@@ -99,7 +102,10 @@ export async function updateApiKey(options: {
   actor?: AuditActor;
 }): Promise<boolean> {
   return db().$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true, expiresAt: true } });
+    const key = await tx.apiKey.findFirst({
+      where: { id: options.keyId, teamId: options.teamId },
+      select: { description: true, expiresAt: true },
+    });
     if (!key) return false;
     const description = options.description === undefined ? key.description : options.description?.trim() || null;
     const expiresAt = options.expiresAt === undefined ? key.expiresAt : options.expiresAt;
@@ -107,13 +113,25 @@ export async function updateApiKey(options: {
     const actor = actorOf(options.actor, null);
     if (description !== key.description) {
       await recordAuditEvent(
-        { teamId: options.teamId, action: "api_key.renamed", actor, targetId: options.keyId, details: { from: key.description, to: description, description } },
+        {
+          teamId: options.teamId,
+          action: "api_key.renamed",
+          actor,
+          targetId: options.keyId,
+          details: { from: key.description, to: description, description },
+        },
         tx,
       );
     }
     if ((expiresAt?.getTime() ?? null) !== (key.expiresAt?.getTime() ?? null)) {
       await recordAuditEvent(
-        { teamId: options.teamId, action: "api_key.expiry_set", actor, targetId: options.keyId, details: { expires_at: expiresAt?.toISOString() ?? null, description } },
+        {
+          teamId: options.teamId,
+          action: "api_key.expiry_set",
+          actor,
+          targetId: options.keyId,
+          details: { expires_at: expiresAt?.toISOString() ?? null, description },
+        },
         tx,
       );
     }
@@ -138,7 +156,10 @@ export async function rollApiKey(options: {
   const secret = generateSecret();
   const actor = actorOf(options.actor, options.createdById);
   return db().$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true, expiresAt: true } });
+    const old = await tx.apiKey.findFirst({
+      where: { id: options.keyId, teamId: options.teamId },
+      select: { description: true, expiresAt: true },
+    });
     if (!old) return null;
     const expiresAt = old.expiresAt && old.expiresAt < options.oldKeyExpiresAt ? old.expiresAt : options.oldKeyExpiresAt;
     await tx.apiKey.update({ where: { id: options.keyId }, data: { expiresAt } });
@@ -155,7 +176,13 @@ export async function rollApiKey(options: {
       },
     });
     await recordAuditEvent(
-      { teamId: options.teamId, action: "api_key.generated", actor, targetId: keyId, details: { description: old.description, replaces: options.keyId } },
+      {
+        teamId: options.teamId,
+        action: "api_key.generated",
+        actor,
+        targetId: keyId,
+        details: { description: old.description, replaces: options.keyId },
+      },
       tx,
     );
     await recordAuditEvent(
@@ -231,33 +258,36 @@ export async function takeSecretForCopy(options: {
   userId: string | null;
   actor?: AuditActor;
 }): Promise<string | null> {
-  const ciphertext = await db().$transaction(async (tx) => {
-    const { count } = await tx.apiKey.updateMany({
-      where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
-      data: { copiedAt: new Date(), copiedById: options.userId },
-    });
-    if (count !== 1) return null;
-    const [pending] = await tx.$queryRaw<{ ciphertext: string }[]>`
+  const ciphertext = await db().$transaction(
+    async (tx) => {
+      const { count } = await tx.apiKey.updateMany({
+        where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
+        data: { copiedAt: new Date(), copiedById: options.userId },
+      });
+      if (count !== 1) return null;
+      const [pending] = await tx.$queryRaw<{ ciphertext: string }[]>`
       DELETE FROM "PendingSecret" WHERE "apiKeyId" = ${options.keyId} RETURNING "ciphertext"`;
-    // Rolls the copy back: a key marked copied must have handed out its secret.
-    if (!pending) throw new Error("An uncopied API key has no pending secret");
-    if (env().DATABASE_PROVIDER === "postgres") {
-      const [row] = await tx.$queryRaw<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
-      noteDeletingTransaction(BigInt(row!.xid));
-    }
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "api_key.secret_copied",
-        actor: actorOf(options.actor, options.userId),
-        targetId: options.keyId,
-      },
-      tx,
-    );
-    return pending.ciphertext;
-    // Up to 10 s for a connection, like the lead insert: a burst of copies on a busy
-    // machine outwaited Prisma's 2 s default (P2028 in the multi-instance copy race).
-  }, { maxWait: 10_000, timeout: 10_000 });
+      // Rolls the copy back: a key marked copied must have handed out its secret.
+      if (!pending) throw new Error("An uncopied API key has no pending secret");
+      if (env().DATABASE_PROVIDER === "postgres") {
+        const [row] = await tx.$queryRaw<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+        noteDeletingTransaction(BigInt(row!.xid));
+      }
+      await recordAuditEvent(
+        {
+          teamId: options.teamId,
+          action: "api_key.secret_copied",
+          actor: actorOf(options.actor, options.userId),
+          targetId: options.keyId,
+        },
+        tx,
+      );
+      return pending.ciphertext;
+      // Up to 10 s for a connection, like the lead insert: a burst of copies on a busy
+      // machine outwaited Prisma's 2 s default (P2028 in the multi-instance copy race).
+    },
+    { maxWait: 10_000, timeout: 10_000 },
+  );
   if (ciphertext === null) return null;
   // The copy has committed: the secret is handed out even if erasing fails (logged).
   await eraseDeletedSecrets().catch((error: unknown) =>

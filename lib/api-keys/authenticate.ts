@@ -1,12 +1,7 @@
 import { AuthenticationError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
-import {
-  assertNotLockedOut,
-  consumeKeyBudget,
-  recordAuthFailure,
-  recordAuthSuccess,
-} from "../rate-limit/abuse-limits";
+import { assertNotLockedOut, consumeKeyBudget, recordAuthFailure, recordAuthSuccess } from "../rate-limit/abuse-limits";
 import { findKeyForAuth, touchApiKey } from "../intake/intake-store";
 import { now } from "../time/clock";
 import { secretMatches } from "./secret";

@@ -69,7 +69,12 @@ describe("secret box (AES-256-GCM)", () => {
 
   test("a truncated ciphertext fails to open", () => {
     const sealed = seal(SECRET, KEY_ID);
-    assert.throws(() => open(tamper(sealed, 3, (bytes) => bytes.subarray(0, bytes.length - 1)), KEY_ID));
+    assert.throws(() =>
+      open(
+        tamper(sealed, 3, (bytes) => bytes.subarray(0, bytes.length - 1)),
+        KEY_ID,
+      ),
+    );
   });
 
   for (const malformed of ["", "v1", "v1.a.b", "v2.aaaa.bbbb.cccc", SECRET]) {

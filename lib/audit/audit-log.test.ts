@@ -78,7 +78,13 @@ describe("audit trail of API keys", () => {
     const team = await makeTeam();
     const owner = await makeUser("audit-owner@example.com");
     const actor: AuditActor = { userId: owner.id, ip: "198.51.100.4", via: "web" };
-    await recordAuditEvent({ teamId: team.id, action: "member.invited", actor, targetId: "u1", details: { email: "new@example.com", role: "member" } });
+    await recordAuditEvent({
+      teamId: team.id,
+      action: "member.invited",
+      actor,
+      targetId: "u1",
+      details: { email: "new@example.com", role: "member" },
+    });
     await recordAuditEvent({
       teamId: team.id,
       action: "member.role_changed",
@@ -101,15 +107,31 @@ describe("audit trail of API keys", () => {
     const minutes = [0, 1, 1, 1, 4];
     for (let i = 0; i < 5; i++) {
       await db().auditEvent.create({
-        data: { id: `evt-${i}`, teamId: team.id, action: "member.invited", via: "cli", createdAt: new Date(Date.UTC(2026, 0, 1, 0, minutes[i]!)), targetId: `u${i}` },
+        data: {
+          id: `evt-${i}`,
+          teamId: team.id,
+          action: "member.invited",
+          via: "cli",
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, minutes[i]!)),
+          targetId: `u${i}`,
+        },
       });
     }
     const firstPage = await listAuditEvents(team.id, { limit: 2 });
-    assert.deepEqual(firstPage.map((e) => e.targetId), ["u4", "u3"]);
+    assert.deepEqual(
+      firstPage.map((e) => e.targetId),
+      ["u4", "u3"],
+    );
     const nextPage = await listAuditEvents(team.id, { limit: 2, olderThan: firstPage.at(-1)!.id });
-    assert.deepEqual(nextPage.map((e) => e.targetId), ["u2", "u1"]);
+    assert.deepEqual(
+      nextPage.map((e) => e.targetId),
+      ["u2", "u1"],
+    );
     const lastPage = await listAuditEvents(team.id, { limit: 2, olderThan: nextPage.at(-1)!.id });
-    assert.deepEqual(lastPage.map((e) => e.targetId), ["u0"]);
+    assert.deepEqual(
+      lastPage.map((e) => e.targetId),
+      ["u0"],
+    );
     assert.equal((await listAuditEvents(team.id, { limit: 0 })).length, 1);
     assert.ok((await listAuditEvents(team.id)).every((e) => e.targetId?.startsWith("u")));
     const otherEvent = (await listAuditEvents(other.id))[0]!;

@@ -105,10 +105,7 @@ export const AUDIT_PAGE_SIZE = 50;
  * the page continues strictly after it in (time, id) order, so events sharing a
  * millisecond are neither skipped nor repeated. An id of another team gives nothing.
  */
-export async function listAuditEvents(
-  teamId: string,
-  options: { limit?: number; olderThan?: string } = {},
-): Promise<AuditEventView[]> {
+export async function listAuditEvents(teamId: string, options: { limit?: number; olderThan?: string } = {}): Promise<AuditEventView[]> {
   let after = {};
   if (options.olderThan !== undefined) {
     const cursor = await db().auditEvent.findFirst({ where: { id: options.olderThan, teamId }, select: { id: true, createdAt: true } });
@@ -121,9 +118,7 @@ export async function listAuditEvents(
     take: Math.min(Math.max(options.limit ?? AUDIT_PAGE_SIZE, 1), 500),
   });
   const actorIds = [...new Set(rows.map((r) => r.actorUserId).filter((id): id is string => id !== null))];
-  const actors = actorIds.length
-    ? await db().user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } })
-    : [];
+  const actors = actorIds.length ? await db().user.findMany({ where: { id: { in: actorIds } }, select: { id: true, email: true } }) : [];
   const emailOf = new Map(actors.map((u) => [u.id, u.email]));
   return rows.map((row) => ({
     id: row.id,

@@ -12,9 +12,7 @@ import { checkSessionToken, issueSessionToken, SESSION_MAX_AGE_SECONDS, SESSION_
 
 /** next-auth hands authorize() the request headers as a plain object. */
 function headerEntries(headers: Record<string, unknown> | undefined): [string, string][] {
-  return Object.entries(headers ?? {}).flatMap(([name, value]) =>
-    typeof value === "string" ? [[name, value] as [string, string]] : [],
-  );
+  return Object.entries(headers ?? {}).flatMap(([name, value]) => (typeof value === "string" ? [[name, value] as [string, string]] : []));
 }
 
 export const authOptions: NextAuthOptions = {

@@ -18,9 +18,13 @@ type Denial = "signed-out" | "not-member" | "forbidden";
 
 export class AccessDenied extends Error {
   constructor(readonly reason: Denial) {
-    super(reason === "signed-out" ? "Your session has ended; sign in again." : reason === "forbidden"
-      ? "Your role in this team does not allow this."
-      : "Team not found.");
+    super(
+      reason === "signed-out"
+        ? "Your session has ended; sign in again."
+        : reason === "forbidden"
+          ? "Your role in this team does not allow this."
+          : "Team not found.",
+    );
     this.name = "AccessDenied";
   }
 }

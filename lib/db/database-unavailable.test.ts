@@ -33,19 +33,11 @@ const unavailable: [string, unknown][] = [
   ],
   [
     "server stopped while a query ran (P2010 wrapping 57P01)",
-    prismaError(
-      "P2010",
-      postgresCause("57P01", "terminating connection due to administrator command"),
-      "Raw query failed. Code: `57P01`.",
-    ),
+    prismaError("P2010", postgresCause("57P01", "terminating connection due to administrator command"), "Raw query failed. Code: `57P01`."),
   ],
   [
     "server down: connection refused (P1001, DatabaseNotReachable)",
-    prismaError(
-      "P1001",
-      { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5555 },
-      "Can't reach database server at 127.0.0.1:5555",
-    ),
+    prismaError("P1001", { kind: "DatabaseNotReachable", host: "127.0.0.1", port: 5555 }, "Can't reach database server at 127.0.0.1:5555"),
   ],
   ["server crashed mid-query (pg_ctl stop -m immediate)", new Error("Connection terminated unexpectedly")],
   ["a pooled client whose socket died with the server", new Error("Client has encountered a connection error and is not queryable")],
@@ -62,10 +54,7 @@ const unavailable: [string, unknown][] = [
       "Raw query failed. Code: `57014`.",
     ),
   ],
-  [
-    "server starting up (57P03)",
-    adapterError(postgresCause("57P03", "the database system is starting up")),
-  ],
+  ["server starting up (57P03)", adapterError(postgresCause("57P03", "the database system is starting up"))],
   ["too many connections (53300)", adapterError({ kind: "TooManyConnections", cause: "sorry, too many clients already" })],
   ["connection reset", adapterError({ kind: "ConnectionClosed" })],
   ["interactive transaction timed out", { name: "PrismaClientKnownRequestError", code: "P2028", message: "Transaction already closed" }],
@@ -77,8 +66,14 @@ const notUnavailable: [string, unknown][] = [
     "unique violation",
     prismaError("P2002", { kind: "UniqueConstraintViolation", constraint: { fields: ["seq"] } }, "Unique constraint failed"),
   ],
-  ["unsupported column type (a bug in a raw query)", prismaError("P2010", { kind: "UnsupportedNativeDataType", type: "void" }, "Failed to deserialize column of type 'void'")],
-  ["missing table (migrations not applied)", prismaError("P2021", { kind: "TableDoesNotExist", table: "Lead" }, "The table `Lead` does not exist")],
+  [
+    "unsupported column type (a bug in a raw query)",
+    prismaError("P2010", { kind: "UnsupportedNativeDataType", type: "void" }, "Failed to deserialize column of type 'void'"),
+  ],
+  [
+    "missing table (migrations not applied)",
+    prismaError("P2021", { kind: "TableDoesNotExist", table: "Lead" }, "The table `Lead` does not exist"),
+  ],
   ["syntax error", adapterError(postgresCause("42601", 'syntax error at or near "SELEC"', "ERROR"))],
   ["plain bug", new TypeError("Cannot read properties of undefined (reading 'id')")],
   ["nothing", undefined],

@@ -13,9 +13,7 @@ export function databaseUrl(env: NodeJS.ProcessEnv = process.env): string {
 export function databaseProvider(url: string): DatabaseProvider {
   if (/^postgres(ql)?:\/\//i.test(url)) return "postgres";
   if (url.startsWith("file:")) return "sqlite";
-  throw new Error(
-    `DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL); got "${url.split(":")[0]}:…"`,
-  );
+  throw new Error(`DATABASE_URL must start with file: (SQLite) or postgresql:// (PostgreSQL); got "${url.split(":")[0]}:…"`);
 }
 
 /** Absolute path of a file: URL, resolved against the working directory. */

@@ -58,7 +58,11 @@ test("DB_POOL_SIZE bounds the connections; a request that finds the pool busy ge
     // Occupy both pooled connections: two queries wait on a lock the observer holds.
     await observer.query("SELECT pg_advisory_lock(4242)");
     // (.then: a Prisma query is lazy and runs only once awaited or then-ed.)
-    const busy = [0, 1].map(() => db().$queryRawUnsafe("SELECT 1 AS held FROM pg_advisory_xact_lock(4242)").then(() => undefined));
+    const busy = [0, 1].map(() =>
+      db()
+        .$queryRawUnsafe("SELECT 1 AS held FROM pg_advisory_xact_lock(4242)")
+        .then(() => undefined),
+    );
     const deadline = Date.now() + 20_000;
     let waiting = 0;
     while (waiting < 2 && Date.now() < deadline) {

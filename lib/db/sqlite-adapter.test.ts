@@ -41,8 +41,7 @@ const settlesWithin = (promise: Promise<unknown>, ms: number) =>
 
 describe("sqliteAdapter", () => {
   test("sets WAL, NORMAL sync and enforced foreign keys", async () => {
-    const pragma = async (name: string) =>
-      Object.values((await db().$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${name}`))[0]!)[0];
+    const pragma = async (name: string) => Object.values((await db().$queryRawUnsafe<Record<string, unknown>[]>(`PRAGMA ${name}`))[0]!)[0];
     assert.equal(String(await pragma("journal_mode")), "wal");
     assert.equal(Number(await pragma("synchronous")), 1);
     assert.equal(Number(await pragma("foreign_keys")), 1);

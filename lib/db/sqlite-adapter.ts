@@ -1,8 +1,5 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import { sqliteFilePath } from "./database-url";
 import type { SqliteDriver } from "./driver-registry";
@@ -77,7 +74,8 @@ function serialise(inner: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
 /** The better-sqlite3 connection inside adapter-better-sqlite3 6.19's adapter (its `client`). */
 function connectionOf(inner: SqlDriverAdapter): Database.Database {
   const client = (inner as unknown as { client?: Database.Database }).client;
-  if (!client || typeof client.prepare !== "function") throw new Error("adapter-better-sqlite3 no longer exposes its connection as `client`");
+  if (!client || typeof client.prepare !== "function")
+    throw new Error("adapter-better-sqlite3 no longer exposes its connection as `client`");
   return client;
 }
 
@@ -86,7 +84,10 @@ function connectionOf(inner: SqlDriverAdapter): Database.Database {
  * transactions. `onConnect` receives the connection's driver (lib/db/driver.ts): the same
  * connection, behind the same lock.
  */
-export function sqliteAdapter(url: string, onConnect?: (driver: SqliteDriver, open: () => boolean) => void): SqlMigrationAwareDriverAdapterFactory {
+export function sqliteAdapter(
+  url: string,
+  onConnect?: (driver: SqliteDriver, open: () => boolean) => void,
+): SqlMigrationAwareDriverAdapterFactory {
   const base = new PrismaBetterSQLite3({ url: sqliteFilePath(url), timeout: 10_000 });
   return {
     provider: base.provider,

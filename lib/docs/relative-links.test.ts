@@ -6,7 +6,12 @@ import { after, describe, test } from "node:test";
 import { anchorsOf, brokenLinks, linksOf } from "./relative-links";
 
 const ROOT = path.join(import.meta.dirname, "..", "..");
-const MARKDOWN = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((name) => name.endsWith(".md")).map((name) => `docs/${name}`)];
+const MARKDOWN = [
+  "README.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 
 describe("every relative link and #anchor of README.md and docs/*.md resolves", () => {
   for (const file of MARKDOWN) {
@@ -22,16 +27,25 @@ describe("the link check", () => {
   mkdirSync(path.join(dir, "docs"));
   writeFileSync(
     path.join(dir, "docs", "guide.md"),
-    "# Guide\n\n## Production (PostgreSQL)\n\n## Rotate `SECRET_KEY` (or DATA_DIR/secret.key)\n\n## Production (PostgreSQL)\n\n<a id=\"custom\"></a>\n",
+    '# Guide\n\n## Production (PostgreSQL)\n\n## Rotate `SECRET_KEY` (or DATA_DIR/secret.key)\n\n## Production (PostgreSQL)\n\n<a id="custom"></a>\n',
   );
 
   test("slugs headings the way GitHub does, with duplicates numbered, and reads explicit ids", () => {
-    const anchors = anchorsOf("# Guide\n\n## Production (PostgreSQL)\n\n## Rotate `SECRET_KEY` (or DATA_DIR/secret.key)\n\n## Production (PostgreSQL)\n\n<a id=\"custom\"></a>\n");
-    assert.deepEqual([...anchors].sort(), ["custom", "guide", "production-postgresql", "production-postgresql-1", "rotate-secret_key-or-data_dirsecretkey"]);
+    const anchors = anchorsOf(
+      '# Guide\n\n## Production (PostgreSQL)\n\n## Rotate `SECRET_KEY` (or DATA_DIR/secret.key)\n\n## Production (PostgreSQL)\n\n<a id="custom"></a>\n',
+    );
+    assert.deepEqual([...anchors].sort(), [
+      "custom",
+      "guide",
+      "production-postgresql",
+      "production-postgresql-1",
+      "rotate-secret_key-or-data_dirsecretkey",
+    ]);
   });
 
   test("finds links in paragraphs, lists, tables and HTML, not in code", () => {
-    const markdown = "[a](a.md)\n\n- [b](b.md)\n\n| x |\n|---|\n| [c](c.md#x) |\n\n<img src=\"d.png\">\n\n```\n[e](e.md)\n```\n\n`[f](f.md)`\n";
+    const markdown =
+      '[a](a.md)\n\n- [b](b.md)\n\n| x |\n|---|\n| [c](c.md#x) |\n\n<img src="d.png">\n\n```\n[e](e.md)\n```\n\n`[f](f.md)`\n';
     assert.deepEqual(linksOf(markdown), ["a.md", "b.md", "c.md#x", "d.png"]);
   });
 

@@ -44,10 +44,7 @@ export function toApiError(thrown: unknown, context?: RequestContext): ApiError 
  * Runs a handler body with the request's context, answering any thrown error with the
  * envelope. Every response carries X-Request-Id, the id on the request's log lines.
  */
-export async function respond(
-  request: Request,
-  handler: (context: RequestContext) => Promise<Response>,
-): Promise<Response> {
+export async function respond(request: Request, handler: (context: RequestContext) => Promise<Response>): Promise<Response> {
   const context = requestContext(request);
   let response: Response;
   try {

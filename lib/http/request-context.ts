@@ -55,9 +55,7 @@ function expandIpv6(text: string): string[] {
   const left = head ? head.split(":") : [];
   const right = tail ? tail.split(":") : [];
   const missing = 8 - left.length - right.length;
-  return [...left, ...Array<string>(Math.max(missing, 0)).fill("0"), ...right].map((group) =>
-    group.toLowerCase().replace(/^0+(?=.)/, ""),
-  );
+  return [...left, ...Array<string>(Math.max(missing, 0)).fill("0"), ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ""));
 }
 
 export function requestContext(request: Request): RequestContext {

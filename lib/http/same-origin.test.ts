@@ -6,7 +6,10 @@ const headers = (entries: Record<string, string>) => new Headers(entries);
 
 test("an Origin naming the host the request was sent to is this site", () => {
   assert.equal(originProblem(headers({ origin: "http://localhost:5100", host: "localhost:5100" })), null);
-  assert.equal(originProblem(headers({ origin: "https://Leads.Example.com", "x-forwarded-host": "leads.example.com", host: "10.0.0.5:3000" })), null);
+  assert.equal(
+    originProblem(headers({ origin: "https://Leads.Example.com", "x-forwarded-host": "leads.example.com", host: "10.0.0.5:3000" })),
+    null,
+  );
 });
 
 test("a request without Origin is refused (browsers always send one on POST)", () => {
@@ -23,5 +26,8 @@ test("another site, another port, the opaque origin and garbage are foreign", ()
 });
 
 test("the forwarded host wins over Host, as in Next's own check", () => {
-  assert.equal(originProblem(headers({ origin: "http://localhost:5100", "x-forwarded-host": "leads.example.com", host: "localhost:5100" })), "foreign");
+  assert.equal(
+    originProblem(headers({ origin: "http://localhost:5100", "x-forwarded-host": "leads.example.com", host: "localhost:5100" })),
+    "foreign",
+  );
 });

@@ -39,10 +39,7 @@ type Row = {
 };
 
 function toRecord(row: Row): IdempotencyRecord {
-  const response =
-    row.responseStatus === null || row.responseBody === null
-      ? null
-      : { status: row.responseStatus, body: row.responseBody };
+  const response = row.responseStatus === null || row.responseBody === null ? null : { status: row.responseStatus, body: row.responseBody };
   return { id: row.id, token: row.token, fingerprint: row.fingerprint, lockedAt: row.lockedAt, expiresAt: row.expiresAt, response };
 }
 

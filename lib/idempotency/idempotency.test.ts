@@ -51,17 +51,56 @@ describe("idempotencyKeyFrom and fingerprint", () => {
     assert.equal(idempotencyKeyFrom(new Headers({ "Idempotency-Key": "  order-42  " })), "order-42");
     assert.equal(idempotencyKeyFrom(new Headers({ "Idempotency-Key": "k".repeat(255) })), "k".repeat(255));
     for (const bad of ["", "two words", "k".repeat(256), "caf\u00e9"]) {
-      assert.throws(() => idempotencyKeyFrom(new Headers({ "Idempotency-Key": bad })), (e: unknown) => (e as ApiError).status === 400);
+      assert.throws(
+        () => idempotencyKeyFrom(new Headers({ "Idempotency-Key": bad })),
+        (e: unknown) => (e as ApiError).status === 400,
+      );
     }
   });
 
   test("the same parameters in any order match; other values, names or JSON types do not", () => {
-    const base = fingerprint("create_lead", [["name", "Ada"], ["source", "Web"]]);
-    assert.equal(fingerprint("create_lead", [["source", "Web"], ["name", "Ada"]]), base);
-    assert.notEqual(fingerprint("create_lead", [["name", "Ada"], ["source", "web"]]), base);
-    assert.notEqual(fingerprint("create_lead", [["name", "Ada"], ["origin", "Web"]]), base);
-    assert.notEqual(fingerprint("create_lead", [["name", "Ada"], ["n", 1]]), fingerprint("create_lead", [["name", "Ada"], ["n", "1"]]));
-    assert.notEqual(fingerprint("other", [["name", "Ada"], ["source", "Web"]]), base);
+    const base = fingerprint("create_lead", [
+      ["name", "Ada"],
+      ["source", "Web"],
+    ]);
+    assert.equal(
+      fingerprint("create_lead", [
+        ["source", "Web"],
+        ["name", "Ada"],
+      ]),
+      base,
+    );
+    assert.notEqual(
+      fingerprint("create_lead", [
+        ["name", "Ada"],
+        ["source", "web"],
+      ]),
+      base,
+    );
+    assert.notEqual(
+      fingerprint("create_lead", [
+        ["name", "Ada"],
+        ["origin", "Web"],
+      ]),
+      base,
+    );
+    assert.notEqual(
+      fingerprint("create_lead", [
+        ["name", "Ada"],
+        ["n", 1],
+      ]),
+      fingerprint("create_lead", [
+        ["name", "Ada"],
+        ["n", "1"],
+      ]),
+    );
+    assert.notEqual(
+      fingerprint("other", [
+        ["name", "Ada"],
+        ["source", "Web"],
+      ]),
+      base,
+    );
   });
 });
 
@@ -147,6 +186,9 @@ describe("runIdempotently with real leads", () => {
     await row("fresh", new Date(now.getTime() + 86_400_000));
     assert.ok((await purgeExpired(now)) >= 1);
     const left = await db().idempotencyRecord.findMany({ where: { apiKeyId }, select: { key: true } });
-    assert.deepEqual(left.map((r) => r.key), ["fresh"]);
+    assert.deepEqual(
+      left.map((r) => r.key),
+      ["fresh"],
+    );
   });
 });

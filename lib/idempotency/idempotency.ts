@@ -53,7 +53,9 @@ export function idempotencyKeyFrom(headers: Headers): string | null {
  */
 export function fingerprint(operation: string, fields: readonly (readonly [string, unknown])[]): string {
   const sorted = [...fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return createHash("sha256").update(JSON.stringify([operation, sorted])).digest("hex");
+  return createHash("sha256")
+    .update(JSON.stringify([operation, sorted]))
+    .digest("hex");
 }
 
 let lastPurge = 0;

@@ -91,8 +91,10 @@ describe("proposeMapping", () => {
 describe("mappingProblem", () => {
   const headers = ["A", "B", "C"];
   test("a name is required", () => assert.match(mappingProblem(headers, ["email", "extra", "ignore"], 50)!, /needs a name/));
-  test("full name or first and last name, not both", () => assert.match(mappingProblem(headers, ["name", "first_name", "ignore"], 50)!, /not both/));
-  test("no more extra fields than a lead holds", () => assert.match(mappingProblem(headers, ["name", "extra", "extra"], 1)!, /2 columns go to extra fields; a lead holds at most 1/));
+  test("full name or first and last name, not both", () =>
+    assert.match(mappingProblem(headers, ["name", "first_name", "ignore"], 50)!, /not both/));
+  test("no more extra fields than a lead holds", () =>
+    assert.match(mappingProblem(headers, ["name", "extra", "extra"], 1)!, /2 columns go to extra fields; a lead holds at most 1/));
   test("a mapping for other columns", () => assert.match(mappingProblem(headers, ["name"], 50)!, /does not match/));
   test("first name alone is enough", () => assert.equal(mappingProblem(headers, ["first_name", "extra", "ignore"], 50), null));
 });

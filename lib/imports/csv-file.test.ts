@@ -93,11 +93,14 @@ describe("reading a CSV file", () => {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 5 }).chain((columns) =>
           fc.record({
-            header: fc.uniqueArray(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 12 }).filter((s) => s.trim() === s && s.trim() !== ""), {
-              minLength: columns,
-              maxLength: columns,
-              selector: (s) => s.toLowerCase(),
-            }),
+            header: fc.uniqueArray(
+              fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 12 }).filter((s) => s.trim() === s && s.trim() !== ""),
+              {
+                minLength: columns,
+                maxLength: columns,
+                selector: (s) => s.toLowerCase(),
+              },
+            ),
             rows: fc.array(fc.array(cell, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 8 }),
           }),
         ),
@@ -109,7 +112,10 @@ describe("reading a CSV file", () => {
           fc.pre(kept.length > 0);
           const read = await readAll(file(encode(csvText([header, ...kept], delimiter), encoding, bom)));
           assert.deepEqual(read.headers, header);
-          assert.deepEqual(read.records.map((r) => r.cells), kept);
+          assert.deepEqual(
+            read.records.map((r) => r.cells),
+            kept,
+          );
           if (header.length > 1) assert.equal(read.format.delimiter, delimiter);
         },
       ),
@@ -121,20 +127,27 @@ describe("reading a CSV file", () => {
 describe("a file that cannot be imported is refused with a message, before any row is read", () => {
   test("an empty file", () => refused("", /empty/));
   test("a header without rows", () => refused("Name,Email\r\n", /header row but no rows/));
-  test("an image", () => refused(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), /not a CSV file: it is a PNG image/));
+  test("an image", () =>
+    refused(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), /not a CSV file: it is a PNG image/));
   test("a JPEG", () => refused(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]), /JPEG/));
-  test("a zip (an .xlsx renamed .csv)", () => refused(Buffer.from("PK\x03\x04\x14\x00\x06\x00", "latin1"), /zip archive \(an Excel \.xlsx/));
+  test("a zip (an .xlsx renamed .csv)", () =>
+    refused(Buffer.from("PK\x03\x04\x14\x00\x06\x00", "latin1"), /zip archive \(an Excel \.xlsx/));
   test("a PDF", () => refused("%PDF-1.7\n", /PDF/));
   test("binary data", () => refused(Buffer.from([0x4e, 0x61, 0x6d, 0x65, 0x0a, 0x00, 0x01, 0x02]), /binary data/));
   test("text that is not UTF-8 (Windows-1252)", () => refused(Buffer.from("Name\nJos\xe9\n", "latin1"), /not UTF-8 text/));
-  test("an unclosed quote", () => refused('Name,Email\nAda,"ada@example.com\nGrace,grace@example.com\n', /quoted cell is never closed \(row 2\)/));
+  test("an unclosed quote", () =>
+    refused('Name,Email\nAda,"ada@example.com\nGrace,grace@example.com\n', /quoted cell is never closed \(row 2\)/));
   test("a misplaced quote", () => refused('Name,Email\n"Ada" Lovelace,ada@example.com\n', /quote is misplaced \(row 2\)/));
   test("a ragged row", () => refused("Name,Email\nAda,ada@example.com\nGrace\n", /Row 3 has 1 cells; the header has 2/));
   test("a row with too many cells", () => refused("Name,Email\nAda,ada@example.com,extra\n", /Row 2 has 3 cells; the header has 2/));
-  test("duplicate header names (case and spaces ignored)", () => refused("Name,Email, email \nAda,a,b\n", /names "email" twice \(columns 2 and 3\)/));
+  test("duplicate header names (case and spaces ignored)", () =>
+    refused("Name,Email, email \nAda,a,b\n", /names "email" twice \(columns 2 and 3\)/));
   test("an empty header name", () => refused("Name,,Email\nAda,x,a\n", /Column 2 has no name/));
   test("a cell over the extra-field limit", () =>
-    refused(`Name,Notes\nAda,short\nGrace,${"x".repeat(MAX_CELL_CHARS + 1)}\n`, /Row 3, column "Notes": the cell has 10,001 characters; a cell may hold at most 10,000/));
+    refused(
+      `Name,Notes\nAda,short\nGrace,${"x".repeat(MAX_CELL_CHARS + 1)}\n`,
+      /Row 3, column "Notes": the cell has 10,001 characters; a cell may hold at most 10,000/,
+    ));
   test("a cell exactly at the limit is fine", async () => {
     assert.equal((await inspectCsv(file(`Name,Notes\nAda,${"x".repeat(MAX_CELL_CHARS)}\n`))).rows, 1);
   });

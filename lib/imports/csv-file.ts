@@ -125,7 +125,7 @@ async function* decodedChunks(path: string, encoding: CsvEncoding): AsyncGenerat
 
 const notEncoded = (encoding: CsvEncoding) =>
   encoding === "utf-8"
-    ? "The file is not UTF-8 text (perhaps Windows-1252 or Latin-1). Save it from your spreadsheet as \"CSV UTF-8\" and upload it again."
+    ? 'The file is not UTF-8 text (perhaps Windows-1252 or Latin-1). Save it from your spreadsheet as "CSV UTF-8" and upload it again.'
     : `The file starts as ${encoding.toUpperCase()} text but holds bytes that are not. Save it again as CSV (UTF-8).`;
 
 /** csv-parse's error as a message for the person importing. */

@@ -27,7 +27,21 @@ type Fillable = Pick<
 > & { extraFields: unknown };
 
 /** Fields filled one by one; a phone comes with its country code and national number. */
-const SINGLE = ["lastName", "email", "jobTitle", "website", "territory", "industry", "annualRevenue", "noOfEmployees", "utmSource", "utmMedium", "utmCampaign", "utmTerm", "utmContent"] as const;
+const SINGLE = [
+  "lastName",
+  "email",
+  "jobTitle",
+  "website",
+  "territory",
+  "industry",
+  "annualRevenue",
+  "noOfEmployees",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmTerm",
+  "utmContent",
+] as const;
 const GROUPS = [
   ["phone", "phoneCountryCode", "phoneNational"],
   ["mobileNo", "mobileCountryCode", "mobileNational"],

@@ -67,13 +67,18 @@ function sourceResolver(teamId: string, chosen: LeadSource | null) {
 type Prepared = { row: number; lead: NewLead & { importId: string }; keys: string[] };
 
 function contactKeys(lead: NewLead): string[] {
-  return [lead.email ? `e:${lead.email.toLowerCase()}` : null, lead.phone ? `p:${lead.phone}` : null, lead.mobileNo ? `p:${lead.mobileNo}` : null].filter(
-    (key): key is string => key !== null,
-  );
+  return [
+    lead.email ? `e:${lead.email.toLowerCase()}` : null,
+    lead.phone ? `p:${lead.phone}` : null,
+    lead.mobileNo ? `p:${lead.mobileNo}` : null,
+  ].filter((key): key is string => key !== null);
 }
 
 /** The batch's leads sorted into new ones, fills of earlier leads and skipped rows, by the duplicates mode. */
-async function sortDuplicates(record: ImportRecord, prepared: Prepared[]): Promise<Pick<Batch, "leads" | "fills" | "skipped" | "updatedPending">> {
+async function sortDuplicates(
+  record: ImportRecord,
+  prepared: Prepared[],
+): Promise<Pick<Batch, "leads" | "fills" | "skipped" | "updatedPending">> {
   if (record.duplicates === "create") return { leads: prepared.map((p) => p.lead), fills: [], skipped: 0, updatedPending: 0 };
   const emails = new Set<string>();
   const numbers = new Set<string>();
@@ -198,7 +203,9 @@ export async function runImport(options: {
   await markRunning(record.id, now());
 
   const team = await db().team.findUniqueOrThrow({ where: { id: record.teamId }, select: { id: true, defaultPhoneCountry: true } });
-  const chosen = record.sourceId ? await db().leadSource.findFirst({ where: { id: record.sourceId, teamId: record.teamId }, select: { id: true, name: true } }) : null;
+  const chosen = record.sourceId
+    ? await db().leadSource.findFirst({ where: { id: record.sourceId, teamId: record.teamId }, select: { id: true, name: true } })
+    : null;
   const source = sourceResolver(record.teamId, chosen);
   const currency = await workspaceCurrency();
   const mapping = record.mapping!;
@@ -220,7 +227,13 @@ export async function runImport(options: {
           refused.push({ row, cells, reason: result.reason });
           continue;
         }
-        const { lead } = leadFromInput({ team, origin: { apiKeyId: null }, source: await source(result.input.source), currency, input: result.input });
+        const { lead } = leadFromInput({
+          team,
+          origin: { apiKeyId: null },
+          source: await source(result.input.source),
+          currency,
+          input: result.input,
+        });
         prepared.push({ row, lead: { ...lead, importId: record.id }, keys: contactKeys(lead) });
       }
       await nextTurn();
@@ -252,6 +265,11 @@ export async function runImport(options: {
 export const importHandler: JobHandler = {
   run: (job, now, lease) => runImport({ importId: job.payload, job, lease, now }),
   async exhausted(job, now) {
-    await finishImport(job.payload, "failed", now, "The import kept failing and was stopped; the leads it wrote are kept (undo removes them).");
+    await finishImport(
+      job.payload,
+      "failed",
+      now,
+      "The import kept failing and was stopped; the leads it wrote are kept (undo removes them).",
+    );
   },
 };

@@ -27,7 +27,8 @@ function jsonExtraFields(header: string, cell: string): RawField[] {
   } catch {
     throw new RowRefusal(`Column "${header}" is not a JSON object of extra fields`);
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) throw new RowRefusal(`Column "${header}" is not a JSON object of extra fields`);
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    throw new RowRefusal(`Column "${header}" is not a JSON object of extra fields`);
   return Object.entries(value);
 }
 
@@ -78,4 +79,3 @@ export function rowInput(headers: readonly string[], mapping: ColumnMapping, cel
     throw error;
   }
 }
-

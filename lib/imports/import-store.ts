@@ -56,7 +56,10 @@ function toRecord(row: Row): ImportRecord {
 }
 
 export async function insertImport(
-  data: Pick<ImportRecord, "id" | "teamId" | "fileName" | "filePath" | "fileBytes" | "encoding" | "delimiter" | "headers" | "totalRows" | "createdById"> & { headerSignature: string },
+  data: Pick<
+    ImportRecord,
+    "id" | "teamId" | "fileName" | "filePath" | "fileBytes" | "encoding" | "delimiter" | "headers" | "totalRows" | "createdById"
+  > & { headerSignature: string },
 ): Promise<ImportRecord> {
   const row = await db().import.create({ data: { ...data, headers: rawJson(data.headers) } });
   return toRecord(row);
@@ -120,7 +123,17 @@ export async function queueImport(options: {
       });
       if (count !== 1) return false;
       await insertJobs(
-        [{ teamId: options.teamId, kind: "import", eventId: options.id, eventType: "lead.import", payload: options.id, maxAttempts: options.job.maxAttempts, runAt: options.job.runAt }],
+        [
+          {
+            teamId: options.teamId,
+            kind: "import",
+            eventId: options.id,
+            eventType: "lead.import",
+            payload: options.id,
+            maxAttempts: options.job.maxAttempts,
+            runAt: options.job.runAt,
+          },
+        ],
         tx,
       );
       return true;
@@ -133,7 +146,11 @@ export async function queueImport(options: {
 
 /** The id of the import's job (the newest, should it have been queued again). */
 export async function importJobId(importId: string): Promise<string | null> {
-  const job = await db().job.findFirst({ where: { kind: "import", eventId: importId }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  const job = await db().job.findFirst({
+    where: { kind: "import", eventId: importId },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
   return job?.id ?? null;
 }
 
@@ -144,12 +161,21 @@ export async function markRunning(id: string, now: Date): Promise<void> {
 
 /** Asks a queued or running import to stop after its current batch; false when it is not running. */
 export async function requestCancel(teamId: string, id: string): Promise<boolean> {
-  const { count } = await db().import.updateMany({ where: { id, teamId, status: { in: ["queued", "running"] } }, data: { status: "cancelling" } });
+  const { count } = await db().import.updateMany({
+    where: { id, teamId, status: { in: ["queued", "running"] } },
+    data: { status: "cancelling" },
+  });
   return count === 1;
 }
 
 /** Ends an import (done, cancelled or failed): frees the team's running slot. */
-export async function finishImport(id: string, status: "done" | "cancelled" | "failed", now: Date, error: string | null = null, tx?: Tx): Promise<boolean> {
+export async function finishImport(
+  id: string,
+  status: "done" | "cancelled" | "failed",
+  now: Date,
+  error: string | null = null,
+  tx?: Tx,
+): Promise<boolean> {
   const { count } = await (tx ?? db()).import.updateMany({
     where: { id, status: { in: [...ACTIVE_STATUSES] } },
     data: { status, activeTeamId: null, finishedAt: now, error },
@@ -187,7 +213,10 @@ export class BatchFencedError extends Error {
  * leads filled, the new leads inserted with consecutive ids in file order, the refused rows
  * stored. Returns the counts the batch added.
  */
-export async function commitBatch(batch: Batch, claim: { job: ClaimedJob; lease: JobLease; now: Date }): Promise<{ created: number; updated: number }> {
+export async function commitBatch(
+  batch: Batch,
+  claim: { job: ClaimedJob; lease: JobLease; now: Date },
+): Promise<{ created: number; updated: number }> {
   return db().$transaction(
     async (tx) => {
       if (!(await extendLease(claim.job, claim.lease.workerId, new Date(claim.now.getTime() + claim.lease.leaseMs), tx))) {
@@ -195,7 +224,15 @@ export async function commitBatch(batch: Batch, claim: { job: ClaimedJob; lease:
       }
       let updated = batch.updatedPending;
       if (batch.fills.length) {
-        const current = new Map((await findFillableLeads(tx, batch.teamId, batch.fills.map((f) => f.id))).map((lead) => [lead.id, lead]));
+        const current = new Map(
+          (
+            await findFillableLeads(
+              tx,
+              batch.teamId,
+              batch.fills.map((f) => f.id),
+            )
+          ).map((lead) => [lead.id, lead]),
+        );
         const changed = new Map<string, FillableLead>();
         for (const { id, fill } of batch.fills) {
           const lead = changed.get(id) ?? current.get(id);
@@ -234,7 +271,11 @@ export async function commitBatch(batch: Batch, claim: { job: ClaimedJob; lease:
 }
 
 /** The refused rows of an import in file order, `take` at a time after row `afterRow`. */
-export async function refusedRows(importId: string, afterRow: number, take: number): Promise<{ row: number; cells: string[]; reason: string }[]> {
+export async function refusedRows(
+  importId: string,
+  afterRow: number,
+  take: number,
+): Promise<{ row: number; cells: string[]; reason: string }[]> {
   const rows = await db().importRefusedRow.findMany({
     where: { importId, row: { gt: afterRow } },
     orderBy: { row: "asc" },

@@ -27,7 +27,8 @@ await useTestDatabase();
 const actor: AuditActor = { userId: null, ip: "203.0.113.9", via: "web" };
 const LEASE = { workerId: "test-worker", leaseMs: 60_000 };
 let teams = 0;
-const makeTeam = (defaultPhoneCountry: string | null = "GB") => createTeam({ slug: `import-${++teams}`, name: `Import ${teams}`, defaultPhoneCountry });
+const makeTeam = (defaultPhoneCountry: string | null = "GB") =>
+  createTeam({ slug: `import-${++teams}`, name: `Import ${teams}`, defaultPhoneCountry });
 
 const upload = (teamId: string, text: string, fileName = "leads.csv") =>
   uploadImport({ teamId, fileName, body: Readable.from([Buffer.from(text, "utf8")]), createdById: null });
@@ -38,7 +39,10 @@ async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 /** Starts an import and runs its job to the end through the import lane's dispatcher. */
-async function run(record: ImportRecord, options: { mapping?: ColumnMapping; duplicates?: DuplicatesMode; sourceId?: string | null } = {}): Promise<ImportRecord> {
+async function run(
+  record: ImportRecord,
+  options: { mapping?: ColumnMapping; duplicates?: DuplicatesMode; sourceId?: string | null } = {},
+): Promise<ImportRecord> {
   const started = await startImport({
     record,
     mapping: options.mapping ?? proposeMapping(record.headers),
@@ -48,7 +52,13 @@ async function run(record: ImportRecord, options: { mapping?: ColumnMapping; dup
   });
   assert.deepEqual(started, { ok: true });
   // The lane takes what is due (other tests leave queued imports too) until this one has ended.
-  const dispatcher = new Dispatcher({ handlers: { import: importHandler }, lane: "imports", leaseMs: 60_000, retryBaseMs: 1_000, workerId: "lane" });
+  const dispatcher = new Dispatcher({
+    handlers: { import: importHandler },
+    lane: "imports",
+    leaseMs: 60_000,
+    retryBaseMs: 1_000,
+    workerId: "lane",
+  });
   for (;;) {
     const current = (await findImport(record.teamId, record.id))!;
     if (!["queued", "running"].includes(current.status)) return current;
@@ -130,7 +140,21 @@ test("an import previews, runs in the background and stores its leads by the API
   assert.deepEqual(
     events.map((e) => [e.action, e.targetId, e.details]),
     [
-      ["lead.imported", record.id, { status: "done", fileName: "leads.csv", rows: 5, totalRows: 5, created: 3, updated: 0, skipped: 0, refused: 2, duplicates: "create" }],
+      [
+        "lead.imported",
+        record.id,
+        {
+          status: "done",
+          fileName: "leads.csv",
+          rows: 5,
+          totalRows: 5,
+          created: 3,
+          updated: 0,
+          skipped: 0,
+          refused: 2,
+          duplicates: "create",
+        },
+      ],
       ["lead.import_started", record.id, { fileName: "leads.csv", rows: 5, duplicates: "create" }],
     ],
   );
@@ -202,13 +226,20 @@ test("one import at a time per team; a cancel stops after the batch in progress 
   const rows = Array.from({ length: BATCH_ROWS * 2 + 10 }, (_, i) => `Person ${i},p${i}@example.com`);
   const first = await upload(team.id, ["Name,Email", ...rows].join("\n"));
   const second = await upload(team.id, "Name\nOther\n");
-  assert.deepEqual(await startImport({ record: first.record, mapping: first.proposed, duplicates: "create", sourceId: null, actor }), { ok: true });
+  assert.deepEqual(await startImport({ record: first.record, mapping: first.proposed, duplicates: "create", sourceId: null, actor }), {
+    ok: true,
+  });
   const busy = await startImport({ record: second.record, mapping: second.proposed, duplicates: "create", sourceId: null, actor });
   assert.deepEqual(busy, { ok: false, error: "Another import of this team is running: wait for it to finish (or cancel it) first." });
   const twice = await startImport({ record: first.record, mapping: first.proposed, duplicates: "create", sourceId: null, actor });
   assert.equal(twice.ok, false);
 
-  const job = (await claimJobById({ id: (await importJobId(first.record.id))!, workerId: LEASE.workerId, now: new Date(), leaseMs: LEASE.leaseMs }))!;
+  const job = (await claimJobById({
+    id: (await importJobId(first.record.id))!,
+    workerId: LEASE.workerId,
+    now: new Date(),
+    leaseMs: LEASE.leaseMs,
+  }))!;
   let batches = 0;
   const result = await runImport({
     importId: first.record.id,
@@ -232,7 +263,9 @@ test("one import at a time per team; a cancel stops after the batch in progress 
     ],
   );
   // The slot is free again.
-  assert.deepEqual(await startImport({ record: second.record, mapping: second.proposed, duplicates: "create", sourceId: null, actor }), { ok: true });
+  assert.deepEqual(await startImport({ record: second.record, mapping: second.proposed, duplicates: "create", sourceId: null, actor }), {
+    ok: true,
+  });
 });
 
 test("while create_lead is being served in this process, batches are smaller (SQLite's writer is held a fifth as long)", async () => {
@@ -240,7 +273,12 @@ test("while create_lead is being served in this process, batches are smaller (SQ
   const rows = Array.from({ length: BATCH_ROWS + 30 }, (_, i) => `Person ${i}`);
   const { record, proposed } = await upload(team.id, ["Name", ...rows].join("\n"));
   await startImport({ record, mapping: proposed, duplicates: "create", sourceId: null, actor });
-  const job = (await claimJobById({ id: (await importJobId(record.id))!, workerId: LEASE.workerId, now: new Date(), leaseMs: LEASE.leaseMs }))!;
+  const job = (await claimJobById({
+    id: (await importJobId(record.id))!,
+    workerId: LEASE.workerId,
+    now: new Date(),
+    leaseMs: LEASE.leaseMs,
+  }))!;
   const cursors: number[] = [];
   let release!: () => void;
   const request = trackIntake(() => new Promise<void>((resolve) => (release = resolve)));
@@ -290,19 +328,38 @@ test("an import whose runner died resumes after its last committed batch; the de
 
   // Its lease runs out; the import lane of another instance takes the job and finishes it.
   const later = new Date(t0.getTime() + 61_000);
-  const other = new Dispatcher({ handlers: { import: importHandler }, lane: "imports", leaseMs: 60_000, retryBaseMs: 1_000, workerId: "other", now: () => later });
+  const other = new Dispatcher({
+    handlers: { import: importHandler },
+    lane: "imports",
+    leaseMs: 60_000,
+    retryBaseMs: 1_000,
+    workerId: "other",
+    now: () => later,
+  });
   // (It may take other tests' leftover jobs too: the lane claims what is due.)
   assert.ok((await other.runOnce()) >= 1);
   const done = (await findImport(team.id, record.id))!;
   assert.equal(done.status, "done");
   assert.equal(done.createdCount, total);
-  const names = (await db().lead.findMany({ where: { importId: record.id }, orderBy: { seq: "asc" }, select: { firstName: true, lastName: true } })).map((l) => `${l.firstName} ${l.lastName}`);
+  const names = (
+    await db().lead.findMany({ where: { importId: record.id }, orderBy: { seq: "asc" }, select: { firstName: true, lastName: true } })
+  ).map((l) => `${l.firstName} ${l.lastName}`);
   assert.deepEqual(names, rows, "every row exactly once, in file order");
 
   // The dead runner wakes up and tries to commit a batch under its lost claim: refused, nothing written.
   await assert.rejects(
     commitBatch(
-      { importId: record.id, teamId: team.id, from: BATCH_ROWS, rows: 1, leads: [], fills: [], updatedPending: 0, skipped: 0, refused: [{ row: 2, cells: ["x"], reason: "x" }] },
+      {
+        importId: record.id,
+        teamId: team.id,
+        from: BATCH_ROWS,
+        rows: 1,
+        leads: [],
+        fills: [],
+        updatedPending: 0,
+        skipped: 0,
+        refused: [{ row: 2, cells: ["x"], reason: "x" }],
+      },
       { job: dead as ClaimedJob, lease: { workerId: "dead", leaseMs: 60_000 }, now: later },
     ),
     BatchFencedError,
@@ -314,7 +371,8 @@ test("two instances' import lanes: exactly one runs the import", async () => {
   const team = await makeTeam();
   const { record, proposed } = await upload(team.id, ["Name", ...Array.from({ length: 50 }, (_, i) => `P ${i}`)].join("\n"));
   await startImport({ record, mapping: proposed, duplicates: "create", sourceId: null, actor });
-  const lane = (workerId: string) => new Dispatcher({ handlers: { import: importHandler }, lane: "imports", leaseMs: 60_000, retryBaseMs: 1_000, workerId });
+  const lane = (workerId: string) =>
+    new Dispatcher({ handlers: { import: importHandler }, lane: "imports", leaseMs: 60_000, retryBaseMs: 1_000, workerId });
   // A delivery lane never takes an import.
   assert.equal(await new Dispatcher({ handlers: {}, leaseMs: 60_000, retryBaseMs: 1_000 }).runOnce(), 0);
   await Promise.all([lane("a").runOnce(), lane("b").runOnce()]);
@@ -340,8 +398,14 @@ test("undo deletes the import's leads, keeps (and names) those another lead was 
   assert.ok(await findLead({ id: unrelated, teamId: team.id }));
   assert.equal((await findImport(team.id, record.id))!.status, "undone");
   const [event] = await listAuditEvents(team.id);
-  assert.deepEqual([event!.action, event!.details], ["lead.import_undone", { fileName: "leads.csv", deleted: 2, kept: 1, keptIds: two!.id }]);
-  assert.deepEqual(await undoImport({ record: (await findImport(team.id, record.id))!, actor }), { ok: false, error: "This import was undone already." });
+  assert.deepEqual(
+    [event!.action, event!.details],
+    ["lead.import_undone", { fileName: "leads.csv", deleted: 2, kept: 1, keptIds: two!.id }],
+  );
+  assert.deepEqual(await undoImport({ record: (await findImport(team.id, record.id))!, actor }), {
+    ok: false,
+    error: "This import was undone already.",
+  });
 });
 
 test("round trip: the lead list's export imports back with no manual mapping, fields and extra fields equal", async () => {
@@ -356,7 +420,7 @@ test("round trip: the lead list's export imports back with no manual mapping, fi
       phone: "+44 20 7946 0958",
       mobile_no: "0151 23456789",
       organization: "=cmd|' /C calc'!A0",
-      job_title: "-Head of \"Quotes\", Commas",
+      job_title: '-Head of "Quotes", Commas',
       website: "example.com/path",
       territory: "EMEA",
       industry: "Software",
@@ -399,10 +463,16 @@ test("sources: a Source column's team source by name (unknown: API, like the API
   const fair = await addLeadSource(team.id, "Trade fair");
   const { record, proposed } = await upload(team.id, "Name,Source\nA,webinar\nB,nowhere\nC,\n");
   const preview = await previewImport(record, proposed, { sourceId: fair.id });
-  assert.deepEqual(preview.rows.map((r) => (r.ok ? r.lead.source : r.reason)), ["Webinar", "API", "Trade fair"]);
+  assert.deepEqual(
+    preview.rows.map((r) => (r.ok ? r.lead.source : r.reason)),
+    ["Webinar", "API", "Trade fair"],
+  );
   await run(record, { sourceId: fair.id });
   const leads = await db().lead.findMany({ where: { importId: record.id }, orderBy: { seq: "asc" }, include: { source: true } });
-  assert.deepEqual(leads.map((l) => l.source.name), ["Webinar", "API", "Trade fair"]);
+  assert.deepEqual(
+    leads.map((l) => l.source.name),
+    ["Webinar", "API", "Trade fair"],
+  );
   assert.equal(leads[0]!.sourceId, webinar.id);
 });
 

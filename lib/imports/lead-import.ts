@@ -48,7 +48,12 @@ function byteLimit(limit: number): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       total += chunk.length;
-      if (total > limit) done(new CsvFileError(`The file is over ${limit / 1024 / 1024} MB; an import takes at most ${limit / 1024 / 1024} MB. Split it into smaller files.`));
+      if (total > limit)
+        done(
+          new CsvFileError(
+            `The file is over ${limit / 1024 / 1024} MB; an import takes at most ${limit / 1024 / 1024} MB. Split it into smaller files.`,
+          ),
+        );
       else done(null, chunk);
     },
   });
@@ -71,7 +76,10 @@ export async function uploadImport(options: {
   await mkdir(path.dirname(target), { recursive: true });
   const partial = `${target}.part`;
   try {
-    const source = options.body instanceof Readable ? options.body : Readable.fromWeb(options.body as import("node:stream/web").ReadableStream<Uint8Array>);
+    const source =
+      options.body instanceof Readable
+        ? options.body
+        : Readable.fromWeb(options.body as import("node:stream/web").ReadableStream<Uint8Array>);
     await pipeline(source, byteLimit(MAX_IMPORT_BYTES), createWriteStream(partial, { mode: 0o600 }));
     await rename(partial, target);
     const summary = await inspectCsv(target);
@@ -99,7 +107,10 @@ export async function uploadImport(options: {
 }
 
 /** A remembered mapping applied to these headers by name (the same set, perhaps in another order). */
-export function rememberedMapping(headers: readonly string[], last: { headers: string[]; mapping: ColumnMapping } | null): ColumnMapping | null {
+export function rememberedMapping(
+  headers: readonly string[],
+  last: { headers: string[]; mapping: ColumnMapping } | null,
+): ColumnMapping | null {
   if (!last) return null;
   const byName = new Map(last.headers.map((header, index) => [header.trim().toLowerCase(), last.mapping[index]]));
   const mapping = headers.map((header) => byName.get(header.trim().toLowerCase()));
@@ -118,7 +129,24 @@ function cleanFileName(name: string): string {
 
 /** A row of the preview: the lead as it will be stored, or why the row is refused. */
 export type PreviewRow =
-  | { row: number; ok: true; lead: Pick<NewLead, "firstName" | "lastName" | "email" | "phone" | "mobileNo" | "organization" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"> & { source: string }; skipped: SkippableField[] }
+  | {
+      row: number;
+      ok: true;
+      lead: Pick<
+        NewLead,
+        | "firstName"
+        | "lastName"
+        | "email"
+        | "phone"
+        | "mobileNo"
+        | "organization"
+        | "skippedPhone"
+        | "skippedMobileNo"
+        | "skippedWebsite"
+        | "extraFields"
+      > & { source: string };
+      skipped: SkippableField[];
+    }
   | { row: number; ok: false; reason: string };
 
 export type Preview = { rows: PreviewRow[]; totalRows: number; refusedRows: number; problem: string | null };
@@ -138,7 +166,10 @@ export async function previewImport(record: ImportRecord, mapping: ColumnMapping
   const sourceFor = (name: string | undefined): LeadSource =>
     name?.trim() ? (sources.find((s) => s.name.toLowerCase() === name.trim().toLowerCase()) ?? api) : (chosen ?? api);
   const currency = await workspaceCurrency();
-  const csv = await openCsv(importFilePath(record.filePath), { encoding: record.encoding as CsvEncoding, delimiter: record.delimiter as CsvDelimiter });
+  const csv = await openCsv(importFilePath(record.filePath), {
+    encoding: record.encoding as CsvEncoding,
+    delimiter: record.delimiter as CsvDelimiter,
+  });
   const rows: PreviewRow[] = [];
   let refused = 0;
   let total = 0;
@@ -177,7 +208,10 @@ export async function previewImport(record: ImportRecord, mapping: ColumnMapping
 
 /** The first rows' cells (the mapping step shows them beside each column). */
 export async function sampleRows(record: ImportRecord, count = 3): Promise<string[][]> {
-  const csv = await openCsv(importFilePath(record.filePath), { encoding: record.encoding as CsvEncoding, delimiter: record.delimiter as CsvDelimiter });
+  const csv = await openCsv(importFilePath(record.filePath), {
+    encoding: record.encoding as CsvEncoding,
+    delimiter: record.delimiter as CsvDelimiter,
+  });
   const rows: string[][] = [];
   for await (const { cells } of csv.records) {
     rows.push(cells.map((cell) => cell.slice(0, 60)));
@@ -221,7 +255,8 @@ export async function startImport(options: {
     });
     if (!queued) return { ok: false, error: "This import was started already." };
   } catch (error) {
-    if (error instanceof ImportBusyError) return { ok: false, error: "Another import of this team is running: wait for it to finish (or cancel it) first." };
+    if (error instanceof ImportBusyError)
+      return { ok: false, error: "Another import of this team is running: wait for it to finish (or cancel it) first." };
     throw error;
   }
   await recordAuditEvent({
@@ -268,7 +303,10 @@ const KEPT_NAMED = 50;
 export async function undoImport(options: { record: ImportRecord; actor: AuditActor; now?: Date }): Promise<UndoResult> {
   const { record } = options;
   if (!["done", "cancelled", "failed"].includes(record.status)) {
-    return { ok: false, error: record.status === "undone" ? "This import was undone already." : "Only a finished or cancelled import can be undone." };
+    return {
+      ok: false,
+      error: record.status === "undone" ? "This import was undone already." : "Only a finished or cancelled import can be undone.",
+    };
   }
   const kept: string[] = [];
   let deleted = 0;
@@ -289,7 +327,12 @@ export async function undoImport(options: { record: ImportRecord; actor: AuditAc
         action: "lead.import_undone",
         actor: options.actor,
         targetId: record.id,
-        details: { fileName: record.fileName, deleted, kept: kept.length, ...(kept.length ? { keptIds: kept.slice(0, KEPT_NAMED).join(",") } : {}) },
+        details: {
+          fileName: record.fileName,
+          deleted,
+          kept: kept.length,
+          ...(kept.length ? { keptIds: kept.slice(0, KEPT_NAMED).join(",") } : {}),
+        },
       },
       tx,
     );

@@ -37,9 +37,7 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
     const fields = await readFields(request, LIMITS.bodyBytes);
     const input = parseLeadInput(fields);
     const outcome = await runIdempotently(
-      idempotencyKey === null
-        ? null
-        : { apiKeyId: key.keyId, key: idempotencyKey, fingerprint: fingerprint("create_lead", fields) },
+      idempotencyKey === null ? null : { apiKeyId: key.keyId, key: idempotencyKey, fingerprint: fingerprint("create_lead", fields) },
       context,
       async (claim) => created(await storeLead(draft, channel, input, { claim: claim && { claim, response: created } })),
     );

@@ -35,7 +35,9 @@ const source = await resolveLeadSource(team.id);
 type Field = { name: string; kind: string };
 const modelFields = (model: string): string[] => {
   const dataModel = (db() as unknown as { _runtimeDataModel: { models: Record<string, { fields: Field[] }> } })._runtimeDataModel;
-  return dataModel.models[model]!.fields.filter((f) => f.kind === "scalar").map((f) => f.name).sort();
+  return dataModel.models[model]!.fields.filter((f) => f.kind === "scalar")
+    .map((f) => f.name)
+    .sort();
 };
 
 /** Columns of the table that are NOT NULL and have no default in the database itself. */
@@ -52,7 +54,10 @@ async function requiredWithoutDefault(table: string): Promise<string[]> {
     `SELECT "name", "notnull", "dflt_value", "pk" FROM pragma_table_info('${table}')`,
   );
   // An INTEGER PRIMARY KEY is the rowid: it needs no value.
-  return rows.filter((r) => Number(r.notnull) === 1 && r.dflt_value === null && !(Number(r.pk) === 1 && table === "ApiRequest")).map((r) => r.name).sort();
+  return rows
+    .filter((r) => Number(r.notnull) === 1 && r.dflt_value === null && !(Number(r.pk) === 1 && table === "ApiRequest"))
+    .map((r) => r.name)
+    .sort();
 }
 
 describe("the hot path covers every column Prisma's schema has (a schema change cannot be missed)", () => {
@@ -86,11 +91,10 @@ describe("the hot path covers every column Prisma's schema has (a schema change 
 
 // ---------------------------------------------------------------------------------------
 
-
 const text = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: "grapheme", maxLength: 20 }),
-  fc.constantFrom("Ada", "Díaz", "ﬁle", "O'Brien", "\u0000nul", "a\"b\\c", "😀", "$type", "__proto__"),
+  fc.constantFrom("Ada", "Díaz", "ﬁle", "O'Brien", "\u0000nul", 'a"b\\c', "😀", "$type", "__proto__"),
 );
 const optionalText = fc.option(text, { nil: null });
 const extraValue = fc.oneof(text, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean());
@@ -129,8 +133,7 @@ const leadFields: fc.Arbitrary<LeadFields> = fc.record({
 
 // PostgreSQL text cannot hold NUL; the intake refuses such input before it gets here
 // (lib/leads/lead-input-schema.ts), so the comparison leaves it out there.
-const storable = (fields: LeadFields) =>
-  database.provider === "sqlite" || !JSON.stringify(fields).includes("\\u0000");
+const storable = (fields: LeadFields) => database.provider === "sqlite" || !JSON.stringify(fields).includes("\\u0000");
 
 describe("parity: what the hot path writes reads back through Prisma as Prisma's own write", () => {
   test("generated leads: every field equal to the same lead written by Prisma", async () => {
@@ -178,7 +181,7 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
     const now = new Date(Date.UTC(2026, 10, 24, 13, 14, 15, 678));
     const expiresAt = new Date(now.getTime() + 300_000);
     const { leadId, jobs } = await writeLead({
-      lead: { ...(fc.sample(leadFields.filter(storable), 1)[0]!), teamId: other.id, firstName: "Ada" },
+      lead: { ...fc.sample(leadFields.filter(storable), 1)[0]!, teamId: other.id, firstName: "Ada" },
       source: { requested: "Newsletter" },
       requestLog: { apiKeyId: "0123456789abcdef0123", formId: null, ip: "203.0.113.9", encoding: "json" },
       spentChallenge: { id: "nonce-parity", expiresAt, replayed: () => new Error("replayed") },
@@ -189,14 +192,64 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
     const request = await db().apiRequest.findFirstOrThrow({ where: { leadId } });
     assert.deepEqual(
       { ...request, id: 0 },
-      { id: 0, teamId: other.id, apiKeyId: "0123456789abcdef0123", formId: null, createdAt: now, status: 201, leadId, error: null, ip: "203.0.113.9", encoding: "json" },
+      {
+        id: 0,
+        teamId: other.id,
+        apiKeyId: "0123456789abcdef0123",
+        formId: null,
+        createdAt: now,
+        status: 201,
+        leadId,
+        error: null,
+        ip: "203.0.113.9",
+        encoding: "json",
+      },
     );
     const rows = await db().job.findMany({ where: { teamId: other.id }, orderBy: { kind: "desc" } });
     assert.deepEqual(
-      rows.map(({ id, payload, eventId, ...rest }) => ({ ...rest, id: id.startsWith("job_"), payload: JSON.parse(payload).type ?? JSON.parse(payload).kind ?? "email", eventId: eventId.length > 0 })),
+      rows.map(({ id, payload, eventId, ...rest }) => ({
+        ...rest,
+        id: id.startsWith("job_"),
+        payload: JSON.parse(payload).type ?? JSON.parse(payload).kind ?? "email",
+        eventId: eventId.length > 0,
+      })),
       [
-        { teamId: other.id, kind: "webhook", endpointId: endpoint.id, eventType: "lead.created", state: "pending", attempts: 0, maxAttempts: rows[0]!.maxAttempts, runAt: now, lockedBy: null, lockedUntil: null, lastError: null, createdAt: now, finishedAt: null, id: true, payload: "lead.created", eventId: true },
-        { teamId: other.id, kind: "email", endpointId: null, eventType: "lead.created", state: "pending", attempts: 0, maxAttempts: rows[1]!.maxAttempts, runAt: now, lockedBy: null, lockedUntil: null, lastError: null, createdAt: now, finishedAt: null, id: true, payload: "email", eventId: true },
+        {
+          teamId: other.id,
+          kind: "webhook",
+          endpointId: endpoint.id,
+          eventType: "lead.created",
+          state: "pending",
+          attempts: 0,
+          maxAttempts: rows[0]!.maxAttempts,
+          runAt: now,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: null,
+          createdAt: now,
+          finishedAt: null,
+          id: true,
+          payload: "lead.created",
+          eventId: true,
+        },
+        {
+          teamId: other.id,
+          kind: "email",
+          endpointId: null,
+          eventType: "lead.created",
+          state: "pending",
+          attempts: 0,
+          maxAttempts: rows[1]!.maxAttempts,
+          runAt: now,
+          lockedBy: null,
+          lockedUntil: null,
+          lastError: null,
+          createdAt: now,
+          finishedAt: null,
+          id: true,
+          payload: "email",
+          eventId: true,
+        },
       ],
     );
     const webhook = JSON.parse(rows[0]!.payload) as { data: { team: { slug: string }; lead: { id: string; source: string } } };
@@ -213,15 +266,21 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
     const before = { counter: await counter(), leads: await db().lead.count(), requests: await db().apiRequest.count() };
     await db().spentChallenge.create({ data: { id: "nonce-spent", expiresAt: new Date(Date.now() + 60_000) } });
     const base = {
-      lead: { ...(fc.sample(leadFields.filter(storable), 1)[0]!), firstName: "Rolled" },
+      lead: { ...fc.sample(leadFields.filter(storable), 1)[0]!, firstName: "Rolled" },
       source: { chosen: source },
       requestLog: { apiKeyId: null, formId: "form_abc", ip: null, encoding: "json" as const },
       events: { origin: { apiKeyId: null, formId: "form_abc" }, emails: false },
       now: new Date(),
     };
-    await assert.rejects(writeLead({ ...base, spentChallenge: { id: "nonce-spent", expiresAt: new Date(), replayed: () => new Error("replayed") } }), /replayed/);
     await assert.rejects(
-      writeLead({ ...base, claim: { id: "no-such-claim", token: "t", response: () => ({ status: 201, body: "{}" }), lost: () => new Error("claim lost") } }),
+      writeLead({ ...base, spentChallenge: { id: "nonce-spent", expiresAt: new Date(), replayed: () => new Error("replayed") } }),
+      /replayed/,
+    );
+    await assert.rejects(
+      writeLead({
+        ...base,
+        claim: { id: "no-such-claim", token: "t", response: () => ({ status: 201, body: "{}" }), lost: () => new Error("claim lost") },
+      }),
       /claim lost/,
     );
     assert.deepEqual({ counter: await counter(), leads: await db().lead.count(), requests: await db().apiRequest.count() }, before);
@@ -240,7 +299,16 @@ describe("one process: hot-path creates and Prisma transactions never wait on ea
         opened();
         // The creates start while this transaction holds the connection and the write lock.
         creates = Promise.all(
-          [1, 2, 3].map(async (i) => (await createLead({ team: { id: lone.id, defaultPhoneCountry: null }, apiKeyId: null, input: parseLeadInput([["name", `Lone ${i}`]]) })).leadId),
+          [1, 2, 3].map(
+            async (i) =>
+              (
+                await createLead({
+                  team: { id: lone.id, defaultPhoneCountry: null },
+                  apiKeyId: null,
+                  input: parseLeadInput([["name", `Lone ${i}`]]),
+                })
+              ).leadId,
+          ),
         );
         await new Promise((resolve) => setTimeout(resolve, 50));
         throw new Error("rolled back on purpose");
@@ -258,7 +326,11 @@ describe("one process: hot-path creates and Prisma transactions never wait on ea
       Array.from({ length: 6 }, (_, i) => db().user.create({ data: { email: `busy-${i}@example.com`, passwordHash: "x" } })),
     );
     for (const user of users) await addMember({ teamId: busy.id, userId: user.id, role: "member" });
-    await addMember({ teamId: busy.id, userId: (await db().user.create({ data: { email: "owner-busy@example.com", passwordHash: "x" } })).id, role: "owner" });
+    await addMember({
+      teamId: busy.id,
+      userId: (await db().user.create({ data: { email: "owner-busy@example.com", passwordHash: "x" } })).id,
+      role: "owner",
+    });
     const keys = await Promise.all(Array.from({ length: 10 }, () => createApiKey({ teamId: busy.id })));
 
     // Prisma transactions that write, wait and roll back: a hot-path create that ran inside
@@ -266,19 +338,24 @@ describe("one process: hot-path creates and Prisma transactions never wait on ea
     // would vanish with it.
     const rolledBack = (i: number) =>
       db()
-        .$transaction(async (tx) => {
-          await tx.auditEvent.create({ data: { teamId: busy.id, action: "test.rolled_back", via: "cli", targetId: String(i) } });
-          await new Promise((resolve) => setTimeout(resolve, 2));
-          throw new Error("rolled back on purpose");
-        }, { maxWait: 30_000, timeout: 30_000 })
+        .$transaction(
+          async (tx) => {
+            await tx.auditEvent.create({ data: { teamId: busy.id, action: "test.rolled_back", via: "cli", targetId: String(i) } });
+            await new Promise((resolve) => setTimeout(resolve, 2));
+            throw new Error("rolled back on purpose");
+          },
+          { maxWait: 30_000, timeout: 30_000 },
+        )
         .catch((error: unknown) => assert.match(String(error), /rolled back on purpose/));
     const created: string[] = [];
     const work: Promise<unknown>[] = [];
     for (let i = 0; i < 120; i++) {
       work.push(
-        createLead({ team: { id: busy.id, defaultPhoneCountry: null }, apiKeyId: null, input: parseLeadInput([["name", `Busy ${i}`]]) }).then(({ leadId }) =>
-          created.push(leadId),
-        ),
+        createLead({
+          team: { id: busy.id, defaultPhoneCountry: null },
+          apiKeyId: null,
+          input: parseLeadInput([["name", `Busy ${i}`]]),
+        }).then(({ leadId }) => created.push(leadId)),
       );
       if (i % 5 === 0) work.push(rolledBack(i));
       if (i % 20 === 0) {
@@ -287,7 +364,9 @@ describe("one process: hot-path creates and Prisma transactions never wait on ea
       }
       if (i % 12 === 0) {
         const key = keys[i / 12]!;
-        work.push(takeSecretForCopy({ keyId: key.keyId, teamId: busy.id, userId: null }).then((secret) => assert.equal(secret, key.secret)));
+        work.push(
+          takeSecretForCopy({ keyId: key.keyId, teamId: busy.id, userId: null }).then((secret) => assert.equal(secret, key.secret)),
+        );
       }
     }
     const settled = await Promise.allSettled(work);

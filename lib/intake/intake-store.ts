@@ -151,7 +151,9 @@ function prepareSqlite(database: Database.Database) {
     subscribers: prepare(`SELECT "userId" FROM "Membership" WHERE "teamId" = ? AND "notifyNewLeads" = 1 ORDER BY "userId"`),
     teamSlug: prepare(`SELECT "slug" FROM "Team" WHERE "id" = ?`),
     job: prepare(insertSql("Job", JOB_COLUMNS, () => "?")),
-    claim: prepare(`UPDATE "IdempotencyRecord" SET "responseStatus" = ?, "responseBody" = ? WHERE "id" = ? AND "token" = ? AND "responseStatus" IS NULL`),
+    claim: prepare(
+      `UPDATE "IdempotencyRecord" SET "responseStatus" = ?, "responseBody" = ? WHERE "id" = ? AND "token" = ? AND "responseStatus" IS NULL`,
+    ),
     challenge: prepare(`${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, () => "?")} ON CONFLICT ("id") DO NOTHING`),
   };
 }
@@ -184,17 +186,32 @@ function leadTransaction(database: Database.Database, s: Omit<SqliteStatements, 
     const values = leadValues(write.lead, leadId, counter.value, source, currency, write.now);
     s.lead.run(rowValues(LEAD_COLUMNS, values));
     if (write.requestLog) {
-      s.request.run(rowValues(API_REQUEST_COLUMNS, { ...write.requestLog, teamId: write.lead.teamId, createdAt: write.now, status: 201, leadId, error: null }));
+      s.request.run(
+        rowValues(API_REQUEST_COLUMNS, {
+          ...write.requestLog,
+          teamId: write.lead.teamId,
+          createdAt: write.now,
+          status: 201,
+          leadId,
+          error: null,
+        }),
+      );
     }
     const endpoints = (s.endpoints.all(write.lead.teamId) as { id: string; events: string }[])
       .filter((row) => row.events.split(" ").includes(LEAD_CREATED))
       .map((row) => row.id);
     const subscribers = write.events.emails ? (s.subscribers.all(write.lead.teamId) as { userId: string }[]).map((row) => row.userId) : [];
     const teamSlug = () => (s.teamSlug.get(write.lead.teamId) as { slug: string }).slug;
-    const jobs = endpoints.length || subscribers.length
-      ? jobsFor(write, leadId, { ...write.lead, sourceId: source.id, currency }, source.name, { teamSlug: teamSlug(), endpoints, subscribers })
-      : [];
-    for (const job of jobs) s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
+    const jobs =
+      endpoints.length || subscribers.length
+        ? jobsFor(write, leadId, { ...write.lead, sourceId: source.id, currency }, source.name, {
+            teamSlug: teamSlug(),
+            endpoints,
+            subscribers,
+          })
+        : [];
+    for (const job of jobs)
+      s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
     if (write.claim) {
       const response = write.claim.response(leadId);
       if (s.claim.run(response.status, response.body, write.claim.id, write.claim.token).changes !== 1) throw write.claim.lost();
@@ -222,9 +239,7 @@ const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>
   Object.keys(columns).map((name) => pgValue(columns[name]!, row[name]));
 
 // The lead's columns other than those the statement computes (id, seq, source, currency).
-const PG_LEAD_PARAMS = (Object.keys(LEAD_COLUMNS) as LeadColumn[]).filter(
-  (name) => !["id", "seq", "sourceId", "currency"].includes(name),
-);
+const PG_LEAD_PARAMS = (Object.keys(LEAD_COLUMNS) as LeadColumn[]).filter((name) => !["id", "seq", "sourceId", "currency"].includes(name));
 const PG_COMPUTED: Partial<Record<LeadColumn, string>> = {
   // formatLeadId: five digits at least.
   id: `'CRM-LEAD-' || CASE WHEN length(c."value"::text) < 5 THEN lpad(c."value"::text, 5, '0') ELSE c."value"::text END`,
@@ -303,7 +318,10 @@ const PG_STATEMENTS = {
   },
 } as const;
 
-type PgLeadRow = { id: string; seq: number; sourceId: string; sourceName: string; currency: string; teamSlug: string } & Omit<Recipients, "teamSlug">;
+type PgLeadRow = { id: string; seq: number; sourceId: string; sourceName: string; currency: string; teamSlug: string } & Omit<
+  Recipients,
+  "teamSlug"
+>;
 
 async function writeLeadPostgres(pool: pg.Pool, write: LeadWrite): Promise<LeadWritten> {
   const client = await pool.connect();
@@ -330,24 +348,40 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const leadParams = PG_LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
   const statement = keys ? PG_STATEMENTS.leadBySource : PG_STATEMENTS.leadChosenSource;
-  const sourceParams = keys ?? ["chosen" in write.source ? write.source.chosen.id : "", "chosen" in write.source ? write.source.chosen.name : ""];
+  const sourceParams = keys ?? [
+    "chosen" in write.source ? write.source.chosen.id : "",
+    "chosen" in write.source ? write.source.chosen.name : "",
+  ];
   const { rows } = await client.query<PgLeadRow>({
     ...statement,
-    values: [...leadParams, ...sourceParams, Boolean(log), log?.apiKeyId ?? null, log?.formId ?? null, log?.ip ?? null, log?.encoding ?? null, write.events.emails],
+    values: [
+      ...leadParams,
+      ...sourceParams,
+      Boolean(log),
+      log?.apiKeyId ?? null,
+      log?.formId ?? null,
+      log?.ip ?? null,
+      log?.encoding ?? null,
+      write.events.emails,
+    ],
   });
   const row = rows[0];
   if (!row) throw new MissingApiSource();
   const source = { id: row.sourceId, name: row.sourceName };
-  const jobs = row.endpoints.length || row.subscribers.length
-    ? jobsFor(write, row.id, { ...write.lead, sourceId: source.id, currency: row.currency }, source.name, row)
-    : [];
+  const jobs =
+    row.endpoints.length || row.subscribers.length
+      ? jobsFor(write, row.id, { ...write.lead, sourceId: source.id, currency: row.currency }, source.name, row)
+      : [];
   for (const job of jobs) {
     const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
     await client.query({ ...PG_STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
   }
   if (write.claim) {
     const response = write.claim.response(row.id);
-    const { rowCount } = await client.query({ ...PG_STATEMENTS.claim, values: [response.status, response.body, write.claim.id, write.claim.token] });
+    const { rowCount } = await client.query({
+      ...PG_STATEMENTS.claim,
+      values: [response.status, response.body, write.claim.id, write.claim.token],
+    });
     if (rowCount !== 1) throw write.claim.lost();
   }
   if (write.spentChallenge) {

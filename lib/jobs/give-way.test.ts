@@ -67,7 +67,15 @@ describe("the dispatcher under a busy intake", () => {
     const team = await createTeam({ slug: `give-way-${busy}`, name: "Give way" });
     const now = new Date();
     await insertJobs(
-      Array.from({ length: 3 }, (_, i) => ({ teamId: team.id, kind: "email" as const, eventId: `evt-${busy}-${i}`, eventType: "lead.created", payload: "{}", maxAttempts: 1, runAt: now })),
+      Array.from({ length: 3 }, (_, i) => ({
+        teamId: team.id,
+        kind: "email" as const,
+        eventId: `evt-${busy}-${i}`,
+        eventType: "lead.created",
+        payload: "{}",
+        maxAttempts: 1,
+        runAt: now,
+      })),
     );
     const pauses: number[] = [];
     let sent = 0;

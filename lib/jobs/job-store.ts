@@ -58,7 +58,13 @@ export async function insertJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
  * concurrent claimers on any number of instances take disjoint rows. SQLite: one
  * process; the IMMEDIATE transaction (lib/db/sqlite-adapter.ts) serialises claims.
  */
-export async function claimJobs(options: { workerId: string; now: Date; leaseMs: number; limit: number; lane?: JobLane }): Promise<ClaimedJob[]> {
+export async function claimJobs(options: {
+  workerId: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  lane?: JobLane;
+}): Promise<ClaimedJob[]> {
   const { workerId, now, limit } = options;
   const until = new Date(now.getTime() + options.leaseMs);
   const imports = options.lane === "imports";
@@ -77,7 +83,10 @@ export async function claimJobs(options: { workerId: string; now: Date; leaseMs:
     return rows.map((row) => ({ ...row, attempts: Number(row.attempts), maxAttempts: Number(row.maxAttempts) }));
   }
   const dueNow = {
-    OR: [{ state: "pending", runAt: { lte: now } }, { state: "running", lockedUntil: { lt: now } }],
+    OR: [
+      { state: "pending", runAt: { lte: now } },
+      { state: "running", lockedUntil: { lt: now } },
+    ],
     kind: imports ? "import" : { not: "import" },
   };
   // Nothing due, the usual case of an idle process: answered by a plain read, so the poll
@@ -99,7 +108,17 @@ export async function claimJobs(options: { workerId: string; now: Date; leaseMs:
     });
     const rows = await tx.job.findMany({
       where: { id: { in: ids } },
-      select: { id: true, teamId: true, kind: true, endpointId: true, eventId: true, eventType: true, payload: true, attempts: true, maxAttempts: true },
+      select: {
+        id: true,
+        teamId: true,
+        kind: true,
+        endpointId: true,
+        eventId: true,
+        eventType: true,
+        payload: true,
+        attempts: true,
+        maxAttempts: true,
+      },
     });
     return rows.map((row) => ({ ...row, kind: row.kind as JobKind }));
   });
@@ -132,12 +151,27 @@ export async function extendLease(job: { id: string; attempts: number }, workerI
 export async function claimJobById(options: { id: string; workerId: string; now: Date; leaseMs: number }): Promise<ClaimedJob | null> {
   const { count } = await db().job.updateMany({
     where: { id: options.id, OR: [{ state: "pending" }, { state: "running", lockedUntil: { lt: options.now } }] },
-    data: { state: "running", lockedBy: options.workerId, lockedUntil: new Date(options.now.getTime() + options.leaseMs), attempts: { increment: 1 } },
+    data: {
+      state: "running",
+      lockedBy: options.workerId,
+      lockedUntil: new Date(options.now.getTime() + options.leaseMs),
+      attempts: { increment: 1 },
+    },
   });
   if (count !== 1) return null;
   const row = await db().job.findUnique({
     where: { id: options.id },
-    select: { id: true, teamId: true, kind: true, endpointId: true, eventId: true, eventType: true, payload: true, attempts: true, maxAttempts: true },
+    select: {
+      id: true,
+      teamId: true,
+      kind: true,
+      endpointId: true,
+      eventId: true,
+      eventType: true,
+      payload: true,
+      attempts: true,
+      maxAttempts: true,
+    },
   });
   return row ? { ...row, kind: row.kind as JobKind } : null;
 }

@@ -250,14 +250,21 @@ describe("createLead: phones", async () => {
     {
       title: "both valid, international",
       team: () => plain,
-      fields: [["phone", "+44 7911 123456"], ["mobile_no", "+1 202 555 0123"]],
+      fields: [
+        ["phone", "+44 7911 123456"],
+        ["mobile_no", "+1 202 555 0123"],
+      ],
       skipped: [],
       stored: { ...UK_PHONE, ...US_MOBILE },
     },
     {
       title: "plain numbers with country_code 44",
       team: () => plain,
-      fields: [["phone", "07911 123456"], ["mobile_no", "7911123456"], ["country_code", "44"]],
+      fields: [
+        ["phone", "07911 123456"],
+        ["mobile_no", "7911123456"],
+        ["country_code", "44"],
+      ],
       skipped: [],
       stored: { ...UK_PHONE, ...UK_MOBILE },
     },
@@ -271,7 +278,10 @@ describe("createLead: phones", async () => {
     {
       title: "country_code beats the team's default country",
       team: () => british,
-      fields: [["mobile_no", "202 555 0123"], ["country_code", "+1"]],
+      fields: [
+        ["mobile_no", "202 555 0123"],
+        ["country_code", "+1"],
+      ],
       skipped: [],
       stored: { ...NO_PHONE, ...US_MOBILE },
     },
@@ -285,14 +295,20 @@ describe("createLead: phones", async () => {
     {
       title: "an invalid mobile is skipped, the valid phone kept",
       team: () => plain,
-      fields: [["phone", "+44 7911 123456"], ["mobile_no", "12"]],
+      fields: [
+        ["phone", "+44 7911 123456"],
+        ["mobile_no", "12"],
+      ],
       skipped: ["mobile_no"],
       stored: { ...UK_PHONE, ...NO_MOBILE },
     },
     {
       title: "both invalid: skipped in the order phone, mobile_no whatever the order sent",
       team: () => plain,
-      fields: [["mobile_no", "not a number"], ["phone", "+44 12"]],
+      fields: [
+        ["mobile_no", "not a number"],
+        ["phone", "+44 12"],
+      ],
       skipped: ["phone", "mobile_no"],
       stored: { ...NO_PHONE, ...NO_MOBILE },
     },
@@ -314,7 +330,12 @@ describe("createLead: phones", async () => {
 
   test("an unknown dial code skips the number (500 before) and keeps its text", async () => {
     for (const countryCode of ["+999", "0", "+1234", "+99"]) {
-      const result = await create(plain, [["name", "Ada"], ["phone", "7911 123456"], ["mobile_no", "07911123456"], ["country_code", countryCode]]);
+      const result = await create(plain, [
+        ["name", "Ada"],
+        ["phone", "7911 123456"],
+        ["mobile_no", "07911123456"],
+        ["country_code", countryCode],
+      ]);
       assert.deepEqual(result.skipped, ["phone", "mobile_no"], countryCode);
       assert.equal(result.lead.skippedPhone, "7911 123456");
       assert.equal(result.lead.skippedMobileNo, "07911123456");
@@ -327,7 +348,10 @@ describe("createLead: a website that is no http(s) URL is skipped, not refused",
 
   test("the lead is created, the suffix names website, the text is kept outside the website column", async () => {
     for (const sent of ["n/a", "javascript:alert(1)", "my site"]) {
-      const result = await create(team, [["name", "Ada"], ["website", sent]]);
+      const result = await create(team, [
+        ["name", "Ada"],
+        ["website", sent],
+      ]);
       assert.deepEqual(result.skipped, ["website"]);
       assert.equal(successMessage(result.skipped), "Lead created successfully (skipped invalid fields: website)");
       assert.deepEqual([result.lead.website, result.lead.skippedWebsite], [null, sent]);
@@ -335,7 +359,12 @@ describe("createLead: a website that is no http(s) URL is skipped, not refused",
   });
 
   test("skipped fields are named in the order phone, mobile_no, website", async () => {
-    const result = await create(team, [["name", "Ada"], ["website", "n/a"], ["mobile_no", "12"], ["phone", "x1"]]);
+    const result = await create(team, [
+      ["name", "Ada"],
+      ["website", "n/a"],
+      ["mobile_no", "12"],
+      ["phone", "x1"],
+    ]);
     assert.deepEqual(result.skipped, ["phone", "mobile_no", "website"]);
   });
 });
@@ -344,7 +373,13 @@ describe("createLead: repeated extra fields are stored as lists", async () => {
   const team = await makeTeam();
 
   test("a checkbox group and a JSON array come back as lists in the order sent", async () => {
-    const { lead } = await create(team, [["name", "Ada"], ["interests", "b"], ["interests", "a"], ["tags[]", "x"], ["scores", [3, 1, 2]]]);
+    const { lead } = await create(team, [
+      ["name", "Ada"],
+      ["interests", "b"],
+      ["interests", "a"],
+      ["tags[]", "x"],
+      ["scores", [3, 1, 2]],
+    ]);
     const stored = lead.extraFields as Record<string, unknown>;
     assert.deepEqual(stored.interests, ["b", "a"]);
     assert.deepEqual(stored.tags, ["x"]);

@@ -103,17 +103,24 @@ export function leadFromInput(options: {
  * one transaction on the intake's hot path (lib/intake/intake-store.ts), which also settles
  * the source and the workspace currency.
  */
-export async function createLead(options: {
-  team: { id: string; defaultPhoneCountry: string | null };
-  apiKeyId: string | null;
-  /** The web form the lead was sent through, if any. */
-  formId?: string | null;
-  /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
-  source?: LeadSource | null;
-  input: LeadInput;
-  /** An Idempotency-Key claim: the response for the new lead is stored with it. */
-  claim?: { id: string; token: string; lost: () => Error; response: (result: CreateLeadResult) => { status: number; body: string } } | null;
-} & Pick<LeadWrite, "requestLog" | "spentChallenge">): Promise<CreateLeadResult> {
+export async function createLead(
+  options: {
+    team: { id: string; defaultPhoneCountry: string | null };
+    apiKeyId: string | null;
+    /** The web form the lead was sent through, if any. */
+    formId?: string | null;
+    /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
+    source?: LeadSource | null;
+    input: LeadInput;
+    /** An Idempotency-Key claim: the response for the new lead is stored with it. */
+    claim?: {
+      id: string;
+      token: string;
+      lost: () => Error;
+      response: (result: CreateLeadResult) => { status: number; body: string };
+    } | null;
+  } & Pick<LeadWrite, "requestLog" | "spentChallenge">,
+): Promise<CreateLeadResult> {
   const { team, input } = options;
   const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null };
   const { lead, skipped } = leadFieldsFromInput({ team, origin, input });

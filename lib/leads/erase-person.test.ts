@@ -17,7 +17,8 @@ const team = await createTeam({ slug: "erase", name: "Erase", defaultPhoneCountr
 const other = await createTeam({ slug: "erase-other", name: "Other" });
 
 async function lead(teamId: string, input: Partial<LeadInput> & { name: string }, country: string | null = "GB"): Promise<string> {
-  return (await createLead({ team: { id: teamId, defaultPhoneCountry: country }, apiKeyId: null, input: { extraFields: {}, ...input } })).leadId;
+  return (await createLead({ team: { id: teamId, defaultPhoneCountry: country }, apiKeyId: null, input: { extraFields: {}, ...input } }))
+    .leadId;
 }
 
 async function storedResponse(key: string, leadId: string) {
@@ -63,12 +64,30 @@ test("erases the person's leads and their duplicates with what the request log a
     ],
   );
 
-  for (const [leadId, key] of [[byEmail, "k1"], [unrelated, "k2"], [byMobile, "k3"]] as const) {
+  for (const [leadId, key] of [
+    [byEmail, "k1"],
+    [unrelated, "k2"],
+    [byMobile, "k3"],
+  ] as const) {
     await recordRequest({ teamId: team.id, apiKeyId: "k".repeat(20), status: 201, leadId, ip: "198.51.100.1", encoding: "json" });
     await storedResponse(key, leadId);
   }
-  await recordRequest({ teamId: team.id, apiKeyId: "k".repeat(20), status: 400, error: "Invalid email address: ADA@example.com.", ip: "198.51.100.1", encoding: "json" });
-  await recordRequest({ teamId: other.id, apiKeyId: "k".repeat(20), status: 201, leadId: otherTeams, ip: "198.51.100.1", encoding: "json" });
+  await recordRequest({
+    teamId: team.id,
+    apiKeyId: "k".repeat(20),
+    status: 400,
+    error: "Invalid email address: ADA@example.com.",
+    ip: "198.51.100.1",
+    encoding: "json",
+  });
+  await recordRequest({
+    teamId: other.id,
+    apiKeyId: "k".repeat(20),
+    status: 201,
+    leadId: otherTeams,
+    ip: "198.51.100.1",
+    encoding: "json",
+  });
 
   // An id the admin did not see (the unrelated lead) is never erased, even if sent.
   const count = await erasePerson({ team, person, confirmedIds: [byEmail, byMobile, duplicateOfDuplicate, unrelated, otherTeams], actor });
@@ -82,7 +101,10 @@ test("erases the person's leads and their duplicates with what the request log a
     { leadId: unrelated, error: null },
     { leadId: otherTeams, error: null },
   ]);
-  assert.deepEqual((await db().idempotencyRecord.findMany({ select: { key: true } })).map((r) => r.key), ["k2"]);
+  assert.deepEqual(
+    (await db().idempotencyRecord.findMany({ select: { key: true } })).map((r) => r.key),
+    ["k2"],
+  );
 
   const [event] = await listAuditEvents(team.id);
   assert.equal(event!.action, "lead.erased");
@@ -95,5 +117,8 @@ test("a stored response is matched by the whole lead id (CRM-LEAD-10000 is not C
   await storedResponse("long", `${short}0`);
   await storedResponse("short", short);
   await erasePerson({ team, person: parsePerson("short@example.com", team)!, confirmedIds: [short], actor });
-  assert.deepEqual((await db().idempotencyRecord.findMany({ where: { key: { in: ["long", "short"] } }, select: { key: true } })).map((r) => r.key), ["long"]);
+  assert.deepEqual(
+    (await db().idempotencyRecord.findMany({ where: { key: { in: ["long", "short"] } }, select: { key: true } })).map((r) => r.key),
+    ["long"],
+  );
 });

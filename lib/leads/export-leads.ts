@@ -82,7 +82,11 @@ export function exportCells(lead: ExportLead): (string | null)[] {
  * (who, from where, whether a filter applied; never the filter's text, which may be a
  * name) is written before the first byte, so even an interrupted download is on record.
  */
-export async function exportLeadsCsv(options: { team: LeadTeam; filter: LeadFilter; actor: AuditActor }): Promise<ReadableStream<Uint8Array>> {
+export async function exportLeadsCsv(options: {
+  team: LeadTeam;
+  filter: LeadFilter;
+  actor: AuditActor;
+}): Promise<ReadableStream<Uint8Array>> {
   await recordAuditEvent({
     teamId: options.team.id,
     action: "lead.exported",

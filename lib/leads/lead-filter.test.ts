@@ -15,7 +15,10 @@ const team = await createTeam({ slug: "filters", name: "Filters", defaultPhoneCo
 const other = await createTeam({ slug: "filters-other", name: "Other" });
 const webinar = await addLeadSource(team.id, "Webinar");
 
-async function lead(input: Partial<LeadInput> & { name: string }, options: { teamId?: string; apiKeyId?: string; formId?: string; createdAt?: string } = {}) {
+async function lead(
+  input: Partial<LeadInput> & { name: string },
+  options: { teamId?: string; apiKeyId?: string; formId?: string; createdAt?: string } = {},
+) {
   const teamId = options.teamId ?? team.id;
   const { leadId } = await createLead({
     team: { id: teamId, defaultPhoneCountry: "GB" },
@@ -27,14 +30,27 @@ async function lead(input: Partial<LeadInput> & { name: string }, options: { tea
   return leadId;
 }
 
-const march = await lead({ name: "March Lead", source: "webinar", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-03-10T12:00:00Z", apiKeyId: "a".repeat(20) });
+const march = await lead(
+  { name: "March Lead", source: "webinar", utm_source: "google", utm_campaign: "spring" },
+  { createdAt: "2026-03-10T12:00:00Z", apiKeyId: "a".repeat(20) },
+);
 const form = "form_" + "f".repeat(16);
-const aprilFirst = await lead({ name: "April First", utm_source: "google", utm_campaign: "spring" }, { createdAt: "2026-04-01T00:00:00Z", formId: form });
-const aprilLast = await lead({ name: "April Last", email: "dup@example.com", utm_source: "bing" }, { createdAt: "2026-04-30T23:59:59Z", apiKeyId: "a".repeat(20) });
-const may = await lead({ name: "May Lead", email: "DUP@example.com", source: "Webinar" }, { createdAt: "2026-05-01T00:00:00Z", formId: form });
+const aprilFirst = await lead(
+  { name: "April First", utm_source: "google", utm_campaign: "spring" },
+  { createdAt: "2026-04-01T00:00:00Z", formId: form },
+);
+const aprilLast = await lead(
+  { name: "April Last", email: "dup@example.com", utm_source: "bing" },
+  { createdAt: "2026-04-30T23:59:59Z", apiKeyId: "a".repeat(20) },
+);
+const may = await lead(
+  { name: "May Lead", email: "DUP@example.com", source: "Webinar" },
+  { createdAt: "2026-05-01T00:00:00Z", formId: form },
+);
 await lead({ name: "Other Team", utm_campaign: "spring", email: "dup@example.com" }, { teamId: other.id, formId: form });
 
-const ids = async (filter: Partial<LeadFilter>) => (await listLeads({ team, filter: { ...EMPTY_FILTER, ...filter } })).leads.map((l) => l.id);
+const ids = async (filter: Partial<LeadFilter>) =>
+  (await listLeads({ team, filter: { ...EMPTY_FILTER, ...filter } })).leads.map((l) => l.id);
 
 test("each filter narrows the list, and filters combine", async () => {
   assert.deepEqual(await ids({ sourceId: webinar.id }), [may, march]);
@@ -69,8 +85,17 @@ test("the heading's count agrees with the list for every kind of filter (equalit
   ];
   for (const filter of filters) {
     const listed = (await ids(filter)).length;
-    assert.deepEqual(await countMatchingLeads(team, { ...EMPTY_FILTER, ...filter }, 100), { count: listed, capped: false }, JSON.stringify(filter));
-    if (listed > 0) assert.deepEqual(await countMatchingLeads(team, { ...EMPTY_FILTER, ...filter }, listed - 1), { count: listed - 1, capped: true }, JSON.stringify(filter));
+    assert.deepEqual(
+      await countMatchingLeads(team, { ...EMPTY_FILTER, ...filter }, 100),
+      { count: listed, capped: false },
+      JSON.stringify(filter),
+    );
+    if (listed > 0)
+      assert.deepEqual(
+        await countMatchingLeads(team, { ...EMPTY_FILTER, ...filter }, listed - 1),
+        { count: listed - 1, capped: true },
+        JSON.stringify(filter),
+      );
   }
 });
 
@@ -87,13 +112,22 @@ test("counts and lists every match of a filter, never another team's", async () 
 test("pages oldest first in both directions", async () => {
   const filter = { ...EMPTY_FILTER, sort: "oldest" as const };
   const first = await listLeads({ team, filter, take: 3 });
-  assert.deepEqual(first.leads.map((l) => l.id), [march, aprilFirst, aprilLast]);
+  assert.deepEqual(
+    first.leads.map((l) => l.id),
+    [march, aprilFirst, aprilLast],
+  );
   assert.equal(first.newerCursor, null);
   const second = await listLeads({ team, filter, take: 3, after: first.olderCursor! });
-  assert.deepEqual(second.leads.map((l) => l.id), [may]);
+  assert.deepEqual(
+    second.leads.map((l) => l.id),
+    [may],
+  );
   assert.equal(second.olderCursor, null);
   const back = await listLeads({ team, filter, take: 3, before: second.newerCursor! });
-  assert.deepEqual(back.leads.map((l) => l.id), [march, aprilFirst, aprilLast]);
+  assert.deepEqual(
+    back.leads.map((l) => l.id),
+    [march, aprilFirst, aprilLast],
+  );
   assert.equal(back.newerCursor, null);
 });
 
@@ -101,24 +135,39 @@ test("duplicates only pages through more leads than one scan batch", async () =>
   const crowd = await createTeam({ slug: "crowd", name: "Crowd" });
   const made: string[] = [];
   for (let i = 0; i < 450; i++) {
-    const { leadId } = await createLead({ team: { id: crowd.id, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, name: `Person ${i}`, ...(i % 100 === 0 ? { email: "same@example.com" } : {}) } });
+    const { leadId } = await createLead({
+      team: { id: crowd.id, defaultPhoneCountry: null },
+      apiKeyId: null,
+      input: { extraFields: {}, name: `Person ${i}`, ...(i % 100 === 0 ? { email: "same@example.com" } : {}) },
+    });
     made.push(leadId);
   }
   const duplicates = [made[400], made[300], made[200], made[100], made[0]];
   const filter = { ...EMPTY_FILTER, duplicatesOnly: true };
   const first = await listLeads({ team: crowd, filter, take: 2 });
-  assert.deepEqual(first.leads.map((l) => l.id), duplicates.slice(0, 2));
+  assert.deepEqual(
+    first.leads.map((l) => l.id),
+    duplicates.slice(0, 2),
+  );
   const second = await listLeads({ team: crowd, filter, take: 2, after: first.olderCursor! });
-  assert.deepEqual(second.leads.map((l) => l.id), duplicates.slice(2, 4));
+  assert.deepEqual(
+    second.leads.map((l) => l.id),
+    duplicates.slice(2, 4),
+  );
   const third = await listLeads({ team: crowd, filter, take: 2, after: second.olderCursor! });
-  assert.deepEqual(third.leads.map((l) => l.id), duplicates.slice(4));
+  assert.deepEqual(
+    third.leads.map((l) => l.id),
+    duplicates.slice(4),
+  );
   assert.equal(third.olderCursor, null);
   assert.deepEqual(await countMatchingLeads(crowd, filter, 100), { count: 5, capped: false });
 });
 
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
-    new URLSearchParams("q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1"),
+    new URLSearchParams(
+      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1",
+    ),
   );
   assert.deepEqual(filter, {
     query: "ada",
@@ -134,7 +183,10 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     sort: "oldest",
   });
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
-  assert.equal(new URLSearchParams(filterParams(filter)).toString(), "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest");
+  assert.equal(
+    new URLSearchParams(filterParams(filter)).toString(),
+    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest",
+  );
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");
   assert.equal(listQueryString(parseListPosition(new URLSearchParams("https://evil.example/"))), "");

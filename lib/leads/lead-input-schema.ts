@@ -38,29 +38,21 @@ export const extraFieldValueSchema = z.union([
 
 export const leadInputSchema = z
   .object({
-    name: z
-      .string()
-      .max(LIMITS.name)
-      .meta({ description: "Full name. The first word becomes the first name, the rest the last name." }),
-    email: z
-      .email()
-      .max(LIMITS.email)
-      .optional()
-      .meta({ description: "Validated; an invalid address rejects the request." }),
-    phone: text(LIMITS.phone, "Phone. With a leading + or 00 it is international; otherwise country_code or the team's default country is used. Invalid numbers are skipped, not rejected."),
+    name: z.string().max(LIMITS.name).meta({ description: "Full name. The first word becomes the first name, the rest the last name." }),
+    email: z.email().max(LIMITS.email).optional().meta({ description: "Validated; an invalid address rejects the request." }),
+    phone: text(
+      LIMITS.phone,
+      "Phone. With a leading + or 00 it is international; otherwise country_code or the team's default country is used. Invalid numbers are skipped, not rejected.",
+    ),
     mobile_no: text(LIMITS.phone, "Mobile number; same rules as phone."),
     country_code: text(LIMITS.countryCode, "Dial code for plain numbers, e.g. +44 or 44."),
     source: text(LIMITS.text, "Name of a lead source of the team (case-insensitive); unknown names fall back to API."),
     organization: text(LIMITS.text, "Defaults to the lead's name."),
     job_title: text(LIMITS.text, "Job title."),
-    website: z
-      .string()
-      .max(LIMITS.website)
-      .optional()
-      .meta({
-        description:
-          "An http or https URL; a bare host name such as example.com is read as https://example.com and a user name and password are removed. Any other text is skipped like an invalid phone (named in the message suffix, kept as typed on the lead).",
-      }),
+    website: z.string().max(LIMITS.website).optional().meta({
+      description:
+        "An http or https URL; a bare host name such as example.com is read as https://example.com and a user name and password are removed. Any other text is skipped like an invalid phone (named in the message suffix, kept as typed on the lead).",
+    }),
     territory: text(LIMITS.text, "Territory."),
     industry: text(LIMITS.text, "Industry."),
     annual_revenue: z

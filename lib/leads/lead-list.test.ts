@@ -13,7 +13,11 @@ const team = await createTeam({ slug: "list", name: "List" });
 const other = await createTeam({ slug: "other", name: "Other" });
 
 async function lead(input: Partial<LeadInput> & { name: string }, teamId = team.id): Promise<string> {
-  const { leadId } = await createLead({ team: { id: teamId, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, ...input } });
+  const { leadId } = await createLead({
+    team: { id: teamId, defaultPhoneCountry: null },
+    apiKeyId: null,
+    input: { extraFields: {}, ...input },
+  });
   return leadId;
 }
 
@@ -59,7 +63,10 @@ test("searches the start of the full name, last name, email and organization, ig
 
 test("marks leads sharing an email or an E.164 number with another lead of the same team", async () => {
   const page = await listLeads({ team });
-  const flagged = page.leads.filter((l) => l.possibleDuplicate).map((l) => l.id).sort();
+  const flagged = page.leads
+    .filter((l) => l.possibleDuplicate)
+    .map((l) => l.id)
+    .sort();
   assert.deepEqual(flagged, [ada, sameEmail, phoneAsMobile].sort());
   assert.ok(!flagged.includes(ownNumbersOnly), "a lead's own phone and mobile do not make it a duplicate");
 });

@@ -20,5 +20,8 @@ test("the lead search keys have the C collation", async () => {
     SELECT column_name::text AS "column", collation_name::text AS "collation" FROM information_schema.columns
     WHERE table_schema = current_schema() AND table_name = 'Lead' AND column_name IN ('emailKey', 'lastNameKey', 'nameKey', 'organizationKey')
     ORDER BY column_name`;
-  assert.deepEqual(rows, SEARCH_KEYS.map((column) => ({ column, collation: "C" })));
+  assert.deepEqual(
+    rows,
+    SEARCH_KEYS.map((column) => ({ column, collation: "C" })),
+  );
 });

@@ -15,7 +15,8 @@ const team = await createTeam({ slug: "search", name: "Search", defaultPhoneCoun
 const other = await createTeam({ slug: "search-other", name: "Other" });
 
 async function lead(input: Partial<LeadInput> & { name: string }, teamId = team.id): Promise<string> {
-  return (await createLead({ team: { id: teamId, defaultPhoneCountry: "GB" }, apiKeyId: null, input: { extraFields: {}, ...input } })).leadId;
+  return (await createLead({ team: { id: teamId, defaultPhoneCountry: "GB" }, apiKeyId: null, input: { extraFields: {}, ...input } }))
+    .leadId;
 }
 
 const diaz = await lead({ name: "José Díaz", organization: "Ñandú Café", phone: "+44 7911 123456" });

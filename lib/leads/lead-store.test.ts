@@ -80,9 +80,7 @@ describe("lead ids", () => {
   test("100 concurrent createLead calls get 100 distinct, consecutive ids", async () => {
     const before = await counterValue();
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) =>
-        createLead({ team, apiKeyId: null, input: { name: `Lead ${i}`, extraFields: { i } } }),
-      ),
+      Array.from({ length: 100 }, (_, i) => createLead({ team, apiKeyId: null, input: { name: `Lead ${i}`, extraFields: { i } } })),
     );
     const ids = results.map((r) => r.leadId);
     assert.equal(new Set(ids).size, 100);
@@ -125,9 +123,7 @@ describe("a failing insert leaves no row and does not consume an id", () => {
 
   test("failures mixed into concurrent inserts leave no gaps between the others", async () => {
     const before = await counterValue();
-    const attempts = Array.from({ length: 40 }, (_, i) =>
-      insertLead(i % 4 === 3 ? newLead({ sourceId: "no-such-source" }) : newLead()),
-    );
+    const attempts = Array.from({ length: 40 }, (_, i) => insertLead(i % 4 === 3 ? newLead({ sourceId: "no-such-source" }) : newLead()));
     const settled = await Promise.allSettled(attempts);
     const ids = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
     assert.equal(settled.filter((s) => s.status === "rejected").length, 10);
@@ -176,16 +172,24 @@ describe("an import's duplicate check", () => {
       }),
     );
     const ids = await db().$transaction((tx) => insertLeadBatch(tx, leads));
-    await db().$transaction((tx) => insertLeadBatch(tx, [newLead({ teamId: other.id, sourceId: otherSource.id, email: "person0@example.com", phone: number(3) })]));
+    await db().$transaction((tx) =>
+      insertLeadBatch(tx, [newLead({ teamId: other.id, sourceId: otherSource.id, email: "person0@example.com", phone: number(3) })]),
+    );
 
     const emails = Array.from({ length: 1_100 }, (_, i) => `person${i}@example.com`);
     const numbers = [...Array.from({ length: 700 }, (_, i) => number(i)), ...Array.from({ length: 700 }, (_, i) => number(100_000 + i))];
     const found = await findLeadsByContact(own.id, { emails, numbers });
     const expected = ids.filter((_, i) => (i < 1_100 && i % 2 === 0) || (i < 700 && (i % 3 === 0 || i % 5 === 0)));
-    assert.deepEqual(found.map((lead) => lead.id), expected);
+    assert.deepEqual(
+      found.map((lead) => lead.id),
+      expected,
+    );
     assert.deepEqual(
       found.slice(0, 2).map((lead) => [lead.emailKey, lead.phone, lead.mobileNo]),
-      [["person0@example.com", number(0), number(100_000)], ["person2@example.com", null, null]],
+      [
+        ["person0@example.com", number(0), number(100_000)],
+        ["person2@example.com", null, null],
+      ],
     );
     assert.deepEqual(await findLeadsByContact(own.id, { emails: [], numbers: [] }), []);
   });

@@ -63,7 +63,11 @@ export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email
  * folding are folded once by lib/setup/fold-search-keys.ts.
  */
 export function searchKey(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}+/gu, "").toLowerCase().trim();
+  return text
+    .normalize("NFKD")
+    .replace(/\p{M}+/gu, "")
+    .toLowerCase()
+    .trim();
 }
 
 /**
@@ -125,18 +129,29 @@ export async function findLeadsByContact(teamId: string, contacts: { emails: str
     const chunks: Promise<ContactMatch[]>[] = [];
     for (let i = 0; i < values.length; i += IN_CHUNK) {
       const chunk = values.slice(i, i + IN_CHUNK);
-      chunks.push(db().$queryRawUnsafe<ContactMatch[]>(`${select}? AND "${column}" IN (${chunk.map(() => "?").join(", ")})`, teamId, ...chunk));
+      chunks.push(
+        db().$queryRawUnsafe<ContactMatch[]>(`${select}? AND "${column}" IN (${chunk.map(() => "?").join(", ")})`, teamId, ...chunk),
+      );
     }
     return chunks;
   };
-  const queries = [...byColumn("emailKey", contacts.emails), ...byColumn("phone", contacts.numbers), ...byColumn("mobileNo", contacts.numbers)];
+  const queries = [
+    ...byColumn("emailKey", contacts.emails),
+    ...byColumn("phone", contacts.numbers),
+    ...byColumn("mobileNo", contacts.numbers),
+  ];
   const found = new Map<string, ContactMatch>();
   for (const rows of await Promise.all(queries)) for (const row of rows) found.set(row.id, { ...row, seq: Number(row.seq) });
   return [...found.values()].sort((a, b) => a.seq - b.seq);
 }
 
 /** The ids of the team's leads an import created (undo), with whether another lead was merged into each. */
-export async function importedLeads(teamId: string, importId: string, afterSeq: number, take: number): Promise<{ id: string; seq: number; merged: boolean }[]> {
+export async function importedLeads(
+  teamId: string,
+  importId: string,
+  afterSeq: number,
+  take: number,
+): Promise<{ id: string; seq: number; merged: boolean }[]> {
   const rows = await db().lead.findMany({
     where: { teamId, importId, seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
@@ -382,7 +397,15 @@ export async function listLeads(options: {
 }
 
 function toListItem(
-  row: { id: string; firstName: string; lastName: string | null; organization: string; email: string | null; createdAt: Date; source: { name: string } },
+  row: {
+    id: string;
+    firstName: string;
+    lastName: string | null;
+    organization: string;
+    email: string | null;
+    createdAt: Date;
+    source: { name: string };
+  },
   possibleDuplicate: boolean,
 ): LeadListItem {
   return {
@@ -418,10 +441,19 @@ export async function countMatchingLeads(team: LeadTeam, filter: LeadFilter, cap
     // A search or a date range: only the seq of each match, in the filter's index order so
     // the LIMIT stops the walk (Prisma's count({ take }) orders its subquery by id, which
     // sorts every match first).
-    const rows = await db().lead.findMany({ where: leadWhere(team, filter), orderBy: { seq: "desc" }, take: cap + 1, select: { seq: true } });
+    const rows = await db().lead.findMany({
+      where: leadWhere(team, filter),
+      orderBy: { seq: "desc" },
+      take: cap + 1,
+      select: { seq: true },
+    });
     return { count: Math.min(rows.length, cap), capped: rows.length > cap };
   }
-  const walk = await walkLeads(team, { ...filter, sort: "newest" }, { order: "desc", want: cap + 1, scanLimit: DUPLICATE_COUNT_SCAN_LIMIT, select: {} });
+  const walk = await walkLeads(
+    team,
+    { ...filter, sort: "newest" },
+    { order: "desc", want: cap + 1, scanLimit: DUPLICATE_COUNT_SCAN_LIMIT, select: {} },
+  );
   const count = Math.min(walk.rows.length, cap);
   return { count, capped: walk.rows.length > cap || (walk.more && walk.rows.length <= cap) };
 }
@@ -431,7 +463,11 @@ export async function matchingLeadIds(team: LeadTeam, filter: LeadFilter, limit:
   const ids: string[] = [];
   let from: number | undefined;
   for (;;) {
-    const walk = await walkLeads(team, { ...filter, sort: "oldest" }, { order: "asc", from, want: 1_000, scanLimit: 1_000_000, select: {} });
+    const walk = await walkLeads(
+      team,
+      { ...filter, sort: "oldest" },
+      { order: "asc", from, want: 1_000, scanLimit: 1_000_000, select: {} },
+    );
     ids.push(...walk.rows.map((r) => r.id));
     if (ids.length > limit) return null;
     if (!walk.more) return ids;
@@ -487,10 +523,25 @@ const PERSON_LEADS_LIMIT = 500;
  * the possible duplicates of those (the same email or number as any of them), newest first.
  */
 export async function findPersonLeads(teamId: string, person: { email: string | null; phone: string | null }): Promise<PersonLead[]> {
-  const select = { id: true, seq: true, firstName: true, lastName: true, email: true, emailKey: true, phone: true, mobileNo: true, createdAt: true } as const;
+  const select = {
+    id: true,
+    seq: true,
+    firstName: true,
+    lastName: true,
+    email: true,
+    emailKey: true,
+    phone: true,
+    mobileNo: true,
+    createdAt: true,
+  } as const;
   const byContact = (emails: string[], numbers: string[]) => [
     ...emails.map((emailKey) => ({ teamId, emailKey })),
-    ...(numbers.length ? [{ teamId, phone: { in: numbers } }, { teamId, mobileNo: { in: numbers } }] : []),
+    ...(numbers.length
+      ? [
+          { teamId, phone: { in: numbers } },
+          { teamId, mobileNo: { in: numbers } },
+        ]
+      : []),
   ];
   const asked = byContact(person.email ? [person.email] : [], person.phone ? [person.phone] : []);
   if (!asked.length) return [];
@@ -525,7 +576,14 @@ export async function findPersonLeads(teamId: string, person: { email: string | 
 }
 
 /** The organization details and the UTM fields, selected by the export and the merge. */
-const COMPANY_SELECT = { jobTitle: true, website: true, territory: true, industry: true, annualRevenue: true, noOfEmployees: true } as const;
+const COMPANY_SELECT = {
+  jobTitle: true,
+  website: true,
+  territory: true,
+  industry: true,
+  annualRevenue: true,
+  noOfEmployees: true,
+} as const;
 const UTM_SELECT = { utmSource: true, utmMedium: true, utmCampaign: true, utmTerm: true, utmContent: true } as const;
 
 const EXPORT_SELECT = {
@@ -571,15 +629,9 @@ async function duplicateIds(teamId: string, leads: DuplicateProbe[]): Promise<Se
   const emails = [...new Set(leads.flatMap((l) => (l.emailKey ? [l.emailKey] : [])))];
   const numbers = [...new Set(leads.flatMap((l) => [l.phone, l.mobileNo].filter((n): n is string => !!n)))];
   const [byEmail, byPhone, byMobile] = await Promise.all([
-    emails.length
-      ? db().lead.groupBy({ by: ["emailKey"], where: { teamId, emailKey: { in: emails } }, _count: { _all: true } })
-      : [],
-    numbers.length
-      ? db().lead.groupBy({ by: ["phone"], where: { teamId, phone: { in: numbers } }, _count: { _all: true } })
-      : [],
-    numbers.length
-      ? db().lead.groupBy({ by: ["mobileNo"], where: { teamId, mobileNo: { in: numbers } }, _count: { _all: true } })
-      : [],
+    emails.length ? db().lead.groupBy({ by: ["emailKey"], where: { teamId, emailKey: { in: emails } }, _count: { _all: true } }) : [],
+    numbers.length ? db().lead.groupBy({ by: ["phone"], where: { teamId, phone: { in: numbers } }, _count: { _all: true } }) : [],
+    numbers.length ? db().lead.groupBy({ by: ["mobileNo"], where: { teamId, mobileNo: { in: numbers } }, _count: { _all: true } }) : [],
   ]);
   const emailCount = new Map(byEmail.map((g) => [g.emailKey, g._count._all]));
   const numberCount = new Map<string, number>();
@@ -608,7 +660,12 @@ export async function findPossibleDuplicates(lead: DuplicateProbe & { teamId: st
   const teamId = lead.teamId;
   const match = [
     ...(lead.emailKey ? [{ teamId, emailKey: lead.emailKey }] : []),
-    ...(numbers.length ? [{ teamId, phone: { in: numbers } }, { teamId, mobileNo: { in: numbers } }] : []),
+    ...(numbers.length
+      ? [
+          { teamId, phone: { in: numbers } },
+          { teamId, mobileNo: { in: numbers } },
+        ]
+      : []),
   ];
   if (!match.length) return [];
   const rows = await db().lead.findMany({
@@ -639,12 +696,29 @@ export async function refoldSearchKeys(afterSeq: number, take = 1_000): Promise<
     where: { seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
     take,
-    select: { id: true, seq: true, firstName: true, lastName: true, email: true, organization: true, emailKey: true, nameKey: true, lastNameKey: true, organizationKey: true },
+    select: {
+      id: true,
+      seq: true,
+      firstName: true,
+      lastName: true,
+      email: true,
+      organization: true,
+      emailKey: true,
+      nameKey: true,
+      lastNameKey: true,
+      organizationKey: true,
+    },
   });
   let updated = 0;
   for (const row of rows) {
     const keys = searchKeys(row);
-    if (keys.emailKey === row.emailKey && keys.nameKey === row.nameKey && keys.lastNameKey === row.lastNameKey && keys.organizationKey === row.organizationKey) continue;
+    if (
+      keys.emailKey === row.emailKey &&
+      keys.nameKey === row.nameKey &&
+      keys.lastNameKey === row.lastNameKey &&
+      keys.organizationKey === row.organizationKey
+    )
+      continue;
     await db().lead.update({ where: { id: row.id }, data: keys, select: { id: true } });
     updated++;
   }
@@ -656,7 +730,10 @@ export class MergeConflictError extends Error {
   override name = "MergeConflictError";
 }
 
-export type MergeRow = Omit<NewLead, "teamId" | "apiKeyId" | "formId" | "sourceId" | "currency" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"> & {
+export type MergeRow = Omit<
+  NewLead,
+  "teamId" | "apiKeyId" | "formId" | "sourceId" | "currency" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"
+> & {
   id: string;
   seq: number;
   extraFields: unknown;
@@ -687,7 +764,9 @@ const MERGE_SELECT = {
 /** The fields an import's "fill empty fields" reads and writes (lib/imports/): a merge's, less its bookkeeping. */
 const { seq: _seq, mergedLeadIds: _mergedLeadIds, createdAt: _createdAt, ...FILLABLE_SELECT } = MERGE_SELECT;
 
-export type FillableLead = { id: string } & Pick<NewLead, Exclude<keyof typeof FILLABLE_SELECT, "id" | "extraFields">> & { extraFields: unknown };
+export type FillableLead = { id: string } & Pick<NewLead, Exclude<keyof typeof FILLABLE_SELECT, "id" | "extraFields">> & {
+    extraFields: unknown;
+  };
 
 /** These leads of the team as `tx` sees them now (an import's update of duplicates). */
 export function findFillableLeads(tx: Tx, teamId: string, ids: readonly string[]): Promise<FillableLead[]> {
@@ -705,7 +784,9 @@ export async function updateFilledLead(tx: Tx, teamId: string, lead: FillableLea
 
 /** These leads of the team, newest first (the merge page). */
 export function findLeadsForMerge(teamId: string, ids: readonly string[]): Promise<MergeRow[]> {
-  return db().lead.findMany({ where: { teamId, id: { in: [...ids] } }, orderBy: { seq: "desc" }, select: MERGE_SELECT }) as Promise<MergeRow[]>;
+  return db().lead.findMany({ where: { teamId, id: { in: [...ids] } }, orderBy: { seq: "desc" }, select: MERGE_SELECT }) as Promise<
+    MergeRow[]
+  >;
 }
 
 export type MergedLead = Omit<MergeRow, "id" | "seq" | "createdAt" | "mergedLeadIds" | "extraFields"> & {
@@ -761,6 +842,11 @@ export async function mergeLeadRows(options: {
 
 /** Up to `take` ids of the team's leads created before `cutoff`, oldest first (the (teamId, createdAt) index). */
 export async function expiredLeadIds(teamId: string, cutoff: Date, take: number): Promise<string[]> {
-  const rows = await db().lead.findMany({ where: { teamId, createdAt: { lt: cutoff } }, orderBy: { createdAt: "asc" }, take, select: { id: true } });
+  const rows = await db().lead.findMany({
+    where: { teamId, createdAt: { lt: cutoff } },
+    orderBy: { createdAt: "asc" },
+    take,
+    select: { id: true },
+  });
   return rows.map((row) => row.id);
 }

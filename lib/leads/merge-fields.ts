@@ -25,4 +25,3 @@ export const MERGE_FIELDS = [
 export type MergeField = (typeof MERGE_FIELDS)[number][0];
 /** Per field, the id of the lead whose value is kept. */
 export type MergeChoices = Partial<Record<MergeField, string>>;
-

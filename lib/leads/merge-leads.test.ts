@@ -16,7 +16,8 @@ let teams = 0;
 const makeTeam = () => createTeam({ slug: `merge-${++teams}`, name: `Merge ${teams}` });
 
 async function lead(teamId: string, input: Partial<LeadInput> & { name: string }): Promise<string> {
-  return (await createLead({ team: { id: teamId, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, ...input } })).leadId;
+  return (await createLead({ team: { id: teamId, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, ...input } }))
+    .leadId;
 }
 
 test("extra fields: one value stays, different values become a list without repeats", () => {
@@ -32,11 +33,27 @@ test("extra fields: one value stays, different values become a list without repe
 
 test("merges with the newest non-empty values by default and the chosen ones where chosen", async () => {
   const team = await makeTeam();
-  const survivor = await lead(team.id, { name: "Ada Lovelace", email: "ada@example.com", job_title: "Mathematician", extraFields: { interest: "engines" } });
-  const older = await lead(team.id, { name: "Ada King", email: "ada@example.com", phone: "+447911123456", extraFields: { interest: "poetry" } });
+  const survivor = await lead(team.id, {
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    job_title: "Mathematician",
+    extraFields: { interest: "engines" },
+  });
+  const older = await lead(team.id, {
+    name: "Ada King",
+    email: "ada@example.com",
+    phone: "+447911123456",
+    extraFields: { interest: "poetry" },
+  });
   const newest = await lead(team.id, { name: "Augusta Ada", email: "ada@example.com", organization: "Analytical Engines" });
 
-  const result = await mergeLeads({ teamId: team.id, survivorId: survivor, mergedIds: [older, newest], choices: { lastName: survivor }, actor });
+  const result = await mergeLeads({
+    teamId: team.id,
+    survivorId: survivor,
+    mergedIds: [older, newest],
+    choices: { lastName: survivor },
+    actor,
+  });
   assert.deepEqual(result, { ok: true });
   assert.equal(await findLead({ id: older, teamId: team.id }), null);
   assert.equal(await findLead({ id: newest, teamId: team.id }), null);
@@ -49,7 +66,10 @@ test("merges with the newest non-empty values by default and the chosen ones whe
   assert.deepEqual(merged.extraFields, { interest: ["engines", "poetry"] });
   assert.deepEqual(merged.mergedLeadIds, [older, newest]);
   // The search keys follow the kept name.
-  assert.deepEqual((await listLeads({ team, filter: { ...EMPTY_FILTER, query: "augusta" } })).leads.map((l) => l.id), [survivor]);
+  assert.deepEqual(
+    (await listLeads({ team, filter: { ...EMPTY_FILTER, query: "augusta" } })).leads.map((l) => l.id),
+    [survivor],
+  );
 
   const [event] = await listAuditEvents(team.id);
   assert.deepEqual([event!.action, event!.targetId, event!.details], ["lead.merged", survivor, { count: 2, ids: `${older},${newest}` }]);
@@ -84,7 +104,11 @@ test("of two concurrent merges of the same leads exactly one succeeds and no lea
     const left = (await listLeads({ team })).leads;
     assert.equal(left.length, 1);
     const winner = (await findLead({ id: left[0]!.id, teamId: team.id }))!;
-    assert.deepEqual([winner.id, ...(winner.mergedLeadIds as string[])].sort(), [x, y, z].sort(), "every lead is kept or recorded as merged");
+    assert.deepEqual(
+      [winner.id, ...(winner.mergedLeadIds as string[])].sort(),
+      [x, y, z].sort(),
+      "every lead is kept or recorded as merged",
+    );
     assert.equal((await listAuditEvents(team.id)).length, 1);
   }
 });

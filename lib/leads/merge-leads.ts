@@ -58,7 +58,8 @@ function idsOf(value: unknown): string[] {
 export function mergedLead(survivor: MergeRow, merged: readonly MergeRow[], choices: MergeChoices): MergedLead {
   const rows = [survivor, ...merged];
   const defaults = defaultChoices(survivor.id, rows);
-  const from = (field: MergeField) => rows.find((row) => row.id === (choices[field] ?? defaults[field])) ?? rows.find((row) => row.id === defaults[field])!;
+  const from = (field: MergeField) =>
+    rows.find((row) => row.id === (choices[field] ?? defaults[field])) ?? rows.find((row) => row.id === defaults[field])!;
   const value = (field: MergeField) => from(field)[field];
   const phone = from("phone");
   const mobile = from("mobileNo");
@@ -115,7 +116,13 @@ export async function mergeLeads(options: {
       build: (survivor, merged) => mergedLead(survivor, merged, options.choices),
       beforeCommit: (tx) =>
         recordAuditEvent(
-          { teamId: options.teamId, action: "lead.merged", actor: options.actor, targetId: options.survivorId, details: leadIdsDetails(mergedIds) },
+          {
+            teamId: options.teamId,
+            action: "lead.merged",
+            actor: options.actor,
+            targetId: options.survivorId,
+            details: leadIdsDetails(mergedIds),
+          },
           tx,
         ),
     });

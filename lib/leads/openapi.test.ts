@@ -41,5 +41,8 @@ test("the webhooks section documents the lead.created payload from the schema th
   };
   assert.deepEqual(Object.keys(schema.properties), Object.keys(leadCreatedEventSchema.shape));
   assert.deepEqual(Object.keys(schema.properties.data!.properties!), ["team", "lead", "created_by"]);
-  assert.deepEqual(webhook.parameters.map((p) => p.name), ["webhook-id", "webhook-timestamp", "webhook-signature"]);
+  assert.deepEqual(
+    webhook.parameters.map((p) => p.name),
+    ["webhook-id", "webhook-timestamp", "webhook-signature"],
+  );
 });

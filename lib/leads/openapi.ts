@@ -83,7 +83,13 @@ export function openApiDocument(serverUrl?: string) {
           description:
             "Signed with the Standard Webhooks scheme (headers webhook-id, webhook-timestamp, webhook-signature; secret whsec_…). Answer 2xx within 10 s; anything else is retried with exponential backoff for about a day.",
           operationId: "leadCreatedWebhook",
-          parameters: WEBHOOK_HEADERS.map(([name, description]) => ({ name, in: "header", required: true, description, schema: { type: "string" } })),
+          parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+            name,
+            in: "header",
+            required: true,
+            description,
+            schema: { type: "string" },
+          })),
           requestBody: {
             required: true,
             content: { "application/json": { schema: z.toJSONSchema(leadCreatedEventSchema, { target: "draft-2020-12" }) } },

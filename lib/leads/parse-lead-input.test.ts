@@ -198,9 +198,7 @@ describe("parseLeadInput: values a field cannot hold", () => {
 
 describe("parseLeadInput: extra fields (spec 2.2)", () => {
   test("every unknown field is kept as sent, scalars keeping their type", () => {
-    const input = parseLeadInput(
-      withName(["favourite_colour", "  teal "], ["visits", 3], ["subscribed", true], ["opted_out", false]),
-    );
+    const input = parseLeadInput(withName(["favourite_colour", "  teal "], ["visits", 3], ["subscribed", true], ["opted_out", false]));
     assert.deepEqual(input.extraFields, { favourite_colour: "  teal ", visits: 3, subscribed: true, opted_out: false });
   });
 
@@ -279,12 +277,21 @@ describe("parseLeadInput: extra fields (spec 2.2)", () => {
 
   test(`a list of ${LIMITS.extraFieldListItems} values is accepted, one more is rejected naming the field`, () => {
     const many = (n: number) => Array.from({ length: n }, (_, i): RawField => ["pick", `v${i}`]);
-    assert.equal((parseLeadInput(withName(...many(LIMITS.extraFieldListItems))).extraFields.pick as string[]).length, LIMITS.extraFieldListItems);
-    assertRejected(withName(...many(LIMITS.extraFieldListItems + 1)), `Field "pick" has too many values (at most ${LIMITS.extraFieldListItems})`);
+    assert.equal(
+      (parseLeadInput(withName(...many(LIMITS.extraFieldListItems))).extraFields.pick as string[]).length,
+      LIMITS.extraFieldListItems,
+    );
+    assertRejected(
+      withName(...many(LIMITS.extraFieldListItems + 1)),
+      `Field "pick" has too many values (at most ${LIMITS.extraFieldListItems})`,
+    );
   });
 
   test("each value of a list is held to the value limit", () => {
-    assertRejected(withName(["notes", ["ok", "v".repeat(LIMITS.extraFieldValue + 1)]]), `Field "notes" is too long (at most ${LIMITS.extraFieldValue} characters)`);
+    assertRejected(
+      withName(["notes", ["ok", "v".repeat(LIMITS.extraFieldValue + 1)]]),
+      `Field "notes" is too long (at most ${LIMITS.extraFieldValue} characters)`,
+    );
   });
 
   test("an unused file input (no name, no bytes) is no field; an uploaded file is named, its bytes not stored", () => {
@@ -300,8 +307,7 @@ describe("parseLeadInput: extra fields (spec 2.2)", () => {
     assert.equal(parseLeadInput(withName(["message", message])).extraFields.message, message);
   });
 
-  const extras = (count: number, value = "v"): RawField[] =>
-    Array.from({ length: count }, (_, i): RawField => [`extra_${i}`, value]);
+  const extras = (count: number, value = "v"): RawField[] => Array.from({ length: count }, (_, i): RawField => [`extra_${i}`, value]);
 
   test(`${LIMITS.extraFieldCount} extra fields are accepted`, () => {
     const input = parseLeadInput(withName(...extras(LIMITS.extraFieldCount)));
@@ -337,10 +343,7 @@ describe("parseLeadInput: extra fields (spec 2.2)", () => {
   test(`an extra value of ${LIMITS.extraFieldValue} characters is accepted, one more is rejected naming the field`, () => {
     const ok = "v".repeat(LIMITS.extraFieldValue);
     assert.equal(parseLeadInput(withName(["notes", ok])).extraFields.notes, ok);
-    assertRejected(
-      withName(["notes", `${ok}v`]),
-      `Field "notes" is too long (at most ${LIMITS.extraFieldValue} characters)`,
-    );
+    assertRejected(withName(["notes", `${ok}v`]), `Field "notes" is too long (at most ${LIMITS.extraFieldValue} characters)`);
   });
 });
 

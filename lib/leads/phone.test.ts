@@ -114,10 +114,15 @@ describe("parsePhone is total (never throws)", () => {
     );
     const country = fc.oneof(fc.constantFrom(...COUNTRIES), fc.string({ maxLength: 3 }));
     fc.assert(
-      fc.property(fc.oneof(digits, fc.string({ maxLength: 40 })), fc.option(dialCode, { nil: undefined }), country, (raw, countryCode, defaultCountry) => {
-        const result = parsePhone(raw, { countryCode, defaultCountry });
-        if (result) assert.equal(result.e164, result.countryCode + result.national);
-      }),
+      fc.property(
+        fc.oneof(digits, fc.string({ maxLength: 40 })),
+        fc.option(dialCode, { nil: undefined }),
+        country,
+        (raw, countryCode, defaultCountry) => {
+          const result = parsePhone(raw, { countryCode, defaultCountry });
+          if (result) assert.equal(result.e164, result.countryCode + result.national);
+        },
+      ),
       { numRuns: 5_000 },
     );
   });

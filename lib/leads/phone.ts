@@ -1,9 +1,4 @@
-import {
-  isSupportedCountry,
-  parsePhoneNumberFromString,
-  type CountryCode,
-  type PhoneNumber,
-} from "libphonenumber-js/max";
+import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from "libphonenumber-js/max";
 
 export type ParsedPhone = {
   /** E.164, e.g. +447911123456 */

@@ -15,7 +15,11 @@ const DAY = 24 * 60 * 60 * 1000;
 const now = new Date("2026-06-01T12:00:00Z");
 
 async function leadAt(teamId: string, name: string, createdAt: Date): Promise<string> {
-  const { leadId } = await createLead({ team: { id: teamId, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, name } });
+  const { leadId } = await createLead({
+    team: { id: teamId, defaultPhoneCountry: null },
+    apiKeyId: null,
+    input: { extraFields: {}, name },
+  });
   await db().lead.update({ where: { id: leadId }, data: { createdAt } });
   return leadId;
 }
@@ -31,16 +35,20 @@ test("deletes each team's leads older than its retention, once per period across
 
   // Two instances tick at the same moment: one claims the period and runs.
   const runs = await Promise.all([runRetentionJob(now), runRetentionJob(now)]);
-  assert.deepEqual(runs.filter((r) => r !== null), [{ teams: 1, deleted: 1 }]);
+  assert.deepEqual(
+    runs.filter((r) => r !== null),
+    [{ teams: 1, deleted: 1 }],
+  );
   assert.equal(await findLead({ id: old, teamId: team.id }), null);
   assert.ok(await findLead({ id: edge, teamId: team.id }), "exactly N days old is kept");
   assert.ok(await findLead({ id: recent, teamId: team.id }));
   assert.ok(await findLead({ id: ancient, teamId: keepAll.id }), "a team without retention keeps everything");
 
   const events = await listAuditEvents(team.id);
-  assert.deepEqual(events.map((e) => [e.action, e.via, e.actorUserId, e.details]), [
-    ["lead.retention_applied", "cli", null, { count: 1, ids: old, retentionDays: 30 }],
-  ]);
+  assert.deepEqual(
+    events.map((e) => [e.action, e.via, e.actorUserId, e.details]),
+    [["lead.retention_applied", "cli", null, { count: 1, ids: old, retentionDays: 30 }]],
+  );
 
   // Within the period nobody runs it again; a day later the edge lead has expired.
   assert.equal(await runRetentionJob(new Date(now.getTime() + RETENTION_PERIOD_MS - 1)), null);

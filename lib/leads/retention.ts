@@ -30,7 +30,11 @@ export async function applyRetention(now: Date): Promise<RetentionRun> {
     const ids = await expiredLeadIds(team.id, cutoff, RETENTION_BATCH);
     if (!ids.length) continue;
     const deleted = await deleteLeads(team.id, ids, (tx, found) =>
-      auditDeleted(tx, { teamId: team.id, actor: RETENTION_ACTOR, action: "lead.retention_applied", details: { retentionDays: team.retentionDays } }, found),
+      auditDeleted(
+        tx,
+        { teamId: team.id, actor: RETENTION_ACTOR, action: "lead.retention_applied", details: { retentionDays: team.retentionDays } },
+        found,
+      ),
     );
     run.teams++;
     run.deleted += deleted.length;

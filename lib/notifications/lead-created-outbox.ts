@@ -27,7 +27,15 @@ export function leadCreatedJobs(options: {
   const jobs: NewJob[] = [];
   if (options.endpoints.length) {
     const payload = JSON.stringify(
-      leadCreatedEvent({ eventId, at, team, leadId: options.leadId, lead: options.lead, sourceName: options.sourceName, origin: options.origin }),
+      leadCreatedEvent({
+        eventId,
+        at,
+        team,
+        leadId: options.leadId,
+        lead: options.lead,
+        sourceName: options.sourceName,
+        origin: options.origin,
+      }),
     );
     for (const endpointId of options.endpoints) jobs.push({ ...base, kind: "webhook", endpointId, payload });
   }

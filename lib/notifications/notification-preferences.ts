@@ -20,7 +20,13 @@ export async function setNewLeadEmails(options: { userId: string; teamId: string
     });
     if (count === 1) {
       await recordAuditEvent(
-        { teamId: options.teamId, action: "notifications.changed", actor: options.actor, targetId: options.userId, details: { new_lead_emails: options.enabled } },
+        {
+          teamId: options.teamId,
+          action: "notifications.changed",
+          actor: options.actor,
+          targetId: options.userId,
+          details: { new_lead_emails: options.enabled },
+        },
         tx,
       );
     }

@@ -20,9 +20,13 @@ async function fill(): Promise<void> {
   const user = await source.user.create({ data: { email: "ana@example.com", name: "Ana", passwordHash: "$argon2id$v=19$x" } });
   const team = await source.team.create({ data: { slug: "acme", name: "Acme", defaultPhoneCountry: "GB" } });
   await source.membership.create({ data: { userId: user.id, teamId: team.id, role: "owner" } });
-  await source.invite.create({ data: { teamId: team.id, email: "bo@example.com", role: "member", tokenDigest: "d1", expiresAt: new Date(Date.now() + 86_400_000) } });
+  await source.invite.create({
+    data: { teamId: team.id, email: "bo@example.com", role: "member", tokenDigest: "d1", expiresAt: new Date(Date.now() + 86_400_000) },
+  });
   const api = await source.leadSource.create({ data: { teamId: team.id, name: "API", nameKey: "api" } });
-  await source.apiKey.create({ data: { id: "0123456789abcdef0123", teamId: team.id, secretDigest: "digest", secretPrefix: "AbCdEfGh", description: "Site" } });
+  await source.apiKey.create({
+    data: { id: "0123456789abcdef0123", teamId: team.id, secretDigest: "digest", secretPrefix: "AbCdEfGh", description: "Site" },
+  });
   await source.pendingSecret.create({ data: { apiKeyId: "0123456789abcdef0123", ciphertext: "cipher" } });
   await source.counter.update({ where: { name: "lead" }, data: { value: 1_200 } });
   for (let i = 1; i <= 1_200; i++) {
@@ -45,11 +49,34 @@ async function fill(): Promise<void> {
       },
     });
   }
-  await source.auditEvent.create({ data: { teamId: team.id, action: "api_key.generated", via: "cli", targetId: "0123456789abcdef0123", details: rawJson({ description: "Site" }) } });
-  await source.auditEvent.create({ data: { teamId: team.id, action: "member.removed", via: "web", actorUserId: user.id, ip: "192.0.2.1" } });
-  await source.idempotencyRecord.create({ data: { apiKeyId: "0123456789abcdef0123", key: "k1", fingerprint: "f", token: "t", lockedAt: new Date(), responseStatus: 201, responseBody: "{}", expiresAt: new Date(Date.now() + 86_400_000) } });
+  await source.auditEvent.create({
+    data: {
+      teamId: team.id,
+      action: "api_key.generated",
+      via: "cli",
+      targetId: "0123456789abcdef0123",
+      details: rawJson({ description: "Site" }),
+    },
+  });
+  await source.auditEvent.create({
+    data: { teamId: team.id, action: "member.removed", via: "web", actorUserId: user.id, ip: "192.0.2.1" },
+  });
+  await source.idempotencyRecord.create({
+    data: {
+      apiKeyId: "0123456789abcdef0123",
+      key: "k1",
+      fingerprint: "f",
+      token: "t",
+      lockedAt: new Date(),
+      responseStatus: 201,
+      responseBody: "{}",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
   for (let i = 0; i < 5; i++) {
-    await source.apiRequest.create({ data: { teamId: team.id, apiKeyId: "0123456789abcdef0123", status: 201, leadId: "CRM-LEAD-00001", ip: "192.0.2.1", encoding: "json" } });
+    await source.apiRequest.create({
+      data: { teamId: team.id, apiKeyId: "0123456789abcdef0123", status: 201, leadId: "CRM-LEAD-00001", ip: "192.0.2.1", encoding: "json" },
+    });
   }
 }
 

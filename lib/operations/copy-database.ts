@@ -10,7 +10,11 @@ import { migrate } from "../setup/migrate";
 // table before the tables that point at it (the copy test fails otherwise).
 
 type Delegate = {
-  findMany(args: { take: number; orderBy: Record<string, "asc">; where?: Record<string, { gt: unknown }> }): Promise<Record<string, unknown>[]>;
+  findMany(args: {
+    take: number;
+    orderBy: Record<string, "asc">;
+    where?: Record<string, { gt: unknown }>;
+  }): Promise<Record<string, unknown>[]>;
   createMany(args: { data: Record<string, unknown>[] }): Promise<{ count: number }>;
   deleteMany(args?: object): Promise<{ count: number }>;
   count(): Promise<number>;
@@ -42,7 +46,11 @@ export type CopyReport = { table: string; rows: number }[];
  * Copies every row from `fromUrl` into `toUrl`. The target is migrated first; it must
  * hold no user and no lead (the rows its migrations seed are replaced by the source's).
  */
-export async function copyDatabase(fromUrl: string, toUrl: string, progress: (table: string, rows: number) => void = () => undefined): Promise<CopyReport> {
+export async function copyDatabase(
+  fromUrl: string,
+  toUrl: string,
+  progress: (table: string, rows: number) => void = () => undefined,
+): Promise<CopyReport> {
   migrate({ ...process.env, DATABASE_URL: toUrl });
   const source = clientFor(fromUrl, databaseProvider(fromUrl));
   const target = clientFor(toUrl, databaseProvider(toUrl));

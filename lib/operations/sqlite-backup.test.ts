@@ -25,7 +25,10 @@ test("a backup is a checked copy holding every lead; an existing file is never o
   assert.equal((await backupSqlite(live, target)).leads, 3);
   const copy = new Database(target, { readonly: true });
   assert.equal(copy.pragma("integrity_check", { simple: true }), "ok");
-  assert.deepEqual((copy.prepare(`SELECT "firstName" FROM "Lead" ORDER BY "seq"`).all() as { firstName: string }[]).map((r) => r.firstName), ["Ada", "Grace", "Mary"]);
+  assert.deepEqual(
+    (copy.prepare(`SELECT "firstName" FROM "Lead" ORDER BY "seq"`).all() as { firstName: string }[]).map((r) => r.firstName),
+    ["Ada", "Grace", "Mary"],
+  );
   copy.close();
   await assert.rejects(backupSqlite(live, target), /already exists/);
 });
@@ -70,7 +73,11 @@ test("restore refuses while the app runs, then replaces the database and its WAL
 
 test("scheduled backups keep the newest N", async () => {
   const dir = scratch();
-  for (const [i, name] of ["lead-intake-20260101T000000Z.db", "lead-intake-20260102T000000Z.db", "lead-intake-20260103T000000Z.db"].entries()) {
+  for (const [i, name] of [
+    "lead-intake-20260101T000000Z.db",
+    "lead-intake-20260102T000000Z.db",
+    "lead-intake-20260103T000000Z.db",
+  ].entries()) {
     writeFileSync(path.join(dir, name), "x");
     utimesSync(path.join(dir, name), 1_700_000_000 + i, 1_700_000_000 + i);
   }

@@ -1,4 +1,15 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 
@@ -133,5 +144,8 @@ export function pruneBackups(dir: string, keep: number): string[] {
 
 /** The file name of a scheduled backup taken at `now`. */
 export function scheduledBackupName(now = new Date()): string {
-  return `lead-intake-${now.toISOString().replace(/[-:]/g, "").replace(/\.\d{3}Z$/, "Z")}.db`;
+  return `lead-intake-${now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}Z$/, "Z")}.db`;
 }

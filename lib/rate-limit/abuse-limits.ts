@@ -57,10 +57,7 @@ function limitHit(context: RequestContext, limit: string, fields: Record<string,
  */
 export async function assertNotLockedOut(context: RequestContext, keyId: string | null): Promise<void> {
   const { failuresPerIp, failuresPerKeyId, knownAddresses } = limiters();
-  const [byIp, byKey] = await Promise.all([
-    used(failuresPerIp, context.ip),
-    keyId ? used(failuresPerKeyId, keyId) : null,
-  ]);
+  const [byIp, byKey] = await Promise.all([used(failuresPerIp, context.ip), keyId ? used(failuresPerKeyId, keyId) : null]);
   if (byIp.points >= env().AUTH_FAILURES_PER_IP) {
     limitHit(context, "auth_failures_per_ip", { key_id: keyId });
     throw tooMany("Too many failed authentication attempts", byIp.msBeforeNext);

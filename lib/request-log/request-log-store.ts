@@ -108,11 +108,7 @@ export type RequestActivity = { requests: number; failures: number };
  * Requests and refusals since `since` per key (`by` "apiKeyId": the key list's "last 24 h")
  * or per form ("formId": the Web Forms tab).
  */
-export async function requestActivity(
-  teamId: string,
-  since: Date,
-  by: "apiKeyId" | "formId",
-): Promise<Map<string, RequestActivity>> {
+export async function requestActivity(teamId: string, since: Date, by: "apiKeyId" | "formId"): Promise<Map<string, RequestActivity>> {
   const where = { teamId, createdAt: { gte: since }, [by]: { not: null } };
   const [all, failed] = await Promise.all([
     db().apiRequest.groupBy({ by: [by], where, _count: { _all: true } }),
@@ -129,10 +125,15 @@ export async function requestActivity(
  * (created, replayed) or whose error text quotes one of `texts` (the person's email in
  * "Invalid email address: …"). Inside the erasure's transaction.
  */
-export async function eraseLeadRequests(tx: Tx, options: { teamId: string; leadIds: readonly string[]; texts: readonly string[] }): Promise<number> {
+export async function eraseLeadRequests(
+  tx: Tx,
+  options: { teamId: string; leadIds: readonly string[]; texts: readonly string[] },
+): Promise<number> {
   let erased = 0;
   for (let i = 0; i < options.leadIds.length; i += 500) {
-    const { count } = await tx.apiRequest.deleteMany({ where: { teamId: options.teamId, leadId: { in: options.leadIds.slice(i, i + 500) } } });
+    const { count } = await tx.apiRequest.deleteMany({
+      where: { teamId: options.teamId, leadId: { in: options.leadIds.slice(i, i + 500) } },
+    });
     erased += count;
   }
   for (const text of new Set(options.texts.map((t) => t.toLowerCase()))) {

@@ -42,7 +42,7 @@ describe("the intake writes each request of a known key to its log", async () =>
   test("a created lead, with the address and the body's encoding", async () => {
     const created = await post(auth, "name=Ada&interests=a&interests=b", "application/x-www-form-urlencoded");
     assert.equal(created.status, 201);
-    const [row] = (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId} })).rows;
+    const [row] = (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId } })).rows;
     assert.deepEqual(
       { status: row!.status, leadId: row!.leadId, error: row!.error, ip: row!.ip, encoding: row!.encoding },
       { status: 201, leadId: created.body.lead_id, error: null, ip: created.ip, encoding: "urlencoded" },
@@ -53,7 +53,7 @@ describe("the intake writes each request of a known key to its log", async () =>
     const leadsBefore = await db().lead.count({ where: { teamId: team.id } });
     const refused = await post(auth, JSON.stringify({ email: "ada@example.com" }));
     assert.deepEqual([refused.status, refused.body.error], [422, "Name is required"]);
-    const [row] = (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId} })).rows;
+    const [row] = (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId } })).rows;
     assert.deepEqual([row!.status, row!.error, row!.leadId, row!.encoding], [422, "Name is required", null, "json"]);
     assert.equal(await db().lead.count({ where: { teamId: team.id } }), leadsBefore);
   });
@@ -62,7 +62,7 @@ describe("the intake writes each request of a known key to its log", async () =>
     const wrong = "team_" + "x".repeat(40);
     const failed = await post({ "x-api-key": key.keyId, "x-api-secret": wrong }, '{"name":"Ada"}');
     assert.deepEqual([failed.status, failed.body.error], [401, "Invalid API key"]);
-    const [row] = (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId} })).rows;
+    const [row] = (await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId } })).rows;
     assert.deepEqual([row!.status, row!.error], [401, "Invalid API key"]);
     const stored = await db().apiRequest.findMany({ where: { teamId: team.id } });
     assert.ok(!JSON.stringify(stored).includes(wrong) && !JSON.stringify(stored).includes(key.secret));
@@ -91,13 +91,19 @@ describe("the request log is paged and bounded", async () => {
       await recordRequest({ teamId: team.id, apiKeyId: b.keyId, status: 422, ip: "192.0.2.1", encoding: "json" });
     }
     const first = await listRequests({ teamId: team.id, of: { apiKeyId: a.keyId }, take: 3 });
-    assert.deepEqual(first.rows.map((r) => r.status), [207, 206, 205]);
+    assert.deepEqual(
+      first.rows.map((r) => r.status),
+      [207, 206, 205],
+    );
     const second = await listRequests({ teamId: team.id, of: { apiKeyId: a.keyId }, take: 3, before: first.olderCursor! });
-    assert.deepEqual(second.rows.map((r) => r.status), [204, 203, 202]);
+    assert.deepEqual(
+      second.rows.map((r) => r.status),
+      [204, 203, 202],
+    );
     const last = await listRequests({ teamId: team.id, of: { apiKeyId: a.keyId }, take: 3, before: second.olderCursor! });
     assert.deepEqual([last.rows.map((r) => r.status), last.olderCursor], [[201], null]);
     const other = await makeTeam();
-    assert.deepEqual((await listRequests({ teamId: other.id, of: { apiKeyId: a.keyId} })).rows, [], "another team sees nothing");
+    assert.deepEqual((await listRequests({ teamId: other.id, of: { apiKeyId: a.keyId } })).rows, [], "another team sees nothing");
   });
 
   test("pruning keeps the newest rows of the team, drops old ones, and leaves other teams alone", async () => {
@@ -109,7 +115,10 @@ describe("the request log is paged and bounded", async () => {
 
     assert.equal(await pruneTeam(team.id), 11, "one too old, ten beyond the newest 150");
     const kept = await db().apiRequest.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" }, select: { status: true } });
-    assert.deepEqual(kept.map((r) => r.status), Array.from({ length: 150 }, (_, i) => i + 10));
+    assert.deepEqual(
+      kept.map((r) => r.status),
+      Array.from({ length: 150 }, (_, i) => i + 10),
+    );
     assert.equal(await db().apiRequest.count({ where: { teamId: other.id } }), 3);
   });
 

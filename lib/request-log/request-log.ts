@@ -82,7 +82,11 @@ export async function recordSpam(draft: RequestLogDraft, target: RequestTarget, 
   await write(draft, target, { status, error: SPAM_NOTE });
 }
 
-async function write(draft: RequestLogDraft, target: RequestTarget, outcome: { status: number; leadId?: string | null; error?: string | null }) {
+async function write(
+  draft: RequestLogDraft,
+  target: RequestTarget,
+  outcome: { status: number; leadId?: string | null; error?: string | null },
+) {
   try {
     await recordRequest({ ...entry(draft, target), ...outcome });
     afterRequestRecorded(target.teamId);

@@ -22,7 +22,11 @@ test("a missing or empty file is not up to date; a migrated one is; a rolled-bac
   assert.equal(sqliteUpToDate(file), true);
 
   const database = new Database(file);
-  database.prepare(`UPDATE "_prisma_migrations" SET "rolled_back_at" = CURRENT_TIMESTAMP WHERE "migration_name" = (SELECT MAX("migration_name") FROM "_prisma_migrations")`).run();
+  database
+    .prepare(
+      `UPDATE "_prisma_migrations" SET "rolled_back_at" = CURRENT_TIMESTAMP WHERE "migration_name" = (SELECT MAX("migration_name") FROM "_prisma_migrations")`,
+    )
+    .run();
   database.close();
   assert.equal(sqliteUpToDate(file), false);
 });

@@ -36,7 +36,12 @@ describe("migrations and seed", () => {
 
   test("on an empty database, seed makes the demo admin with DEMO_ADMIN_PASSWORD, owning team demo, and sets the currency; twice is once", async () => {
     await emptyTheDatabase();
-    const env = { ...process.env, WORKSPACE_CURRENCY: "EUR", DEMO_ADMIN_EMAIL: " Owner@Example.com ", DEMO_ADMIN_PASSWORD: "seed-test-passphrase" };
+    const env = {
+      ...process.env,
+      WORKSPACE_CURRENCY: "EUR",
+      DEMO_ADMIN_EMAIL: " Owner@Example.com ",
+      DEMO_ADMIN_PASSWORD: "seed-test-passphrase",
+    };
     assert.deepEqual(await seed(env), { createdAdmin: true, email: "owner@example.com", generatedPassword: null });
     assert.deepEqual(await seed(env), { createdAdmin: false, email: "owner@example.com" });
 

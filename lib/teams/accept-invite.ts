@@ -87,7 +87,12 @@ function throttled(error: unknown): AcceptInviteResult | null {
  * answer is "sign in", counted as a failed sign-in for that address from this client, so
  * probing addresses through invite links costs what guessing on /signin costs.
  */
-export async function acceptInviteWithNewAccount(options: { token: string; password: string; name?: string; ip: string }): Promise<AcceptInviteResult> {
+export async function acceptInviteWithNewAccount(options: {
+  token: string;
+  password: string;
+  name?: string;
+  ip: string;
+}): Promise<AcceptInviteResult> {
   const invite = await findOpenInvite(options.token);
   if (!invite) return INVALID;
   try {
@@ -106,7 +111,10 @@ export async function acceptInviteWithNewAccount(options: { token: string; passw
   const passwordHash = await newPasswordHash(options.password, invite.email);
   try {
     return await claimInvite(options.token, async (tx, row) => {
-      const user = await tx.user.create({ data: { email: row.email, name: options.name?.trim() || null, passwordHash }, select: { id: true } });
+      const user = await tx.user.create({
+        data: { email: row.email, name: options.name?.trim() || null, passwordHash },
+        select: { id: true },
+      });
       return user.id;
     });
   } catch (error) {

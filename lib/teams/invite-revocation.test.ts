@@ -34,7 +34,10 @@ async function inviteAs(teamId: string, inviterId: string, role: Role): Promise<
 }
 
 const revocations = (teamId: string) =>
-  db().auditEvent.findMany({ where: { teamId, action: "member.invite_revoked" }, select: { targetId: true, details: true, via: true, ip: true } });
+  db().auditEvent.findMany({
+    where: { teamId, action: "member.invite_revoked" },
+    select: { targetId: true, details: true, via: true, ip: true },
+  });
 
 describe("invites and their creator's rights", () => {
   test("an admin's invites are revoked when the admin is removed, and each revocation is audited", async () => {
@@ -48,7 +51,10 @@ describe("invites and their creator's rights", () => {
     assert.equal(await findOpenInvite(asAdmin.token), null);
     assert.equal(await findOpenInvite(asMember.token), null);
     assert.ok(await findOpenInvite(byOwner.token), "other members' invites stay");
-    assert.deepEqual((await listPendingInvites(team.id)).map((invite) => invite.email), [byOwner.email]);
+    assert.deepEqual(
+      (await listPendingInvites(team.id)).map((invite) => invite.email),
+      [byOwner.email],
+    );
     assert.deepEqual((await acceptInviteWithNewAccount({ token: asAdmin.token, password: PASSWORD, ip: "203.0.113.2" })).ok, false);
     assert.equal(await db().user.count({ where: { email: asAdmin.email } }), 0);
 
@@ -82,8 +88,15 @@ describe("invites and their creator's rights", () => {
 
     const events = await revocations(team.id);
     assert.deepEqual(
-      events.map((event) => (event.details as { role: string; reason: string })).map(({ role, reason }) => [role, reason]).sort(),
-      [["admin", "inviter_role_changed"], ["member", "inviter_role_changed"], ["owner", "inviter_role_changed"]],
+      events
+        .map((event) => event.details as { role: string; reason: string })
+        .map(({ role, reason }) => [role, reason])
+        .sort(),
+      [
+        ["admin", "inviter_role_changed"],
+        ["member", "inviter_role_changed"],
+        ["owner", "inviter_role_changed"],
+      ],
     );
   });
 
@@ -103,6 +116,9 @@ describe("invites and their creator's rights", () => {
     // Bypass changeMembership, as an older version of the app did.
     await db().membership.deleteMany({ where: { teamId: team.id, userId: users[1]!.id } });
     assert.equal(await findOpenInvite((created as CreatedInvite).token), null);
-    assert.deepEqual(await acceptInviteAsUser({ token: (created as CreatedInvite).token, userId: invitee.id }), { ok: false, reason: "invalid" });
+    assert.deepEqual(await acceptInviteAsUser({ token: (created as CreatedInvite).token, userId: invitee.id }), {
+      ok: false,
+      reason: "invalid",
+    });
   });
 });

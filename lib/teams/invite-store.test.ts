@@ -61,10 +61,7 @@ describe("invites", () => {
   test("the same link submitted twice at once makes one account and one membership", async () => {
     const team = await makeTeam();
     const created = await invite(team.id, "twice@example.test");
-    const results = await Promise.all([
-      newAccount(created.token),
-      newAccount(created.token),
-    ]);
+    const results = await Promise.all([newAccount(created.token), newAccount(created.token)]);
     assert.deepEqual(results.map((r) => r.ok).sort(), [false, true]);
     assert.equal(await db().user.count({ where: { email: "twice@example.test" } }), 1);
     assert.equal(await db().membership.count({ where: { teamId: team.id, user: { email: "twice@example.test" } } }), 1);
@@ -82,7 +79,11 @@ describe("invites", () => {
     assert.equal(await findMembership({ userId: existing.id, slug: team.slug }), null);
     assert.ok(await findOpenInvite(created.token));
 
-    assert.deepEqual(await acceptInviteAsUser({ token: created.token, userId: existing.id }), { ok: true, email: existing.email, teamSlug: team.slug });
+    assert.deepEqual(await acceptInviteAsUser({ token: created.token, userId: existing.id }), {
+      ok: true,
+      email: existing.email,
+      teamSlug: team.slug,
+    });
     assert.equal((await findMembership({ userId: existing.id, slug: team.slug }))?.role, "member");
     assert.deepEqual(await acceptInviteAsUser({ token: created.token, userId: existing.id }), { ok: false, reason: "invalid" });
   });
@@ -124,7 +125,10 @@ describe("invites", () => {
     const team = await makeTeam();
     const member = await createUser({ email: "member@example.test", password: PASSWORD });
     await addMember({ teamId: team.id, userId: member.id, role: "member" });
-    assert.equal(await createInvite({ teamId: team.id, email: "MEMBER@example.test", role: "admin", createdById: member.id }), "already-member");
+    assert.equal(
+      await createInvite({ teamId: team.id, email: "MEMBER@example.test", role: "admin", createdById: member.id }),
+      "already-member",
+    );
   });
 
   test("a new invite for the same address replaces the pending one", async () => {
@@ -132,7 +136,10 @@ describe("invites", () => {
     const first = await invite(team.id, "again@example.test");
     const second = await invite(team.id, "again@example.test", "admin");
     assert.equal(await findOpenInvite(first.token), null);
-    assert.deepEqual((await listPendingInvites(team.id)).map((i) => [i.email, i.role]), [["again@example.test", "admin"]]);
+    assert.deepEqual(
+      (await listPendingInvites(team.id)).map((i) => [i.email, i.role]),
+      [["again@example.test", "admin"]],
+    );
     assert.ok(await findOpenInvite(second.token));
   });
 
@@ -168,7 +175,9 @@ describe("expired invites", () => {
     const renewed = await invite(team.id, "late@example.test", "admin");
     assert.equal(await findOpenInvite(old.token), null);
     assert.ok(await findOpenInvite(renewed.token));
-    assert.deepEqual((await listPendingInvites(team.id)).map((i) => [i.email, i.expired]), [["late@example.test", false]]);
+    assert.deepEqual(
+      (await listPendingInvites(team.id)).map((i) => [i.email, i.expired]),
+      [["late@example.test", false]],
+    );
   });
 });
-

@@ -35,7 +35,14 @@ export async function createInvite(options: {
   await db().$transaction(async (tx) => {
     await tx.invite.deleteMany({ where: { teamId: options.teamId, email, acceptedAt: null } });
     const invite = await tx.invite.create({
-      data: { teamId: options.teamId, email, role: options.role, createdById: options.createdById, tokenDigest: digestToken(token), expiresAt },
+      data: {
+        teamId: options.teamId,
+        email,
+        role: options.role,
+        createdById: options.createdById,
+        tokenDigest: digestToken(token),
+        expiresAt,
+      },
       select: { id: true },
     });
     await recordAuditEvent(
@@ -66,7 +73,10 @@ export async function listPendingInvites(teamId: string, now = new Date()): Prom
 
 /** One of the team's invites that is not accepted (expired or not), for a new link. */
 export async function findUnacceptedInvite(options: { teamId: string; inviteId: string }): Promise<{ email: string; role: Role } | null> {
-  const row = await db().invite.findFirst({ where: { id: options.inviteId, teamId: options.teamId, acceptedAt: null }, select: { email: true, role: true } });
+  const row = await db().invite.findFirst({
+    where: { id: options.inviteId, teamId: options.teamId, acceptedAt: null },
+    select: { email: true, role: true },
+  });
   return row && isRole(row.role) ? { email: row.email, role: row.role } : null;
 }
 
@@ -93,7 +103,13 @@ export async function revokeInvitesBeyondRights(
   const reason = options.role === null ? "inviter_removed" : "inviter_role_changed";
   for (const invite of invites) {
     await recordAuditEvent(
-      { teamId: options.teamId, action: "member.invite_revoked", actor: options.actor, targetId: invite.id, details: { email: invite.email, role: invite.role, reason } },
+      {
+        teamId: options.teamId,
+        action: "member.invite_revoked",
+        actor: options.actor,
+        targetId: invite.id,
+        details: { email: invite.email, role: invite.role, reason },
+      },
       tx,
     );
   }

@@ -10,8 +10,7 @@ await useTestDatabase();
 
 let userCount = 0;
 /** A user row without password hashing (slow, and not under test here). */
-const makeUser = () =>
-  db().user.create({ data: { email: `user-${++userCount}@example.com`, passwordHash: "x" }, select: { id: true } });
+const makeUser = () => db().user.create({ data: { email: `user-${++userCount}@example.com`, passwordHash: "x" }, select: { id: true } });
 
 describe("isValidSlug", () => {
   const cases: [string, boolean][] = [

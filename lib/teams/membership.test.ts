@@ -46,12 +46,19 @@ describe("memberships", () => {
     await addMember({ teamId: team.id, userId: owner.id, role: "owner" });
     await assert.rejects(changeMembership({ teamId: team.id, userId: owner.id, role: "admin" }), LastOwnerError);
     await assert.rejects(changeMembership({ teamId: team.id, userId: owner.id, role: null }), LastOwnerError);
-    assert.deepEqual((await listMembers(team.id)).map((m) => m.role), ["owner"], "the refused change left nothing behind");
+    assert.deepEqual(
+      (await listMembers(team.id)).map((m) => m.role),
+      ["owner"],
+      "the refused change left nothing behind",
+    );
 
     await addMember({ teamId: team.id, userId: second.id, role: "owner" });
     assert.equal(await changeMembership({ teamId: team.id, userId: owner.id, role: "admin" }), true);
     assert.equal(await changeMembership({ teamId: team.id, userId: owner.id, role: null }), true);
-    assert.deepEqual((await listMembers(team.id)).map((m) => [m.userId, m.role]), [[second.id, "owner"]]);
+    assert.deepEqual(
+      (await listMembers(team.id)).map((m) => [m.userId, m.role]),
+      [[second.id, "owner"]],
+    );
   });
 
   test("two owners demoting each other at the same moment leave one owner", async () => {

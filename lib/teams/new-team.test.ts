@@ -17,9 +17,15 @@ describe("createOwnedTeam", () => {
     const team = await createOwnedTeam({ name: "  Acme   Sales ", ownerUserId: user.id });
     assert.deepEqual([team.name, team.slug], ["Acme Sales", "acme-sales"]);
     assert.equal((await findMembership({ userId: user.id, slug: team.slug }))?.role, "owner");
-    assert.deepEqual((await listLeadSources(team.id)).map((s) => [s.name, s.isApi]), [["API", true]]);
+    assert.deepEqual(
+      (await listLeadSources(team.id)).map((s) => [s.name, s.isApi]),
+      [["API", true]],
+    );
     const events = await db().auditEvent.findMany({ where: { teamId: team.id } });
-    assert.deepEqual(events.map((e) => [e.action, e.actorUserId, e.via]), [["team.created", user.id, "web"]]);
+    assert.deepEqual(
+      events.map((e) => [e.action, e.actorUserId, e.via]),
+      [["team.created", user.id, "web"]],
+    );
   });
 
   test("a taken slug gets -2, -3 …; names without letters or digits get 'team'", async () => {

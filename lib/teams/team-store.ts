@@ -66,14 +66,18 @@ export async function createOwnedTeam(options: { name: string; ownerUserId: stri
   if (!name || name.length > TEAM_NAME_MAX) throw new Error(`A team name has 1 to ${TEAM_NAME_MAX} characters`);
   const base = slugFromName(name);
   return db().$transaction(async (tx) => {
-    const taken = new Set(
-      (await tx.team.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((t) => t.slug),
-    );
+    const taken = new Set((await tx.team.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((t) => t.slug));
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 40 - String(n).length - 1).replace(/-+$/, "")}-${n}`;
     const team = await createTeamIn(tx, { slug, name, ownerUserId: options.ownerUserId });
     await recordAuditEvent(
-      { teamId: team.id, action: "team.created", actor: options.actor ?? { userId: options.ownerUserId, ip: null, via: "web" }, targetId: team.id, details: { name, slug } },
+      {
+        teamId: team.id,
+        action: "team.created",
+        actor: options.actor ?? { userId: options.ownerUserId, ip: null, via: "web" },
+        targetId: team.id,
+        details: { name, slug },
+      },
       tx,
     );
     return team;
@@ -122,11 +126,7 @@ export async function listTeamsForUser(userId: string): Promise<TeamSummary[]> {
   return rows.flatMap((row) => (isRole(row.role) ? [{ slug: row.team.slug, name: row.team.name, role: row.role }] : []));
 }
 
-export async function updateTeamSettings(options: {
-  teamId: string;
-  name: string;
-  defaultPhoneCountry: string | null;
-}): Promise<void> {
+export async function updateTeamSettings(options: { teamId: string; name: string; defaultPhoneCountry: string | null }): Promise<void> {
   await db().team.update({
     where: { id: options.teamId },
     data: { name: options.name.trim(), defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null },
@@ -168,7 +168,12 @@ export class LastOwnerError extends Error {
  * is recorded ("member.role_changed" or "member.removed") in the same transaction, and
  * the member's pending invites their new role no longer allows are revoked with it.
  */
-export async function changeMembership(options: { teamId: string; userId: string; role: Role | null; actor?: AuditActor }): Promise<boolean> {
+export async function changeMembership(options: {
+  teamId: string;
+  userId: string;
+  role: Role | null;
+  actor?: AuditActor;
+}): Promise<boolean> {
   const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
   return db().$transaction(
     async (tx) => {
@@ -191,7 +196,10 @@ export async function changeMembership(options: { teamId: string; userId: string
             action: options.role === null ? "member.removed" : "member.role_changed",
             actor,
             targetId: options.userId,
-            details: options.role === null ? { email: current.user.email, role: current.role } : { email: current.user.email, from: current.role, to: options.role },
+            details:
+              options.role === null
+                ? { email: current.user.email, role: current.role }
+                : { email: current.user.email, from: current.role, to: options.role },
           },
           tx,
         );

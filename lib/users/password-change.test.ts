@@ -20,7 +20,8 @@ async function member() {
   return { team, user };
 }
 const sessionVersion = async (userId: string) => (await db().user.findUniqueOrThrow({ where: { id: userId } })).sessionVersion;
-const actions = async (teamId: string) => (await db().auditEvent.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } })).map((e) => [e.action, e.via]);
+const actions = async (teamId: string) =>
+  (await db().auditEvent.findMany({ where: { teamId }, orderBy: { createdAt: "asc" } })).map((e) => [e.action, e.via]);
 
 describe("changePassword", () => {
   test("needs the current password; sets the new one, ends every session and is audited in each team", async () => {

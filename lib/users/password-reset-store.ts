@@ -16,7 +16,10 @@ export type CreatedReset = { token: string; email: string; expiresAt: Date };
 
 /** A new reset link for the user with this email (earlier unused links stop working); null when there is no such user. */
 export async function createPasswordReset(email: string, actor: AuditActor = CLI_ACTOR): Promise<CreatedReset | null> {
-  const user = await db().user.findUnique({ where: { email: normaliseEmail(email) }, select: { id: true, email: true, memberships: { select: { teamId: true } } } });
+  const user = await db().user.findUnique({
+    where: { email: normaliseEmail(email) },
+    select: { id: true, email: true, memberships: { select: { teamId: true } } },
+  });
   if (!user) return null;
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now().getTime() + RESET_LIFETIME_MS);
@@ -33,7 +36,10 @@ export async function createPasswordReset(email: string, actor: AuditActor = CLI
 /** The email an open reset link is for, or null (unknown, used, expired or replaced). */
 export async function findOpenReset(token: string): Promise<{ email: string } | null> {
   if (token.length > 100) return null;
-  const reset = await db().passwordReset.findUnique({ where: { tokenDigest: digestToken(token) }, select: { usedAt: true, expiresAt: true, user: { select: { email: true } } } });
+  const reset = await db().passwordReset.findUnique({
+    where: { tokenDigest: digestToken(token) },
+    select: { usedAt: true, expiresAt: true, user: { select: { email: true } } },
+  });
   if (!reset || reset.usedAt || reset.expiresAt.getTime() <= now().getTime()) return null;
   return { email: reset.user.email };
 }

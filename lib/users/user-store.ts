@@ -57,7 +57,10 @@ export async function endAllSessions(userId: string, options: { actor?: AuditAct
   return db().$transaction(async (tx) => {
     const { count } = await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
     if (count !== 1 || !actor) return count === 1;
-    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, memberships: { select: { teamId: true } } } });
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { email: true, memberships: { select: { teamId: true } } },
+    });
     for (const { teamId } of user.memberships) {
       await recordAuditEvent({ teamId, action: "member.sessions_ended", actor, targetId: userId, details: { email: user.email } }, tx);
     }
@@ -73,7 +76,12 @@ export type PasswordChangeResult = "changed" | "wrong-current-password" | "no-us
  * caller signs the current browser in again with the new password). Audited in each of
  * the user's teams, in the same transaction.
  */
-export async function changePassword(options: { userId: string; current: string; next: string; actor: AuditActor }): Promise<PasswordChangeResult> {
+export async function changePassword(options: {
+  userId: string;
+  current: string;
+  next: string;
+  actor: AuditActor;
+}): Promise<PasswordChangeResult> {
   const user = await db().user.findUnique({ where: { id: options.userId }, select: { email: true, passwordHash: true } });
   if (!user) return "no-user";
   if (!(await verifyPassword(options.current, user.passwordHash))) return "wrong-current-password";
@@ -100,7 +108,10 @@ export async function replacePassword(
       data: { passwordHash, sessionVersion: { increment: 1 } },
     });
     if (count !== 1) return false;
-    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, memberships: { select: { teamId: true } } } });
+    const user = await tx.user.findUniqueOrThrow({
+      where: { id: userId },
+      select: { email: true, memberships: { select: { teamId: true } } },
+    });
     for (const { teamId } of user.memberships) {
       await recordAuditEvent({ teamId, action, actor, targetId: userId, details: { email: user.email } }, tx);
     }

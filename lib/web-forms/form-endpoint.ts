@@ -72,7 +72,8 @@ export async function answerFormPost(request: Request, formId: string): Promise<
     });
     if (json) {
       // Spam is answered like a stored lead, without a lead id: nothing was stored.
-      const body = submission.kind === "created" ? leadCreatedBody(submission.result) : { success: true, lead_id: null, message: LEAD_CREATED };
+      const body =
+        submission.kind === "created" ? leadCreatedBody(submission.result) : { success: true, lead_id: null, message: LEAD_CREATED };
       response = jsonResponse(body, 201);
     } else {
       const location = form.successUrl ?? `${ownOrigin(request)}/f/${form.id}/thanks`;
@@ -82,7 +83,12 @@ export async function answerFormPost(request: Request, formId: string): Promise<
     const error = toApiError(thrown, context);
     response = json
       ? errorResponse(error, context)
-      : visitorErrorPage({ status: error.status, error: error.error, backUrl: form ? backUrl(request, allowedOrigins(form, request)) : null, headers: error.headers });
+      : visitorErrorPage({
+          status: error.status,
+          error: error.error,
+          backUrl: form ? backUrl(request, allowedOrigins(form, request)) : null,
+          headers: error.headers,
+        });
   }
   withHeaders(response, corsHeaders(form, requestOrigin(request.headers)));
   response.headers.set("X-Request-Id", context.requestId);

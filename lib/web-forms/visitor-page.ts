@@ -15,11 +15,20 @@ export function visitorAdvice(status: number): { title: string; advice: string }
   }
   if (status === 429) return { title: "Too many submissions", advice: "Please wait a little, then send the form again." };
   if (status === 403) return { title: "Your message was not sent", advice: "Go back and send the form again from its page." };
-  if (status === 404) return { title: "This form is not available", advice: "The form may have been switched off. Please contact the website's owner another way." };
+  if (status === 404)
+    return {
+      title: "This form is not available",
+      advice: "The form may have been switched off. Please contact the website's owner another way.",
+    };
   return { title: "Your message was not sent", advice: "Something went wrong on our side. Please try again in a few minutes." };
 }
 
-export function visitorErrorPage(options: { status: number; error: string; backUrl: string | null; headers?: Record<string, string> }): Response {
+export function visitorErrorPage(options: {
+  status: number;
+  error: string;
+  backUrl: string | null;
+  headers?: Record<string, string>;
+}): Response {
   const { title, advice } = visitorAdvice(options.status);
   const back = options.backUrl
     ? `<p><a href="${escape(options.backUrl)}">← Back to the form</a></p>`

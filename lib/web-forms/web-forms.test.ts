@@ -52,7 +52,11 @@ async function solved(formId: string, now?: Date): Promise<string> {
   return Buffer.from(JSON.stringify({ challenge, solution })).toString("base64");
 }
 
-function post(formId: string, fields: Record<string, string>, options: { origin?: string | null; json?: boolean; ip?: string; referer?: string } = {}) {
+function post(
+  formId: string,
+  fields: Record<string, string>,
+  options: { origin?: string | null; json?: boolean; ip?: string; referer?: string } = {},
+) {
   const headers: Record<string, string> = { "x-forwarded-for": options.ip ?? nextIp() };
   if (options.origin !== null) headers.origin = options.origin ?? SITE;
   if (options.referer) headers.referer = options.referer;
@@ -70,7 +74,14 @@ describe("allowed origins", () => {
     assert.equal(normaliseOrigin("https://Example.COM/"), "https://example.com");
     assert.equal(normaliseOrigin("http://localhost:8080"), "http://localhost:8080");
     assert.equal(normaliseOrigin("https://example.com:443"), "https://example.com");
-    for (const bad of ["example.com", "ftp://example.com", "https://example.com/contact", "https://a@example.com", "https://example.com/?q", "javascript:alert(1)"]) {
+    for (const bad of [
+      "example.com",
+      "ftp://example.com",
+      "https://example.com/contact",
+      "https://a@example.com",
+      "https://example.com/?q",
+      "javascript:alert(1)",
+    ]) {
       assert.equal(normaliseOrigin(bad), null, bad);
     }
   });
@@ -96,13 +107,23 @@ describe("allowed origins", () => {
       for (const [name, value] of Object.entries(entries)) data.set(name, value);
       return data;
     };
-    const ok = parseWebFormSettings(form({ name: " Contact ", allowed_origins: "https://example.com", success_url: "https://example.com/thanks", challenge: "on" }));
+    const ok = parseWebFormSettings(
+      form({ name: " Contact ", allowed_origins: "https://example.com", success_url: "https://example.com/thanks", challenge: "on" }),
+    );
     assert.deepEqual(ok, {
-      settings: { name: "Contact", allowedOrigins: ["https://example.com"], sourceId: null, successUrl: "https://example.com/thanks", challenge: true },
+      settings: {
+        name: "Contact",
+        allowedOrigins: ["https://example.com"],
+        sourceId: null,
+        successUrl: "https://example.com/thanks",
+        challenge: true,
+      },
     });
     assert.ok("problem" in parseWebFormSettings(form({ name: "", allowed_origins: "https://example.com" })));
     assert.ok("problem" in parseWebFormSettings(form({ name: "A", allowed_origins: "https://example.com", success_url: "/thanks" })));
-    assert.ok("problem" in parseWebFormSettings(form({ name: "A", allowed_origins: "https://example.com", success_url: "javascript:alert(1)" })));
+    assert.ok(
+      "problem" in parseWebFormSettings(form({ name: "A", allowed_origins: "https://example.com", success_url: "javascript:alert(1)" })),
+    );
   });
 });
 
@@ -260,7 +281,10 @@ describe("CORS and the challenge endpoint", () => {
     const { formId } = await newForm();
     const preflight = (origin: string) =>
       answerFormPreflight(
-        new Request(`http://127.0.0.1/api/forms/${formId}`, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST" } }),
+        new Request(`http://127.0.0.1/api/forms/${formId}`, {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "POST" },
+        }),
         formId,
         "POST",
       );
@@ -276,7 +300,10 @@ describe("CORS and the challenge endpoint", () => {
   test("the challenge is served to the form's origins and to same-origin pages; not to others", async () => {
     const { formId } = await newForm();
     const get = (headers: Record<string, string>) =>
-      answerChallenge(new Request(`http://127.0.0.1/api/forms/${formId}/challenge`, { headers: { "x-forwarded-for": nextIp(), ...headers } }), formId);
+      answerChallenge(
+        new Request(`http://127.0.0.1/api/forms/${formId}/challenge`, { headers: { "x-forwarded-for": nextIp(), ...headers } }),
+        formId,
+      );
     const cross = await get({ origin: SITE });
     assert.equal(cross.status, 200);
     assert.equal(cross.headers.get("access-control-allow-origin"), SITE);
@@ -297,7 +324,11 @@ describe("the form store", () => {
     const settings = { name: "Renamed", allowedOrigins: [SITE], sourceId: foreignSource.id, successUrl: null, challenge: false };
     await assert.rejects(store.updateWebForm({ teamId: team.id, formId, settings, actor: CLI_ACTOR }), store.UnknownSourceError);
     assert.equal(await store.updateWebForm({ teamId: team.id, formId, settings: { ...settings, sourceId: null }, actor: CLI_ACTOR }), true);
-    assert.equal(await store.updateWebForm({ teamId: stranger.id, formId, settings: { ...settings, sourceId: null }, actor: CLI_ACTOR }), false, "another team's form");
+    assert.equal(
+      await store.updateWebForm({ teamId: stranger.id, formId, settings: { ...settings, sourceId: null }, actor: CLI_ACTOR }),
+      false,
+      "another team's form",
+    );
     assert.equal(await store.deleteWebForm({ teamId: stranger.id, formId, actor: CLI_ACTOR }), false);
     assert.equal(await store.deleteWebForm({ teamId: team.id, formId, actor: CLI_ACTOR }), true);
     const actions = (await db().auditEvent.findMany({ where: { teamId: team.id }, orderBy: { createdAt: "asc" } })).map((e) => e.action);

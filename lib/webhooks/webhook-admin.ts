@@ -52,7 +52,13 @@ export async function addEndpoint(options: EndpointFields & { teamId: string; ac
   if (!fields.ok) return fields;
   const count = await db().webhookEndpoint.count({ where: { teamId: options.teamId } });
   if (count >= MAX_ENDPOINTS_PER_TEAM) return { ok: false, error: `A team can have at most ${MAX_ENDPOINTS_PER_TEAM} endpoints.` };
-  const created = await createEndpoint({ teamId: options.teamId, url: fields.url, description: fields.description, events: fields.events, actor: options.actor });
+  const created = await createEndpoint({
+    teamId: options.teamId,
+    url: fields.url,
+    description: fields.description,
+    events: fields.events,
+    actor: options.actor,
+  });
   return { ok: true, id: created.id };
 }
 
@@ -60,12 +66,23 @@ export async function addEndpoint(options: EndpointFields & { teamId: string; ac
 export async function editEndpoint(options: EndpointFields & { id: string; teamId: string; actor: AuditActor }): Promise<Checked<object>> {
   const fields = checkEndpointFields(options);
   if (!fields.ok) return fields;
-  const updated = await updateEndpoint({ id: options.id, teamId: options.teamId, url: fields.url, description: fields.description, events: fields.events, actor: options.actor });
+  const updated = await updateEndpoint({
+    id: options.id,
+    teamId: options.teamId,
+    url: fields.url,
+    description: fields.description,
+    events: fields.events,
+    actor: options.actor,
+  });
   return updated ? { ok: true } : { ok: false, error: "That endpoint does not exist (it may have been deleted)." };
 }
 
 /** Queues a webhook.test event for the endpoint; it shows in the delivery log like any other. */
-export async function sendTestEvent(options: { endpointId: string; team: { id: string; slug: string }; actor: AuditActor }): Promise<boolean> {
+export async function sendTestEvent(options: {
+  endpointId: string;
+  team: { id: string; slug: string };
+  actor: AuditActor;
+}): Promise<boolean> {
   const endpoint = await findEndpoint({ id: options.endpointId, teamId: options.team.id });
   if (!endpoint || !endpoint.enabled) return false;
   const eventId = newEventId();

@@ -33,7 +33,15 @@ async function teamWithEndpoint(url = receiver.url) {
 }
 
 const lead = (team: { id: string }, name: string) =>
-  createLead({ team: { id: team.id, defaultPhoneCountry: null }, apiKeyId: "key-1", input: parseLeadInput([["name", name], ["utm_source", "ads"], ["colour", "teal"]]) });
+  createLead({
+    team: { id: team.id, defaultPhoneCountry: null },
+    apiKeyId: "key-1",
+    input: parseLeadInput([
+      ["name", name],
+      ["utm_source", "ads"],
+      ["colour", "teal"],
+    ]),
+  });
 
 /** A dispatcher on a clock the test moves. */
 function dispatcher(options: { allowPrivate?: boolean; workerId?: string; clock?: { now: Date } } = {}) {
@@ -65,7 +73,13 @@ describe("the outbox row commits with the lead", () => {
     const payload = leadCreatedEventSchema.parse(JSON.parse(job!.payload));
     assert.equal(payload.id, job!.eventId);
     assert.deepEqual(
-      [payload.data.lead.id, payload.data.lead.first_name, payload.data.lead.utm.source, payload.data.lead.extra_fields, payload.data.created_by],
+      [
+        payload.data.lead.id,
+        payload.data.lead.first_name,
+        payload.data.lead.utm.source,
+        payload.data.lead.extra_fields,
+        payload.data.created_by,
+      ],
       [leadId, "Ada", "ads", { colour: "teal" }, { api_key_id: "key-1", form_id: null }],
     );
   });
@@ -76,7 +90,12 @@ describe("the outbox row commits with the lead", () => {
     const spent = { id: `nonce-${teams}`, expiresAt: new Date(Date.now() + 60_000), replayed: () => new Error("replayed") };
     await db().spentChallenge.create({ data: { id: spent.id, expiresAt: spent.expiresAt } });
     await assert.rejects(
-      createLead({ team: { id: team.id, defaultPhoneCountry: null }, apiKeyId: null, input: parseLeadInput([["name", "Rolled Back"]]), spentChallenge: spent }),
+      createLead({
+        team: { id: team.id, defaultPhoneCountry: null },
+        apiKeyId: null,
+        input: parseLeadInput([["name", "Rolled Back"]]),
+        spentChallenge: spent,
+      }),
       /replayed/,
     );
     assert.deepEqual(await jobsOf(team.id), []);
@@ -136,7 +155,11 @@ describe("delivery", () => {
     assert.equal(await d.runOnce(), 1);
     assert.equal((await db().job.findUniqueOrThrow({ where: { id: job!.id } })).state, "delivered");
     const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
-    assert.deepEqual(attempts.map((a) => [a.attempt, a.statusCode, a.ok]).reverse(), [[1, 503, false], [2, 503, false], [3, 200, true]]);
+    assert.deepEqual(attempts.map((a) => [a.attempt, a.statusCode, a.ok]).reverse(), [
+      [1, 503, false],
+      [2, 503, false],
+      [3, 200, true],
+    ]);
     assert.equal((await findEndpoint({ id: endpoint.id, teamId: team.id }))!.failingSince, null, "a success clears failing");
   });
 
@@ -184,7 +207,10 @@ describe("delivery", () => {
     assert.equal(await d.prune(), 0, "not yet 30 days old");
     clock.now = new Date(clock.now.getTime() + 2 * 60_000);
     assert.equal(await d.prune(), 1);
-    assert.deepEqual((await jobsOf(team.id)).map((job) => job.state), ["pending"]);
+    assert.deepEqual(
+      (await jobsOf(team.id)).map((job) => job.state),
+      ["pending"],
+    );
     assert.deepEqual(await listAttempts({ endpointId: endpoint.id, teamId: team.id }), []);
   });
 
@@ -256,7 +282,10 @@ describe("delivery", () => {
     row = await db().job.findUniqueOrThrow({ where: { id: job!.id } });
     assert.deepEqual([row.state, row.attempts], ["delivered", 2]);
     const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
-    assert.deepEqual(attempts.map((a) => [a.attempt, a.ok]), [[2, true]]);
+    assert.deepEqual(
+      attempts.map((a) => [a.attempt, a.ok]),
+      [[2, true]],
+    );
   });
 
   test("two dispatchers on one database never send the same delivery twice", async () => {
@@ -282,28 +311,29 @@ describe("delivery", () => {
   });
 
   // SQLite has one process and no row locks: this behaviour exists on PostgreSQL only.
-  if (database.provider === "postgres") test("PostgreSQL: a claim skips the rows another instance holds locked instead of waiting for them", async () => {
-    const { team } = await teamWithEndpoint();
-    for (let i = 0; i < 3; i++) await lead(team, `Locked ${i}`);
-    const [held, ...free] = await jobsOf(team.id);
-    const { default: pg } = await import("pg");
-    const other = new pg.Client({ connectionString: database.url });
-    await other.connect();
-    try {
-      await other.query("BEGIN");
-      await other.query(`SELECT "id" FROM "Job" WHERE "id" = $1 FOR UPDATE`, [held!.id]);
-      const { claimJobs } = await import("../jobs/job-store");
-      const claim = claimJobs({ workerId: "skipper", now: new Date(Date.now() + 1_000), leaseMs: 60_000, limit: 10 });
-      // A claim that waited for the lock would still be waiting when the guard fires.
-      const guard = new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 5_000).unref());
-      const claimed = await Promise.race([claim, guard]);
-      assert.notEqual(claimed, "blocked", "the claim waited for the locked row");
-      assert.deepEqual(new Set((claimed as { id: string }[]).map((job) => job.id)), new Set(free.map((job) => job.id)));
-    } finally {
-      await other.query("ROLLBACK");
-      await other.end();
-    }
-  });
+  if (database.provider === "postgres")
+    test("PostgreSQL: a claim skips the rows another instance holds locked instead of waiting for them", async () => {
+      const { team } = await teamWithEndpoint();
+      for (let i = 0; i < 3; i++) await lead(team, `Locked ${i}`);
+      const [held, ...free] = await jobsOf(team.id);
+      const { default: pg } = await import("pg");
+      const other = new pg.Client({ connectionString: database.url });
+      await other.connect();
+      try {
+        await other.query("BEGIN");
+        await other.query(`SELECT "id" FROM "Job" WHERE "id" = $1 FOR UPDATE`, [held!.id]);
+        const { claimJobs } = await import("../jobs/job-store");
+        const claim = claimJobs({ workerId: "skipper", now: new Date(Date.now() + 1_000), leaseMs: 60_000, limit: 10 });
+        // A claim that waited for the lock would still be waiting when the guard fires.
+        const guard = new Promise<"blocked">((resolve) => setTimeout(() => resolve("blocked"), 5_000).unref());
+        const claimed = await Promise.race([claim, guard]);
+        assert.notEqual(claimed, "blocked", "the claim waited for the locked row");
+        assert.deepEqual(new Set((claimed as { id: string }[]).map((job) => job.id)), new Set(free.map((job) => job.id)));
+      } finally {
+        await other.query("ROLLBACK");
+        await other.end();
+      }
+    });
 });
 
 describe("editing an endpoint and rotating its secret", () => {
@@ -314,7 +344,9 @@ describe("editing an endpoint and rotating its secret", () => {
   const signatures = (delivery: { headers: Record<string, unknown> }) => String(delivery.headers["webhook-signature"]).split(" ");
   /** Whether one of the delivery's signatures is `secret`'s (checked at the delivery's own timestamp). */
   const signedBy = (delivery: { id: string; body: string; headers: Record<string, unknown> }, secret: string) =>
-    signatures(delivery).includes(new Webhook(secret).sign(delivery.id, new Date(Number(delivery.headers["webhook-timestamp"]) * 1000), delivery.body));
+    signatures(delivery).includes(
+      new Webhook(secret).sign(delivery.id, new Date(Number(delivery.headers["webhook-timestamp"]) * 1000), delivery.body),
+    );
 
   async function deliverOne(team: { id: string }, name: string, d: InstanceType<typeof Dispatcher>) {
     const before = receiver.deliveries.length;
@@ -326,27 +358,57 @@ describe("editing an endpoint and rotating its secret", () => {
 
   test("a manager changes the URL, description and events, checked like a new endpoint's; audited with what changed", async () => {
     const { team, endpoint } = await teamWithEndpoint("https://hooks.example.com/old");
-    const edit = (fields: { url: string; description?: string; events: string[] }, teamId = team.id) => editEndpoint({ id: endpoint.id, teamId, actor, ...fields });
-    assert.deepEqual(await edit({ url: "ftp://hooks.example.com/", events: ["lead.created"] }), { ok: false, error: "The URL must start with https://." });
-    assert.deepEqual(await edit({ url: "https://hooks.example.com/new", events: ["lead.deleted"] }), { ok: false, error: "Choose at least one event." });
+    const edit = (fields: { url: string; description?: string; events: string[] }, teamId = team.id) =>
+      editEndpoint({ id: endpoint.id, teamId, actor, ...fields });
+    assert.deepEqual(await edit({ url: "ftp://hooks.example.com/", events: ["lead.created"] }), {
+      ok: false,
+      error: "The URL must start with https://.",
+    });
+    assert.deepEqual(await edit({ url: "https://hooks.example.com/new", events: ["lead.deleted"] }), {
+      ok: false,
+      error: "Choose at least one event.",
+    });
     const stranger = await createTeam({ slug: `hooks-${++teams}`, name: "Stranger" });
-    assert.deepEqual(await edit({ url: "https://evil.example/", events: ["lead.created"] }, stranger.id), { ok: false, error: "That endpoint does not exist (it may have been deleted)." });
-    assert.equal((await findEndpoint({ id: endpoint.id, teamId: team.id }))!.url, "https://hooks.example.com/old", "a refused edit changes nothing");
+    assert.deepEqual(await edit({ url: "https://evil.example/", events: ["lead.created"] }, stranger.id), {
+      ok: false,
+      error: "That endpoint does not exist (it may have been deleted).",
+    });
+    assert.equal(
+      (await findEndpoint({ id: endpoint.id, teamId: team.id }))!.url,
+      "https://hooks.example.com/old",
+      "a refused edit changes nothing",
+    );
 
-    assert.deepEqual(await edit({ url: "https://hooks.example.com/new#part", description: "  CRM v2 ", events: ["lead.created", "lead.created"] }), { ok: true });
+    assert.deepEqual(
+      await edit({ url: "https://hooks.example.com/new#part", description: "  CRM v2 ", events: ["lead.created", "lead.created"] }),
+      { ok: true },
+    );
     const view = await findEndpoint({ id: endpoint.id, teamId: team.id });
     assert.deepEqual([view!.url, view!.description, view!.events], ["https://hooks.example.com/new", "CRM v2", ["lead.created"]]);
     const [event] = await listAuditEvents(team.id, { limit: 1 });
-    assert.deepEqual([event!.action, event!.targetId, event!.details], ["webhook.updated", endpoint.id, { url: "https://hooks.example.com/new", changed: "url, description" }]);
+    assert.deepEqual(
+      [event!.action, event!.targetId, event!.details],
+      ["webhook.updated", endpoint.id, { url: "https://hooks.example.com/new", changed: "url, description" }],
+    );
   });
 
   test("after a rotation with a grace period both secrets sign each delivery until it ends, then only the new one", async () => {
     const { team, endpoint } = await teamWithEndpoint();
     const old = receiver.secret!;
     const t = new Date();
-    const rotated = await rotateSigningSecret({ id: endpoint.id, teamId: team.id, now: t, previousUntil: new Date(t.getTime() + HOUR), actor });
+    const rotated = await rotateSigningSecret({
+      id: endpoint.id,
+      teamId: team.id,
+      now: t,
+      previousUntil: new Date(t.getTime() + HOUR),
+      actor,
+    });
     assert.ok(rotated && rotated.secret.startsWith("whsec_") && rotated.secret !== old);
-    assert.equal(await revealSigningSecret({ id: endpoint.id, teamId: team.id, actor }), rotated.secret, "the new secret is the endpoint's secret");
+    assert.equal(
+      await revealSigningSecret({ id: endpoint.id, teamId: team.id, actor }),
+      rotated.secret,
+      "the new secret is the endpoint's secret",
+    );
     assert.deepEqual((await findEndpoint({ id: endpoint.id, teamId: team.id }))!.previousSecretExpiresAt, new Date(t.getTime() + HOUR));
 
     // A receiver that still has the old secret keeps verifying (the package's own verifier).
@@ -363,7 +425,10 @@ describe("editing an endpoint and rotating its secret", () => {
     assert.ok(!signedBy(after, old), "the old secret no longer signs");
 
     const rotation = (await listAuditEvents(team.id)).find((event) => event.action === "webhook.secret_rotated");
-    assert.deepEqual([rotation?.targetId, rotation?.details], [endpoint.id, { old_signs_until: new Date(t.getTime() + HOUR).toISOString() }]);
+    assert.deepEqual(
+      [rotation?.targetId, rotation?.details],
+      [endpoint.id, { old_signs_until: new Date(t.getTime() + HOUR).toISOString() }],
+    );
   });
 
   test("a rotation without a grace period: only the new secret signs at once; another team cannot rotate it", async () => {
@@ -371,10 +436,16 @@ describe("editing an endpoint and rotating its secret", () => {
     const old = receiver.secret!;
     const t = new Date();
     const rotated = await rotateSigningSecret({ id: endpoint.id, teamId: team.id, now: t, previousUntil: t, actor });
-    assert.deepEqual(rotated && [rotated.previousUntil, (await findEndpoint({ id: endpoint.id, teamId: team.id }))!.previousSecretExpiresAt], [null, null]);
+    assert.deepEqual(
+      rotated && [rotated.previousUntil, (await findEndpoint({ id: endpoint.id, teamId: team.id }))!.previousSecretExpiresAt],
+      [null, null],
+    );
     const { dispatcher: d } = dispatcher({ clock: { now: new Date(t.getTime() + 1_000) } });
     const delivery = await deliverOne(team, "No Grace", d);
-    assert.deepEqual([signatures(delivery).length, signedBy(delivery, rotated!.secret), signedBy(delivery, old), delivery.verified], [1, true, false, false]);
+    assert.deepEqual(
+      [signatures(delivery).length, signedBy(delivery, rotated!.secret), signedBy(delivery, old), delivery.verified],
+      [1, true, false, false],
+    );
 
     // Another team cannot rotate it.
     const stranger = await createTeam({ slug: `hooks-${++teams}`, name: "Stranger" });

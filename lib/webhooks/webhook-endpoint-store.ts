@@ -100,7 +100,14 @@ export async function endpointForDelivery(
 ): Promise<{ url: string; enabled: boolean; secrets: string[]; failingSince: Date | null } | null> {
   const row = await db().webhookEndpoint.findUnique({
     where: { id },
-    select: { url: true, enabled: true, secretCiphertext: true, previousSecretCiphertext: true, previousSecretExpiresAt: true, failingSince: true },
+    select: {
+      url: true,
+      enabled: true,
+      secretCiphertext: true,
+      previousSecretCiphertext: true,
+      previousSecretExpiresAt: true,
+      failingSince: true,
+    },
   });
   if (!row) return null;
   const secrets = [open(row.secretCiphertext, id)];
@@ -157,7 +164,10 @@ export async function rotateSigningSecret(options: {
   actor: AuditActor;
 }): Promise<{ secret: string; previousUntil: Date | null } | null> {
   return db().$transaction(async (tx) => {
-    const row = await tx.webhookEndpoint.findFirst({ where: { id: options.id, teamId: options.teamId }, select: { secretCiphertext: true } });
+    const row = await tx.webhookEndpoint.findFirst({
+      where: { id: options.id, teamId: options.teamId },
+      select: { secretCiphertext: true },
+    });
     if (!row) return null;
     const keepOld = options.previousUntil > options.now;
     const secret = generateSigningSecret();
@@ -181,7 +191,10 @@ export async function rotateSigningSecret(options: {
 
 /** The signing secret, for a manager who asked to see it (audited). */
 export async function revealSigningSecret(options: { id: string; teamId: string; actor: AuditActor }): Promise<string | null> {
-  const row = await db().webhookEndpoint.findFirst({ where: { id: options.id, teamId: options.teamId }, select: { secretCiphertext: true } });
+  const row = await db().webhookEndpoint.findFirst({
+    where: { id: options.id, teamId: options.teamId },
+    select: { secretCiphertext: true },
+  });
   if (!row) return null;
   await audit(db(), options.teamId, "webhook.secret_revealed", options.actor, options.id);
   return open(row.secretCiphertext, options.id);
@@ -244,7 +257,10 @@ export async function recordAttempt(tx: Tx, attempt: AttemptRecord, endpoint: { 
     await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
     endpoint.failingSince = null;
   } else if (!attempt.ok && endpoint.failingSince === null) {
-    await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: null }, data: { failingSince: attempt.startedAt } });
+    await tx.webhookEndpoint.updateMany({
+      where: { id: attempt.endpointId, failingSince: null },
+      data: { failingSince: attempt.startedAt },
+    });
     endpoint.failingSince = attempt.startedAt;
   }
 }

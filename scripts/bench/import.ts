@@ -48,7 +48,14 @@ async function waitFor(check: () => Promise<boolean>, timeoutSeconds: number, wh
 }
 
 /** Uploads `rows` generated rows as the owner, through the app's upload route; returns the draft import. */
-async function upload(server: Server, team: { id: string; slug: string }, cookie: string | null, file: string, rows: number, tag: string): Promise<ImportRecord> {
+async function upload(
+  server: Server,
+  team: { id: string; slug: string },
+  cookie: string | null,
+  file: string,
+  rows: number,
+  tag: string,
+): Promise<ImportRecord> {
   await writeCsv(file, rows, tag);
   const answer = await fetch(`${server.baseUrl}/api/teams/${team.slug}/imports`, {
     method: "POST",
@@ -62,13 +69,28 @@ async function upload(server: Server, team: { id: string; slug: string }, cookie
 }
 
 /** Starts a draft import with the proposed mapping; `whileRunning` runs once it has started; returns it when it has ended. */
-async function runToEnd(team: { id: string }, record: ImportRecord, rows: number, whileRunning?: () => Promise<void>): Promise<ImportRecord> {
-  const started = await startImport({ record, mapping: proposeMapping(record.headers), duplicates: "skip", sourceId: null, actor: CLI_ACTOR });
+async function runToEnd(
+  team: { id: string },
+  record: ImportRecord,
+  rows: number,
+  whileRunning?: () => Promise<void>,
+): Promise<ImportRecord> {
+  const started = await startImport({
+    record,
+    mapping: proposeMapping(record.headers),
+    duplicates: "skip",
+    sourceId: null,
+    actor: CLI_ACTOR,
+  });
   if (!started.ok) throw new Error(started.error);
   let current = record;
   await waitFor(async () => (current = (await findImport(team.id, record.id))!).status !== "queued", 60, "The import's start");
   await whileRunning?.();
-  await waitFor(async () => !["queued", "running"].includes((current = (await findImport(team.id, record.id))!).status), 900, "The import's end");
+  await waitFor(
+    async () => !["queued", "running"].includes((current = (await findImport(team.id, record.id))!).status),
+    900,
+    "The import's end",
+  );
   if (current.status !== "done" || current.createdCount + current.skippedCount + current.refusedCount !== rows) {
     throw new Error(`The import ended ${current.status} with ${current.createdCount} created of ${rows}`);
   }
@@ -113,5 +135,12 @@ export async function importBench(options: {
     during = await measure(server, options.createLead, options.run);
     overlapped = (await findImport(team.id, second.id))!.status === "running";
   });
-  return { rows: options.rows, seconds, rssGrowthMb: baseline !== null && peak !== null ? peak - baseline : null, idle, during: during!, overlapped };
+  return {
+    rows: options.rows,
+    seconds,
+    rssGrowthMb: baseline !== null && peak !== null ? peak - baseline : null,
+    idle,
+    during: during!,
+    overlapped,
+  };
 }

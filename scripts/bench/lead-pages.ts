@@ -7,7 +7,8 @@ import type { Server } from "./server";
 
 export type LeadPage = { id: string; label: string; path: string };
 
-export type LeadPageResult = { page: LeadPage; status: "ok"; result: LoadResult } | { page: LeadPage; status: "pending UI"; httpStatus: number };
+export type LeadPageResult =
+  { page: LeadPage; status: "ok"; result: LoadResult } | { page: LeadPage; status: "pending UI"; httpStatus: number };
 
 /**
  * The pages to measure at a large team. Paths and parameters follow the UI's routes
@@ -18,9 +19,21 @@ export function leadPages(options: { slug: string; deepCursor: number; emailPref
   const base = `/t/${options.slug}/leads`;
   return [
     { id: "list-first", label: "Lead list, first page", path: base },
-    { id: "list-deep", label: `Lead list, deep cursor page (after seq ${options.deepCursor})`, path: `${base}?after=${options.deepCursor}` },
-    { id: "list-search", label: `Lead list, email prefix search "${options.emailPrefix}"`, path: `${base}?q=${encodeURIComponent(options.emailPrefix)}` },
-    { id: "list-filter", label: 'Lead list, filtered by UTM campaign "campaign-7", with its match count', path: `${base}?utm_campaign=campaign-7` },
+    {
+      id: "list-deep",
+      label: `Lead list, deep cursor page (after seq ${options.deepCursor})`,
+      path: `${base}?after=${options.deepCursor}`,
+    },
+    {
+      id: "list-search",
+      label: `Lead list, email prefix search "${options.emailPrefix}"`,
+      path: `${base}?q=${encodeURIComponent(options.emailPrefix)}`,
+    },
+    {
+      id: "list-filter",
+      label: 'Lead list, filtered by UTM campaign "campaign-7", with its match count',
+      path: `${base}?utm_campaign=campaign-7`,
+    },
     { id: "detail", label: "Lead detail", path: `${base}/${encodeURIComponent(options.detailId)}` },
   ];
 }

@@ -24,8 +24,16 @@ export function leadQueries(options: {
   const search = (query: string) => ({ ...EMPTY_FILTER, query });
   return [
     { id: "list-first", label: "Lead list, first page", run: () => listLeads({ team }) },
-    { id: "list-deep", label: `Lead list, deep cursor page (after seq ${options.deepCursor})`, run: () => listLeads({ team, after: options.deepCursor }) },
-    { id: "list-search", label: `Lead list, email prefix search "${options.emailPrefix}"`, run: () => listLeads({ team, filter: search(options.emailPrefix) }) },
+    {
+      id: "list-deep",
+      label: `Lead list, deep cursor page (after seq ${options.deepCursor})`,
+      run: () => listLeads({ team, after: options.deepCursor }),
+    },
+    {
+      id: "list-search",
+      label: `Lead list, email prefix search "${options.emailPrefix}"`,
+      run: () => listLeads({ team, filter: search(options.emailPrefix) }),
+    },
     {
       id: "list-filter",
       label: `Lead list, first page filtered by UTM campaign "${options.campaign}" (index-backed)`,
@@ -36,13 +44,21 @@ export function leadQueries(options: {
       label: `Lead list, matches of UTM campaign "${options.campaign}" up to 10,000 (the heading)`,
       run: () => countMatchingLeads(team, { ...EMPTY_FILTER, utmCampaign: options.campaign }, 10_000),
     },
-    { id: "list-phone", label: `Lead list, phone search "${options.phoneQuery}" (normalised like the intake)`, run: () => listLeads({ team, filter: search(options.phoneQuery) }) },
+    {
+      id: "list-phone",
+      label: `Lead list, phone search "${options.phoneQuery}" (normalised like the intake)`,
+      run: () => listLeads({ team, filter: search(options.phoneQuery) }),
+    },
     {
       id: "export-campaign",
       label: `CSV export of UTM campaign "${options.campaign}" (every matching lead, streamed)`,
       run: () => drain(exportLeadsCsv({ team, filter: { ...EMPTY_FILTER, utmCampaign: options.campaign }, actor: CLI_ACTOR })),
     },
-    { id: "list-count", label: "Lead list, the team's lead total up to 10,000 (countLeadsUpTo)", run: () => countLeadsUpTo(teamId, 10_000) },
+    {
+      id: "list-count",
+      label: "Lead list, the team's lead total up to 10,000 (countLeadsUpTo)",
+      run: () => countLeadsUpTo(teamId, 10_000),
+    },
     {
       id: "detail",
       label: "Lead detail with possible duplicates",
@@ -77,7 +93,8 @@ export async function measureQuery(run: () => Promise<unknown>, seconds: number,
   }
   const elapsed = (performance.now() - start) / 1000;
   times.sort((a, b) => a - b);
-  const pct = (p: number) => (times.length ? Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]! * 10) / 10 : NaN);
+  const pct = (p: number) =>
+    times.length ? Math.round(times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]! * 10) / 10 : NaN;
   return { opsPerSec: times.length / elapsed, p50: pct(50), p99: pct(99), calls: times.length, errors };
 }
 
@@ -96,7 +113,10 @@ export async function drain(stream: Promise<ReadableStream<Uint8Array>>): Promis
 }
 
 /** The whole team's CSV export once: leads per second and the heap growth while streaming (constant memory check). */
-export async function measureFullExport(teamId: string, leads: number): Promise<{ seconds: number; bytes: number; heapGrowthMb: number; rssMb: number }> {
+export async function measureFullExport(
+  teamId: string,
+  leads: number,
+): Promise<{ seconds: number; bytes: number; heapGrowthMb: number; rssMb: number }> {
   const started = performance.now();
   const team = { id: teamId, defaultPhoneCountry: "GB" };
   const { bytes, heapGrowth } = await drain(exportLeadsCsv({ team, filter: EMPTY_FILTER, actor: CLI_ACTOR }));

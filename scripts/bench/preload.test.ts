@@ -40,7 +40,11 @@ async function leadIndexes(): Promise<unknown[]> {
 
 describe("preload", () => {
   test("tops the team up to the total, keeps ids unique after it, and leaves the indexes as they were", async () => {
-    const before = await createLead({ team: { id: other.id, defaultPhoneCountry: null }, apiKeyId: null, input: { name: "Before", extraFields: {} } });
+    const before = await createLead({
+      team: { id: other.id, defaultPhoneCountry: null },
+      apiKeyId: null,
+      input: { name: "Before", extraFields: {} },
+    });
     assert.equal(before.leadId, "CRM-LEAD-00001");
     const indexes = await leadIndexes();
 
@@ -65,7 +69,11 @@ describe("preload", () => {
     // bench's UTM-filter and email-search rows matched nothing).
     assert.deepEqual([first.utmCampaign, first.email], ["campaign-2", "lead2@example2.com"]);
 
-    const after = await createLead({ team: { id: team.id, defaultPhoneCountry: null }, apiKeyId: null, input: { name: "After", extraFields: {} } });
+    const after = await createLead({
+      team: { id: team.id, defaultPhoneCountry: null },
+      apiKeyId: null,
+      input: { name: "After", extraFields: {} },
+    });
     assert.equal(after.leadId, "CRM-LEAD-02002");
   });
 

@@ -90,32 +90,38 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
     // every row, rebuild the indexes (a sort per index is far cheaper than a million
     // random B-tree inserts into each), advance the counter. A failure rolls all of it
     // back, indexes included.
-    const missing = database.transaction(() => {
-      const existing = database.prepare(`SELECT count(*) AS n FROM "Lead" WHERE "teamId" = ?`).get(target.teamId) as { n: number };
-      const missing = total - existing.n;
-      if (missing <= 0) return 0;
-      const counter = database.prepare(`SELECT "value" FROM "Counter" WHERE "name" = 'lead'`).get() as { value: number } | undefined;
-      const next = (counter?.value ?? 0) + 1;
-      const last = next + missing - 1;
-      // One lead every 100 ms, the last one now.
-      const expressions = columnExpressions(SQLITE, target, Date.now() - last * 100, 100);
-      const unknown = columns.filter((c) => !(c.name in expressions) && c.notnull && c.dflt_value === null);
-      if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
-      const used = columns.filter((c) => c.name in expressions);
-      const names = used.map((c) => `"${c.name}"`).join(", ");
-      const values = used.map((c) => expressions[c.name]).join(", ");
-      for (const index of indexes) database.exec(`DROP INDEX "${index.name}"`);
-      // CAST: better-sqlite3 binds a JS number as REAL, and 'campaign-' || (8.0 % 50) is
-      // 'campaign-8.0' (earlier runs' UTM and email rows matched nothing they meant to).
-      database
-        .prepare(`WITH RECURSIVE n(s) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT s + 1 FROM n WHERE s < ?) INSERT INTO "Lead" (${names}) SELECT ${values} FROM n`)
-        .run(next, last);
-      for (const index of indexes) database.exec(index.sql);
-      database
-        .prepare(`INSERT INTO "Counter" ("name", "value") VALUES ('lead', ?) ON CONFLICT ("name") DO UPDATE SET "value" = max("value", excluded."value")`)
-        .run(last);
-      return missing;
-    }).immediate();
+    const missing = database
+      .transaction(() => {
+        const existing = database.prepare(`SELECT count(*) AS n FROM "Lead" WHERE "teamId" = ?`).get(target.teamId) as { n: number };
+        const missing = total - existing.n;
+        if (missing <= 0) return 0;
+        const counter = database.prepare(`SELECT "value" FROM "Counter" WHERE "name" = 'lead'`).get() as { value: number } | undefined;
+        const next = (counter?.value ?? 0) + 1;
+        const last = next + missing - 1;
+        // One lead every 100 ms, the last one now.
+        const expressions = columnExpressions(SQLITE, target, Date.now() - last * 100, 100);
+        const unknown = columns.filter((c) => !(c.name in expressions) && c.notnull && c.dflt_value === null);
+        if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
+        const used = columns.filter((c) => c.name in expressions);
+        const names = used.map((c) => `"${c.name}"`).join(", ");
+        const values = used.map((c) => expressions[c.name]).join(", ");
+        for (const index of indexes) database.exec(`DROP INDEX "${index.name}"`);
+        // CAST: better-sqlite3 binds a JS number as REAL, and 'campaign-' || (8.0 % 50) is
+        // 'campaign-8.0' (earlier runs' UTM and email rows matched nothing they meant to).
+        database
+          .prepare(
+            `WITH RECURSIVE n(s) AS (SELECT CAST(? AS INTEGER) UNION ALL SELECT s + 1 FROM n WHERE s < ?) INSERT INTO "Lead" (${names}) SELECT ${values} FROM n`,
+          )
+          .run(next, last);
+        for (const index of indexes) database.exec(index.sql);
+        database
+          .prepare(
+            `INSERT INTO "Counter" ("name", "value") VALUES ('lead', ?) ON CONFLICT ("name") DO UPDATE SET "value" = max("value", excluded."value")`,
+          )
+          .run(last);
+        return missing;
+      })
+      .immediate();
     if (missing === 0) return { inserted: 0, seconds: 0 };
     database.pragma("wal_checkpoint(TRUNCATE)");
     return { inserted: missing, seconds: (performance.now() - started) / 1000 };
@@ -125,7 +131,11 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
 }
 
 /** preloadSqlite for PostgreSQL: the same rows, indexes rebuilt after, then ANALYZE. */
-export async function preloadPostgres(databaseUrl: string, target: PreloadTarget, total: number): Promise<{ inserted: number; seconds: number }> {
+export async function preloadPostgres(
+  databaseUrl: string,
+  target: PreloadTarget,
+  total: number,
+): Promise<{ inserted: number; seconds: number }> {
   const started = performance.now();
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();

@@ -44,7 +44,10 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
   }
 
   // Issue 20: imports.
-  for (const [prefix, label, floor] of [["", "SQLite", 2000], ["pg-", "PostgreSQL", 1000]] as const) {
+  for (const [prefix, label, floor] of [
+    ["", "SQLite", 2000],
+    ["pg-", "PostgreSQL", 1000],
+  ] as const) {
     const run = rows.find((r) => r.id === `${prefix}import`);
     if (run?.reqPerSec != null) {
       const memory = /memory growth at most (\d+) MB/.exec(run.label)?.[1];
@@ -101,7 +104,11 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
 
   const secret = rows.find((r) => r.id === "secret");
   if (secret?.opsPerSec !== undefined) {
-    targets.push({ target: "Secret check ≥ 20,000 ops/s on one core", value: `${Math.round(secret.opsPerSec).toLocaleString("en-US")} ops/s`, met: secret.opsPerSec >= 20_000 });
+    targets.push({
+      target: "Secret check ≥ 20,000 ops/s on one core",
+      value: `${Math.round(secret.opsPerSec).toLocaleString("en-US")} ops/s`,
+      met: secret.opsPerSec >= 20_000,
+    });
   }
   return targets;
 }

@@ -28,14 +28,21 @@ export async function webhookBench(ownerUserId: string | undefined): Promise<Web
   const url = `${base}/hooks`;
   const team = await createTeam({ slug: "bench-hooks", name: "Bench with a webhook", ownerUserId, defaultPhoneCountry: "GB" });
   const key = await createApiKey({ teamId: team.id, description: "npm run bench (webhook)" });
-  await createEndpoint({ teamId: team.id, url, description: "bench receiver", events: ["lead.created"], actor: { userId: null, ip: null, via: "cli" } });
+  await createEndpoint({
+    teamId: team.id,
+    url,
+    description: "bench receiver",
+    events: ["lead.created"],
+    actor: { userId: null, ip: null, via: "cli" },
+  });
   return {
     auth: { "X-API-Key": key.keyId, "X-API-Secret": key.secret },
     received: async () => Number(await (await fetch(`${base}/count`)).text()),
     drain: async (timeoutSeconds) => {
       const started = performance.now();
       while ((await db().job.count({ where: { state: { in: ["pending", "running"] } } })) > 0) {
-        if (performance.now() - started > timeoutSeconds * 1000) throw new Error(`Webhook deliveries not drained within ${timeoutSeconds} s`);
+        if (performance.now() - started > timeoutSeconds * 1000)
+          throw new Error(`Webhook deliveries not drained within ${timeoutSeconds} s`);
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
       return (performance.now() - started) / 1000;

@@ -88,7 +88,8 @@ export async function useTestDatabase(options: TestDatabaseOptions = {}): Promis
     const target = new URL(template!);
     target.pathname = `/${name}`;
     url = target.toString();
-    dropDatabase = () => withAdmin(url, async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`)));
+    dropDatabase = () =>
+      withAdmin(url, async (client) => void (await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`)));
   } else {
     url = `file:${path.join(dir, "test.db")}`;
     if (template) copyFileSync(sqliteFilePath(template), sqliteFilePath(url));
@@ -139,8 +140,19 @@ function pgDump(url: string): Buffer {
 function pgDatabaseFiles(url: string): Buffer {
   const result = spawnSync(
     path.join(assertPostgresBinaries(), "psql"),
-    [url, "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-c", "CHECKPOINT", "-c",
-      "SELECT current_setting('data_directory') || '/base/' || oid FROM pg_database WHERE datname = current_database()"],
+    [
+      url,
+      "-X",
+      "-A",
+      "-t",
+      "-q",
+      "-v",
+      "ON_ERROR_STOP=1",
+      "-c",
+      "CHECKPOINT",
+      "-c",
+      "SELECT current_setting('data_directory') || '/base/' || oid FROM pg_database WHERE datname = current_database()",
+    ],
     { encoding: "utf8" },
   );
   if (result.status !== 0) throw new Error(`psql failed: ${result.stderr}`);

@@ -43,7 +43,12 @@ export async function createAccountAction(_previous: AcceptState, form: FormData
   if (password !== form.get("confirm")) return { ok: false, error: "The two passwords do not match." };
   const name = form.get("name");
   return toState(
-    await acceptInviteWithNewAccount({ token, password, name: typeof name === "string" ? name.slice(0, 100) : undefined, ip: clientIp(list) }),
+    await acceptInviteWithNewAccount({
+      token,
+      password,
+      name: typeof name === "string" ? name.slice(0, 100) : undefined,
+      ip: clientIp(list),
+    }),
   );
 }
 

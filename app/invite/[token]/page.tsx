@@ -37,8 +37,7 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
       ) : (
         <div className="space-y-4">
           <p role="status" className="rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-800">
-            This invite is for {invite.email}, but you are signed in as {user.email}. Sign out and sign in with {invite.email} to
-            accept it.
+            This invite is for {invite.email}, but you are signed in as {user.email}. Sign out and sign in with {invite.email} to accept it.
           </p>
           <SignOutButton callbackUrl={signInToAccept(token)} label={`Sign out ${user.email}`} />
         </div>

@@ -13,7 +13,8 @@ export async function resetPasswordAction(_previous: ResetState, form: FormData)
   const list = await headers();
   if (originProblem(list)) return { ok: false, error: FOREIGN_REQUEST_MESSAGE };
   const [token, password, confirm] = ["token", "password", "confirm"].map((name) => form.get(name));
-  if (typeof token !== "string" || typeof password !== "string") return { ok: false, error: "This link is invalid, has expired or was already used." };
+  if (typeof token !== "string" || typeof password !== "string")
+    return { ok: false, error: "This link is invalid, has expired or was already used." };
   if (password !== confirm) return { ok: false, error: "The two new passwords do not match." };
   try {
     return (await resetPassword({ token, password, ip: clientIp(list) }))

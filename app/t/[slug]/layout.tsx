@@ -9,7 +9,9 @@ export default async function TeamLayout({ children, params }: { children: React
   return (
     <div className="min-h-screen">
       <AppHeader user={user} team={{ slug: team.slug, name: team.name, role }} teams={teams} />
-      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-8 outline-none sm:px-6 lg:px-8">{children}</main>
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-8 outline-none sm:px-6 lg:px-8">
+        {children}
+      </main>
     </div>
   );
 }

@@ -10,7 +10,11 @@ import { createOwnedTeam, TEAM_NAME_MAX } from "@/lib/teams/team-store";
 
 export type NewTeamState = { ok: false; error: string } | null;
 
-const nameSchema = z.string().trim().min(1, "Give the team a name.").max(TEAM_NAME_MAX, `A team name has at most ${TEAM_NAME_MAX} characters.`);
+const nameSchema = z
+  .string()
+  .trim()
+  .min(1, "Give the team a name.")
+  .max(TEAM_NAME_MAX, `A team name has at most ${TEAM_NAME_MAX} characters.`);
 
 /** Any signed-in user creates a team and becomes its owner; the team opens on its General tab. */
 export async function createTeamAction(_previous: NewTeamState, form: FormData): Promise<NewTeamState> {

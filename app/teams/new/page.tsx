@@ -17,8 +17,8 @@ export default async function NewTeamPage() {
       title="New team"
       subtitle={
         <>
-          You ({user.email}) will be its owner. It starts with the lead source <strong className="font-medium">API</strong>; invite
-          members and generate keys in its settings.
+          You ({user.email}) will be its owner. It starts with the lead source <strong className="font-medium">API</strong>; invite members
+          and generate keys in its settings.
         </>
       }
     >

@@ -53,7 +53,12 @@ export async function eraseLeadsAction(slug: string, who: string, ids: string[])
 const choicesSchema = z.partialRecord(z.enum(MERGE_FIELDS.map(([field]) => field) as [MergeField, ...MergeField[]]), leadIdSchema);
 
 /** Merges `mergedIds` into `survivorId`, keeping per field the value of the chosen lead. */
-export async function mergeLeadsAction(slug: string, survivorId: string, mergedIds: string[], choices: Record<string, string>): Promise<ActionResult> {
+export async function mergeLeadsAction(
+  slug: string,
+  survivorId: string,
+  mergedIds: string[],
+  choices: Record<string, string>,
+): Promise<ActionResult> {
   return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
     const survivor = leadIdSchema.safeParse(survivorId);
     const merged = z.array(leadIdSchema).max(MAX_MERGED).safeParse(mergedIds);

@@ -27,9 +27,19 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
     if (originProblem(request.headers)) throw new ApiError(403, FOREIGN_REQUEST_MESSAGE, "Access denied");
     const { team, user } = await requireTeamRole(slug, MANAGERS);
     const length = Number(request.headers.get("content-length") ?? "0");
-    if (length > MAX_IMPORT_BYTES) throw new ApiError(413, `The file is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB; an import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it into smaller files.`, "Payload too large");
+    if (length > MAX_IMPORT_BYTES)
+      throw new ApiError(
+        413,
+        `The file is over ${MAX_IMPORT_BYTES / 1024 / 1024} MB; an import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it into smaller files.`,
+        "Payload too large",
+      );
     if (!request.body) throw validationError("The file is empty.");
-    const { record } = await uploadImport({ teamId: team.id, fileName: fileName(request.headers.get("x-file-name")), body: request.body, createdById: user.id });
+    const { record } = await uploadImport({
+      teamId: team.id,
+      fileName: fileName(request.headers.get("x-file-name")),
+      body: request.body,
+      createdById: user.id,
+    });
     return jsonResponse({ success: true, import_id: record.id }, 201);
   } catch (error) {
     if (error instanceof AccessDenied) return errorResponse(new ApiError(DENIED[error.reason], error.message, "Access denied"));

@@ -62,9 +62,7 @@ export default async function LeadPage({
     ["Currency", lead.currency],
   ];
   const mergedIds = Array.isArray(lead.mergedLeadIds) ? lead.mergedLeadIds.filter((id): id is string => typeof id === "string") : [];
-  const keyLabel = lead.apiKeyId
-    ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}`
-    : null;
+  const keyLabel = lead.apiKeyId ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}` : null;
   const formLabel = lead.formId ? `${formNames.get(lead.formId) ?? "Deleted form"} (${lead.formId})` : null;
   const attribution: DetailRow[] = [
     ["Source", lead.source.name],
@@ -107,7 +105,11 @@ export default async function LeadPage({
         <DetailCard title="Source and attribution" rows={attribution} />
         <ExtraFields value={lead.extraFields} />
         <div className="lg:col-span-2">
-          <DuplicateList slug={team.slug} duplicates={duplicates} mergeHref={canManage && duplicates.length ? `/t/${team.slug}/leads/${lead.id}/merge` : null} />
+          <DuplicateList
+            slug={team.slug}
+            duplicates={duplicates}
+            mergeHref={canManage && duplicates.length ? `/t/${team.slug}/leads/${lead.id}/merge` : null}
+          />
         </div>
       </div>
     </div>

@@ -35,9 +35,8 @@ export default async function ErasePage({
       </nav>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Erase a person</h1>
       <p className="mt-1 text-sm text-slate-600">
-        For a data-subject erasure request: every lead with this email or phone number, and their possible duplicates, is deleted in
-        one step, with the request-log entries and stored API responses that name them. The audit log keeps the lead ids and the
-        count only.
+        For a data-subject erasure request: every lead with this email or phone number, and their possible duplicates, is deleted in one
+        step, with the request-log entries and stored API responses that name them. The audit log keeps the lead ids and the count only.
       </p>
       {erased !== null ? (
         <p role="status" className="mt-4 rounded-md bg-emerald-50 px-4 py-3 text-sm text-emerald-800">

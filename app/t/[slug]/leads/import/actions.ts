@@ -33,7 +33,20 @@ export async function importStatusAction(slug: string, id: string): Promise<Acti
     const record = idSchema.safeParse(id).success ? await findImport(team.id, id) : null;
     if (!record) return { ok: false, error: GONE };
     const { status, cursor, totalRows, createdCount, updatedCount, skippedCount, refusedCount, error, startedAt } = record;
-    return { ok: true, view: { status, cursor, totalRows, createdCount, updatedCount, skippedCount, refusedCount, error, startedAt: startedAt?.toISOString() ?? null } };
+    return {
+      ok: true,
+      view: {
+        status,
+        cursor,
+        totalRows,
+        createdCount,
+        updatedCount,
+        skippedCount,
+        refusedCount,
+        error,
+        startedAt: startedAt?.toISOString() ?? null,
+      },
+    };
   });
 }
 

@@ -112,18 +112,26 @@ function ImportList({ slug, imports }: { slug: string; imports: ImportRecord[] }
   if (!imports.length) return null;
   return (
     <div className="mt-8">
-      <h2 className="mb-3 text-base font-semibold text-slate-900">
-        Recent imports
-      </h2>
+      <h2 className="mb-3 text-base font-semibold text-slate-900">Recent imports</h2>
       <div role="region" aria-label="Recent imports" tabIndex={0} className={`${cardClass} overflow-x-auto ${focusRingClass}`}>
         <table className="min-w-full divide-y divide-slate-200">
           <thead className="bg-slate-50">
             <tr>
-              <th scope="col" className={th}>File</th>
-              <th scope="col" className={th}>Status</th>
-              <th scope="col" className={th}>Rows</th>
-              <th scope="col" className={th}>Created</th>
-              <th scope="col" className={th}>Uploaded</th>
+              <th scope="col" className={th}>
+                File
+              </th>
+              <th scope="col" className={th}>
+                Status
+              </th>
+              <th scope="col" className={th}>
+                Rows
+              </th>
+              <th scope="col" className={th}>
+                Created
+              </th>
+              <th scope="col" className={th}>
+                Uploaded
+              </th>
             </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
@@ -176,7 +184,17 @@ async function Step({ slug, record }: { slug: string; record: ImportRecord }) {
       <ImportProgress
         slug={slug}
         id={record.id}
-        initial={{ status, cursor, totalRows, createdCount, updatedCount, skippedCount, refusedCount, error, startedAt: startedAt?.toISOString() ?? null }}
+        initial={{
+          status,
+          cursor,
+          totalRows,
+          createdCount,
+          updatedCount,
+          skippedCount,
+          refusedCount,
+          error,
+          startedAt: startedAt?.toISOString() ?? null,
+        }}
       />
     );
   }
@@ -201,8 +219,8 @@ export default async function ImportPage({ params, searchParams }: { params: Pro
       </p>
       <h1 className="mb-1 text-2xl font-semibold tracking-tight text-slate-900">Import leads</h1>
       <p className="mb-6 max-w-2xl text-sm text-slate-600">
-        Bring leads in from a spreadsheet or another CRM: a CSV file whose first row names the columns. Each row becomes a lead by the same rules as the API. Nothing is
-        written before you have seen the preview, and an import can be undone.
+        Bring leads in from a spreadsheet or another CRM: a CSV file whose first row names the columns. Each row becomes a lead by the same
+        rules as the API. Nothing is written before you have seen the preview, and an import can be undone.
       </p>
       {id && !record ? (
         <p role="alert" className="mb-6 text-sm text-red-700">

@@ -20,13 +20,23 @@ const keysPath = (slug: string) => `/t/${slug}/settings/api-keys`;
 const expirySchema = z.enum(EXPIRY_CHOICES);
 const rollSchema = z.enum(ROLL_CHOICES);
 
-export async function generateApiKeyAction(slug: string, description?: string, expiry: string = "never"): Promise<ActionResult<{ keyId: string }>> {
+export async function generateApiKeyAction(
+  slug: string,
+  description?: string,
+  expiry: string = "never",
+): Promise<ActionResult<{ keyId: string }>> {
   return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user, actor }) => {
     const parsed = descriptionSchema.safeParse(description);
     if (!parsed.success) return { ok: false, error: "The description can be at most 200 characters." };
     const expires = expirySchema.safeParse(expiry);
     if (!expires.success) return { ok: false, error: "Choose when the key expires from the list." };
-    const key = await createApiKey({ teamId: team.id, description: parsed.data, createdById: user.id, actor, expiresAt: expiryFrom(expires.data, now()) });
+    const key = await createApiKey({
+      teamId: team.id,
+      description: parsed.data,
+      createdById: user.id,
+      actor,
+      expiresAt: expiryFrom(expires.data, now()),
+    });
     revalidatePath(keysPath(team.slug));
     return { ok: true, keyId: key.keyId };
   });
@@ -83,9 +93,17 @@ export async function rollApiKeyAction(slug: string, keyId: string, oldKeyExpiry
     const expires = rollSchema.safeParse(oldKeyExpiry);
     if (!expires.success) return { ok: false, error: "Choose when the old key stops working from the list." };
     const replacement = id.success
-      ? await rollApiKey({ keyId: id.data, teamId: team.id, oldKeyExpiresAt: expiryFrom(expires.data, now())!, createdById: user.id, actor })
+      ? await rollApiKey({
+          keyId: id.data,
+          teamId: team.id,
+          oldKeyExpiresAt: expiryFrom(expires.data, now())!,
+          createdById: user.id,
+          actor,
+        })
       : null;
     revalidatePath(keysPath(team.slug));
-    return replacement ? { ok: true, keyId: replacement.keyId } : { ok: false, error: "That key does not exist (it may have been deleted)." };
+    return replacement
+      ? { ok: true, keyId: replacement.keyId }
+      : { ok: false, error: "That key does not exist (it may have been deleted)." };
   });
 }

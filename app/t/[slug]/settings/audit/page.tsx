@@ -8,7 +8,10 @@ import { NewestOlderNav } from "@/components/ui/newest-older-nav";
 export const metadata: Metadata = { title: "Audit log · Team Settings · Lead Intake" };
 
 // Owners and admins only: for anyone else the page is a 404, checked here on the server.
-export default async function AuditPage(props: { params: Promise<{ slug: string }>; searchParams: Promise<{ older?: string | string[] }> }) {
+export default async function AuditPage(props: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ older?: string | string[] }>;
+}) {
   const { slug } = await props.params;
   const { older } = await props.searchParams;
   const base = `/t/${slug}/settings/audit`;

@@ -43,7 +43,8 @@ async function updateMember(slug: string, userId: string, role: Role | null): Pr
   return withTeamRole<{ removedSelf: boolean }>(slug, OWNERS, async ({ team, user, actor }) => {
     if (typeof userId !== "string") return { ok: false, error: "Unknown member." };
     try {
-      if (!(await changeMembership({ teamId: team.id, userId, role, actor }))) return { ok: false, error: "That user is not a member of this team." };
+      if (!(await changeMembership({ teamId: team.id, userId, role, actor })))
+        return { ok: false, error: "That user is not a member of this team." };
     } catch (error) {
       if (error instanceof LastOwnerError) return { ok: false, error: error.message };
       throw error;

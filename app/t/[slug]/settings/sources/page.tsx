@@ -30,7 +30,10 @@ export default async function SourcesPage({ params }: { params: Promise<{ slug: 
                 {source.isApi ? <Badge>Default</Badge> : null}
               </div>
               <div className="flex shrink-0 items-center gap-3">
-                <Link href={`/t/${team.slug}/leads?source=${encodeURIComponent(source.id)}`} className={`${linkClass} text-xs whitespace-nowrap`}>
+                <Link
+                  href={`/t/${team.slug}/leads?source=${encodeURIComponent(source.id)}`}
+                  className={`${linkClass} text-xs whitespace-nowrap`}
+                >
                   {source.leadCount === 1 ? "1 lead" : `${source.leadCount} leads`}
                 </Link>
                 {canManage && !source.isApi ? <DeleteSourceButton slug={team.slug} sourceId={source.id} name={source.name} /> : null}
@@ -38,7 +41,11 @@ export default async function SourcesPage({ params }: { params: Promise<{ slug: 
             </li>
           ))}
         </ul>
-        {canManage ? <AddSourceForm slug={team.slug} /> : <p className="text-sm text-slate-600">Only owners and admins can add or delete sources.</p>}
+        {canManage ? (
+          <AddSourceForm slug={team.slug} />
+        ) : (
+          <p className="text-sm text-slate-600">Only owners and admins can add or delete sources.</p>
+        )}
       </div>
     </section>
   );

@@ -57,7 +57,10 @@ export async function updateWebFormAction(_previous: WebFormState, form: FormDat
 
 export async function setWebFormEnabledAction(slug: string, formId: string, enabled: boolean): Promise<ActionResult> {
   return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
-    const changed = typeof formId === "string" && isFormId(formId) && (await setWebFormEnabled({ teamId: team.id, formId, enabled: enabled === true, actor }));
+    const changed =
+      typeof formId === "string" &&
+      isFormId(formId) &&
+      (await setWebFormEnabled({ teamId: team.id, formId, enabled: enabled === true, actor }));
     revalidatePath(formsPath(team.slug));
     return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
   });

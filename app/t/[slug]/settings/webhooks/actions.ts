@@ -19,7 +19,9 @@ const GONE = "That endpoint does not exist (it may have been deleted).";
 type EndpointInput = { url: string; description?: string; events: string[] };
 
 /** The fields of the add and edit dialogs, parsed; the rules (https, events) are webhook-admin's. */
-function parseEndpointInput(input: EndpointInput): { ok: true; url: string; description?: string; events: string[] } | { ok: false; error: string } {
+function parseEndpointInput(
+  input: EndpointInput,
+): { ok: true; url: string; description?: string; events: string[] } | { ok: false; error: string } {
   const description = descriptionSchema.safeParse(input?.description);
   if (!description.success) return { ok: false, error: "The description can be at most 200 characters." };
   const events = z.array(z.string().max(100)).max(10).safeParse(input?.events);
@@ -42,7 +44,14 @@ export async function editEndpointAction(slug: string, endpointId: string, input
     if (!id.success) return { ok: false, error: GONE };
     const fields = parseEndpointInput(input);
     if (!fields.ok) return fields;
-    const result = await editEndpoint({ id: id.data, teamId: team.id, url: fields.url, description: fields.description, events: fields.events, actor });
+    const result = await editEndpoint({
+      id: id.data,
+      teamId: team.id,
+      url: fields.url,
+      description: fields.description,
+      events: fields.events,
+      actor,
+    });
     revalidatePath(webhooksPath(team.slug), "layout");
     return result;
   });
@@ -51,17 +60,26 @@ export async function editEndpointAction(slug: string, endpointId: string, input
 const rotateSchema = z.enum(ROLL_CHOICES);
 
 /** A new signing secret; the old one keeps signing beside it until the chosen time ("now": not at all). */
-export async function rotateSecretAction(slug: string, endpointId: string, oldSecretExpiry: string): Promise<ActionResult<{ secret: string }>> {
+export async function rotateSecretAction(
+  slug: string,
+  endpointId: string,
+  oldSecretExpiry: string,
+): Promise<ActionResult<{ secret: string }>> {
   return withTeamRole<{ secret: string }>(slug, MANAGERS, async ({ team, actor }) => {
     const id = idSchema.safeParse(endpointId);
     const expiry = rotateSchema.safeParse(oldSecretExpiry);
     if (!expiry.success) return { ok: false, error: "Choose when the old secret stops signing from the list." };
     const at = now();
-    const rotated = id.success ? await rotateSigningSecret({ id: id.data, teamId: team.id, now: at, previousUntil: expiryFrom(expiry.data, at)!, actor }) : null;
+    const rotated = id.success
+      ? await rotateSigningSecret({ id: id.data, teamId: team.id, now: at, previousUntil: expiryFrom(expiry.data, at)!, actor })
+      : null;
     revalidatePath(`${webhooksPath(team.slug)}/${endpointId}`);
     return rotated
       ? { ok: true, secret: rotated.secret }
-      : { ok: false, error: "The secret was not rotated: the endpoint was deleted, or someone else rotated it just now. Reload and try again." };
+      : {
+          ok: false,
+          error: "The secret was not rotated: the endpoint was deleted, or someone else rotated it just now. Reload and try again.",
+        };
   });
 }
 

@@ -32,9 +32,8 @@ export default async function MergePage({ params }: { params: Promise<{ slug: st
       </nav>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Merge duplicates into {lead.id}</h1>
       <p className="mt-1 mb-6 max-w-3xl text-sm text-slate-600">
-        Choose the leads to merge and, per field, the value to keep (preselected: the newest lead with a value). Extra fields are
-        combined; a field with different values keeps them all as a list. The merged leads are deleted and their ids are recorded on{" "}
-        {lead.id}.
+        Choose the leads to merge and, per field, the value to keep (preselected: the newest lead with a value). Extra fields are combined;
+        a field with different values keeps them all as a list. The merged leads are deleted and their ids are recorded on {lead.id}.
       </p>
       {duplicates.length ? (
         <MergeForm slug={team.slug} survivorId={lead.id} candidates={candidates} defaults={defaultChoices(lead.id, rows)} />

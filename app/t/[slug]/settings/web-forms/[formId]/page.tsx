@@ -85,7 +85,9 @@ export default async function WebFormPage(props: {
         </div>
       </div>
       <h3 className="mt-8 mb-3 text-base font-semibold text-slate-900">Request log</h3>
-      <p className="mb-3 text-sm text-slate-600">Every submission to this form: the lead it created, or the status and error it got. Newest first.</p>
+      <p className="mb-3 text-sm text-slate-600">
+        Every submission to this form: the lead it created, or the status and error it got. Newest first.
+      </p>
       <RequestLogTable slug={team.slug} rows={log.rows} of="form" />
       <NewestOlderNav
         label="Request log pages"

@@ -30,7 +30,10 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
           ← Webhooks
         </Link>
       </nav>
-      <SectionHeader title={`Webhook endpoint ${endpoint.description ?? ""}`.trim()} description={<span className="break-all">{endpoint.url}</span>} />
+      <SectionHeader
+        title={`Webhook endpoint ${endpoint.description ?? ""}`.trim()}
+        description={<span className="break-all">{endpoint.url}</span>}
+      />
       <div className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
         <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
           <div>

@@ -15,7 +15,11 @@ export async function GET(_request: Request, { params }: { params: Promise<{ slu
     const { team } = await requireTeamRole(slug, MANAGERS);
     const record = await findImport(team.id, importId);
     if (!record) return errorResponse(new ApiError(404, "No such import", "Not found"));
-    const base = record.fileName.replace(/\.csv$/i, "").replace(/[^\w.-]+/g, "_").slice(0, 80) || "import";
+    const base =
+      record.fileName
+        .replace(/\.csv$/i, "")
+        .replace(/[^\w.-]+/g, "_")
+        .slice(0, 80) || "import";
     return new Response(refusedRowsCsv(record), {
       headers: {
         "Content-Type": "text/csv; charset=utf-8",
