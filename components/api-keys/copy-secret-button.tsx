@@ -123,7 +123,7 @@ export function ApiSecret({
         tabIndex={-1}
         aria-describedby={statusId}
         data-testid="api-secret"
-        className={`break-all rounded px-2 py-1 font-mono text-xs ${isCopied ? "bg-slate-100 text-slate-500" : "bg-amber-50 text-slate-900 ring-1 ring-amber-200"}`}
+        className={`break-all rounded px-2 py-1 font-mono text-xs ${isCopied ? "bg-slate-100 text-slate-600" : "bg-amber-50 text-slate-900 ring-1 ring-amber-200"}`}
       >
         {isCopied ? masked : secret}
       </code>

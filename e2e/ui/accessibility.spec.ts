@@ -111,6 +111,37 @@ async function teamWithContent() {
   const { lead_id: leadId } = (await created.json()) as { lead_id: string };
   expect((await post("name=Grace+H.&email=grace%40navy.example&website=n%2Fa", urlencoded)).status).toBe(201);
   expect((await post('{"email":"no-name@example.com"}', "application/json")).status).toBe(422);
+  // A lead with every field of the spec filled, and a skipped one, as its page shows them.
+  const everyField = await post(
+    JSON.stringify({
+      name: "Katherine Johnson",
+      email: "katherine@nasa.example",
+      phone: "+1 757 864 1000",
+      mobile_no: "+44 20 7946 0958",
+      source: "Website",
+      organization: "NASA Langley",
+      job_title: "Research mathematician",
+      website: "nasa.example",
+      territory: "Virginia",
+      industry: "Aerospace",
+      annual_revenue: "1000000",
+      no_of_employees: 5000,
+      utm_source: "newsletter",
+      utm_medium: "email",
+      utm_campaign: "orbit",
+      utm_term: "trajectory",
+      utm_content: "a rather long campaign content value that must wrap on a phone without scrolling sideways",
+      favourite_orbit: ["low", "geostationary"],
+      notes: "Calculated the trajectory for Freedom 7.",
+    }),
+    "application/json",
+  );
+  expect(everyField.status).toBe(201);
+  const { lead_id: everyFieldLeadId } = (await everyField.json()) as { lead_id: string };
+  // Keys in each state the list shows: one to copy, one to roll, one expired.
+  const copyKey = await createApiKey({ teamId: team.id, description: "Copied in the check" });
+  const rollKey = await createApiKey({ teamId: team.id, description: "Rolled in the check" });
+  await createApiKey({ teamId: team.id, description: "Expired integration", expiresAt: new Date(Date.now() - 60_000) });
 
   // A webhook endpoint with a delivered and a failed (resendable) attempt in its log.
   const endpoint = await createEndpoint({
@@ -169,7 +200,20 @@ async function teamWithContent() {
     createdById: owner.id,
     actor: CLI_ACTOR,
   });
-  return { team, other, owner, member, keyId: key.keyId, leadId, inviteToken: invite.token, formId, endpointId: endpoint.id };
+  return {
+    team,
+    other,
+    owner,
+    member,
+    keyId: key.keyId,
+    copyKeyId: copyKey.keyId,
+    rollKeyId: rollKey.keyId,
+    leadId,
+    everyFieldLeadId,
+    inviteToken: invite.token,
+    formId,
+    endpointId: endpoint.id,
+  };
 }
 
 for (const viewport of VIEWPORTS) {
@@ -180,7 +224,8 @@ for (const viewport of VIEWPORTS) {
       // About thirty pages and dialogs, each with an axe run of one to four seconds on the
       // shared 2-core machines (under 1.5 min when idle; 4 min was exceeded once at load 20).
       test.setTimeout(360_000);
-      const { team, other, owner, member, keyId, leadId, inviteToken, formId, endpointId } = await teamWithContent();
+      const { team, other, owner, member, keyId, copyKeyId, rollKeyId, leadId, everyFieldLeadId, inviteToken, formId, endpointId } =
+        await teamWithContent();
       const settings = `/t/${team.slug}/settings`;
 
       await test.step("signed out: sign-in, invites, not found", async () => {
@@ -271,6 +316,9 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("dialog", { name: `Delete ${leadId}?` })).toBeVisible();
         await checkPage(page, "lead detail, delete dialog");
         await page.keyboard.press("Escape");
+        await page.goto(`/t/${team.slug}/leads/${everyFieldLeadId}`);
+        await expect(page.getByRole("heading", { name: "Katherine Johnson" })).toBeVisible();
+        await checkPage(page, "lead detail, every field filled");
         await page.goto(`/t/${team.slug}/leads/${leadId}/merge`);
         await expect(page.getByRole("button", { name: `Merge 1 lead into ${leadId}` })).toBeVisible();
         await checkPage(page, "merge duplicates");
@@ -342,7 +390,8 @@ for (const viewport of VIEWPORTS) {
         await page.keyboard.press("Escape");
 
         await page.goto(`${settings}/api-keys/${keyId}`);
-        await expect(page.getByRole("table").getByRole("row")).toHaveCount(4);
+        // A header row and four requests: two created leads, a refused body, the every-field lead.
+        await expect(page.getByRole("table").getByRole("row")).toHaveCount(5);
         await checkPage(page, "settings: a key's request log");
 
         await page.goto(`${settings}/web-forms`);
@@ -410,6 +459,20 @@ for (const viewport of VIEWPORTS) {
         await expect(page.getByRole("dialog", { name: "Roll API key" })).toBeVisible();
         await checkPage(page, "settings: API keys, roll dialog");
         await page.keyboard.press("Escape");
+
+        // The list as it looks after a copy and a roll, with an expired key in it.
+        const copied = `key ${copyKeyId.slice(0, 4)}…, Copied in the check`;
+        await page.getByRole("button", { name: `Copy secret of ${copied}` }).click();
+        // "Copied" once the server has recorded the copy (the button reads "Copying…" until then).
+        await expect(page.getByRole("button", { name: `Copied: secret of ${copied}` })).toBeVisible();
+        await expect(page.getByRole("status").filter({ hasText: "Secret copied" })).toBeVisible();
+        await page.getByRole("button", { name: `Roll key ${rollKeyId.slice(0, 4)}…, Rolled in the check` }).click();
+        const roll = page.getByRole("dialog", { name: "Roll API key" });
+        await roll.getByRole("button", { name: "Roll key" }).click();
+        await expect(roll).toBeHidden();
+        await expect(page.getByRole("heading", { name: "Rolled in the check" })).toHaveCount(2);
+        await expect(page.getByText("Expired", { exact: true })).toBeVisible();
+        await checkPage(page, "settings: API keys after a copy and a roll, with an expired key");
       });
 
       await test.step("account pages: new team, change password", async () => {
