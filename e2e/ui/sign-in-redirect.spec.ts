@@ -38,20 +38,29 @@ test("over HTTP, /signin answers every callbackUrl without a 5xx and redirects o
 });
 
 test("in Chromium, signing in with a bypass as callbackUrl stays on the site", async ({ browser }) => {
-  test.slow();
   const { team, user } = await newTeamWithUser("member");
+  const leads = `${origin}/t/${team.slug}/leads`;
   // Only the inputs that must become "/": the others lead to pages of their own.
   const bypasses = CALLBACK_URL_CASES.filter(({ input, expected }) => expected === "/" && input !== "/");
+  const context = await browser.newContext({ baseURL });
+  const page = await context.newPage();
+
+  // Through the form once: the page hands the form the callbackUrl the server made safe, and
+  // the form goes there after signing in ("/" sends a member to their team's leads). The form
+  // gets "/" for every bypass, so one sign-in proves that path for all of them.
+  const [first] = bypasses;
+  expect((await page.goto(signInPath(first!.input)))?.status()).toBe(200);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page, JSON.stringify(first!.input)).toHaveURL(leads);
+
+  // Then every bypass as Chromium itself sends it (its URL parser drops tabs and newlines,
+  // turns backslashes into slashes, …): signed in, /signin redirects, and the browser must
+  // land on the site.
   for (const { input } of bypasses) {
-    const context = await browser.newContext({ baseURL });
-    const page = await context.newPage();
-    const response = await page.goto(signInPath(input));
-    expect(response?.status(), JSON.stringify(input)).toBe(200);
-    await page.getByLabel("Email").fill(user.email);
-    await page.getByLabel("Password").fill(user.password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    // "/" sends a member to their team's leads.
-    await expect(page, JSON.stringify(input)).toHaveURL(`${origin}/t/${team.slug}/leads`);
-    await context.close();
+    await page.goto(signInPath(input));
+    await expect(page, JSON.stringify(input)).toHaveURL(leads);
   }
+  await context.close();
 });
