@@ -1,11 +1,14 @@
-// `npm test`: lint, type check, migration drift check, then every suite on both databases:
-// unit and integration tests (node:test) and the HTTP and browser suites (Playwright
-// against `next start`) on SQLite and on PostgreSQL, then the PostgreSQL multi-instance
-// and fault tests (two `next start` processes on one database). PostgreSQL runs on a
-// private throw-away cluster started here (test/support/postgres-cluster.ts); its
-// server binaries must be installed (`apt-get install -y postgresql`). Extra arguments
-// go to Playwright, e.g. `npm test -- --project api`. Prints per-stage timings and
-// ends with one summary line counting every node:test and Playwright result.
+// `npm test`: lint, format check, type check, migration drift check, then every suite on
+// both databases: unit and integration tests (node:test) and the HTTP and browser suites
+// (Playwright against `next start`) on SQLite and on PostgreSQL, then the PostgreSQL
+// multi-instance and fault tests (two `next start` processes on one database). PostgreSQL
+// runs on a private throw-away cluster started here (test/support/postgres-cluster.ts); its
+// server binaries must be installed (`apt-get install -y postgresql`).
+// `npm test -- --quick` (npm run test:quick) is the inner loop: lint, format, type check
+// and the SQLite node:test stage only. Other extra arguments go to Playwright, e.g.
+// `npm test -- --project api`. Prints per-stage timings, the slowest test files
+// (test-results/timings.json) and one summary line counting every node:test and
+// Playwright result.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -14,23 +17,26 @@ import { migrate } from "../lib/setup/migrate";
 import { PostgresUnavailableError, postgresOptedOut, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
+import { nodeFileTimings, playwrightFileTimings, reportSlowestFiles, type FileTiming, type PlaywrightSuite } from "./test-timings";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, "test-results");
 const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
 const baseEnv: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const totals = { passed: 0, failed: 0, skipped: 0 };
-/** Playwright tests that failed once and passed on their retry (CI only): listed, never hidden. */
-const flaky: string[] = [];
 const started = Date.now();
 const timings: string[] = [];
+const fileTimings: FileTiming[] = [];
+const quick = process.argv.includes("--quick");
+const playwrightArgs = process.argv.slice(2).filter((arg) => arg !== "--quick");
 let cluster: PostgresCluster | null = null;
 
 function summarise(): void {
   console.log(`\n=== Timings (total ${((Date.now() - started) / 1000).toFixed(0)} s)\n${timings.map((t) => `  ${t}`).join("\n")}`);
-  if (!cluster) console.warn("\nPostgreSQL was skipped (LEAD_INTAKE_SKIP_POSTGRES=1): this run is not a full pass.");
-  if (flaky.length) console.warn(`\nFlaky (failed once, passed on the retry; look into each):\n${flaky.map((t) => `  ${t}`).join("\n")}`);
-  console.log(`\nSummary: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped, ${flaky.length} flaky`);
+  reportSlowestFiles(fileTimings, path.join(RESULTS, "timings.json"));
+  if (quick) console.warn("\n--quick: lint, format, type check and node:test on SQLite only; this run is not a full pass.");
+  else if (!cluster) console.warn("\nPostgreSQL was skipped (LEAD_INTAKE_SKIP_POSTGRES=1): this run is not a full pass.");
+  console.log(`\nSummary: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 }
 
 function fail(message: string): never {
@@ -88,35 +94,24 @@ function countNodeTests(tapFile: string): void {
   totals.skipped += count("skipped") + count("todo");
 }
 
-type PlaywrightSuite = {
-  title: string;
-  file?: string;
-  suites?: PlaywrightSuite[];
-  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string }[] }[];
-};
-
-function flakyTests(suite: PlaywrightSuite): string[] {
-  const own = (suite.specs ?? []).flatMap((spec) =>
-    spec.tests.filter((t) => t.status === "flaky").map((t) => `[${t.projectName}] ${spec.file}:${spec.line} › ${spec.title}`),
-  );
-  return [...own, ...(suite.suites ?? []).flatMap(flakyTests)];
-}
-
-function countPlaywrightTests(jsonFile: string, database: string): void {
+function countPlaywrightTests(jsonFile: string, title: string): void {
   const { stats, suites } = JSON.parse(readFileSync(jsonFile, "utf8")) as {
-    stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+    stats: { expected: number; unexpected: number; skipped: number };
     suites: PlaywrightSuite[];
   };
-  totals.passed += stats.expected + stats.flaky;
+  fileTimings.push(...playwrightFileTimings(title, suites));
+  // Playwright retries nothing (playwright.config.ts), so no result is "flaky".
+  totals.passed += stats.expected;
   totals.failed += stats.unexpected;
   totals.skipped += stats.skipped;
-  flaky.push(...suites.flatMap(flakyTests).map((title) => `${database}: ${title}`));
 }
 
 function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.ProcessEnv, concurrency = 2): void {
   if (!files.length) return;
   const tap = path.join(RESULTS, tapName);
+  const perFile = tap.replace(/\.tap$/, ".files.json");
   rmSync(tap, { force: true });
+  rmSync(perFile, { force: true });
   run(
     title,
     process.execPath,
@@ -129,22 +124,23 @@ function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.P
       "--test-reporter-destination=stdout",
       "--test-reporter=tap",
       `--test-reporter-destination=${tap}`,
+      `--test-reporter=${path.join(ROOT, "test/support/file-timings-reporter.mjs")}`,
+      `--test-reporter-destination=${perFile}`,
       ...files,
     ],
     env,
-    () => countNodeTests(tap),
+    () => {
+      countNodeTests(tap);
+      fileTimings.push(...nodeFileTimings(title, perFile));
+    },
   );
 }
 
-function playwright(title: string, jsonName: string, database: string, env: NodeJS.ProcessEnv): void {
+function playwright(title: string, jsonName: string, env: NodeJS.ProcessEnv): void {
   const json = path.join(RESULTS, jsonName);
   rmSync(json, { force: true });
-  run(
-    title,
-    bin("playwright"),
-    ["test", "--reporter=list,json", ...process.argv.slice(2)],
-    { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json },
-    () => countPlaywrightTests(json, database),
+  run(title, bin("playwright"), ["test", "--reporter=list,json", ...playwrightArgs], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json }, () =>
+    countPlaywrightTests(json, title),
   );
 }
 
@@ -157,6 +153,7 @@ const suiteEnv: NodeJS.ProcessEnv = { ...baseEnv, DB_CONNECT_TIMEOUT_MS: "30000"
 
 // First, so a machine without PostgreSQL fails at once with the command that fixes it.
 cluster = await stage("Start a private PostgreSQL cluster", async () => {
+  if (quick) return null;
   if (postgresOptedOut()) {
     console.warn("LEAD_INTAKE_SKIP_POSTGRES=1: the PostgreSQL half of the suite is NOT run.");
     return null;
@@ -170,6 +167,7 @@ cluster = await stage("Start a private PostgreSQL cluster", async () => {
 });
 
 run("Lint (ESLint: Next's rules and the import direction)", bin("eslint"), ["--concurrency=2", "--max-warnings=0", "."]);
+run("Format check (Prettier)", bin("prettier"), ["--check", "--log-level=warn", "."]);
 run("Type check", bin("tsc"), ["--noEmit"]);
 
 if (cluster) {
@@ -205,12 +203,17 @@ if (cluster) {
   );
 }
 
+if (quick) {
+  summarise();
+  process.exit(totals.failed ? 1 : 0);
+}
+
 if (buildIsStale()) run("Production build", bin("next"), ["build"]);
 
-playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite.json", "SQLite", suiteEnv);
+playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite.json", suiteEnv);
 if (cluster) {
   const e2eDatabase = await cluster.createDatabase("lead_intake_e2e");
-  playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", "PostgreSQL", {
+  playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", {
     ...suiteEnv,
     E2E_DATABASE_URL: e2eDatabase,
   });

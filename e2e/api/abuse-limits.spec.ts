@@ -40,7 +40,7 @@ function logLines(server: ServerProcess, event: string): Record<string, unknown>
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-test.describe("direct clients (no trusted proxy)", () => {
+test.describe("direct clients (no trusted proxy)", { tag: "@own-server" }, () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
     test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
@@ -88,7 +88,7 @@ test.describe("direct clients (no trusted proxy)", () => {
   });
 });
 
-test.describe("behind a trusted proxy (TRUST_PROXY_HOPS=1)", () => {
+test.describe("behind a trusted proxy (TRUST_PROXY_HOPS=1)", { tag: "@own-server" }, () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
     test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
@@ -140,7 +140,7 @@ test.describe("behind a trusted proxy (TRUST_PROXY_HOPS=1)", () => {
   });
 });
 
-test.describe("two instances sharing one budget in Redis", () => {
+test.describe("two instances sharing one budget in Redis", { tag: "@own-server" }, () => {
   // Skipped only outside CI; in CI a missing redis-server fails here with the install hint.
   test.skip(!runRedisTests(), REDIS_MISSING);
   let redis: RedisServer;

@@ -47,7 +47,7 @@ function leadNames(file: string, prefix: string): Map<string, string> {
   });
 }
 
-test.describe("SQLite under concurrent writers", () => {
+test.describe("SQLite under concurrent writers", { tag: "@own-server" }, () => {
   let servers: ServerProcess[] = [];
   test.beforeAll(async () => {
     test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
@@ -69,7 +69,7 @@ test.describe("SQLite under concurrent writers", () => {
   });
 });
 
-test.describe("crash, restart and graceful stop", () => {
+test.describe("crash, restart and graceful stop", { tag: "@own-server" }, () => {
   let server: ServerProcess;
   test.afterAll(async () => server?.stop());
 
@@ -171,7 +171,7 @@ test.describe("crash, restart and graceful stop", () => {
   });
 });
 
-test.describe("memory under huge bodies", () => {
+test.describe("memory under huge bodies", { tag: "@own-server" }, () => {
   let server: ServerProcess;
   test.beforeAll(async () => {
     test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine

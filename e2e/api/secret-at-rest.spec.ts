@@ -81,7 +81,7 @@ function copySecret(dataDir: string, databaseFile: string, keyId: string, secret
   }).trim();
 }
 
-test("after a copy, the database dump, its files and all server logs hold the secret nowhere", async () => {
+test("after a copy, the database dump, its files and all server logs hold the secret nowhere", { tag: "@own-server" }, async () => {
   const server = await startServer({ env: { AUTH_FAILURES_PER_IP: "1000" } });
   try {
     const { keyId, secret } = generateKey(server.dataDir, server.databaseFile);

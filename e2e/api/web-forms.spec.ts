@@ -124,7 +124,7 @@ test("the widget is served by this app from its npm package, to every origin", a
   expect((await fetch(`${BASE_URL}/api/widget/package.json`)).status).toBe(404);
 });
 
-test.describe("limits", () => {
+test.describe("limits", { tag: "@own-server" }, () => {
   test.describe.configure({ timeout: 180_000 });
   let server: ServerProcess;
   test.beforeAll(async () => {

@@ -77,7 +77,7 @@ test("a lead created over HTTP is delivered once, signed, with the lead's fields
   }
 });
 
-test.describe("servers of their own", () => {
+test.describe("servers of their own", { tag: "@own-server" }, () => {
   test.describe.configure({ timeout: 180_000 });
   const servers: ServerProcess[] = [];
   test.afterEach(async () => {

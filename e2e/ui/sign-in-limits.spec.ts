@@ -44,26 +44,30 @@ function jsonLines(event: string): Record<string, unknown>[] {
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-test("failures per email and address: a success clears them; once spent even the right password waits", async ({ browser }) => {
-  const page = await signInPage(browser);
-  expect(await attempt(page, DEMO_ADMIN.email, "wrong-1")).toBe(INCORRECT);
-  expect(await attempt(page, DEMO_ADMIN.email, "wrong-2")).toBe(INCORRECT);
-  expect(await attempt(page, DEMO_ADMIN.email, DEMO_ADMIN.password)).toBeNull();
+test(
+  "failures per email and address: a success clears them; once spent even the right password waits",
+  { tag: "@own-server" },
+  async ({ browser }) => {
+    const page = await signInPage(browser);
+    expect(await attempt(page, DEMO_ADMIN.email, "wrong-1")).toBe(INCORRECT);
+    expect(await attempt(page, DEMO_ADMIN.email, "wrong-2")).toBe(INCORRECT);
+    expect(await attempt(page, DEMO_ADMIN.email, DEMO_ADMIN.password)).toBeNull();
 
-  // The success above forgot the two failures: three more are each answered as wrong.
-  const again = await signInPage(browser);
-  for (const password of ["wrong-3", "wrong-4", "wrong-5"]) {
-    expect(await attempt(again, DEMO_ADMIN.email, password)).toBe(INCORRECT);
-  }
-  expect(await attempt(again, DEMO_ADMIN.email, DEMO_ADMIN.password)).toMatch(THROTTLED);
-  await expect(again).toHaveURL(/\/signin/);
-  // Server log lines arrive through a pipe, possibly after the page's answer: poll.
-  await expect
-    .poll(() => jsonLines("rate_limit.exceeded"))
-    .toEqual([expect.objectContaining({ level: "warn", limit: "sign_in_failures_per_email_and_ip", ip: "127.0.0.1" })]);
-});
+    // The success above forgot the two failures: three more are each answered as wrong.
+    const again = await signInPage(browser);
+    for (const password of ["wrong-3", "wrong-4", "wrong-5"]) {
+      expect(await attempt(again, DEMO_ADMIN.email, password)).toBe(INCORRECT);
+    }
+    expect(await attempt(again, DEMO_ADMIN.email, DEMO_ADMIN.password)).toMatch(THROTTLED);
+    await expect(again).toHaveURL(/\/signin/);
+    // Server log lines arrive through a pipe, possibly after the page's answer: poll.
+    await expect
+      .poll(() => jsonLines("rate_limit.exceeded"))
+      .toEqual([expect.objectContaining({ level: "warn", limit: "sign_in_failures_per_email_and_ip", ip: "127.0.0.1" })]);
+  },
+);
 
-test("failures per address, whatever the email: once spent, every email waits", async ({ browser }) => {
+test("failures per address, whatever the email: once spent, every email waits", { tag: "@own-server" }, async ({ browser }) => {
   // 5 failures so far from this address; 3 more spend its 8.
   const page = await signInPage(browser);
   for (const email of ["first@example.com", "second@example.com", "third@example.com"]) {
@@ -73,7 +77,7 @@ test("failures per address, whatever the email: once spent, every email waits", 
   await expect.poll(() => jsonLines("rate_limit.exceeded").at(-1)).toMatchObject({ limit: "sign_in_failures_per_ip", ip: "127.0.0.1" });
 });
 
-test("sign-in failures are logged with the address, never the email or the password", async () => {
+test("sign-in failures are logged with the address, never the email or the password", { tag: "@own-server" }, async () => {
   await expect.poll(() => jsonLines("sign_in.failed").length).toBe(8);
   const failures = jsonLines("sign_in.failed");
   for (const line of failures) expect(Object.keys(line).sort()).toEqual(["event", "ip", "level", "time"]);
