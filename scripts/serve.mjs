@@ -101,7 +101,7 @@ function shutdown(signal) {
   shuttingDown = true;
   log("server.draining", { signal, in_flight: inFlight.size, grace_seconds: graceMs / 1000 });
   for (const res of inFlight) if (!res.headersSent) res.setHeader("Connection", "close");
-  // The outbox dispatcher (lib/jobs/dispatcher-process.ts) stops claiming now and finishes
+  // The outbox dispatcher (lib/startup/dispatchers.ts) stops claiming now and finishes
   // the deliveries under way within the same grace period.
   const drain = /** @type {((ms: number) => Promise<void>) | undefined} */ (globalThis[Symbol.for("lead-intake.drain")]);
   const drained = typeof drain === "function" ? drain(graceMs).catch(() => undefined) : Promise.resolve();

@@ -4,16 +4,8 @@ import pg from "pg";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createTeam, deleteTeam } from "../teams/team-store";
-import {
-  createApiKey,
-  deleteApiKey,
-  findKeyForAuth,
-  listApiKeys,
-  rollApiKey,
-  takeSecretForCopy,
-  touchApiKey,
-  updateApiKey,
-} from "./api-key-store";
+import { createApiKey, deleteApiKey, listApiKeys, rollApiKey, takeSecretForCopy, updateApiKey } from "./api-key-store";
+import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { digestSecret, maskSecret, secretMatches } from "./secret";
 
 const database = await useTestDatabase();

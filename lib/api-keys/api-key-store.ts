@@ -395,10 +395,6 @@ class SingleFlight {
 
 const erasure = new SingleFlight();
 
-// The key lookup of authentication and the last-used stamp are the intake's hot path:
-// lib/intake/intake-store.ts, on the database driver.
-export { findKeyForAuth, touchApiKey, type KeyForAuth } from "../intake/intake-store";
-
 /** The description of one of the team's keys, or null when the key is gone (the lead detail names its key). */
 export async function findApiKeyDescription(options: { keyId: string; teamId: string }): Promise<{ description: string | null } | null> {
   return db().apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true } });

@@ -2,7 +2,7 @@ import { AuthenticationError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { assertNotLockedOut, consumeKeyBudget, recordAuthFailure, recordAuthSuccess } from "../rate-limit/abuse-limits";
-import { findKeyForAuth, touchApiKey } from "../intake/intake-store";
+import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { now } from "../time/clock";
 import { secretMatches } from "./secret";
 

@@ -1,5 +1,7 @@
 import { ApiError, badRequest } from "./api-error";
-import type { RawField } from "../leads/parse-lead-input";
+
+/** One field as a body sent it (or a CSV row holds it): its name and its value, before any rule. */
+export type RawField = readonly [name: string, value: unknown];
 
 const SUPPORTED = ["application/json", "multipart/form-data", "application/x-www-form-urlencoded"] as const;
 

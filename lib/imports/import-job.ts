@@ -10,7 +10,7 @@ import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { leadFromInput } from "../leads/create-lead";
 import { findLeadsByContact, type NewLead } from "../leads/lead-store";
-import { intakeBusy } from "../intake/intake-activity";
+import { intakeBusy } from "../operations/intake-activity";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
 import { workspaceCurrency } from "../workspace/settings";
 import { openCsv, type CsvDelimiter, type CsvEncoding, type CsvRecord } from "./csv-file";
@@ -29,7 +29,7 @@ import { BatchFencedError, commitBatch, finishImport, markRunning, type Batch, t
 export const BATCH_ROWS = 500;
 /**
  * Rows per transaction while create_lead or a web form is being served in this process
- * (lib/intake/intake-activity.ts): SQLite's one writer is then held a fifth as long per
+ * (lib/operations/intake-activity.ts): SQLite's one writer is then held a fifth as long per
  * batch, so a lead waits at most that long behind the import.
  */
 export const BUSY_BATCH_ROWS = 100;
@@ -261,7 +261,7 @@ export async function runImport(options: {
   }
 }
 
-/** The import lane's handler (lib/jobs/dispatcher-process.ts). */
+/** The import lane's handler (lib/startup/dispatchers.ts). */
 export const importHandler: JobHandler = {
   run: (job, now, lease) => runImport({ importId: job.payload, job, lease, now }),
   async exhausted(job, now) {

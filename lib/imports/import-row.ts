@@ -1,5 +1,6 @@
 import { ApiError } from "../http/api-error";
-import { parseLeadInput, type LeadInput, type RawField } from "../leads/parse-lead-input";
+import type { RawField } from "../http/read-body";
+import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
 import type { ColumnMapping } from "./column-mapping";
 
 // One row of an import as create_lead's input (docs/import.md "Rows"): the mapped cells

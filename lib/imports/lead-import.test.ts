@@ -18,7 +18,7 @@ import { createTeam } from "../teams/team-store";
 import { setWorkspaceCurrency } from "../workspace/settings";
 import { proposeMapping, type ColumnMapping } from "./column-mapping";
 import { BATCH_ROWS, BUSY_BATCH_ROWS, importFilePath, importHandler, runImport } from "./import-job";
-import { trackIntake } from "../intake/intake-activity";
+import { trackIntake } from "../operations/intake-activity";
 import { commitBatch, findImport, importJobId, BatchFencedError, type DuplicatesMode, type ImportRecord } from "./import-store";
 import { cancelImport, CsvFileError, previewImport, refusedRowsCsv, startImport, undoImport, uploadImport } from "./lead-import";
 

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { PG_CAST, pgTime, pgValue, sqliteTime, sqliteValue, type ColumnType } from "../db/column-values";
+import { PG_CAST, pgValue, sqliteValue, type ColumnType } from "../db/column-values";
 import { driver, type Driver } from "../db/driver";
 import { newJobId, type NewJob } from "../jobs/job-store";
 import { LEAD_COLUMNS, type LeadColumn } from "../leads/lead-columns";
@@ -12,23 +12,15 @@ import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import type { BodyEncoding } from "../request-log/request-log-store";
 
-// Every statement of the intake's hot path, on the database driver itself instead of
-// Prisma (docs/performance.md "The intake on the driver"): the API key with its team, and
-// the one transaction that stores a lead (its id from the counter, its source, the
+// The lead's statements of the intake's hot path, on the database driver itself instead of
+// Prisma (docs/performance.md "The intake on the driver"; the API key's lookup is
+// lib/api-keys/key-lookup-store.ts): the one transaction that stores a lead (its id from the counter, its source, the
 // workspace currency, the lead, its request-log row, its outbox rows and, when the
 // request brings them, the idempotent response and the spent proof-of-work challenge).
 // SQLite runs that transaction synchronously with better-sqlite3 on Prisma's own
 // connection, behind the adapter's lock; PostgreSQL sends it as BEGIN, one statement
 // (CTEs), the extras, COMMIT, through Prisma's pool. Prisma owns the schema: the columns
 // written here are checked against its model metadata (intake-store.test.ts).
-
-export type KeyForAuth = {
-  id: string;
-  secretDigest: string;
-  lastUsedAt: Date | null;
-  expiresAt: Date | null;
-  team: { id: string; slug: string; defaultPhoneCountry: string | null } | null;
-};
 
 /** The lead as the rules made it; the source and the currency are settled in the transaction. */
 export type LeadFields = Omit<NewLead, "sourceId" | "currency">;
@@ -117,12 +109,6 @@ function jobsFor(write: LeadWrite, leadId: string, lead: NewLead, sourceName: st
 // ---------------------------------------------------------------------------------------
 // SQLite: prepared statements per connection, one synchronous IMMEDIATE transaction.
 
-function readTime(value: unknown): Date | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
-  return new Date(String(value));
-}
-
 const quote = (name: string) => `"${name}"`;
 
 function insertSql(table: string, columns: Record<string, ColumnType>, placeholder: (i: number, type: ColumnType) => string): string {
@@ -138,10 +124,6 @@ const sqliteStatements = new WeakMap<Database.Database, SqliteStatements>();
 function prepareSqlite(database: Database.Database) {
   const prepare = (sql: string) => database.prepare(sql).safeIntegers(false);
   return {
-    key: prepare(`
-      SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
-      FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = ?`),
-    touchKey: prepare(`UPDATE "ApiKey" SET "lastUsedAt" = ? WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`),
     source: prepare(`SELECT "id", "name", "nameKey" FROM "LeadSource" WHERE "teamId" = ? AND ("nameKey" = ? OR "nameKey" = ?)`),
     currency: prepare(`SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1`),
     counter: prepare(`UPDATE "Counter" SET "value" = "value" + 1 WHERE "name" = '${LEAD_COUNTER}' RETURNING "value"`),
@@ -290,18 +272,6 @@ function pgLeadStatement(withSourceLookup: boolean): string {
 }
 
 const PG_STATEMENTS = {
-  key: {
-    name: "intake_key",
-    text: `SELECT k."id", k."secretDigest",
-        (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
-        (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt",
-        t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
-      FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = $1`,
-  },
-  touchKey: {
-    name: "intake_touch_key",
-    text: `UPDATE "ApiKey" SET "lastUsedAt" = $1::timestamp(3) WHERE "id" = $2 AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $3::timestamp(3))`,
-  },
   leadBySource: { name: "intake_lead_by_source", text: pgLeadStatement(true) },
   leadChosenSource: { name: "intake_lead_chosen_source", text: pgLeadStatement(false) },
   job: {
@@ -404,43 +374,4 @@ export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
   const d: Driver = await driver();
   if (d.provider === "sqlite") return d.run((database) => writeLeadSqlite(database, write));
   return writeLeadPostgres(d.pool, write);
-}
-
-type KeyRow = {
-  id: string;
-  secretDigest: string;
-  lastUsedAt: unknown;
-  expiresAt: unknown;
-  teamId: string | null;
-  teamSlug: string | null;
-  defaultPhoneCountry: string | null;
-};
-
-/** The key with its team, for authentication (spec 5); null for an unknown id. */
-export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
-  const d = await driver();
-  const row =
-    d.provider === "sqlite"
-      ? await d.run((database) => statementsOf(database).key.get(keyId) as KeyRow | undefined)
-      : (await d.pool.query<KeyRow>({ ...PG_STATEMENTS.key, values: [keyId] })).rows[0];
-  if (!row) return null;
-  return {
-    id: row.id,
-    secretDigest: row.secretDigest,
-    lastUsedAt: readTime(row.lastUsedAt),
-    expiresAt: readTime(row.expiresAt),
-    team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
-  };
-}
-
-/** Records use of a key at most once a minute, so the hot path rarely writes. */
-export async function touchApiKey(key: { id: string; lastUsedAt: Date | null }, now = new Date()): Promise<void> {
-  const staleBefore = new Date(now.getTime() - 60_000);
-  if (key.lastUsedAt && key.lastUsedAt > staleBefore) return;
-  const d = await driver();
-  if (d.provider === "sqlite") {
-    await d.run((database) => statementsOf(database).touchKey.run(sqliteTime(now), key.id, sqliteTime(staleBefore)));
-  } else {
-    await d.pool.query({ ...PG_STATEMENTS.touchKey, values: [pgTime(now), key.id, pgTime(staleBefore)] });
-  }
 }

@@ -9,7 +9,7 @@ import { retryDelayMs } from "./retry-schedule";
 
 // Runs the outbox: claims due jobs, hands each to the handler of its kind, and records the
 // outcome: delivered, retried later (lib/jobs/retry-schedule.ts), or failed for good. Every
-// app process runs one (lib/jobs/dispatcher-process.ts); the claim keeps them apart. Time
+// app process runs one (lib/startup/dispatchers.ts); the claim keeps them apart. Time
 // comes from `now` and the jitter from `random`, so tests drive the retry clock.
 
 /**

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
-import { eventLoopUtilization, intakeBusy, intakeNeedsTheProcess, SATURATED, trackIntake } from "../intake/intake-activity";
+import { eventLoopUtilization, intakeBusy, intakeNeedsTheProcess, SATURATED, trackIntake } from "../operations/intake-activity";
 import { createTeam } from "../teams/team-store";
 import { Dispatcher, pauseAfterBatch } from "./dispatcher";
 import { insertJobs } from "./job-store";

@@ -1,7 +1,7 @@
 // Waking the job dispatchers of this process after a commit that queued work, so it
 // starts now rather than at the next poll. Domain code (a lead's outbox, an import, a
 // resend) calls these; the dispatchers register themselves when the server starts
-// (lib/jobs/dispatcher-process.ts). This module imports nothing, so no domain module
+// (lib/startup/dispatchers.ts). This module imports nothing, so no domain module
 // depends on the job registry or its handlers. Route handlers are bundled apart from
 // instrumentation, so the wake functions live on globalThis.
 

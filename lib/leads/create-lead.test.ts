@@ -6,7 +6,8 @@ import { addLeadSource } from "../teams/lead-sources";
 import { createTeam, type Team } from "../teams/team-store";
 import { setWorkspaceCurrency, workspaceCurrency } from "../workspace/settings";
 import { LEAD_CREATED, createLead, successMessage, type SkippableField } from "./create-lead";
-import { parseLeadInput, type RawField } from "./parse-lead-input";
+import type { RawField } from "../http/read-body";
+import { parseLeadInput } from "./parse-lead-input";
 
 await useTestDatabase();
 

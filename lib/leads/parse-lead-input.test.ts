@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ApiError } from "../http/api-error";
 import { KNOWN_FIELDS, LIMITS } from "./lead-input-schema";
-import { parseLeadInput, type LeadInput, type RawField } from "./parse-lead-input";
+import type { RawField } from "../http/read-body";
+import { parseLeadInput, type LeadInput } from "./parse-lead-input";
 
 /** Asserts that parsing fails with a 422 "Validation failed" whose text is exactly `error`. */
 function assertRejected(fields: RawField[], error: string | RegExp): void {

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { validationError } from "../http/api-error";
+import type { RawField } from "../http/read-body";
 import { KNOWN_FIELDS, LIMITS, leadInputSchema } from "./lead-input-schema";
 
 export type ExtraFieldScalar = string | number | boolean;
@@ -31,7 +32,6 @@ export type LeadInput = {
 };
 
 /** One parameter as it arrived: a JSON value, or a form-data string or file. */
-export type RawField = readonly [name: string, value: unknown];
 
 const quote = (name: string) => JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name);
 // eslint-disable-next-line no-control-regex -- matching control characters is the point

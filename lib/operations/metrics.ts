@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
-import { trackIntake } from "../intake/intake-activity";
+import { trackIntake } from "./intake-activity";
 
 // Prometheus metrics of this process (GET /api/metrics, behind METRICS_TOKEN). Label
 // values are bounded sets: a route name, a status class, a refusal reason, a team slug;

@@ -1,11 +1,11 @@
 import { env } from "../env";
-import { intakeNeedsTheProcess } from "../intake/intake-activity";
+import { intakeNeedsTheProcess } from "../operations/intake-activity";
 import { log } from "../log/logger";
 import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
 import { importHandler } from "../imports/import-job";
-import { Dispatcher } from "./dispatcher";
-import { registerWakers } from "./wake";
+import { Dispatcher } from "../jobs/dispatcher";
+import { registerWakers } from "../jobs/wake";
 
 // The dispatchers of this app process and their handlers, registered here and nowhere
 // else; domain code wakes them through lib/jobs/wake.ts. instrumentation.ts starts them

@@ -1,0 +1,97 @@
+import type Database from "better-sqlite3";
+import { pgTime, sqliteTime } from "../db/column-values";
+import { driver } from "../db/driver";
+
+// The API key's statements of the intake's hot path (spec 5), on the database driver itself
+// like the lead's transaction (lib/intake/intake-store.ts, docs/performance.md "The intake on
+// the driver"): the key with its team, and its last-used time.
+
+export type KeyForAuth = {
+  id: string;
+  secretDigest: string;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  team: { id: string; slug: string; defaultPhoneCountry: string | null } | null;
+};
+
+type KeyRow = {
+  id: string;
+  secretDigest: string;
+  lastUsedAt: unknown;
+  expiresAt: unknown;
+  teamId: string | null;
+  teamSlug: string | null;
+  defaultPhoneCountry: string | null;
+};
+
+const SQLITE = {
+  key: `SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
+    FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = ?`,
+  touchKey: `UPDATE "ApiKey" SET "lastUsedAt" = ? WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`,
+};
+
+const POSTGRES = {
+  key: {
+    name: "intake_key",
+    text: `SELECT k."id", k."secretDigest",
+        (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
+        (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt",
+        t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
+      FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = $1`,
+  },
+  touchKey: {
+    name: "intake_touch_key",
+    text: `UPDATE "ApiKey" SET "lastUsedAt" = $1::timestamp(3) WHERE "id" = $2 AND ("lastUsedAt" IS NULL OR "lastUsedAt" < $3::timestamp(3))`,
+  },
+} as const;
+
+type Prepared = { key: Database.Statement; touchKey: Database.Statement };
+const prepared = new WeakMap<Database.Database, Prepared>();
+
+/** The statements prepared once per connection. */
+function statementsOf(database: Database.Database): Prepared {
+  let statements = prepared.get(database);
+  if (!statements) {
+    statements = {
+      key: database.prepare(SQLITE.key).safeIntegers(false),
+      touchKey: database.prepare(SQLITE.touchKey).safeIntegers(false),
+    };
+    prepared.set(database, statements);
+  }
+  return statements;
+}
+
+function readTime(value: unknown): Date | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
+  return new Date(String(value));
+}
+
+/** The key with its team, for authentication (spec 5); null for an unknown id. */
+export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
+  const d = await driver();
+  const row =
+    d.provider === "sqlite"
+      ? await d.run((database) => statementsOf(database).key.get(keyId) as KeyRow | undefined)
+      : (await d.pool.query<KeyRow>({ ...POSTGRES.key, values: [keyId] })).rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    secretDigest: row.secretDigest,
+    lastUsedAt: readTime(row.lastUsedAt),
+    expiresAt: readTime(row.expiresAt),
+    team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
+  };
+}
+
+/** Records use of a key at most once a minute, so the hot path rarely writes. */
+export async function touchApiKey(key: { id: string; lastUsedAt: Date | null }, now = new Date()): Promise<void> {
+  const staleBefore = new Date(now.getTime() - 60_000);
+  if (key.lastUsedAt && key.lastUsedAt > staleBefore) return;
+  const d = await driver();
+  if (d.provider === "sqlite") {
+    await d.run((database) => statementsOf(database).touchKey.run(sqliteTime(now), key.id, sqliteTime(staleBefore)));
+  } else {
+    await d.pool.query({ ...POSTGRES.touchKey, values: [pgTime(now), key.id, pgTime(staleBefore)] });
+  }
+}
