@@ -3,7 +3,7 @@ import { pgTime, sqliteTime } from "../db/column-values";
 import { driver } from "../db/driver";
 
 // The API key's statements of the intake's hot path (spec 5), on the database driver itself
-// like the lead's transaction (lib/intake/intake-store.ts, docs/performance.md "The intake on
+// like the lead's transaction (lib/leads/lead-writer.ts, docs/performance.md "The intake on
 // the driver"): the key with its team, and its last-used time.
 
 export type KeyForAuth = {

@@ -3,7 +3,7 @@ import type pg from "pg";
 
 // The database driver under the app's Prisma client, as its adapters register it (this
 // module imports nothing of the app's, so the adapters and the client can both use it), for the one path that bypasses
-// Prisma: the intake's hot path (lib/intake/intake-store.ts, docs/performance.md). The
+// Prisma: the intake's hot path (lib/leads/lead-writer.ts, docs/performance.md). The
 // adapters in lib/db/client.ts register the connection they open here, so the hot path
 // uses the same SQLite connection, behind the same lock, and the same pg.Pool as Prisma.
 

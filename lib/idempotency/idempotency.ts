@@ -31,7 +31,7 @@ export type IdempotentRequest = { apiKeyId: string; key: string; fingerprint: st
 /**
  * A claim for the creating transaction to complete: it stores the response where the row
  * still has this `id` and `token` and no response, and rolls back with `lost()` otherwise
- * (lib/intake/intake-store.ts).
+ * (lib/leads/lead-writer.ts).
  */
 export type ClaimToComplete = Claim & { lost: () => Error };
 export type Outcome = StoredResponse & { replayed: boolean };

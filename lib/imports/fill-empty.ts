@@ -1,4 +1,4 @@
-import type { NewLead } from "../leads/lead-store";
+import type { NewLead } from "../leads/new-lead";
 
 // Duplicates mode "update" (docs/import.md "Duplicates"): a row that matches a lead fills
 // that lead's empty fields, and adds the extra fields it lacks; nothing it has is replaced.

@@ -3,7 +3,9 @@ import { isUniqueViolation } from "../db/errors";
 import { rawJson } from "../db/raw-json";
 import { extendLease, insertJobs, type ClaimedJob } from "../jobs/job-store";
 import type { JobLease } from "../jobs/dispatcher";
-import { findFillableLeads, insertLeadBatch, updateFilledLead, type FillableLead, type NewLead } from "../leads/lead-store";
+import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-store";
+import { writeLeadBatch } from "../leads/lead-writer";
+import type { NewLead } from "../leads/new-lead";
 import type { ColumnMapping } from "./column-mapping";
 
 // Every database access for imports (Import, ImportRefusedRow) lives here, with the one
@@ -263,7 +265,7 @@ export async function commitBatch(
         });
       }
       // Last: the lead counter's row lock is held from here to the commit only.
-      await insertLeadBatch(tx, batch.leads);
+      await writeLeadBatch(tx, batch.leads);
       return { created: batch.leads.length, updated };
     },
     { maxWait: 10_000, timeout: 30_000 },

@@ -10,7 +10,7 @@ import type { RequestTarget } from "../request-log/request-log-store";
 // The one way a request becomes a lead, for create_lead (an API key) and for web forms:
 // the lead, its request-log row and whatever the caller adds (a stored idempotent
 // response, a spent proof-of-work challenge) commit in one transaction
-// (lib/intake/intake-store.ts).
+// (lib/leads/lead-writer.ts).
 
 /** Where a lead is sent: the team, and the key or the form that received it. */
 export type IntakeChannel = {

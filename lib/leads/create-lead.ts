@@ -1,8 +1,8 @@
 import { env } from "../env";
-import { MissingApiSource, writeLead, type LeadFields, type LeadWrite } from "../intake/intake-store";
 import { wakeDeliveries } from "../jobs/wake";
-import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
-import type { NewLead } from "./lead-store";
+import type { LeadSource } from "../teams/lead-sources";
+import { writeLead, type LeadFields, type LeadWrite } from "./lead-writer";
+import type { NewLead } from "./new-lead";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
 import { parsePhone } from "./phone";
@@ -100,7 +100,7 @@ export function leadFromInput(options: {
 /**
  * Creates one lead for a team from validated input, applying every rule of spec 2.1. The
  * lead, its outbox rows and the extras (`requestLog`, `claim`, `spentChallenge`) commit in
- * one transaction on the intake's hot path (lib/intake/intake-store.ts), which also settles
+ * one transaction through the lead writer (lib/leads/lead-writer.ts), which also settles
  * the source and the workspace currency.
  */
 export async function createLead(
@@ -133,12 +133,7 @@ export async function createLead(
     events: { origin, emails: Boolean(env().SMTP_URL) },
     now: new Date(),
   };
-  const written = await writeLead(write).catch(async (error: unknown) => {
-    if (!(error instanceof MissingApiSource)) throw error;
-    // The team lost its API source (or never had one): made once, then the write is retried.
-    await resolveLeadSource(team.id);
-    return writeLead(write);
-  });
+  const written = await writeLead(write);
   if (written.jobs) wakeDeliveries();
   return { leadId: written.leadId, skipped };
 }

@@ -1,11 +1,12 @@
 import { PG_CAST, pgValue, sqliteValue, type ColumnType } from "../db/column-values";
 
-// The Lead columns written by the two statements that bypass Prisma: the intake's hot path
-// (one lead per create_lead or form post) and an import's batch insert (many rows per
-// statement). One list for both, with the types that say how each value is sent;
-// lib/intake/intake-store.test.ts checks it against Prisma's model metadata.
+// The columns the lead writer (lib/leads/lead-writer.ts) writes without Prisma, with the
+// types that say how each value is sent: a lead's (one per create_lead or form post, many
+// per statement for an import's batch), and the rows that commit with a single lead (its
+// request-log row, its outbox jobs, a spent proof-of-work challenge).
+// lib/leads/lead-writer.test.ts checks every list against Prisma's model metadata.
 
-/** Every column of Lead the intake's hot path (lib/intake/intake-store.ts) writes, with its type. The rest keep their defaults (DEFAULTED_LEAD_COLUMNS). */
+/** Every column of Lead the lead writer writes for one lead, with its type. The rest keep their defaults (DEFAULTED_LEAD_COLUMNS). */
 export const LEAD_COLUMNS = {
   id: "text",
   seq: "int",
@@ -53,6 +54,51 @@ export type LeadColumn = keyof typeof LEAD_COLUMNS;
 /** The columns of an import's batch insert: the hot path's, and the import the rows belong to. */
 export const LEAD_BATCH_COLUMNS = { ...LEAD_COLUMNS, importId: "text" } as const satisfies Record<string, ColumnType>;
 export type LeadBatchRow = { [K in keyof typeof LEAD_BATCH_COLUMNS]: unknown };
+
+export const API_REQUEST_COLUMNS = {
+  teamId: "text",
+  apiKeyId: "text",
+  formId: "text",
+  createdAt: "timestamp",
+  status: "int",
+  leadId: "text",
+  error: "text",
+  ip: "text",
+  encoding: "text",
+} as const satisfies Record<string, ColumnType>;
+/** The autoincrement id. */
+export const DEFAULTED_API_REQUEST_COLUMNS = ["id"] as const;
+
+export const JOB_COLUMNS = {
+  id: "text",
+  teamId: "text",
+  kind: "text",
+  endpointId: "text",
+  eventId: "text",
+  eventType: "text",
+  payload: "text",
+  maxAttempts: "int",
+  runAt: "timestamp",
+  createdAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+/** A new job is pending, never tried, unclaimed. */
+export const DEFAULTED_JOB_COLUMNS = ["state", "attempts", "lockedBy", "lockedUntil", "lastError", "finishedAt"] as const;
+
+export const SPENT_CHALLENGE_COLUMNS = { id: "text", expiresAt: "timestamp" } as const satisfies Record<string, ColumnType>;
+
+const quote = (name: string) => `"${name}"`;
+
+/** A one-row INSERT of `columns` into `table`, each value written by `placeholder` ("?" for SQLite, "$1::text" for PostgreSQL). */
+export function insertSql(
+  table: string,
+  columns: Record<string, ColumnType>,
+  placeholder: (i: number, type: ColumnType) => string,
+): string {
+  const names = Object.keys(columns);
+  return `INSERT INTO ${quote(table)} (${names.map(quote).join(", ")}) VALUES (${names
+    .map((name, i) => placeholder(i, columns[name]!))
+    .join(", ")})`;
+}
 
 /**
  * Parameters per statement. SQLite: 999, the limit of SQLite builds before 3.32 (this one,

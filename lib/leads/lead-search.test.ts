@@ -6,7 +6,8 @@ import { foldExistingSearchKeys } from "../setup/fold-search-keys";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER } from "./lead-filter";
-import { listLeads, searchKey } from "./lead-store";
+import { listLeads } from "./lead-store";
+import { searchKey } from "./new-lead";
 import type { LeadInput } from "./parse-lead-input";
 
 await useTestDatabase();

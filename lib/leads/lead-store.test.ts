@@ -6,8 +6,9 @@ import { resolveLeadSource } from "../teams/lead-sources";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { parseLeadId } from "./lead-id";
-import { writeLead } from "../intake/intake-store";
-import { countLeads, findLead, findLeadsByContact, insertLeadBatch, type NewLead } from "./lead-store";
+import { writeLead, writeLeadBatch } from "./lead-writer";
+import { countLeads, findLead, findLeadsByContact } from "./lead-store";
+import type { NewLead } from "./new-lead";
 
 await useTestDatabase();
 
@@ -48,7 +49,7 @@ const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
   ...overrides,
 });
 
-/** Stores a lead through the intake's hot path (lib/intake/intake-store.ts), with the source as given. */
+/** Stores a lead through the intake's hot path (lib/leads/lead-writer.ts), with the source as given. */
 const insertLead = async (lead: NewLead): Promise<string> => {
   const { sourceId, currency: _currency, ...fields } = lead;
   const written = await writeLead({
@@ -171,9 +172,9 @@ describe("an import's duplicate check", () => {
         mobileNo: i % 5 === 0 ? number(100_000 + i) : null,
       }),
     );
-    const ids = await db().$transaction((tx) => insertLeadBatch(tx, leads));
+    const ids = await db().$transaction((tx) => writeLeadBatch(tx, leads));
     await db().$transaction((tx) =>
-      insertLeadBatch(tx, [newLead({ teamId: other.id, sourceId: otherSource.id, email: "person0@example.com", phone: number(3) })]),
+      writeLeadBatch(tx, [newLead({ teamId: other.id, sourceId: otherSource.id, email: "person0@example.com", phone: number(3) })]),
     );
 
     const emails = Array.from({ length: 1_100 }, (_, i) => `person${i}@example.com`);

@@ -2,112 +2,13 @@ import { join, raw, sqltag as sql } from "@prisma/client/runtime/client";
 import { db, type Db, type Tx } from "../db/client";
 import { env } from "../env";
 import { rawJson } from "../db/raw-json";
-import { leadBatchInserts } from "./lead-columns";
 import { formatLeadId, parseLeadId } from "./lead-id";
 import { parsePhone } from "./phone";
 import { createdRange, EMPTY_FILTER, narrows, type LeadFilter } from "./lead-filter";
-import type { ExtraFieldValue } from "./parse-lead-input";
+import { searchKey, searchKeys, type NewLead } from "./new-lead";
 
-// Every database access for leads lives here.
-
-export type NewLead = {
-  teamId: string;
-  apiKeyId: string | null;
-  formId: string | null;
-  firstName: string;
-  lastName: string | null;
-  email: string | null;
-  phone: string | null;
-  phoneCountryCode: string | null;
-  phoneNational: string | null;
-  mobileNo: string | null;
-  mobileCountryCode: string | null;
-  mobileNational: string | null;
-  skippedPhone: string | null;
-  skippedMobileNo: string | null;
-  skippedWebsite: string | null;
-  organization: string;
-  sourceId: string;
-  jobTitle: string | null;
-  website: string | null;
-  territory: string | null;
-  industry: string | null;
-  annualRevenue: string | null;
-  noOfEmployees: string | null;
-  currency: string;
-  utmSource: string | null;
-  utmMedium: string | null;
-  utmCampaign: string | null;
-  utmTerm: string | null;
-  utmContent: string | null;
-  extraFields: Record<string, ExtraFieldValue>;
-};
-
-/** The Counter row lead ids are allocated from (lib/intake/intake-store.ts, insertLeadBatch). */
-export const LEAD_COUNTER = "lead";
-
-/** Lower-cased (email) and folded (names, organization) copies of the searchable fields (see listLeads). */
-export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization">) {
-  const fullName = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
-  return {
-    emailKey: lead.email?.toLowerCase() ?? null,
-    nameKey: searchKey(fullName),
-    lastNameKey: lead.lastName ? searchKey(lead.lastName) : null,
-    organizationKey: searchKey(lead.organization),
-  };
-}
-
-/**
- * The folded form names and organizations are searched by: compatibility-decomposed, marks
- * removed, lower-cased ("Díaz" and "DIAZ" are both "diaz"; "ﬁ" is "fi"). Leads stored before
- * folding are folded once by lib/setup/fold-search-keys.ts.
- */
-export function searchKey(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/\p{M}+/gu, "")
-    .toLowerCase()
-    .trim();
-}
-
-/**
- * Advances the lead counter by `count` inside `tx` and returns its new value: the seqs
- * value − count + 1 … value are the caller's. The row lock (held to the commit) serialises
- * allocations on every instance; a rolled-back transaction gives its numbers back.
- */
-async function allocateLeadSeqs(tx: Tx, count: number): Promise<number> {
-  // Raw: the same statement Prisma would send, without compiling it per call.
-  const [row] = await tx.$queryRaw<{ value: number | bigint }[]>`
-    UPDATE "Counter" SET "value" = "value" + ${count} WHERE "name" = ${LEAD_COUNTER} RETURNING "value"`;
-  if (!row) throw new Error(`The "${LEAD_COUNTER}" counter row is missing`);
-  return Number(row.value);
-}
-
-/**
- * Inserts leads inside `tx` with consecutive CRM-LEAD ids in the order given (an import's
- * batch, in file order); returns their ids. The counter is advanced last, so its row lock,
- * which create_lead waits for, is held only from here to the commit.
- */
-export async function insertLeadBatch(tx: Tx, leads: readonly (NewLead & { importId?: string | null })[]): Promise<string[]> {
-  if (!leads.length) return [];
-  const last = await allocateLeadSeqs(tx, leads.length);
-  const first = last - leads.length + 1;
-  const createdAt = new Date();
-  const rows = leads.map((lead, index) => ({
-    ...lead,
-    importId: lead.importId ?? null,
-    id: formatLeadId(first + index),
-    seq: first + index,
-    ...searchKeys(lead),
-    createdAt,
-  }));
-  // Raw multi-row INSERTs (lib/leads/lead-columns.ts, the hot path's columns and value
-  // conversions): Prisma's createMany compiles a plan per call in its query compiler,
-  // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go
-  // to the driver as they are.
-  for (const { sql, values } of leadBatchInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
-  return rows.map((row) => row.id);
-}
+// The lead queries: lookups, the list and its counts, duplicates, the export, merges, the
+// fills of an import and retention. A new lead is written by lib/leads/lead-writer.ts.
 
 /** Values per IN list on SQLite (bound parameters; PostgreSQL takes the list as one array). */
 const IN_CHUNK = 500;

@@ -1,12 +1,12 @@
 import type { NewJob } from "../jobs/job-store";
 import { MAX_ATTEMPTS } from "../jobs/retry-schedule";
-import type { NewLead } from "../leads/lead-store";
+import type { NewLead } from "../leads/new-lead";
 import { LEAD_CREATED, leadCreatedEvent, newEventId, type LeadOrigin } from "../webhooks/lead-created-event";
 import { newLeadEmailPayload } from "./new-lead-email";
 
 // What a new lead must set off: one outbox row per subscribed endpoint and per member who
 // asked for an email. The intake writes them inside the lead's own transaction
-// (lib/intake/intake-store.ts): a committed lead always gets its webhook deliveries and
+// (lib/leads/lead-writer.ts): a committed lead always gets its webhook deliveries and
 // emails, a rolled-back one never does. The dispatcher sends them later; nothing here
 // waits on a network.
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "../db/client";
 import { env } from "../env";
 import type { JobHandler } from "../jobs/dispatcher";
-import type { NewLead } from "../leads/lead-store";
+import type { NewLead } from "../leads/new-lead";
 
 // New-lead emails (docs/webhooks.md "New-lead emails"): one per lead to each member who
 // opted in for the team, sent through the outbox like a webhook. The email names the lead

@@ -102,7 +102,7 @@ const PRUNE_EVERY = 200;
 let spentSincePrune = 0;
 
 /**
- * The solution as the lead's transaction spends it (lib/intake/intake-store.ts): a second
+ * The solution as the lead's transaction spends it (lib/leads/lead-writer.ts): a second
  * use rolls the lead back with 403. Every PRUNE_EVERY spends, expired ones are forgotten.
  */
 export function spendableSolution(solution: VerifiedSolution): { id: string; expiresAt: Date; replayed: () => Error } {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { NewLead } from "../leads/lead-store";
+import type { NewLead } from "../leads/new-lead";
 
 // The body of every webhook delivery: one zod schema, which builds the payload here and the
 // OpenAPI document's `webhooks` section (lib/leads/openapi.ts), so the two cannot drift.

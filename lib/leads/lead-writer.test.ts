@@ -5,23 +5,25 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { createApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
 import { db } from "../db/client";
 import { rawJson } from "../db/raw-json";
-import { createLead } from "../leads/create-lead";
-import { LEAD_BATCH_COLUMNS, LEAD_COLUMNS, DEFAULTED_LEAD_COLUMNS } from "../leads/lead-columns";
-import { searchKeys, type NewLead } from "../leads/lead-store";
-import { parseLeadInput } from "../leads/parse-lead-input";
-import { resolveLeadSource } from "../teams/lead-sources";
-import { addMember, changeMembership, createTeam } from "../teams/team-store";
+import { createLead } from "./create-lead";
 import {
   API_REQUEST_COLUMNS,
   DEFAULTED_API_REQUEST_COLUMNS,
   DEFAULTED_JOB_COLUMNS,
+  DEFAULTED_LEAD_COLUMNS,
   JOB_COLUMNS,
+  LEAD_BATCH_COLUMNS,
+  LEAD_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
-  writeLead,
-  type LeadFields,
-} from "./intake-store";
+} from "./lead-columns";
+import { formatLeadId, leadIdSql } from "./lead-id";
+import { writeLead, writeLeadBatch, type LeadFields } from "./lead-writer";
+import { searchKeys, type NewLead } from "./new-lead";
+import { parseLeadInput } from "./parse-lead-input";
+import { resolveLeadSource } from "../teams/lead-sources";
+import { addMember, changeMembership, createTeam } from "../teams/team-store";
 
-// The intake's hot path writes with its own SQL (lib/intake/intake-store.ts). These tests
+// The lead writer writes with its own SQL (lib/leads/lead-writer.ts). These tests
 // keep it honest against Prisma, which owns the schema: every column of every model it
 // writes is either written or deliberately left to its default, and what it writes reads
 // back through Prisma exactly as Prisma's own write of the same values does.
@@ -72,7 +74,7 @@ describe("the hot path covers every column Prisma's schema has (a schema change 
       assert.deepEqual(
         [...Object.keys(written), ...defaulted].sort(),
         modelFields(model),
-        `lib/intake/intake-store.ts must write each new column of ${model} or list it as defaulted`,
+        `lib/leads/lead-columns.ts must list each new column of ${model} as written or defaulted`,
       );
     });
     test(`${model}: a column left to its default is nullable or has a default in the database`, async () => {
@@ -285,6 +287,65 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
     );
     assert.deepEqual({ counter: await counter(), leads: await db().lead.count(), requests: await db().apiRequest.count() }, before);
   });
+});
+
+describe("the counter and the id format: one lead, a batch and the next lead take consecutive ids", () => {
+  test("past 99999 the id grows a digit, the same through writeLead (SQL on PostgreSQL) and writeLeadBatch", async () => {
+    await db().counter.update({ where: { name: "lead" }, data: { value: 99_997 } });
+    const [fields] = fc.sample(leadFields.filter(storable), 1);
+    const one = () =>
+      writeLead({ lead: fields!, source: { chosen: source }, events: { origin: { apiKeyId: null }, emails: false }, now: new Date() });
+    const first = (await one()).leadId;
+    const batch = await db().$transaction((tx) =>
+      writeLeadBatch(
+        tx,
+        [1, 2].map(() => ({ ...fields!, sourceId: source.id, currency: "USD" })),
+      ),
+    );
+    const last = (await one()).leadId;
+    assert.deepEqual([first, ...batch, last], ["CRM-LEAD-99998", "CRM-LEAD-99999", "CRM-LEAD-100000", "CRM-LEAD-100001"]);
+    const stored = await db().lead.findMany({ where: { id: { in: [first, ...batch, last] } }, select: { id: true, seq: true } });
+    for (const { id, seq } of stored) assert.equal(id, formatLeadId(seq));
+  });
+
+  test("a team without its API source: the writer makes it once and the lead gets it (requested or unknown source)", async () => {
+    const lost = await createTeam({ slug: "hot-path-lost-source", name: "Lost source" });
+    await db().leadSource.deleteMany({ where: { teamId: lost.id } });
+    const [fields] = fc.sample(leadFields.filter(storable), 1);
+    const write = (requested: string | undefined) =>
+      writeLead({
+        lead: { ...fields!, teamId: lost.id },
+        source: { requested },
+        events: { origin: { apiKeyId: null }, emails: false },
+        now: new Date(),
+      });
+    const [first, second] = await Promise.all([write("Trade fair"), write(undefined)]);
+    assert.equal(first.source.name, "API");
+    assert.equal(second.source.id, first.source.id);
+    const sources = await db().leadSource.findMany({ where: { teamId: lost.id } });
+    assert.deepEqual(
+      sources.map((s) => s.name),
+      ["API"],
+    );
+    const stored = await db().lead.findMany({ where: { teamId: lost.id }, select: { sourceId: true } });
+    assert.deepEqual(
+      stored.map((lead) => lead.sourceId),
+      [first.source.id, first.source.id],
+    );
+  });
+
+  // SQLite's statements take the id from formatLeadId itself; PostgreSQL's compute it in SQL.
+  if (database.provider === "postgres") {
+    test("PostgreSQL's id expression formats every seq exactly as formatLeadId", async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.integer({ min: 0, max: 200_000 }), fc.integer({ min: 0, max: 2_147_483_647 })), async (seq) => {
+          const [row] = await db().$queryRawUnsafe<{ id: string }[]>(`SELECT ${leadIdSql("$1::int4")} AS "id"`, seq);
+          assert.equal(row!.id, formatLeadId(seq));
+        }),
+        { numRuns: 200, examples: [[0], [1], [9_999], [99_999], [100_000], [2_147_483_647]] },
+      );
+    });
+  }
 });
 
 describe("one process: hot-path creates and Prisma transactions never wait on each other", () => {

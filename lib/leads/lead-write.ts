@@ -1,0 +1,92 @@
+import type { NewJob } from "../jobs/job-store";
+import { leadCreatedJobs } from "../notifications/lead-created-outbox";
+import type { BodyEncoding } from "../request-log/request-log-store";
+import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
+import type { LeadOrigin } from "../webhooks/lead-created-event";
+import { formatLeadId } from "./lead-id";
+import { searchKeys, type NewLead } from "./new-lead";
+
+// What the lead writer (lib/leads/lead-writer.ts) writes, and the rules its SQLite and
+// PostgreSQL statements share: the counter ids come from, the id format, the fall-back to
+// the team's "API" source, the stored row (search keys, id, seq, time) and the outbox rows.
+
+/** The Counter row lead ids are allocated from. */
+export const LEAD_COUNTER = "lead";
+
+/**
+ * The statement that advances the lead counter by `increment` (a number or a parameter) and
+ * returns its new value: the seqs value − increment + 1 … value are the caller's. The row
+ * lock (held to the commit) serialises allocations on every instance; a rolled-back
+ * transaction gives its numbers back. `where` narrows it further (PostgreSQL's CTE).
+ */
+export function counterSql(increment: string, where = ""): string {
+  return `UPDATE "Counter" SET "value" = "value" + ${increment} WHERE "name" = '${LEAD_COUNTER}'${where} RETURNING "value"`;
+}
+
+/** The error when the counter row is gone (the migration creates it; nothing deletes it). */
+export const missingCounter = () => new Error(`The "${LEAD_COUNTER}" counter row is missing`);
+
+/** The lead as the rules made it; the source and the currency are settled in the transaction. */
+export type LeadFields = Omit<NewLead, "sourceId" | "currency">;
+
+/** One lead and everything that commits with it. */
+export type LeadWrite = {
+  lead: LeadFields;
+  /** A source chosen by the channel (a web form's), or the request's `source` field (spec 2.1). */
+  source: { chosen: LeadSource } | { requested: string | undefined };
+  /** The request-log row of the created lead (status 201), when the lead came over HTTP. */
+  requestLog?: { apiKeyId: string | null; formId: string | null; ip: string | null; encoding: BodyEncoding } | null;
+  /** An Idempotency-Key claim, completed with the response for the new lead id. */
+  claim?: { id: string; token: string; response: (leadId: string) => { status: number; body: string }; lost: () => Error } | null;
+  /** A proof-of-work solution, spent once. */
+  spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
+  /** What the "lead created" event says created the lead, and whether new-lead emails are sent (SMTP set). */
+  events: { origin: LeadOrigin; emails: boolean };
+  now: Date;
+};
+
+export type LeadWritten = { leadId: string; source: LeadSource; currency: string; jobs: number };
+
+/** Thrown inside the transaction when the team has no API source yet (lead-writer.ts makes it, then writes again). */
+export class MissingApiSource extends Error {}
+
+const API_SOURCE_KEY = API_SOURCE_NAME.toLowerCase();
+
+/**
+ * The source keys a requested source is looked up by, best first: the requested name, else
+ * the team's "API" source (spec 2.1: an unknown or missing source falls back to it). Null
+ * when the channel chose the source.
+ */
+export function sourceKeys(source: LeadWrite["source"]): [string, string] | null {
+  if ("chosen" in source) return null;
+  const wanted = source.requested?.trim().toLowerCase();
+  return [wanted || API_SOURCE_KEY, API_SOURCE_KEY];
+}
+
+/** Of the team's sources found by sourceKeys, the one the lead gets. */
+export function pickSource<T extends { nameKey: string }>(found: readonly T[], [wanted, api]: [string, string]): T | undefined {
+  return found.find((row) => row.nameKey === wanted) ?? found.find((row) => row.nameKey === api);
+}
+
+/** A lead's stored row: its fields, their search keys, its id from its seq, its time. */
+export function leadRow<T extends NewLead>(lead: T, seq: number, createdAt: Date) {
+  return { ...lead, ...searchKeys(lead), id: formatLeadId(seq), seq, createdAt };
+}
+
+/** Who hears of a new lead; the team's slug is read only when someone does. */
+export type Recipients = { teamSlug: () => string; endpoints: string[]; subscribers: string[] };
+
+/** The outbox rows of a new lead: a webhook delivery per endpoint, an email per subscriber. */
+export function outboxJobs(write: LeadWrite, leadId: string, lead: NewLead, sourceName: string, recipients: Recipients): NewJob[] {
+  if (!recipients.endpoints.length && !recipients.subscribers.length) return [];
+  return leadCreatedJobs({
+    endpoints: recipients.endpoints,
+    subscribers: recipients.subscribers,
+    team: { id: write.lead.teamId, slug: recipients.teamSlug() },
+    leadId,
+    lead,
+    sourceName,
+    origin: write.events.origin,
+    at: write.now,
+  });
+}

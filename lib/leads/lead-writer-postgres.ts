@@ -1,0 +1,152 @@
+import type pg from "pg";
+import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
+import { newJobId } from "../jobs/job-store";
+import { LEAD_CREATED } from "../webhooks/lead-created-event";
+import { DEFAULT_CURRENCY } from "../workspace/settings";
+import { insertSql, JOB_COLUMNS, LEAD_COLUMNS, SPENT_CHALLENGE_COLUMNS, type LeadColumn } from "./lead-columns";
+import { leadIdSql } from "./lead-id";
+import { counterSql, MissingApiSource, outboxJobs, sourceKeys, type LeadWrite, type LeadWritten, type Recipients } from "./lead-write";
+import { searchKeys } from "./new-lead";
+
+// The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
+// statement for the source, the currency, the counter, the lead and its request-log row
+// (CTEs), then the outbox rows and the extras, COMMIT. SQLite's statements are
+// lead-writer-sqlite.ts; what both share is lead-write.ts.
+
+const quote = (name: string) => `"${name}"`;
+const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
+  Object.keys(columns).map((name) => pgValue(columns[name]!, row[name]));
+
+// The lead's columns other than those the statement computes (id, seq, source, currency).
+const LEAD_PARAMS = (Object.keys(LEAD_COLUMNS) as LeadColumn[]).filter((name) => !["id", "seq", "sourceId", "currency"].includes(name));
+const COMPUTED: Partial<Record<LeadColumn, string>> = {
+  id: leadIdSql(`c."value"`),
+  seq: `c."value"`,
+  sourceId: `s."id"`,
+  currency: `w."currency"`,
+};
+
+function leadStatement(withSourceLookup: boolean): string {
+  const base = LEAD_PARAMS.length; // $1..$base: the lead's columns
+  const p = {
+    wanted: `$${base + 1}::text`,
+    api: `$${base + 2}::text`,
+    chosenId: `$${base + 1}::text`,
+    chosenName: `$${base + 2}::text`,
+    logWanted: `$${base + 3}::boolean`,
+    logApiKey: `$${base + 4}::text`,
+    logForm: `$${base + 5}::text`,
+    logIp: `$${base + 6}::text`,
+    logEncoding: `$${base + 7}::text`,
+    emails: `$${base + 8}::boolean`,
+  };
+  const paramOf = (name: LeadColumn) => `$${LEAD_PARAMS.indexOf(name) + 1}::${PG_CAST[LEAD_COLUMNS[name]]}`;
+  const leadColumns = Object.keys(LEAD_COLUMNS) as LeadColumn[];
+  const teamId = paramOf("teamId");
+  const createdAt = paramOf("createdAt");
+  // pickSource's order: the requested name, else the API source.
+  const source = withSourceLookup
+    ? `SELECT "id", "name" FROM "LeadSource" WHERE "teamId" = ${teamId} AND "nameKey" IN (${p.wanted}, ${p.api})
+         ORDER BY ("nameKey" = ${p.wanted}) DESC LIMIT 1`
+    : `SELECT ${p.chosenId} AS "id", ${p.chosenName} AS "name"`;
+  return `
+    WITH s AS (${source}),
+    w AS (SELECT COALESCE((SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1), '${DEFAULT_CURRENCY}') AS "currency"),
+    c AS (${counterSql("1", ` AND EXISTS (SELECT 1 FROM s)`)}),
+    l AS (
+      INSERT INTO "Lead" (${leadColumns.map(quote).join(", ")})
+      SELECT ${leadColumns.map((name) => COMPUTED[name] ?? paramOf(name)).join(", ")} FROM c, s, w
+      RETURNING "id", "seq"),
+    r AS (
+      INSERT INTO "ApiRequest" ("teamId", "apiKeyId", "formId", "createdAt", "status", "leadId", "error", "ip", "encoding")
+      SELECT ${teamId}, ${p.logApiKey}, ${p.logForm}, ${createdAt}, 201, l."id", NULL, ${p.logIp}, ${p.logEncoding} FROM l WHERE ${p.logWanted})
+    SELECT l."id", l."seq", s."id" AS "sourceId", s."name" AS "sourceName", w."currency",
+      (SELECT t."slug" FROM "Team" t WHERE t."id" = ${teamId}) AS "teamSlug",
+      ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = ${teamId} AND e."enabled"
+            AND '${LEAD_CREATED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
+      ARRAY(SELECT m."userId" FROM "Membership" m WHERE ${p.emails} AND m."teamId" = ${teamId} AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
+    FROM l, s, w`;
+}
+
+const STATEMENTS = {
+  leadBySource: { name: "intake_lead_by_source", text: leadStatement(true) },
+  leadChosenSource: { name: "intake_lead_chosen_source", text: leadStatement(false) },
+  job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
+  claim: {
+    name: "intake_claim",
+    text: `UPDATE "IdempotencyRecord" SET "responseStatus" = $1, "responseBody" = $2 WHERE "id" = $3 AND "token" = $4 AND "responseStatus" IS NULL`,
+  },
+  challenge: {
+    name: "intake_challenge",
+    text: `${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`)} ON CONFLICT ("id") DO NOTHING`,
+  },
+} as const;
+
+type LeadStatementRow = { id: string; seq: number; sourceId: string; sourceName: string; currency: string; teamSlug: string } & Omit<
+  Recipients,
+  "teamSlug"
+>;
+
+/** Writes one lead and everything that commits with it (lead-writer.ts's writeLead on PostgreSQL). */
+export async function writeLeadPostgres(pool: pg.Pool, write: LeadWrite): Promise<LeadWritten> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const written = await writeInTransaction(client, write);
+    await client.query("COMMIT");
+    return written;
+  } catch (error) {
+    // A connection that cannot even roll back (it broke mid-transaction) leaves the pool.
+    await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+      broken = rollbackError instanceof Error ? rollbackError : new Error("ROLLBACK failed");
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten> {
+  const log = write.requestLog;
+  const values: Record<string, unknown> = { ...write.lead, ...searchKeys(write.lead), createdAt: write.now };
+  const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
+  const keys = sourceKeys(write.source);
+  const statement = keys ? STATEMENTS.leadBySource : STATEMENTS.leadChosenSource;
+  const sourceParams = keys ?? ("chosen" in write.source ? [write.source.chosen.id, write.source.chosen.name] : []);
+  const { rows } = await client.query<LeadStatementRow>({
+    ...statement,
+    values: [
+      ...leadParams,
+      ...sourceParams,
+      Boolean(log),
+      log?.apiKeyId ?? null,
+      log?.formId ?? null,
+      log?.ip ?? null,
+      log?.encoding ?? null,
+      write.events.emails,
+    ],
+  });
+  const row = rows[0];
+  if (!row) throw new MissingApiSource();
+  const source = { id: row.sourceId, name: row.sourceName };
+  const lead = { ...write.lead, sourceId: source.id, currency: row.currency };
+  const jobs = outboxJobs(write, row.id, lead, source.name, { ...row, teamSlug: () => row.teamSlug });
+  for (const job of jobs) {
+    const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
+    await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
+  }
+  if (write.claim) {
+    const response = write.claim.response(row.id);
+    const { rowCount } = await client.query({
+      ...STATEMENTS.claim,
+      values: [response.status, response.body, write.claim.id, write.claim.token],
+    });
+    if (rowCount !== 1) throw write.claim.lost();
+  }
+  if (write.spentChallenge) {
+    const { rowCount } = await client.query({ ...STATEMENTS.challenge, values: pgRow(SPENT_CHALLENGE_COLUMNS, write.spentChallenge) });
+    if (rowCount !== 1) throw write.spentChallenge.replayed();
+  }
+  return { leadId: row.id, source, currency: row.currency, jobs: jobs.length };
+}

@@ -1,0 +1,105 @@
+import type Database from "better-sqlite3";
+import { sqliteValue, type ColumnType } from "../db/column-values";
+import { newJobId } from "../jobs/job-store";
+import type { LeadSource } from "../teams/lead-sources";
+import { LEAD_CREATED } from "../webhooks/lead-created-event";
+import { DEFAULT_CURRENCY } from "../workspace/settings";
+import { API_REQUEST_COLUMNS, insertSql, JOB_COLUMNS, LEAD_COLUMNS, SPENT_CHALLENGE_COLUMNS } from "./lead-columns";
+import {
+  counterSql,
+  leadRow,
+  MissingApiSource,
+  missingCounter,
+  outboxJobs,
+  pickSource,
+  sourceKeys,
+  type LeadWrite,
+  type LeadWritten,
+} from "./lead-write";
+
+// The lead writer on SQLite: statements prepared once per connection, one synchronous
+// IMMEDIATE better-sqlite3 transaction on Prisma's own connection, behind the adapter's lock
+// (lib/db/driver.ts). PostgreSQL's statements are lead-writer-postgres.ts; what both share
+// is lead-write.ts.
+
+type Statements = ReturnType<typeof prepare> & { writeLead: ReturnType<typeof leadTransaction> };
+const statements = new WeakMap<Database.Database, Statements>();
+
+function prepare(database: Database.Database) {
+  const statement = (sql: string) => database.prepare(sql).safeIntegers(false);
+  return {
+    source: statement(`SELECT "id", "name", "nameKey" FROM "LeadSource" WHERE "teamId" = ? AND ("nameKey" = ? OR "nameKey" = ?)`),
+    currency: statement(`SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1`),
+    counter: statement(counterSql("1")),
+    lead: statement(insertSql("Lead", LEAD_COLUMNS, () => "?")),
+    request: statement(insertSql("ApiRequest", API_REQUEST_COLUMNS, () => "?")),
+    endpoints: statement(`SELECT "id", "events" FROM "WebhookEndpoint" WHERE "teamId" = ? AND "enabled" = 1 ORDER BY "id"`),
+    subscribers: statement(`SELECT "userId" FROM "Membership" WHERE "teamId" = ? AND "notifyNewLeads" = 1 ORDER BY "userId"`),
+    teamSlug: statement(`SELECT "slug" FROM "Team" WHERE "id" = ?`),
+    job: statement(insertSql("Job", JOB_COLUMNS, () => "?")),
+    claim: statement(
+      `UPDATE "IdempotencyRecord" SET "responseStatus" = ?, "responseBody" = ? WHERE "id" = ? AND "token" = ? AND "responseStatus" IS NULL`,
+    ),
+    challenge: statement(`${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, () => "?")} ON CONFLICT ("id") DO NOTHING`),
+  };
+}
+
+function statementsOf(database: Database.Database): Statements {
+  let prepared = statements.get(database);
+  if (!prepared) {
+    const plain = prepare(database);
+    prepared = { ...plain, writeLead: leadTransaction(database, plain) };
+    statements.set(database, prepared);
+  }
+  return prepared;
+}
+
+const rowValues = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
+  Object.keys(columns).map((name) => sqliteValue(columns[name]!, row[name]));
+
+/** Writes one lead and everything that commits with it (lead-writer.ts's writeLead on SQLite). */
+export function writeLeadSqlite(database: Database.Database, write: LeadWrite): LeadWritten {
+  return statementsOf(database).writeLead.immediate(write);
+}
+
+/** The lead's transaction, as one better-sqlite3 transaction function (prepared once per connection). */
+function leadTransaction(database: Database.Database, s: ReturnType<typeof prepare>) {
+  return database.transaction((write: LeadWrite): LeadWritten => {
+    const teamId = write.lead.teamId;
+    const source = resolveSource(s, write);
+    const currency = (s.currency.get() as { currency: string } | undefined)?.currency ?? DEFAULT_CURRENCY;
+    const counter = s.counter.get() as { value: number } | undefined;
+    if (!counter) throw missingCounter();
+    const lead = { ...write.lead, sourceId: source.id, currency };
+    const row = leadRow(lead, counter.value, write.now);
+    s.lead.run(rowValues(LEAD_COLUMNS, row));
+    if (write.requestLog) {
+      const log = { ...write.requestLog, teamId, createdAt: write.now, status: 201, leadId: row.id, error: null };
+      s.request.run(rowValues(API_REQUEST_COLUMNS, log));
+    }
+    const endpoints = (s.endpoints.all(teamId) as { id: string; events: string }[])
+      .filter((endpoint) => endpoint.events.split(" ").includes(LEAD_CREATED))
+      .map((endpoint) => endpoint.id);
+    const subscribers = write.events.emails ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
+    const teamSlug = () => (s.teamSlug.get(teamId) as { slug: string }).slug;
+    const jobs = outboxJobs(write, row.id, lead, source.name, { teamSlug, endpoints, subscribers });
+    for (const job of jobs)
+      s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
+    if (write.claim) {
+      const response = write.claim.response(row.id);
+      if (s.claim.run(response.status, response.body, write.claim.id, write.claim.token).changes !== 1) throw write.claim.lost();
+    }
+    if (write.spentChallenge) {
+      if (s.challenge.run(rowValues(SPENT_CHALLENGE_COLUMNS, write.spentChallenge)).changes !== 1) throw write.spentChallenge.replayed();
+    }
+    return { leadId: row.id, source, currency, jobs: jobs.length };
+  });
+}
+
+function resolveSource(s: ReturnType<typeof prepare>, write: LeadWrite): LeadSource {
+  const keys = sourceKeys(write.source);
+  if (!keys) return (write.source as { chosen: LeadSource }).chosen;
+  const match = pickSource(s.source.all(write.lead.teamId, ...keys) as { id: string; name: string; nameKey: string }[], keys);
+  if (!match) throw new MissingApiSource();
+  return { id: match.id, name: match.name };
+}

@@ -1,0 +1,60 @@
+import type { Tx } from "../db/client";
+import { driver } from "../db/driver";
+import { env } from "../env";
+import { resolveLeadSource } from "../teams/lead-sources";
+import { leadBatchInserts } from "./lead-columns";
+import { counterSql, leadRow, MissingApiSource, missingCounter, type LeadWrite, type LeadWritten } from "./lead-write";
+import { writeLeadPostgres } from "./lead-writer-postgres";
+import { writeLeadSqlite } from "./lead-writer-sqlite";
+import type { NewLead } from "./new-lead";
+
+// The one lead writer: every lead enters the database here, whether it came from create_lead,
+// a web form (one lead per transaction, on the intake's hot path) or an import (batches).
+// It owns the lead counter and the id format, the fall-back to the team's "API" source, the
+// written columns and their conversion (lead-write.ts, lead-columns.ts), and its statements
+// for SQLite and PostgreSQL side by side (lead-writer-sqlite.ts, lead-writer-postgres.ts).
+// Those run on the database driver, not through Prisma (docs/performance.md "The intake on
+// the driver"); Prisma owns the schema, and lead-writer.test.ts checks the written columns
+// against its model metadata and what is written against Prisma's own writes.
+
+export { MissingApiSource, type LeadFields, type LeadWrite, type LeadWritten } from "./lead-write";
+
+/**
+ * Stores a lead and everything that commits with it (its request-log row, its outbox rows,
+ * an idempotent response, a spent challenge) in one transaction. A team without its "API"
+ * source (deleted, or never made) gets it made once, and the lead is written again. Throws
+ * the claim's `lost` or the challenge's `replayed` error when those fail, after rolling
+ * everything back.
+ */
+export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
+  const once = async () => {
+    const d = await driver();
+    return d.provider === "sqlite" ? d.run((database) => writeLeadSqlite(database, write)) : writeLeadPostgres(d.pool, write);
+  };
+  return once().catch(async (error: unknown) => {
+    if (!(error instanceof MissingApiSource)) throw error;
+    await resolveLeadSource(write.lead.teamId);
+    return once();
+  });
+}
+
+/**
+ * Inserts leads inside `tx` (Prisma's, so an import's batch commits with its progress) with
+ * consecutive ids in the order given (an import's batch, in file order); returns their ids.
+ * Their sources are settled by the caller. The counter is advanced first thing here, so its
+ * row lock, which create_lead waits for, is held only from here to the commit.
+ */
+export async function writeLeadBatch(tx: Tx, leads: readonly (NewLead & { importId?: string | null })[]): Promise<string[]> {
+  if (!leads.length) return [];
+  // Raw: the same statement Prisma would send, without compiling it per call.
+  const [counter] = await tx.$queryRawUnsafe<{ value: number | bigint }[]>(counterSql(String(leads.length)));
+  if (!counter) throw missingCounter();
+  const first = Number(counter.value) - leads.length + 1;
+  const createdAt = new Date();
+  const rows = leads.map((lead, index) => ({ ...leadRow(lead, first + index, createdAt), importId: lead.importId ?? null }));
+  // Multi-row INSERTs: Prisma's createMany compiles a plan per call in its query compiler,
+  // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go
+  // to the driver as they are.
+  for (const { sql, values } of leadBatchInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
+  return rows.map((row) => row.id);
+}
