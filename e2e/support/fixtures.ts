@@ -1,8 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { expect, type Page } from "@playwright/test";
+import { expect, type BrowserContext, type Page } from "@playwright/test";
+import { encode } from "next-auth/jwt";
 import { createApiKey, type NewApiKey } from "../../lib/api-keys/api-key-store";
+import { SESSION_MAX_AGE_SECONDS } from "../../lib/auth/session-token";
+import { persistentSecret } from "../../lib/setup/runtime-secrets";
 import { addMember, createTeam, type Role, type Team } from "../../lib/teams/team-store";
-import { createUser } from "../../lib/users/user-store";
+import { createUser, findSessionUser } from "../../lib/users/user-store";
 
 // Test data made through the real service functions, on the same database file as
 // the server under test (playwright.config.ts points both at it). Names are unique
@@ -44,6 +47,26 @@ export async function newUser(options: { team?: Team; role?: Role; name?: string
 export async function newTeamWithUser(role: Role): Promise<{ team: Team; user: TestUser }> {
   const team = await newTeam();
   return { team, user: await newUser({ team, role }) };
+}
+
+/**
+ * Signs `user` in as the sign-in form leaves them: the session cookie the server issues
+ * (a next-auth JWT with the user's session version, signed with the server's secret, which
+ * scripts/start.ts keeps in DATA_DIR/auth.secret), then the home page. A form sign-in costs
+ * a journey (about 1.6 s, twice that on a loaded machine) in each of some eighty browser
+ * tests; the form itself, its cookie and its redirects are tested through the form
+ * (signIn below: e2e/ui/sign-in*.spec.ts, sessions.spec.ts, accessibility.spec.ts).
+ */
+export async function signInWithSession(context: BrowserContext, page: Page, user: TestUser): Promise<void> {
+  const session = await findSessionUser(user.id);
+  if (!session) throw new Error(`No user ${user.email} to sign in`);
+  const secret = process.env.NEXTAUTH_SECRET || persistentSecret(process.env.DATA_DIR!, "auth.secret");
+  const token = { sub: session.id, email: session.email, name: session.name, sv: session.sessionVersion };
+  const value = await encode({ token, secret, maxAge: SESSION_MAX_AGE_SECONDS });
+  const expires = Math.floor(Date.now() / 1000) + SESSION_MAX_AGE_SECONDS;
+  await context.addCookies([{ name: "next-auth.session-token", value, url: BASE_URL, httpOnly: true, sameSite: "Lax", expires }]);
+  await page.goto("/");
+  await expect(page).not.toHaveURL(/\/signin/);
 }
 
 /** Signs in through the real /signin form. */

@@ -14,7 +14,7 @@ function usersCli(...args: string[]): string {
 test("a session cookie saved before sign-out is refused afterwards", async ({ browser, baseURL, signInAs }) => {
   const { team, user } = await newTeamWithUser("member");
   const leadsPage = `/t/${team.slug}/leads`;
-  const page = await signInAs(user);
+  const page = await signInAs(user, { form: true });
   const saved = await page.context().cookies();
   const sessionCookie = saved.find((cookie) => cookie.name.includes("next-auth.session-token"));
   expect(sessionCookie, "signed in with a session cookie").toBeDefined();
@@ -44,7 +44,7 @@ test("a session cookie saved before sign-out is refused afterwards", async ({ br
   expect(overHttp.headers.get("location")).toContain("/signin?callbackUrl=");
 
   // Signing in again works.
-  const again = await signInAs(user);
+  const again = await signInAs(user, { form: true });
   await again.goto(leadsPage);
   await expect(again.getByRole("heading", { name: "Leads", level: 1 })).toBeVisible();
 });
@@ -56,10 +56,10 @@ test("Sign out works before the page's scripts run (JavaScript off) and ends eve
 }) => {
   const { team, user } = await newTeamWithUser("member");
   const leadsPage = `/t/${team.slug}/leads`;
-  const other = await signInAs(user);
+  const other = await signInAs(user, { form: true });
   const noScript = await browser.newContext({ baseURL, javaScriptEnabled: false });
   try {
-    await noScript.addCookies(await (await signInAs(user)).context().cookies());
+    await noScript.addCookies(await (await signInAs(user, { form: true })).context().cookies());
     const page = await noScript.newPage();
     await page.goto(leadsPage);
     await expect(page.getByRole("heading", { name: "Leads", level: 1 })).toBeVisible();
@@ -78,8 +78,8 @@ test("the operator's end-sessions command signs the user out everywhere, audited
   const { team, user } = await newTeamWithUser("member");
   const other = await newTeamWithUser("owner");
   const leadsPage = `/t/${team.slug}/leads`;
-  const [laptop, phone] = [await signInAs(user), await signInAs(user)];
-  const otherPage = await signInAs(other.user);
+  const [laptop, phone] = [await signInAs(user, { form: true }), await signInAs(user, { form: true })];
+  const otherPage = await signInAs(other.user, { form: true });
 
   expect(usersCli("end-sessions", user.email.toUpperCase(), "--json").trim()).toBe(JSON.stringify({ sessions_ended: user.email }));
 
