@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { DuplicateLead } from "@/lib/leads/lead-store";
+import type { DuplicateLead } from "@/lib/leads/duplicate-store";
 import { DateTime } from "@/components/ui/date-time";
 import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { deleteLeadsAction, deleteMatchingLeadsAction } from "@/app/t/[slug]/leads/actions";
-import type { LeadListItem } from "@/lib/leads/lead-store";
+import type { LeadListItem } from "@/lib/leads/lead-list-store";
 import { Badge } from "@/components/ui/badge";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";

@@ -9,7 +9,7 @@ import type { ClaimedJob } from "../jobs/job-store";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { leadFromInput } from "../leads/create-lead";
-import { findLeadsByContact } from "../leads/lead-store";
+import { findLeadsByContact } from "../leads/duplicate-store";
 import type { NewLead } from "../leads/new-lead";
 import { intakeBusy } from "../operations/intake-activity";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";

@@ -3,7 +3,7 @@ import { isUniqueViolation } from "../db/errors";
 import { rawJson } from "../db/raw-json";
 import { extendLease, insertJobs, type ClaimedJob } from "../jobs/job-store";
 import type { JobLease } from "../jobs/dispatcher";
-import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-store";
+import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-merge-store";
 import { writeLeadBatch } from "../leads/lead-writer";
 import type { NewLead } from "../leads/new-lead";
 import type { ColumnMapping } from "./column-mapping";

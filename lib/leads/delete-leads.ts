@@ -1,7 +1,8 @@
 import { recordAuditEvent, type AuditActor, type AuditDetails } from "../audit/audit-log";
 import type { Tx } from "../db/client";
 import type { LeadFilter } from "./lead-filter";
-import { deleteLeads, matchingLeadIds, type LeadTeam } from "./lead-store";
+import { matchingLeadIds, type LeadTeam } from "./lead-list-store";
+import { deleteLeads } from "./lead-store";
 
 // Deleting leads (owners and admins): one lead, the selected rows, or every lead matching
 // the list's filter. Each deletion is one transaction with one audit event that names

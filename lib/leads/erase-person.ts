@@ -2,7 +2,9 @@ import type { AuditActor } from "../audit/audit-log";
 import { eraseLeadResponses } from "../idempotency/idempotency-store";
 import { eraseLeadRequests } from "../request-log/request-log-store";
 import { auditDeleted } from "./delete-leads";
-import { deleteLeads, findPersonLeads, type LeadTeam, type PersonLead } from "./lead-store";
+import { findPersonLeads, type PersonLead } from "./duplicate-store";
+import { type LeadTeam } from "./lead-list-store";
+import { deleteLeads } from "./lead-store";
 import { parsePhone } from "./phone";
 
 // A data-subject erasure request (docs/leads.md "Erasing a person"): every lead of the team

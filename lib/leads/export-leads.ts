@@ -1,7 +1,8 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { BOM, csvRow } from "./csv";
 import { narrows, type LeadFilter } from "./lead-filter";
-import { exportLeadBatches, type ExportLead, type LeadTeam } from "./lead-store";
+import { exportLeadBatches, type ExportLead } from "./lead-export-store";
+import { type LeadTeam } from "./lead-list-store";
 
 // The CSV export of the lead list's current filter (docs/leads.md "Export"). Streamed: the
 // response is written batch by batch as the keyset walk reads them, so memory stays flat

@@ -6,7 +6,7 @@ import { createTeam } from "../teams/team-store";
 import { addLeadSource } from "../teams/lead-sources";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER, filterParams, listQueryString, parseLeadFilter, parseListPosition, type LeadFilter } from "./lead-filter";
-import { countMatchingLeads, listLeads, matchingLeadIds } from "./lead-store";
+import { countMatchingLeads, listLeads, matchingLeadIds } from "./lead-list-store";
 import type { LeadInput } from "./parse-lead-input";
 
 await useTestDatabase();

@@ -4,7 +4,9 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER } from "./lead-filter";
-import { countLeadsUpTo, findLead, findPossibleDuplicates, listLeads } from "./lead-store";
+import { findPossibleDuplicates } from "./duplicate-store";
+import { listLeads } from "./lead-list-store";
+import { countLeadsUpTo, findLead } from "./lead-store";
 import type { LeadInput } from "./parse-lead-input";
 
 await useTestDatabase();

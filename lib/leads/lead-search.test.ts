@@ -6,7 +6,7 @@ import { foldExistingSearchKeys } from "../setup/fold-search-keys";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER } from "./lead-filter";
-import { listLeads } from "./lead-store";
+import { listLeads } from "./lead-list-store";
 import { searchKey } from "./new-lead";
 import type { LeadInput } from "./parse-lead-input";
 

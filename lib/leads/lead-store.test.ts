@@ -7,7 +7,8 @@ import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { parseLeadId } from "./lead-id";
 import { writeLead, writeLeadBatch } from "./lead-writer";
-import { countLeads, findLead, findLeadsByContact } from "./lead-store";
+import { findLeadsByContact } from "./duplicate-store";
+import { countLeads, findLead } from "./lead-store";
 import type { NewLead } from "./new-lead";
 
 await useTestDatabase();

@@ -5,7 +5,8 @@ import { listAuditEvents, type AuditActor } from "../audit/audit-log";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER } from "./lead-filter";
-import { findLead, listLeads } from "./lead-store";
+import { listLeads } from "./lead-list-store";
+import { findLead } from "./lead-store";
 import { combineExtraFields, mergeLeads } from "./merge-leads";
 import type { LeadInput } from "./parse-lead-input";
 

@@ -1,7 +1,7 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { leadIdsDetails } from "./delete-leads";
 import { parseLeadId } from "./lead-id";
-import { MergeConflictError, mergeLeadRows, type MergedLead, type MergeRow } from "./lead-store";
+import { MergeConflictError, mergeLeadRows, type MergedLead, type MergeRow } from "./lead-merge-store";
 import { MERGE_FIELDS, type MergeChoices, type MergeField } from "./merge-fields";
 
 export { MERGE_FIELDS, type MergeChoices, type MergeField };

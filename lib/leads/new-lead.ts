@@ -59,3 +59,14 @@ export function searchKey(text: string): string {
     .toLowerCase()
     .trim();
 }
+
+/** The organization details and the UTM fields, selected by the export and the merge. */
+export const COMPANY_SELECT = {
+  jobTitle: true,
+  website: true,
+  territory: true,
+  industry: true,
+  annualRevenue: true,
+  noOfEmployees: true,
+} as const;
+export const UTM_SELECT = { utmSource: true, utmMedium: true, utmCampaign: true, utmTerm: true, utmContent: true } as const;

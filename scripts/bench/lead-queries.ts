@@ -1,7 +1,9 @@
 import { EMPTY_FILTER } from "../../lib/leads/lead-filter";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { exportLeadsCsv } from "../../lib/leads/export-leads";
-import { countLeadsUpTo, countMatchingLeads, findLead, findPossibleDuplicates, listLeads } from "../../lib/leads/lead-store";
+import { findPossibleDuplicates } from "../../lib/leads/duplicate-store";
+import { countMatchingLeads, listLeads } from "../../lib/leads/lead-list-store";
+import { countLeadsUpTo, findLead } from "../../lib/leads/lead-store";
 
 // The database work behind the signed-in lead pages, measured apart from the HTTP page
 // rows: the app's own lib functions through its Prisma client and SQLite adapter, one

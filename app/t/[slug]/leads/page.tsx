@@ -5,7 +5,7 @@ import { listLeadSourceNames } from "@/lib/teams/lead-sources";
 import { listWebFormLabels } from "@/lib/web-forms/web-form-store";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { filterParams, listQueryString, narrows, parseListPosition } from "@/lib/leads/lead-filter";
-import { countMatchingLeads, listLeads } from "@/lib/leads/lead-store";
+import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
 import { LeadSearch } from "@/components/leads/lead-search";
 import { LeadTable } from "@/components/leads/lead-table";
 import { Pagination } from "@/components/leads/pagination";

@@ -3,7 +3,9 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { defaultChoices, MAX_MERGED, MERGE_FIELDS } from "@/lib/leads/merge-leads";
-import { findLead, findLeadsForMerge, findPossibleDuplicates } from "@/lib/leads/lead-store";
+import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
+import { findLeadsForMerge } from "@/lib/leads/lead-merge-store";
+import { findLead } from "@/lib/leads/lead-store";
 import { MergeForm, type MergeCandidate } from "@/components/leads/merge-form";
 import { linkClass } from "@/components/ui/styles";
 

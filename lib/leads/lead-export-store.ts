@@ -1,0 +1,41 @@
+import type { LeadFilter } from "./lead-filter";
+import { walkLeads, type LeadTeam, type ListRow } from "./lead-list-store";
+import { COMPANY_SELECT, UTM_SELECT, type NewLead } from "./new-lead";
+
+// The export's read: every lead a filter matches, one batch at a time.
+
+const EXPORT_SELECT = {
+  lastName: true,
+  phone: true,
+  mobileNo: true,
+  skippedPhone: true,
+  skippedMobileNo: true,
+  skippedWebsite: true,
+  ...COMPANY_SELECT,
+  currency: true,
+  ...UTM_SELECT,
+  extraFields: true,
+  apiKeyId: true,
+} as const;
+
+export type ExportLead = ListRow &
+  Omit<NewLead, "teamId" | "sourceId" | "extraFields" | "phoneCountryCode" | "phoneNational" | "mobileCountryCode" | "mobileNational"> & {
+    createdAt: Date;
+    source: { name: string };
+    extraFields: unknown;
+  };
+
+/**
+ * Every lead matching the filter, in the filter's order, `batchSize` at a time by keyset
+ * pagination on seq: one batch in memory at a time, whatever the team's size.
+ */
+export async function* exportLeadBatches(team: LeadTeam, filter: LeadFilter, batchSize = 500): AsyncGenerator<ExportLead[]> {
+  const order = filter.sort === "oldest" ? "asc" : "desc";
+  let from: number | undefined;
+  for (;;) {
+    const walk = await walkLeads<ExportLead>(team, filter, { order, from, want: batchSize, select: EXPORT_SELECT });
+    if (walk.rows.length) yield walk.rows;
+    if (!walk.more || walk.lastSeq === null) return;
+    from = walk.lastSeq;
+  }
+}
