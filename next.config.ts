@@ -25,6 +25,10 @@ const common = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // The type check is npm test's (its "Type check" stage: next typegen, then tsc over the
+  // whole tree, Next's route types included), run before any build; checking again here
+  // cost every build (each first npm start, each CI run) about 25 s of a 45 s build.
+  typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
   async headers() {
     return [

@@ -168,6 +168,9 @@ cluster = await stage("Start a private PostgreSQL cluster", async () => {
 
 run("Lint (ESLint: Next's rules and the import direction)", bin("eslint"), ["--concurrency=2", "--max-warnings=0", "."]);
 run("Format check (Prettier)", bin("prettier"), ["--check", "--log-level=warn", "."]);
+// Next's route types (.next/types, checked by tsc through tsconfig.json) without a build:
+// next build itself leaves type checking to this stage (next.config.ts).
+run("Route types (next typegen)", bin("next"), ["typegen"]);
 run("Type check", bin("tsc"), ["--noEmit"]);
 
 if (cluster) {
