@@ -56,6 +56,12 @@ const config = [
               from: ["./test", "./e2e"],
               message: "Test helpers are for tests only.",
             },
+            {
+              // Channels (create_lead, web forms: lib/intake) call the domain, never the reverse.
+              target: "./lib/!(intake|startup)/**/*",
+              from: "./lib/intake",
+              message: "Domain code never imports a channel (lib/intake): move what both need into the domain folder.",
+            },
           ],
         },
       ],

@@ -57,6 +57,17 @@ describe("import direction (eslint.config.mjs)", () => {
     assert.deepEqual(action, []);
   });
 
+  test("domain code never imports a channel (lib/intake); routes do", async () => {
+    const domain = await rulesBroken("lib", {
+      "j.ts": 'import { storeLead } from "../intake/store-lead";\n\nexport const j = storeLead;\n',
+    });
+    assert.deepEqual(domain, ["import/no-restricted-paths"]);
+    const route = await rulesBroken("app", {
+      "k.ts": 'import { storeLead } from "@/lib/intake/store-lead";\n\nexport const k = storeLead;\n',
+    });
+    assert.deepEqual(route, []);
+  });
+
   test("product code never imports test helpers; tests do", async () => {
     const product = await rulesBroken("lib", {
       "h.ts": 'import { useTestDatabase } from "../../test/support/test-database";\n\nexport const h = useTestDatabase;\n',

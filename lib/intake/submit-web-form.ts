@@ -9,6 +9,7 @@ import { parseLeadInput } from "../leads/parse-lead-input";
 import { recordRefused, recordSpam, type RequestLogDraft } from "../request-log/request-log";
 import { requestOrigin } from "../web-forms/allowed-origins";
 import { CHALLENGE_FIELD, spendableSolution, verifyFormSolution } from "../web-forms/challenge";
+import { FORM_CONTROL_FIELDS, HONEYPOT_FIELD } from "../web-forms/form-fields";
 import { spendSubmissionBudget } from "../web-forms/form-limits";
 import { countSpam, type FormForIntake } from "../web-forms/web-form-store";
 import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
@@ -19,19 +20,6 @@ import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
 // honeypot is answered as stored and stores nothing; the proof-of-work solution must be
 // valid and unused (403); then the lead is stored by the same use case as create_lead.
 // Every refusal of a known form goes to that form's request log.
-
-/** The hidden field people leave empty (Formspree's name, so its forms move over as they are). */
-export const HONEYPOT_FIELD = "_gotcha";
-
-/** Fields a form adds for itself: never a lead's extra field. */
-export const FORM_CONTROL_FIELDS: ReadonlySet<string> = new Set([
-  HONEYPOT_FIELD,
-  CHALLENGE_FIELD,
-  "submit",
-  "g-recaptcha-response",
-  "cf-turnstile-response",
-  "h-captcha-response",
-]);
 
 export const FORM_NOT_FOUND = "Form not found";
 export const ORIGIN_NOT_ALLOWED = "This website is not allowed to send leads to this form";

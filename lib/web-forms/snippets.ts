@@ -1,4 +1,4 @@
-import { HONEYPOT_FIELD } from "../intake/submit-web-form";
+import { HONEYPOT_FIELD } from "./form-fields";
 
 // The copy-paste HTML of the Web Forms tab: a plain form that posts to this deployment, and
 // a variant that sends it with fetch and shows the answer in place. Field names are the

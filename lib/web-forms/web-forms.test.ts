@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, mock, test } from "node:test";
 
 // Web forms end to end below the HTTP server: the endpoint's answer (lib/web-forms/
-// form-endpoint.ts) for each rule of the issue, on a real database (SQLite and PostgreSQL),
+// lib/intake/web-form-endpoint.ts) for each rule of the issue, on a real database (SQLite and PostgreSQL),
 // with real ALTCHA challenges solved here. Read once by lib/env.ts: a cheap proof of work,
 // and small limits that the limit tests spend.
 process.env.FORM_CHALLENGE_COST = "1";
@@ -21,7 +21,7 @@ const { createTeam } = await import("../teams/team-store");
 const { listRequests } = await import("../request-log/request-log-store");
 const { normaliseOrigin, parseAllowedOrigins, requestOrigin } = await import("./allowed-origins");
 const { CHALLENGE_ERRORS, formChallenge, pruneSpentChallenges } = await import("./challenge");
-const { answerChallenge, answerFormPost, answerFormPreflight } = await import("./form-endpoint");
+const { answerChallenge, answerFormPost, answerFormPreflight } = await import("../intake/web-form-endpoint");
 const { parseWebFormSettings } = await import("./web-form-settings");
 const store = await import("./web-form-store");
 

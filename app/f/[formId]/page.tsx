@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { HONEYPOT_FIELD } from "@/lib/intake/submit-web-form";
+import { HONEYPOT_FIELD } from "@/lib/web-forms/form-fields";
 import { findHostedForm } from "@/lib/web-forms/web-form-store";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
 import { HostedCard } from "@/components/web-forms/hosted-card";

@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/lib/http/envelope";
 import { observeIntake } from "@/lib/operations/metrics";
-import { answerFormPost, answerFormPreflight } from "@/lib/web-forms/form-endpoint";
+import { answerFormPost, answerFormPreflight } from "@/lib/intake/web-form-endpoint";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 import { methodNotAllowed } from "@/lib/http/envelope";
-import { answerChallenge, answerFormPreflight } from "@/lib/web-forms/form-endpoint";
+import { answerChallenge, answerFormPreflight } from "@/lib/intake/web-form-endpoint";
 
 export const dynamic = "force-dynamic";
 

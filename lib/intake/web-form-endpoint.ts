@@ -2,13 +2,13 @@ import { env } from "../env";
 import { ApiError } from "../http/api-error";
 import { errorResponse, jsonResponse, toApiError } from "../http/envelope";
 import { requestContext } from "../http/request-context";
-import { FORM_NOT_FOUND, submitWebForm, ORIGIN_NOT_ALLOWED } from "../intake/submit-web-form";
 import { LEAD_CREATED, leadCreatedBody } from "../leads/create-lead";
-import { requestOrigin } from "./allowed-origins";
-import { formChallenge } from "./challenge";
-import { spendChallengeBudget } from "./form-limits";
-import { visitorErrorPage } from "./visitor-page";
-import { findFormForIntake, type FormForIntake } from "./web-form-store";
+import { requestOrigin } from "../web-forms/allowed-origins";
+import { formChallenge } from "../web-forms/challenge";
+import { spendChallengeBudget } from "../web-forms/form-limits";
+import { visitorErrorPage } from "../web-forms/visitor-page";
+import { findFormForIntake, type FormForIntake } from "../web-forms/web-form-store";
+import { FORM_NOT_FOUND, submitWebForm, ORIGIN_NOT_ALLOWED } from "./submit-web-form";
 
 // The answers of the public web form endpoints (docs/web-forms.md): a browser's form post
 // is redirected (303) or shown a page that says what to fix; a `fetch` asking for JSON
