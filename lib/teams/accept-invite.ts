@@ -2,8 +2,8 @@ import { db, type Tx } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { assertSignInAllowed, recordSignInFailure, SIGN_IN_THROTTLED } from "../rate-limit/sign-in-limits";
 import { passwordProblem } from "../users/password-policy";
+import { digestToken } from "../users/link-token";
 import { newPasswordHash } from "../users/user-store";
-import { digestToken } from "./invite-store";
 import { canInvite, isRole, type Role } from "./roles";
 
 // Accepting an invite link (docs/security.md "Invites"). The invite page never asks for an

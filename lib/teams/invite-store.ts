@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from "node:crypto";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
+import { digestToken, newLinkToken } from "../users/link-token";
 import { normaliseEmail } from "../users/user-store";
 import { invitableRoles, isRole, type Role } from "./roles";
 
@@ -9,8 +9,6 @@ import { invitableRoles, isRole, type Role } from "./roles";
 // has 256 random bits).
 
 const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-
-export const digestToken = (token: string) => createHash("sha256").update(token, "utf8").digest("hex");
 
 export type CreatedInvite = { token: string; email: string; role: Role; expiresAt: Date };
 
@@ -30,7 +28,7 @@ export async function createInvite(options: {
   const email = normaliseEmail(options.email);
   const member = await db().membership.findFirst({ where: { teamId: options.teamId, user: { email } }, select: { id: true } });
   if (member) return "already-member";
-  const token = randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   const expiresAt = new Date(Date.now() + INVITE_LIFETIME_MS);
   await db().$transaction(async (tx) => {
     await tx.invite.deleteMany({ where: { teamId: options.teamId, email, acceptedAt: null } });

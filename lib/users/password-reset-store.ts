@@ -1,8 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { digestToken } from "../teams/invite-store";
 import { now } from "../time/clock";
+import { digestToken, newLinkToken } from "./link-token";
 import { newPasswordHash, normaliseEmail, replacePassword } from "./user-store";
 
 // Every database access for password resets lives here. The operator makes a one-time link
@@ -21,7 +20,7 @@ export async function createPasswordReset(email: string, actor: AuditActor = CLI
     select: { id: true, email: true, memberships: { select: { teamId: true } } },
   });
   if (!user) return null;
-  const token = randomBytes(32).toString("base64url");
+  const token = newLinkToken();
   const expiresAt = new Date(now().getTime() + RESET_LIFETIME_MS);
   await db().$transaction(async (tx) => {
     await tx.passwordReset.deleteMany({ where: { userId: user.id, usedAt: null } });
