@@ -4,7 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { discardImportAction, previewImportAction, startImportAction, type ImportChoices } from "@/app/t/[slug]/leads/import/actions";
 import { COLUMN_TARGETS, TARGET_LABELS, type ColumnMapping, type ColumnTarget } from "@/lib/imports/column-mapping";
-import type { Preview, PreviewRow } from "@/lib/imports/lead-import";
+import type { Preview, PreviewRow } from "@/lib/imports/import-preview";
 import { FormError } from "@/components/ui/form-error";
 import { buttonClass, cardClass, focusRingClass, inputClass, labelClass } from "@/components/ui/styles";
 

@@ -21,7 +21,8 @@ import { proposeMapping, type ColumnMapping } from "./column-mapping";
 import { BATCH_ROWS, BUSY_BATCH_ROWS, importFilePath, importHandler, runImport } from "./import-job";
 import { trackIntake } from "../operations/intake-activity";
 import { commitBatch, findImport, importJobId, BatchFencedError, type DuplicatesMode, type ImportRecord } from "./import-store";
-import { cancelImport, CsvFileError, previewImport, refusedRowsCsv, startImport, undoImport, uploadImport } from "./lead-import";
+import { previewImport } from "./import-preview";
+import { cancelImport, CsvFileError, refusedRowsCsv, startImport, undoImport, uploadImport } from "./lead-import";
 
 await useTestDatabase();
 

@@ -7,17 +7,13 @@ import { pipeline } from "node:stream/promises";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { wakeImports } from "../jobs/wake";
-import { leadFromInput, type SkippableField } from "../leads/create-lead";
 import { BOM, csvRow } from "../leads/csv";
 import { LIMITS } from "../leads/lead-input-schema";
 import { deleteLeads, importedLeads } from "../leads/lead-store";
-import type { NewLead } from "../leads/new-lead";
-import { listLeadSourceNames, type LeadSource } from "../teams/lead-sources";
-import { workspaceCurrency } from "../workspace/settings";
+import { listLeadSourceNames } from "../teams/lead-sources";
 import { headerSignature, mappingProblem, proposeMapping, type ColumnMapping } from "./column-mapping";
-import { CsvFileError, inspectCsv, MAX_IMPORT_BYTES, openCsv, type CsvDelimiter, type CsvEncoding } from "./csv-file";
+import { CsvFileError, inspectCsv, MAX_IMPORT_BYTES } from "./csv-file";
 import { IMPORT_MAX_ATTEMPTS, importFilePath } from "./import-job";
-import { rowInput } from "./import-row";
 import {
   deleteDraft,
   ImportBusyError,
@@ -32,14 +28,13 @@ import {
 } from "./import-store";
 
 // The use cases of an import (docs/import.md), shared by Leads → Import and the operator
-// CLI: upload (store and check the file), preview, start, cancel, undo, and the refused
-// rows as CSV. The job that writes the leads is lib/imports/import-job.ts.
+// CLI: upload (store and check the file), start, cancel, undo, and the refused rows as CSV;
+// the preview is import-preview.ts. The job that writes the leads is lib/imports/import-job.ts.
 
 export { CsvFileError, ImportBusyError, MAX_IMPORT_BYTES };
 
 /** Where uploaded files are kept, under DATA_DIR. */
 const IMPORT_DIR = "imports";
-export const PREVIEW_ROWS = 20;
 
 export type UploadResult = { record: ImportRecord; proposed: ColumnMapping; remembered: boolean };
 
@@ -126,100 +121,6 @@ function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? "";
   const clean = base.replace(CONTROL_CHARACTERS, "").trim().slice(0, 200);
   return clean || "import.csv";
-}
-
-/** A row of the preview: the lead as it will be stored, or why the row is refused. */
-export type PreviewRow =
-  | {
-      row: number;
-      ok: true;
-      lead: Pick<
-        NewLead,
-        | "firstName"
-        | "lastName"
-        | "email"
-        | "phone"
-        | "mobileNo"
-        | "organization"
-        | "skippedPhone"
-        | "skippedMobileNo"
-        | "skippedWebsite"
-        | "extraFields"
-      > & { source: string };
-      skipped: SkippableField[];
-    }
-  | { row: number; ok: false; reason: string };
-
-export type Preview = { rows: PreviewRow[]; totalRows: number; refusedRows: number; problem: string | null };
-
-/**
- * The first rows as they will be stored, each with its problems, and how many rows of the
- * whole file the mapping would refuse (a pass over the file; nothing is written).
- */
-export async function previewImport(record: ImportRecord, mapping: ColumnMapping, options: { sourceId: string | null }): Promise<Preview> {
-  const problem = mappingProblem(record.headers, mapping, LIMITS.extraFieldCount);
-  if (problem) return { rows: [], totalRows: record.totalRows, refusedRows: 0, problem };
-  const team = await db().team.findUniqueOrThrow({ where: { id: record.teamId }, select: { id: true, defaultPhoneCountry: true } });
-  const sources = await listLeadSourceNames(record.teamId);
-  const api = sources.find((s) => s.name.toLowerCase() === "api") ?? { id: "", name: "API" };
-  const chosen = sources.find((s) => s.id === options.sourceId) ?? null;
-  // As the job resolves them: a named source (unknown: API, like the API), else the file's choice.
-  const sourceFor = (name: string | undefined): LeadSource =>
-    name?.trim() ? (sources.find((s) => s.name.toLowerCase() === name.trim().toLowerCase()) ?? api) : (chosen ?? api);
-  const currency = await workspaceCurrency();
-  const csv = await openCsv(importFilePath(record.filePath), {
-    encoding: record.encoding as CsvEncoding,
-    delimiter: record.delimiter as CsvDelimiter,
-  });
-  const rows: PreviewRow[] = [];
-  let refused = 0;
-  let total = 0;
-  for await (const { row, cells } of csv.records) {
-    total++;
-    const result = rowInput(record.headers, mapping, cells);
-    if (!result.ok) refused++;
-    if (rows.length >= PREVIEW_ROWS) continue;
-    if (!result.ok) {
-      rows.push({ row, ok: false, reason: result.reason });
-      continue;
-    }
-    const source = sourceFor(result.input.source);
-    const { lead, skipped } = leadFromInput({ team, origin: { apiKeyId: null }, source, currency, input: result.input });
-    rows.push({
-      row,
-      ok: true,
-      skipped,
-      lead: {
-        firstName: lead.firstName,
-        lastName: lead.lastName,
-        email: lead.email,
-        phone: lead.phone,
-        mobileNo: lead.mobileNo,
-        organization: lead.organization,
-        skippedPhone: lead.skippedPhone,
-        skippedMobileNo: lead.skippedMobileNo,
-        skippedWebsite: lead.skippedWebsite,
-        extraFields: lead.extraFields,
-        source: source.name,
-      },
-    });
-  }
-  return { rows, totalRows: total, refusedRows: refused, problem: null };
-}
-
-/** The first rows' cells (the mapping step shows them beside each column). */
-export async function sampleRows(record: ImportRecord, count = 3): Promise<string[][]> {
-  const csv = await openCsv(importFilePath(record.filePath), {
-    encoding: record.encoding as CsvEncoding,
-    delimiter: record.delimiter as CsvDelimiter,
-  });
-  const rows: string[][] = [];
-  for await (const { cells } of csv.records) {
-    rows.push(cells.map((cell) => cell.slice(0, 60)));
-    if (rows.length === count) break;
-  }
-  await csv.records.return(undefined);
-  return rows;
 }
 
 /** The leads of an undone import still there: those another lead was merged into, kept by the undo. */

@@ -5,7 +5,8 @@ import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { COLUMN_TARGETS, type ColumnTarget } from "@/lib/imports/column-mapping";
 import { DUPLICATES_MODES, findImport, type DuplicatesMode, type ImportRecord } from "@/lib/imports/import-store";
-import { cancelImport, discardDraft, previewImport, startImport, undoImport, type Preview } from "@/lib/imports/lead-import";
+import { previewImport, type Preview } from "@/lib/imports/import-preview";
+import { cancelImport, discardDraft, startImport, undoImport } from "@/lib/imports/lead-import";
 
 // Leads → Import (owners and admins); each action checks the Origin, the session and the
 // role itself (withTeamRole). The rules are lib/imports/lead-import.ts.
