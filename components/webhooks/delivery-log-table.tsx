@@ -1,4 +1,4 @@
-import type { DeliveryLogRow } from "@/lib/webhooks/webhook-endpoint-store";
+import type { DeliveryLogRow } from "@/lib/webhooks/delivery-attempt-store";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";

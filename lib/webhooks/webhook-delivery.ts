@@ -2,7 +2,8 @@ import type { Tx } from "../db/client";
 import type { JobHandler } from "../jobs/dispatcher";
 import { log } from "../log/logger";
 import { sendWebhook } from "./send-webhook";
-import { disableIfStillFailing, endpointForDelivery, recordAttempt } from "./webhook-endpoint-store";
+import { disableIfStillFailing, recordAttempt } from "./delivery-attempt-store";
+import { endpointForDelivery } from "./webhook-endpoint-store";
 
 // The dispatcher's handler for webhook jobs: one signed POST to the endpoint, written to
 // the endpoint's delivery log. A disabled or deleted endpoint gets nothing more.

@@ -3,8 +3,9 @@ import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { open, seal } from "../api-keys/secret-box";
 import { db, type Tx } from "../db/client";
 
-// Every database access for webhook endpoints and their delivery log lives here. Each
-// change a person makes is written with its audit event in one transaction.
+// Webhook endpoints' data: create, list, update, rotate and reveal the signing secret,
+// enable, disable, delete. Each change a person makes is written with its audit event in
+// one transaction. The delivery log is delivery-attempt-store.ts.
 
 export type EndpointView = {
   id: string;
@@ -221,83 +222,6 @@ export async function deleteEndpoint(options: { id: string; teamId: string; acto
     if (count === 1) await audit(tx, options.teamId, "webhook.deleted", options.actor, options.id);
     return count === 1;
   });
-}
-
-export type AttemptRecord = {
-  jobId: string;
-  endpointId: string;
-  eventId: string;
-  eventType: string;
-  attempt: number;
-  startedAt: Date;
-  durationMs: number;
-  statusCode: number | null;
-  ok: boolean;
-  error: string | null;
-  responseExcerpt: string | null;
-};
-
-const EXCERPT_CHARS = 500;
-
-/**
- * Logs an attempt inside `tx` (the transaction that ends the delivery's attempt, lib/jobs/job-store.ts
- * finishAttempt) and keeps the endpoint's failing-since time: set by a failure, cleared by a
- * success. `endpoint` is what the delivery read of it (shared by its batch): its
- * failingSince says whether a write is needed, and follows the write.
- */
-export async function recordAttempt(tx: Tx, attempt: AttemptRecord, endpoint: { failingSince: Date | null }): Promise<void> {
-  await tx.webhookAttempt.create({
-    data: {
-      ...attempt,
-      error: attempt.error?.slice(0, EXCERPT_CHARS) ?? null,
-      responseExcerpt: attempt.responseExcerpt?.slice(0, EXCERPT_CHARS) ?? null,
-    },
-  });
-  if (attempt.ok && endpoint.failingSince !== null) {
-    await tx.webhookEndpoint.updateMany({ where: { id: attempt.endpointId, failingSince: { not: null } }, data: { failingSince: null } });
-    endpoint.failingSince = null;
-  } else if (!attempt.ok && endpoint.failingSince === null) {
-    await tx.webhookEndpoint.updateMany({
-      where: { id: attempt.endpointId, failingSince: null },
-      data: { failingSince: attempt.startedAt },
-    });
-    endpoint.failingSince = attempt.startedAt;
-  }
-}
-
-/** How long an endpoint fails without a single success before a failed delivery disables it. */
-export const DISABLE_AFTER_FAILING_MS = 24 * 60 * 60 * 1000;
-
-/**
- * After a delivery failed for good: an endpoint that has not succeeded for a day (the
- * retry schedule's length) is disabled and shown as failing. A failed test event alone
- * (one attempt) never disables it.
- */
-export async function disableIfStillFailing(endpointId: string, now: Date): Promise<boolean> {
-  const { count } = await db().webhookEndpoint.updateMany({
-    where: { id: endpointId, enabled: true, failingSince: { lte: new Date(now.getTime() - DISABLE_AFTER_FAILING_MS) } },
-    data: { enabled: false, disabledReason: "failing", disabledAt: now },
-  });
-  return count === 1;
-}
-
-export type DeliveryLogRow = Omit<AttemptRecord, "endpointId"> & {
-  id: number;
-  /** The delivery's state now: "failed" ones can be resent. */
-  jobState: string;
-};
-
-export const DELIVERY_LOG_PAGE_SIZE = 50;
-
-/** An endpoint's most recent attempts, newest first. */
-export async function listAttempts(options: { endpointId: string; teamId: string; take?: number }): Promise<DeliveryLogRow[]> {
-  const rows = await db().webhookAttempt.findMany({
-    where: { endpointId: options.endpointId, endpoint: { teamId: options.teamId } },
-    orderBy: { id: "desc" },
-    take: options.take ?? DELIVERY_LOG_PAGE_SIZE,
-    include: { job: { select: { state: true } } },
-  });
-  return rows.map(({ job, endpointId: _endpoint, ...row }) => ({ ...row, jobState: job.state }));
 }
 
 async function audit(
