@@ -2,7 +2,8 @@
 //   npm run keys -- create --team <slug> [--description "…"] [--json]
 //   npm run keys -- delete <key-id>
 //   npm run keys -- list --team <slug> [--json]
-import { createApiKey, deleteApiKey, listApiKeys } from "../lib/api-keys/api-key-store";
+import { listApiKeys } from "../lib/api-keys/api-key-list";
+import { createApiKey, deleteApiKey } from "../lib/api-keys/api-key-store";
 import { CLI_ACTOR } from "../lib/audit/audit-log";
 import { findTeamBySlug } from "../lib/teams/team-store";
 import { runCli, UsageError } from "./cli";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { ApiKeyListItem } from "@/lib/api-keys/api-key-store";
+import type { ApiKeyListItem } from "@/lib/api-keys/api-key-list";
 import type { RequestActivity } from "@/lib/request-log/request-log-store";
 import { Badge } from "@/components/ui/badge";
 import { CopyButton } from "@/components/ui/copy-button";

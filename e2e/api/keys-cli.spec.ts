@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { listApiKeys } from "../../lib/api-keys/api-key-store";
+import { listApiKeys } from "../../lib/api-keys/api-key-list";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { CREATE_LEAD, newTeam } from "../support/fixtures";
 

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { createApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
+import { listApiKeys } from "../../lib/api-keys/api-key-list";
+import { createApiKey } from "../../lib/api-keys/api-key-store";
 import { maskSecret, secretPrefix } from "../../lib/api-keys/secret";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser, readClipboard } from "../support/fixtures";
 import { recordAction, replayAction } from "../support/server-actions";

@@ -1,4 +1,5 @@
-import { createApiKey, listApiKeys } from "../../lib/api-keys/api-key-store";
+import { listApiKeys } from "../../lib/api-keys/api-key-list";
+import { createApiKey } from "../../lib/api-keys/api-key-store";
 import { CLI_ACTOR, listAuditEvents, recordAuditEvent } from "../../lib/audit/audit-log";
 import { newTeamWithUser, newUser, readClipboard, uniqueSlug } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";

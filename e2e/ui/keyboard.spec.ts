@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { listApiKeys } from "../../lib/api-keys/api-key-store";
+import { listApiKeys } from "../../lib/api-keys/api-key-list";
 import { newTeamWithUser, readClipboard } from "../support/fixtures";
 import { expect, test } from "../support/test";
 

@@ -4,7 +4,8 @@ import pg from "pg";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createTeam, deleteTeam } from "../teams/team-store";
-import { createApiKey, deleteApiKey, listApiKeys, rollApiKey, takeSecretForCopy, updateApiKey } from "./api-key-store";
+import { listApiKeys } from "./api-key-list";
+import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "./api-key-store";
 import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { digestSecret, maskSecret, secretMatches } from "./secret";
 

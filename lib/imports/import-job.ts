@@ -17,7 +17,8 @@ import { workspaceCurrency } from "../workspace/settings";
 import { openCsv, type CsvDelimiter, type CsvEncoding, type CsvRecord } from "./csv-file";
 import { fillEmpty } from "./fill-empty";
 import { rowInput } from "./import-row";
-import { BatchFencedError, commitBatch, finishImport, markRunning, type Batch, type ImportRecord, type LeadFill } from "./import-store";
+import { BatchFencedError, commitBatch, type Batch, type LeadFill } from "./import-batch-store";
+import { finishImport, markRunning, type ImportRecord } from "./import-store";
 
 // The background job of an import (docs/import.md "How an import runs"): an outbox Job of
 // kind "import", claimed like a delivery (lib/jobs/: FOR UPDATE SKIP LOCKED on PostgreSQL,

@@ -20,7 +20,8 @@ import { setWorkspaceCurrency } from "../workspace/settings";
 import { proposeMapping, type ColumnMapping } from "./column-mapping";
 import { BATCH_ROWS, BUSY_BATCH_ROWS, importFilePath, importHandler, runImport } from "./import-job";
 import { trackIntake } from "../operations/intake-activity";
-import { commitBatch, findImport, importJobId, BatchFencedError, type DuplicatesMode, type ImportRecord } from "./import-store";
+import { commitBatch, BatchFencedError } from "./import-batch-store";
+import { findImport, importJobId, type DuplicatesMode, type ImportRecord } from "./import-store";
 import { previewImport } from "./import-preview";
 import { cancelImport, CsvFileError, refusedRowsCsv, startImport, undoImport, uploadImport } from "./lead-import";
 

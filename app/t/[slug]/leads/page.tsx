@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { listApiKeyLabels } from "@/lib/api-keys/api-key-store";
+import { listApiKeyLabels } from "@/lib/api-keys/api-key-list";
 import { listLeadSourceNames } from "@/lib/teams/lead-sources";
 import { listWebFormLabels } from "@/lib/web-forms/web-form-store";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
+import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
 import { webFormNames } from "@/lib/web-forms/web-form-store";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";

@@ -1,6 +1,6 @@
 import { hoursAgo } from "@/lib/time/clock";
 import type { Metadata } from "next";
-import { listApiKeys } from "@/lib/api-keys/api-key-store";
+import { listApiKeys } from "@/lib/api-keys/api-key-list";
 import { now } from "@/lib/time/clock";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { findApiKeyDescription } from "@/lib/api-keys/api-key-store";
+import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { env } from "@/lib/env";
 import { listRequests } from "@/lib/request-log/request-log-store";
