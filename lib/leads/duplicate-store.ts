@@ -1,5 +1,6 @@
 import { db } from "../db/client";
 import { env } from "../env";
+import { CONTACT_SELECT } from "./new-lead";
 
 // Duplicates: leads of a team that share an email or an E.164 number (the list's flag, a
 // lead's "possible duplicates", an import's check of a batch) and a person's leads (erasure).
@@ -124,17 +125,7 @@ const PERSON_LEADS_LIMIT = 500;
  * the possible duplicates of those (the same email or number as any of them), newest first.
  */
 export async function findPersonLeads(teamId: string, person: { email: string | null; phone: string | null }): Promise<PersonLead[]> {
-  const select = {
-    id: true,
-    seq: true,
-    firstName: true,
-    lastName: true,
-    email: true,
-    emailKey: true,
-    phone: true,
-    mobileNo: true,
-    createdAt: true,
-  } as const;
+  const select = CONTACT_SELECT;
   const byContact = (emails: string[], numbers: string[]) => [
     ...emails.map((emailKey) => ({ teamId, emailKey })),
     ...(numbers.length

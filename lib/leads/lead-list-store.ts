@@ -5,7 +5,7 @@ import { duplicateIds } from "./duplicate-store";
 import { createdRange, EMPTY_FILTER, narrows, type LeadFilter } from "./lead-filter";
 import { formatLeadId, parseLeadId } from "./lead-id";
 import { countLeadsUpTo, EQUALITY_FILTER_COLUMNS } from "./lead-store";
-import { searchKey } from "./new-lead";
+import { CONTACT_SELECT, searchKey } from "./new-lead";
 import { parsePhone } from "./phone";
 
 // The lead list: a filter's where clause, the keyset walk over seq (with the unindexed
@@ -109,16 +109,8 @@ const DUPLICATE_SCAN_LIMIT = 5_000;
 const WALK_BATCH = 200;
 
 const LIST_SELECT = {
-  id: true,
-  seq: true,
-  firstName: true,
-  lastName: true,
-  email: true,
-  emailKey: true,
-  phone: true,
-  mobileNo: true,
+  ...CONTACT_SELECT,
   organization: true,
-  createdAt: true,
   source: { select: { name: true } },
 } as const;
 

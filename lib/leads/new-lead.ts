@@ -70,3 +70,16 @@ export const COMPANY_SELECT = {
   noOfEmployees: true,
 } as const;
 export const UTM_SELECT = { utmSource: true, utmMedium: true, utmCampaign: true, utmTerm: true, utmContent: true } as const;
+
+/** A lead's name and contact fields, with its id, seq and time: what lists of leads select. */
+export const CONTACT_SELECT = {
+  id: true,
+  seq: true,
+  firstName: true,
+  lastName: true,
+  email: true,
+  emailKey: true,
+  phone: true,
+  mobileNo: true,
+  createdAt: true,
+} as const;
