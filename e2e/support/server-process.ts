@@ -62,12 +62,24 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** A free port in 5000–5499 other than the shared server's. */
+/**
+ * The ports fetch() refuses to connect to ("bad port", the Fetch standard's port blocking
+ * list, which Node's fetch applies): 5060 and 5061 (SIP) fall in this range, and a server
+ * started there served, yet every probe failed with "bad port" (a CI run lost its
+ * durability test to it). The whole list, so that a changed range stays safe.
+ */
+const FETCH_BLOCKED_PORTS = new Set([
+  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
+  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
+  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
+]);
+
+/** A free port in 5000–5499 other than the shared server's, and one fetch() may connect to. */
 export async function freePort(): Promise<number> {
   const taken = Number(process.env.E2E_PORT);
   for (let attempt = 0; attempt < 200; attempt++) {
     const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from + 1));
-    if (port !== taken && (await portIsFree(port))) return port;
+    if (port !== taken && !FETCH_BLOCKED_PORTS.has(port) && (await portIsFree(port))) return port;
   }
   throw new Error(`No free port in ${PORTS.from}-${PORTS.to}`);
 }
