@@ -32,6 +32,8 @@ export type StoreExtras = {
   claim?: { claim: ClaimToComplete; response: (result: CreateLeadResult) => StoredResponse } | null;
   /** A verified proof-of-work solution, spent once; `replayed` is thrown when it was spent before. */
   spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
+  /** Runs once the lead passed every rule, before its transaction; throws to refuse it. */
+  admit?: () => Promise<void>;
 };
 
 export async function storeLead(
@@ -49,6 +51,7 @@ export async function storeLead(
     requestLog: { apiKeyId: channel.apiKeyId, formId: channel.formId, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) },
     claim: extras.claim ? { ...extras.claim.claim, response: extras.claim.response } : null,
     spentChallenge: extras.spentChallenge,
+    admit: extras.admit,
   });
   createdCommitted(logTarget(channel));
   metrics().leadsCreated.inc({ team: channel.team.slug });

@@ -10,16 +10,18 @@ import { recordRefused, recordSpam, type RequestLogDraft } from "../request-log/
 import { requestOrigin } from "../web-forms/allowed-origins";
 import { CHALLENGE_FIELD, spendableSolution, verifyFormSolution } from "../web-forms/challenge";
 import { FORM_CONTROL_FIELDS, HONEYPOT_FIELD } from "../web-forms/form-fields";
-import { spendSubmissionBudget } from "../web-forms/form-limits";
+import { spendAddressBudget, spendFormBudget } from "../web-forms/form-limits";
 import { countSpam, type FormForIntake } from "../web-forms/web-form-store";
 import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
 
 // A web form's submission (POST /api/forms/<id>), in this order: the form must exist and
 // be enabled (404), the request must come from one of its allowed origins (403), the
-// address and the form must have budget left (429); then the body is read. A filled
-// honeypot is answered as stored and stores nothing; the proof-of-work solution must be
-// valid and unused (403); then the lead is stored by the same use case as create_lead.
-// Every refusal of a known form goes to that form's request log.
+// address must have budget left (429); then the body is read. A filled honeypot is
+// answered as stored and stores nothing; the proof-of-work solution must be valid and
+// unused (403); the lead must pass its rules (422); only then is the form's own budget
+// spent (429), so posts that cost their sender nothing cannot lock a form; then the lead
+// is stored by the same use case as create_lead. Every refusal of a known form goes to
+// that form's request log.
 
 export const FORM_NOT_FOUND = "Form not found";
 export const ORIGIN_NOT_ALLOWED = "This website is not allowed to send leads to this form";
@@ -49,7 +51,7 @@ export async function submitWebForm(options: {
     if (!form.enabled) throw new ApiError(404, FORM_NOT_FOUND, "Not found");
     const origin = requestOrigin(request.headers);
     if (!origin || !options.allowedOrigins.includes(origin)) throw new ApiError(403, ORIGIN_NOT_ALLOWED, "Forbidden");
-    await spendSubmissionBudget(context, form.id);
+    await spendAddressBudget(context, form.id);
     const fields = await readFields(request, LIMITS.bodyBytes);
     if (fields.some(([name, value]) => name === HONEYPOT_FIELD && filled(value))) {
       await countSpam(form.id);
@@ -58,7 +60,10 @@ export async function submitWebForm(options: {
     }
     const solution = form.challenge ? await verifyFormSolution(valueOf(fields, CHALLENGE_FIELD), form.id) : null;
     const input = parseLeadInput(fields.filter(([name]) => !FORM_CONTROL_FIELDS.has(name.replace(/\[\]$/, ""))));
-    const result = await storeLead(draft, channel, input, { spentChallenge: solution && spendableSolution(solution) });
+    const result = await storeLead(draft, channel, input, {
+      spentChallenge: solution && spendableSolution(solution),
+      admit: () => spendFormBudget(context, form.id),
+    });
     return { kind: "created", result };
   } catch (thrown) {
     const error = toApiError(thrown, context);

@@ -119,11 +119,14 @@ export async function createLead(
       lost: () => Error;
       response: (result: CreateLeadResult) => { status: number; body: string };
     } | null;
+    /** Runs once the lead passed every rule, before it is written; throws to refuse it (a web form's budget). */
+    admit?: () => Promise<void>;
   } & Pick<LeadWrite, "requestLog" | "spentChallenge">,
 ): Promise<CreateLeadResult> {
   const { team, input } = options;
   const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null };
   const { lead, skipped } = leadFieldsFromInput({ team, origin, input });
+  await options.admit?.();
   const write: LeadWrite = {
     lead,
     source: options.source ? { chosen: options.source } : { requested: input.source },

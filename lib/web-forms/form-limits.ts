@@ -30,12 +30,22 @@ function refuse(context: RequestContext, limit: string, formId: string, msBefore
   throw new ApiError(429, `${error}; retry in ${seconds} s`, RATE_LIMITED, { "Retry-After": String(seconds) });
 }
 
-/** Spends one submission of the address's and of the form's budget; 429 when either is gone. */
-export async function spendSubmissionBudget(context: RequestContext, formId: string): Promise<void> {
-  const { submissionsPerIp, submissionsPerForm } = limiters();
-  const byIp = await consume(submissionsPerIp, context.ip);
+/**
+ * Spends one submission of the address's budget (over every form); 429 when it is gone.
+ * Every post spends it, before its body is read.
+ */
+export async function spendAddressBudget(context: RequestContext, formId: string): Promise<void> {
+  const byIp = await consume(limiters().submissionsPerIp, context.ip);
   if (byIp) refuse(context, "form_submissions_per_ip", formId, byIp.msBeforeNext, "Too many submissions from this address");
-  const byForm = await consume(submissionsPerForm, formId);
+}
+
+/**
+ * Spends one submission of the form's budget; 429 when it is gone. Only a submission that
+ * passed the honeypot, the proof-of-work and the lead's rules spends it, just before the
+ * lead is written: posts that cost their sender nothing cannot lock a form.
+ */
+export async function spendFormBudget(context: RequestContext, formId: string): Promise<void> {
+  const byForm = await consume(limiters().submissionsPerForm, formId);
   if (byForm) refuse(context, "form_submissions_per_form", formId, byForm.msBeforeNext, "Too many submissions to this form");
 }
 

@@ -274,6 +274,19 @@ describe("POST /api/forms/<id>", () => {
     assert.equal(full.status, 429);
     assert.match(((await full.json()) as { error: string }).error, /^Too many submissions to this form/);
   });
+
+  test("only a submission that passed the honeypot, the proof-of-work and the rules spends the form's budget", async () => {
+    // The review's reproduction: more bare posts than the form's budget (8), each refused,
+    // then honeypot spam and invalid leads with a valid solution; the visitor after them
+    // still gets through.
+    const { team, formId } = await newForm();
+    for (let i = 0; i < 10; i++) assert.equal((await post(formId, { name: "Bot" })).status, 403);
+    for (let i = 0; i < 10; i++) assert.equal((await post(formId, { name: "Bot", _gotcha: "x" })).status, 201);
+    const payload = await solved(formId);
+    for (let i = 0; i < 10; i++) assert.equal((await post(formId, { email: "not-an-email", altcha: payload })).status, 422);
+    assert.equal((await post(formId, { name: "Ada", altcha: payload })).status, 201);
+    assert.equal((await leadsOf(team.id)).length, 1);
+  });
 });
 
 describe("CORS and the challenge endpoint", () => {
