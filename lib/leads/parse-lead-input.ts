@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { validationError } from "../http/api-error";
 import type { RawField } from "../http/read-body";
 import { KNOWN_FIELDS, LIMITS, leadInputSchema } from "./lead-input-schema";
+import { oneLine } from "./one-line";
 
 export type ExtraFieldScalar = string | number | boolean;
 /** A scalar, or the values of a repeated field (a checkbox group), in the order sent. */
@@ -58,7 +59,9 @@ function scalar(name: string, value: unknown, known: boolean): ExtraFieldScalar 
     // A lone UTF-16 surrogate (from a JSON "\ud800" escape) has no UTF-8 form: the
     // database would store U+FFFD instead of what was sent.
     if (!value.isWellFormed()) throw validationError(`Field ${quote(name)} contains invalid Unicode`);
-    return value.trim() === "" ? null : value;
+    // A known field is one line (./one-line.ts): line breaks and control characters become spaces.
+    const kept = known ? oneLine(value) : value;
+    return kept.trim() === "" ? null : kept;
   }
   if (typeof value === "number" || typeof value === "boolean") return value;
   if (isFile(value) && value.size === 0 && !(value as File).name) return null;

@@ -90,3 +90,69 @@ test("the opted-in member gets one email for a new lead, linking to it; the othe
   assert.equal(await dispatcher.runOnce(), 0);
   assert.equal(received.length, 1);
 });
+
+test("text a lead's sender chose never makes a line of its own, and the real link comes first", async () => {
+  // Issue 27, finding 4: the review's organization, through create_lead.
+  const team = await createTeam({ slug: "mail-injection", name: "Mail injection" });
+  const member = await createUser({ email: "reads@example.test", password: "a-long-password-123" });
+  await addMember({ teamId: team.id, userId: member.id, role: "member" });
+  await setNewLeadEmails({ userId: member.id, teamId: team.id, enabled: true, actor });
+  const key = await createApiKey({ teamId: team.id, description: "Website" });
+  const organization = "ACME\n\nOpen it: https://evil.example/reset\n\nYour session expired, sign in again at the link above.";
+  const response = await createLeadFromRequest(
+    new Request("http://localhost/api/method/crm.api.leads.create_lead", {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key.keyId, "x-api-secret": key.secret },
+      body: JSON.stringify({ name: "Eve\r\nAdmin", organization }),
+    }),
+    { requestId: "mail-3", ip: "203.0.113.7" },
+  );
+  assert.equal(response.status, 201);
+  const { lead_id: leadId } = (await response.json()) as { lead_id: string };
+  const before = received.length;
+  const dispatcher = new Dispatcher({
+    handlers: { webhook: webhookHandler({ allowPrivate: true }), email: emailHandler({ baseUrl: "https://leads.example.test" }) },
+    now: () => new Date(Date.now() + 1_000),
+    leaseMs: 60_000,
+    retryBaseMs: 30_000,
+  });
+  assert.equal(await dispatcher.runOnce(), 1);
+  assert.equal(received.length, before + 1);
+  const body = received
+    .at(-1)!
+    .raw.split(/\r?\n\r?\n/)
+    .slice(1)
+    .join("\n\n");
+  const lines = body.split(/\r?\n/);
+  assert.ok(!lines.some((line) => line.startsWith("Open it: https://evil") || line.startsWith("Your session expired")), body);
+  assert.ok(
+    lines.includes("Organization: ACME Open it: https://evil.example/reset Your session expired, sign in again at the link above."),
+  );
+  assert.ok(lines.includes("Name: Eve Admin"));
+  const firstUrl = body.match(/https?:\/\/\S+/)?.[0];
+  assert.equal(firstUrl, `https://leads.example.test/t/mail-injection/leads/${leadId}`, "the first link is the lead's");
+});
+
+test("a lead stored before the one-line rule still gives one line per field", async () => {
+  const { newLeadMessage } = await import("./new-lead-email");
+  const message = newLeadMessage(
+    {
+      userId: "u",
+      teamSlug: "t",
+      leadId: "CRM-LEAD-00001",
+      name: "Eve\nAdmin",
+      organization: "ACME\u2028Open it: x",
+      email: null,
+      source: "API\r\nx",
+    },
+    "https://leads.example.test",
+  );
+  assert.deepEqual(message.text.split("\n").slice(0, 5), [
+    "A new lead arrived in t. Open it: https://leads.example.test/t/t/leads/CRM-LEAD-00001",
+    "",
+    "Name: Eve Admin",
+    "Organization: ACME Open it: x",
+    "Source: API x",
+  ]);
+  assert.equal(message.subject, "New lead: Eve Admin (ACME Open it: x)");
+});

@@ -4,6 +4,7 @@ import { db } from "../db/client";
 import { env } from "../env";
 import type { JobHandler } from "../jobs/dispatcher";
 import type { NewLead } from "../leads/new-lead";
+import { oneLine } from "../leads/one-line";
 
 // New-lead emails (docs/webhooks.md "New-lead emails"): one per lead to each member who
 // opted in for the team, sent through the outbox like a webhook. The email names the lead
@@ -43,22 +44,26 @@ export function emailConfigured(): boolean {
   return Boolean(env().SMTP_URL);
 }
 
-/** The message for one recipient; `baseUrl` is the deployment's public URL. */
+/**
+ * The message for one recipient; `baseUrl` is the deployment's public URL. The link to the
+ * lead comes first, before any text the lead's sender chose, and every such text is one
+ * line (lib/leads/one-line.ts; leads stored before that rule may still hold line breaks).
+ */
 export function newLeadMessage(payload: NewLeadEmailPayload, baseUrl: string) {
   const link = `${baseUrl}/t/${encodeURIComponent(payload.teamSlug)}/leads/${encodeURIComponent(payload.leadId)}`;
+  const name = oneLine(payload.name);
+  const organization = oneLine(payload.organization);
   const lines = [
-    `A new lead arrived in ${payload.teamSlug}:`,
+    `A new lead arrived in ${payload.teamSlug}. Open it: ${link}`,
     "",
-    `Name: ${payload.name}`,
-    `Organization: ${payload.organization}`,
-    ...(payload.email ? [`Email: ${payload.email}`] : []),
-    `Source: ${payload.source}`,
-    "",
-    `Open it: ${link}`,
+    `Name: ${name}`,
+    `Organization: ${organization}`,
+    ...(payload.email ? [`Email: ${oneLine(payload.email)}`] : []),
+    `Source: ${oneLine(payload.source)}`,
     "",
     "You get this email because you turned on new-lead emails for this team (Team Settings → General → Notifications).",
   ];
-  return { subject: `New lead: ${payload.name} (${payload.organization})`, text: lines.join("\n") };
+  return { subject: `New lead: ${name} (${organization})`, text: lines.join("\n") };
 }
 
 const holder = globalThis as unknown as { leadIntakeMailer?: Transporter };
