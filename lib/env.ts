@@ -35,8 +35,10 @@ const schema = z.object({
   // How many reverse proxies in front of the app append to X-Forwarded-For; 0 = none,
   // the client address is the socket's and forwarded headers are ignored.
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
-  // The per-key request log (Team Settings → API Keys): rows kept per team, and for how long.
-  REQUEST_LOG_MAX_ROWS_PER_TEAM: z.coerce.number().int().min(1).default(10_000),
+  // The request logs of API keys and web forms: the newest rows each key's and each form's
+  // log keeps, and for how long. Until issue 27 the count was per team, named
+  // REQUEST_LOG_MAX_ROWS_PER_TEAM; that name is still read.
+  REQUEST_LOG_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
   REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   // Web forms (docs/web-forms.md): submissions per client address and per form in each
   // window, and challenge fetches per address; the proof-of-work's cost (PBKDF2 iterations
@@ -98,7 +100,7 @@ let cached: Env | undefined;
 
 export function env(): Env {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  const parsed = schema.safeParse({ REQUEST_LOG_MAX_ROWS: process.env.REQUEST_LOG_MAX_ROWS_PER_TEAM, ...process.env });
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid environment: ${problems.join("; ")}`);

@@ -1,9 +1,10 @@
 import { db, type Tx } from "../db/client";
 import { env } from "../env";
 
-// Every database access for the request log (per API key and per web form) lives here. The log is bounded per
-// team by age and by count: pruneTeam runs every PRUNE_EVERY writes of a team in this
-// process, so a flood of refused requests cannot grow the table without bound.
+// Every database access for the request log (per API key and per web form) lives here. The
+// log is bounded by age (per team) and by count (per key and per form, so one noisy channel
+// never pushes out another's history): pruneTeam runs every PRUNE_EVERY writes of a team in
+// this process, so a flood of requests cannot grow the table without bound.
 
 /** How the body was sent (the Content-Type's media type, reduced). */
 export type BodyEncoding = "json" | "urlencoded" | "multipart" | "other" | "none";
@@ -64,21 +65,33 @@ export function afterRequestRecorded(teamId: string): void {
   pruneTeam(teamId).catch(() => undefined);
 }
 
-/** Deletes the team's rows older than the retention period and beyond the newest N. */
+/**
+ * Deletes the team's rows older than the retention period, and of each of its keys and
+ * forms the rows beyond that channel's newest REQUEST_LOG_MAX_ROWS.
+ */
 export async function pruneTeam(teamId: string, now = new Date()): Promise<number> {
-  const { REQUEST_LOG_MAX_ROWS_PER_TEAM: maxRows, REQUEST_LOG_RETENTION_DAYS: days } = env();
+  const { REQUEST_LOG_MAX_ROWS: maxRows, REQUEST_LOG_RETENTION_DAYS: days } = env();
   const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
-  // The id of the newest row that falls outside the count; ids grow with time.
-  const [boundary] = await db().apiRequest.findMany({
-    where: { teamId },
-    orderBy: { id: "desc" },
-    skip: maxRows,
-    take: 1,
-    select: { id: true },
-  });
-  const { count } = await db().apiRequest.deleteMany({
-    where: { teamId, OR: [{ createdAt: { lt: cutoff } }, ...(boundary ? [{ id: { lte: boundary.id } }] : [])] },
-  });
+  let { count } = await db().apiRequest.deleteMany({ where: { teamId, createdAt: { lt: cutoff } } });
+  for (const by of ["apiKeyId", "formId"] as const) {
+    const crowded = await db().apiRequest.groupBy({
+      by: [by],
+      where: { teamId, [by]: { not: null } },
+      having: { id: { _count: { gt: maxRows } } },
+    });
+    for (const row of crowded) {
+      const channel = { teamId, [by]: row[by]! };
+      // The id of the newest row of the channel that falls outside the count; ids grow with time.
+      const [boundary] = await db().apiRequest.findMany({
+        where: channel,
+        orderBy: { id: "desc" },
+        skip: maxRows,
+        take: 1,
+        select: { id: true },
+      });
+      if (boundary) count += (await db().apiRequest.deleteMany({ where: { ...channel, id: { lte: boundary.id } } })).count;
+    }
+  }
   return count;
 }
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, mock, test } from "node:test";
 
-// Small bounds, read once by lib/env.ts: the pruning test fills a team past them.
+// Small bounds, read once by lib/env.ts: the pruning test fills a key past them. Set by the
+// name it had when the bound was per team, which is still read.
 process.env.REQUEST_LOG_MAX_ROWS_PER_TEAM = "150";
 process.env.REQUEST_LOG_RETENTION_DAYS = "30";
 
@@ -13,6 +14,8 @@ const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("../intake/create-lead-request");
 const { createTeam } = await import("../teams/team-store");
 const { requestActivity, listRequests, pruneTeam, recordRequest } = await import("./request-log-store");
+const { refusalRowDue } = await import("./request-log");
+const { env } = await import("../env");
 
 // Failed authentications and refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -106,29 +109,68 @@ describe("the request log is paged and bounded", async () => {
     assert.deepEqual((await listRequests({ teamId: other.id, of: { apiKeyId: a.keyId } })).rows, [], "another team sees nothing");
   });
 
-  test("pruning keeps the newest rows of the team, drops old ones, and leaves other teams alone", async () => {
+  test("pruning keeps the newest rows of each key and each form, drops old ones, and leaves other channels and teams alone", async () => {
+    assert.equal(env().REQUEST_LOG_MAX_ROWS, 150, "the old name REQUEST_LOG_MAX_ROWS_PER_TEAM is read");
     const [team, other] = [await makeTeam(), await makeTeam()];
-    const row = (teamId: string, status: number) => ({ teamId, apiKeyId: "k".repeat(20), status, ip: null, encoding: "json" as const });
+    const row = (teamId: string, status: number, channel: { apiKeyId?: string; formId?: string } = { apiKeyId: "k".repeat(20) }) => ({
+      teamId,
+      ...channel,
+      status,
+      ip: null,
+      encoding: "json" as const,
+    });
     await db().apiRequest.create({ data: { ...row(team.id, 500), createdAt: new Date(Date.now() - 31 * 24 * 60 * 60 * 1000) } });
+    // A quiet key and a quiet form, then a noisy form far past the bound.
+    for (let i = 0; i < 5; i++) await recordRequest(row(team.id, 201, { apiKeyId: "q".repeat(20) }));
+    for (let i = 0; i < 5; i++) await recordRequest(row(team.id, 201, { formId: "quiet-form" }));
     for (let i = 0; i < 160; i++) await recordRequest(row(team.id, i));
+    for (let i = 0; i < 400; i++) await recordRequest(row(team.id, 403, { formId: "noisy-form" }));
     for (let i = 0; i < 3; i++) await recordRequest(row(other.id, i));
 
-    assert.equal(await pruneTeam(team.id), 11, "one too old, ten beyond the newest 150");
-    const kept = await db().apiRequest.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" }, select: { status: true } });
+    assert.equal(await pruneTeam(team.id), 1 + 10 + 250, "one too old, ten beyond the key's newest 150, 250 beyond the form's");
+    const kept = await db().apiRequest.findMany({
+      where: { teamId: team.id, apiKeyId: "k".repeat(20) },
+      orderBy: { id: "asc" },
+      select: { status: true },
+    });
     assert.deepEqual(
       kept.map((r) => r.status),
       Array.from({ length: 150 }, (_, i) => i + 10),
     );
+    assert.equal(await db().apiRequest.count({ where: { formId: "noisy-form" } }), 150);
+    assert.equal(await db().apiRequest.count({ where: { formId: "quiet-form" } }), 5, "the noisy form pushed out nothing of the quiet one");
+    assert.equal(await db().apiRequest.count({ where: { apiKeyId: "q".repeat(20) } }), 5);
     assert.equal(await db().apiRequest.count({ where: { teamId: other.id } }), 3);
   });
 
-  test("a flood of refused requests never grows a team's log far past its bound", async () => {
+  test("refusals from one address are one row per error and interval; a channel writes at most 10 refusal rows per interval", () => {
+    const form = { teamId: "t", formId: `throttle-${Date.now()}` };
+    const key = { teamId: "t", apiKeyId: `throttle-${Date.now()}` };
+    const t0 = 1_000_000;
+    // The review's reproduction: 150 posts with a foreign Origin from one address.
+    const rows = Array.from({ length: 150 }, (_, i) => refusalRowDue(form, "203.0.113.9", 403, "Origin not allowed", t0 + i)).filter(
+      Boolean,
+    );
+    assert.equal(rows.length, 1);
+    assert.equal(refusalRowDue(form, "203.0.113.9", 422, "Name is required", t0 + 200), true, "another error is its own row");
+    assert.equal(refusalRowDue(form, "203.0.113.9", 403, "Origin not allowed", t0 + 10_000), true, "the next interval writes again");
+    // From many addresses: 10 rows per interval for the channel, none taken from another channel.
+    const spread = Array.from({ length: 500 }, (_, i) => refusalRowDue(form, `2001:db8::${i.toString(16)}`, 403, "x", t0 + 20_000 + i));
+    assert.equal(spread.filter(Boolean).length, 10);
+    assert.equal(refusalRowDue(key, "198.51.100.1", 401, "Invalid API key", t0 + 20_600), true);
+    // 429s: one row per channel and interval, whatever the address.
+    const limited = Array.from({ length: 50 }, (_, i) => refusalRowDue(key, `192.0.2.${i}`, 429, "Rate limit", t0 + 30_000 + i));
+    assert.equal(limited.filter(Boolean).length, 1);
+  });
+
+  test("a flood of refused requests writes a handful of rows, not one per request", async () => {
     const team = await makeTeam();
     const key = await createApiKey({ teamId: team.id });
+    const started = Date.now();
     for (let i = 0; i < 400; i++) await post({ "x-api-key": key.keyId, "x-api-secret": key.secret }, "{}");
-    // Pruned every 100 writes of the team: at most the bound plus one round.
+    // At most 10 per 10 s interval the loop touched (a slow machine may cross several).
+    const intervals = Math.floor((Date.now() - started) / 10_000) + 1;
     const count = await db().apiRequest.count({ where: { teamId: team.id } });
-    assert.ok(count <= 150 + 100, `${count} rows kept`);
-    assert.ok(count >= 150, `${count} rows kept`);
+    assert.ok(count >= 10 && count <= 10 * intervals, `${count} rows kept over ${intervals} intervals`);
   });
 });

@@ -3,6 +3,7 @@ import type { ApiError } from "../http/api-error";
 import { mediaTypeOf } from "../http/read-body";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
+import { now as clock } from "../time/clock";
 import { summariseError } from "../log/error-summary";
 import { afterRequestRecorded, recordRequest, type BodyEncoding, type RequestTarget } from "./request-log-store";
 
@@ -51,26 +52,58 @@ export async function recordReplayed(draft: RequestLogDraft, target: RequestTarg
   });
 }
 
-// A key or form over its request budget is refused many times a second under a flood, and
-// a spam bot fills a form's honeypot as fast: one row per key or form and kind per interval
-// says so without a write per request (a form's card also counts every spam submission).
-const FLOOD_ROW_EVERY_MS = 10_000;
-const lastFloodRow = new Map<string, number>();
+// Refusals come in floods: a key over its request budget is refused many times a second,
+// a bot fills a form's honeypot as fast, and anyone can post garbage, or a foreign Origin,
+// to a public form from many addresses. The log says so without a write per request
+// (issue 27, finding 3): a 429 or a spam row at most once per channel (key or form) per
+// interval; any other refusal once per channel, address and error per interval, and at
+// most REFUSAL_ROWS_PER_INTERVAL of them per channel. Pruning is per channel too
+// (./request-log-store.ts), so one noisy form cannot push out another's history. The
+// counters live in this process (N instances write at most N times as many rows) and go by
+// the app's clock (lib/time/clock.ts), which tests move.
+const ROW_INTERVAL_MS = 10_000;
+const REFUSAL_ROWS_PER_INTERVAL = 10;
+const MAX_TRACKED = 10_000;
+const lastRow = new Map<string, number>();
+const channelWindows = new Map<string, { since: number; rows: number }>();
 
-function floodRowDue(target: RequestTarget, kind: string): boolean {
-  const id = `${kind}:${target.apiKeyId ?? target.formId}`;
-  const now = Date.now();
-  if (now - (lastFloodRow.get(id) ?? 0) < FLOOD_ROW_EVERY_MS) return false;
-  if (lastFloodRow.size > 10_000) lastFloodRow.clear();
-  lastFloodRow.set(id, now);
+const channelOf = (target: RequestTarget) => (target.apiKeyId ? `key:${target.apiKeyId}` : `form:${target.formId}`);
+
+/** True, and remembered, when `id` had no row in the last interval. */
+function onePerInterval(id: string, now: number): boolean {
+  if (now - (lastRow.get(id) ?? -Infinity) < ROW_INTERVAL_MS) return false;
+  if (lastRow.size >= MAX_TRACKED) lastRow.clear();
+  lastRow.set(id, now);
   return true;
+}
+
+/** True when the channel has written fewer than REFUSAL_ROWS_PER_INTERVAL refusal rows this interval. */
+function channelHasRoom(channel: string, now: number): boolean {
+  const window = channelWindows.get(channel);
+  if (window && now - window.since < ROW_INTERVAL_MS) {
+    if (window.rows >= REFUSAL_ROWS_PER_INTERVAL) return false;
+    window.rows++;
+    return true;
+  }
+  if (channelWindows.size >= MAX_TRACKED) channelWindows.clear();
+  channelWindows.set(channel, { since: now, rows: 1 });
+  return true;
+}
+
+/** Whether a refusal of `target` gets a row now. */
+export function refusalRowDue(target: RequestTarget, ip: string | null, status: number, error: string, now = clock().getTime()): boolean {
+  const channel = channelOf(target);
+  if (status === 429) return onePerInterval(`${channel}|429`, now);
+  // Checked first: a repeat from the same address must not use up the channel's room.
+  if (!onePerInterval(`${channel}|${ip}|${status}|${error}`, now)) return false;
+  return channelHasRoom(channel, now);
 }
 
 /** A refused request of a known key or form: its status and the envelope's error text. */
 export async function recordRefused(draft: RequestLogDraft, target: RequestTarget, error: ApiError): Promise<void> {
   // The database is what failed: writing to it would wait for the same timeout again.
   if (error.status === 503) return;
-  if (error.status === 429 && !floodRowDue(target, "429")) return;
+  if (!refusalRowDue(target, draft.context.ip, error.status, error.error)) return;
   await write(draft, target, { status: error.status, error: error.error });
 }
 
@@ -78,7 +111,7 @@ export const SPAM_NOTE = "Spam: the honeypot field was filled; answered as store
 
 /** A web form submission with its honeypot filled, answered `status` as if stored. */
 export async function recordSpam(draft: RequestLogDraft, target: RequestTarget, status: number): Promise<void> {
-  if (!floodRowDue(target, "spam")) return;
+  if (!onePerInterval(`${channelOf(target)}|spam`, clock().getTime())) return;
   await write(draft, target, { status, error: SPAM_NOTE });
 }
 

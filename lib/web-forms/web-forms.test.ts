@@ -275,6 +275,20 @@ describe("POST /api/forms/<id>", () => {
     assert.match(((await full.json()) as { error: string }).error, /^Too many submissions to this form/);
   });
 
+  test("150 posts with a foreign origin write one request-log row, not 150", async () => {
+    // Issue 27, finding 3: refusal rows are throttled per form, address and error.
+    const { team, formId } = await newForm();
+    const started = Date.now();
+    for (let i = 0; i < 150; i++) {
+      assert.equal((await post(formId, { name: "A" }, { origin: "https://evil.example", ip: "192.0.2.150" })).status, 403);
+    }
+    // One row per 10 s interval the loop touched: one, unless the machine is very slow.
+    const intervals = Math.floor((Date.now() - started) / 10_000) + 1;
+    const { rows } = await listRequests({ teamId: team.id, of: { formId } });
+    assert.ok(rows.length >= 1 && rows.length <= intervals, `${rows.length} rows over ${intervals} intervals`);
+    for (const row of rows) assert.deepEqual([row.status, row.error], [403, "This website is not allowed to send leads to this form"]);
+  });
+
   test("only a submission that passed the honeypot, the proof-of-work and the rules spends the form's budget", async () => {
     // The review's reproduction: more bare posts than the form's budget (8), each refused,
     // then honeypot spam and invalid leads with a valid solution; the visitor after them

@@ -26,7 +26,7 @@ export default async function KeyRequestLogPage(props: {
   if (!key) notFound();
   const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
   const { rows, olderCursor } = await listRequests({ teamId: team.id, of: { apiKeyId: keyId }, before: cursor });
-  const { REQUEST_LOG_RETENTION_DAYS: days, REQUEST_LOG_MAX_ROWS_PER_TEAM: maxRows } = env();
+  const { REQUEST_LOG_RETENTION_DAYS: days, REQUEST_LOG_MAX_ROWS: maxRows } = env();
 
   return (
     <section>
@@ -37,7 +37,7 @@ export default async function KeyRequestLogPage(props: {
       </nav>
       <SectionHeader
         title={`Request log of ${key.description ?? "key"} ${keyId}`}
-        description={`Every request this key authenticated or failed to authenticate: the lead it created, or the status and error it got. Newest first; kept ${days} days, at most ${maxRows.toLocaleString("en-US")} requests per team.`}
+        description={`The requests this key authenticated or failed to authenticate: the lead each created, or the status and error it got (a refusal repeated within 10 seconds is shown once). Newest first; kept ${days} days, at most ${maxRows.toLocaleString("en-US")} requests of this key.`}
       />
       <RequestLogTable slug={team.slug} rows={rows} />
       <NewestOlderNav
