@@ -3,6 +3,7 @@ import { DateTime } from "@/components/ui/date-time";
 import { cardClass, focusRingClass } from "@/components/ui/styles";
 import { ROLE_LABEL } from "@/components/members/role-label";
 import { isRole } from "@/lib/teams/team-store";
+import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 
 const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-4 py-3 text-sm text-slate-700";
@@ -95,11 +96,12 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.updated":
     case "web_form.deleted":
       return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
+    // Masked again when shown: entries written before URLs were masked hold the full URL.
     case "webhook.created":
-      return { main: typeof details.url === "string" ? details.url : (event.targetId ?? "—") };
+      return { main: typeof details.url === "string" ? maskWebhookUrl(details.url) : (event.targetId ?? "—") };
     case "webhook.updated":
       return {
-        main: typeof details.url === "string" ? details.url : (event.targetId ?? "—"),
+        main: typeof details.url === "string" ? maskWebhookUrl(details.url) : (event.targetId ?? "—"),
         note: typeof details.changed === "string" ? `changed: ${details.changed}` : undefined,
       };
     case "webhook.secret_rotated":

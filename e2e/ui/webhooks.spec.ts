@@ -10,13 +10,17 @@ import { expect, test } from "../support/test";
 // Team Settings → API Integration → Webhooks in the browser: an owner adds an endpoint,
 // reveals its secret, sends a test event that a local receiver verifies with the
 // standardwebhooks package, sees it in the delivery log, resends a failed one, disables
-// and deletes the endpoint. A member sees the endpoints and none of the controls.
+// and deletes the endpoint. A member sees the endpoints, their URLs masked (a secret in a
+// URL stays with owners and admins), and none of the controls.
 
 let receiver: WebhookReceiver;
 test.beforeAll(async () => {
   receiver = await startWebhookReceiver();
 });
 test.afterAll(() => receiver.close());
+
+/** A secret a receiver put in its URL: owners and admins see it on the endpoint's page, members never. */
+const URL_SECRET = "member-must-not-see-this-token";
 
 test("an owner adds an endpoint, sends a test event and sees it verified in the delivery log", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("owner");
@@ -35,7 +39,9 @@ test("an owner adds an endpoint, sends a test event and sees it verified in the 
   const list = page.getByRole("list", { name: "Webhook endpoints" });
   await expect(list).toContainText("CRM sync");
   await expect(list).toContainText("Enabled");
-  await list.getByRole("link", { name: receiver.url }).click();
+  // The list masks every URL (scheme, host, the path's first characters); the endpoint's page shows owners the full one.
+  await list.getByRole("link", { name: `http://127.0.0.1:${receiver.port}/hook…`, exact: true }).click();
+  await expect(page.getByText(receiver.url, { exact: true })).toBeVisible();
 
   await page.getByRole("button", { name: "Reveal signing secret" }).click();
   const secret = page.getByLabel("Signing secret", { exact: true });
@@ -157,16 +163,19 @@ test("an admin edits an endpoint's URL, description and events, then rotates its
   await expect(page.getByRole("row").filter({ hasText: "Webhook secret rotated" })).toContainText("old secret signs until");
 });
 
-test("a member sees the endpoints but cannot add, reveal or change them, not even by forging the owner's calls", async ({ signInAs }) => {
+test("a member sees the endpoints with masked URLs but cannot add, reveal or change them, not even by forging the owner's calls", async ({
+  signInAs,
+}) => {
   const { team, user: owner } = await newTeamWithUser("owner");
   const member = await newUser({ team, role: "member" });
   const asOwner = await signInAs(owner);
   await asOwner.goto(`/t/${team.slug}/settings/webhooks`);
   await asOwner.getByRole("button", { name: "Add endpoint" }).click();
-  await asOwner.getByLabel("URL").fill("https://hooks.example.com/leads");
+  await asOwner.getByLabel("URL").fill(`https://hooks.example.com/leads?token=${URL_SECRET}`);
   await asOwner.getByRole("dialog").getByRole("button", { name: "Add endpoint" }).click();
-  await expect(asOwner.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/leads");
-  await asOwner.getByRole("link", { name: "https://hooks.example.com/leads" }).click();
+  await expect(asOwner.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/lead…");
+  await asOwner.getByRole("link", { name: "https://hooks.example.com/lead…", exact: true }).click();
+  await expect(asOwner.getByText(`https://hooks.example.com/leads?token=${URL_SECRET}`, { exact: true })).toBeVisible();
   const reveal = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Reveal signing secret" }).click());
   await expect(asOwner.getByLabel("Signing secret", { exact: true })).toHaveText(/^whsec_/);
   const disable = await recordAction(asOwner, () => asOwner.getByRole("button", { name: "Disable" }).click());
@@ -185,10 +194,14 @@ test("a member sees the endpoints but cannot add, reveal or change them, not eve
 
   const page = await signInAs(member);
   await page.goto(`/t/${team.slug}/settings/webhooks`);
-  await expect(page.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/leads");
+  await expect(page.getByRole("list", { name: "Webhook endpoints" })).toContainText("https://hooks.example.com/lead…");
   await expect(page.getByRole("button", { name: "Add endpoint" })).toHaveCount(0);
-  await page.getByRole("link", { name: "https://hooks.example.com/leads" }).click();
+  // Not in the page, nor in the data the page carries for the browser (the RSC payload).
+  expect(await page.content()).not.toContain(URL_SECRET);
+  await page.getByRole("link", { name: "https://hooks.example.com/lead…", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Delivery log" })).toBeVisible();
+  await expect(page.getByText("https://hooks.example.com/lead…", { exact: true })).toBeVisible();
+  expect(await page.content()).not.toContain(URL_SECRET);
   await expect(page.getByRole("button", { name: "Reveal signing secret" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Send test event" })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Edit endpoint" })).toHaveCount(0);

@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { open, seal } from "../api-keys/secret-box";
 import { db, type Tx } from "../db/client";
+import { maskWebhookUrl } from "./masked-url";
 
 // Webhook endpoints' data: create, list, update, rotate and reveal the signing secret,
 // enable, disable, delete. Each change a person makes is written with its audit event in
-// one transaction. The delivery log is delivery-attempt-store.ts.
+// one transaction. The delivery log is delivery-attempt-store.ts. Audit details keep the
+// URL masked (masked-url.ts): a secret in it must not outlive the endpoint in the log.
 
 export type EndpointView = {
   id: string;
@@ -73,7 +75,7 @@ export async function createEndpoint(options: {
       where: { id: created.id },
       data: { secretCiphertext: seal(generateSigningSecret(), created.id) },
     });
-    await audit(tx, options.teamId, "webhook.created", options.actor, created.id, { url: options.url });
+    await audit(tx, options.teamId, "webhook.created", options.actor, created.id, { url: maskWebhookUrl(options.url) });
     return created;
   });
 }
@@ -142,7 +144,7 @@ export async function updateEndpoint(options: {
       before.events !== events ? "events" : null,
     ].filter((field): field is string => field !== null);
     await audit(tx, options.teamId, "webhook.updated", options.actor, options.id, {
-      url: options.url,
+      url: maskWebhookUrl(options.url),
       changed: changed.join(", ") || "nothing",
     });
     return true;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { listEndpoints } from "@/lib/webhooks/webhook-endpoint-store";
 import { ApiIntegrationSection } from "@/components/settings/api-integration-section";
 import { cardClass, linkClass } from "@/components/ui/styles";
@@ -38,7 +39,8 @@ export default async function WebhooksPage({ params }: { params: Promise<{ slug:
             <li key={endpoint.id} className="flex flex-wrap items-center justify-between gap-3 px-5 py-4">
               <div className="min-w-0">
                 <Link href={`/t/${team.slug}/settings/webhooks/${endpoint.id}`} className={`${linkClass} break-all`}>
-                  {endpoint.url}
+                  {/* Masked for everyone: only the endpoint's page shows owners and admins the full URL. */}
+                  {maskWebhookUrl(endpoint.url)}
                 </Link>
                 <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-600">
                   {endpoint.description ? `${endpoint.description} · ` : ""}

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { now } from "@/lib/time/clock";
 import { listAttempts } from "@/lib/webhooks/delivery-attempt-store";
+import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { findEndpoint } from "@/lib/webhooks/webhook-endpoint-store";
 import { SectionHeader } from "@/components/settings/section-header";
 import { DateTime } from "@/components/ui/date-time";
@@ -22,6 +23,8 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
   if (!endpoint) notFound();
   const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
   const canManage = MANAGERS.includes(role);
+  // The full URL (it may carry a secret) only for owners and admins; members see it masked.
+  const shownUrl = canManage ? endpoint.url : maskWebhookUrl(endpoint.url);
   const oldSecretSigns = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now();
 
   return (
@@ -33,7 +36,7 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
       </nav>
       <SectionHeader
         title={`Webhook endpoint ${endpoint.description ?? ""}`.trim()}
-        description={<span className="break-all">{endpoint.url}</span>}
+        description={<span className="break-all">{shownUrl}</span>}
       />
       <div className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
         <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
