@@ -10,6 +10,8 @@ import { consume, createLimiter, used, type Limiter } from "./limiter-store";
 // - failed sign-ins per client address, whatever the email: SIGN_IN_FAILURES_PER_IP.
 //
 // Once spent, the sign-in is refused before the password is checked (no hashing round).
+// The current password asked by Account → Change password is a guess at the same secret:
+// it spends and checks the same budgets (lib/users/change-password.ts).
 // The email is never logged: people type passwords into the email field.
 
 type Limiters = { perEmailAndIp: Limiter; perIp: Limiter };
@@ -33,8 +35,8 @@ function pairKey(email: string, ip: string): string {
   return `${email.toLowerCase()}|${ip}`;
 }
 
-/** Throws `SignInThrottled:<seconds>` when this address, or this email from it, has spent its budget. */
-export async function assertSignInAllowed(email: string, ip: string): Promise<void> {
+/** Seconds until this address, or this email from it, may try a password again; null when it may now. */
+export async function passwordRetryAfter(email: string, ip: string): Promise<number | null> {
   const { perEmailAndIp, perIp } = limiters();
   const config = env();
   const [pair, address] = await Promise.all([used(perEmailAndIp, pairKey(email, ip)), used(perIp, ip)]);
@@ -44,9 +46,15 @@ export async function assertSignInAllowed(email: string, ip: string): Promise<vo
       : pair.points >= config.SIGN_IN_FAILURES_PER_EMAIL_AND_IP
         ? { limit: "sign_in_failures_per_email_and_ip", ms: pair.msBeforeNext }
         : null;
-  if (!over) return;
+  if (!over) return null;
   log("warn", "rate_limit.exceeded", { ip, limit: over.limit });
-  throw new Error(`${SIGN_IN_THROTTLED}:${Math.max(1, Math.ceil(over.ms / 1000))}`);
+  return Math.max(1, Math.ceil(over.ms / 1000));
+}
+
+/** Throws `SignInThrottled:<seconds>` when this address, or this email from it, has spent its budget. */
+export async function assertSignInAllowed(email: string, ip: string): Promise<void> {
+  const seconds = await passwordRetryAfter(email, ip);
+  if (seconds !== null) throw new Error(`${SIGN_IN_THROTTLED}:${seconds}`);
 }
 
 /** Counts a failed sign-in against the address and the email from that address. */

@@ -6,7 +6,9 @@ import { addMember, createTeam } from "../teams/team-store";
 import { authenticateUser } from "./authenticate-user";
 import { PasswordPolicyError } from "./password-policy";
 import { createPasswordReset, findOpenReset, resetPassword } from "./password-reset-store";
-import { changePassword, createUser } from "./user-store";
+import { assertSignInAllowed } from "../rate-limit/sign-in-limits";
+import { changePassword } from "./change-password";
+import { createUser } from "./user-store";
 
 await useTestDatabase();
 
@@ -35,6 +37,24 @@ describe("changePassword", () => {
     assert.equal(await authenticateUser(user.email, OLD), null);
     assert.ok(await authenticateUser(user.email, NEW));
     assert.deepEqual(await actions(team.id), [["user.password_changed", "web"]]);
+  });
+
+  test("wrong current passwords spend the sign-in budget: past it even the right one is refused unchecked", async () => {
+    // Issue 27: a stolen session could guess the password without limit. The budget is the
+    // sign-in form's (SIGN_IN_FAILURES_PER_EMAIL_AND_IP, 10 by default), per email and address.
+    const { user } = await member();
+    const actor = { userId: user.id, ip: "203.0.113.66", via: "web" as const };
+    for (let i = 0; i < 10; i++) {
+      assert.equal(await changePassword({ userId: user.id, current: `wrong guess ${i}`, next: NEW, actor }), "wrong-current-password");
+    }
+    const refused = await changePassword({ userId: user.id, current: OLD, next: NEW, actor });
+    assert.equal(typeof refused, "object");
+    assert.ok((refused as { retryAfterSeconds: number }).retryAfterSeconds >= 1);
+    assert.equal(await sessionVersion(user.id), 0, "nothing changed");
+    await assert.rejects(assertSignInAllowed(user.email, "203.0.113.66"), /^Error: SignInThrottled:\d+$/, "the sign-in form is closed too");
+    // Another address has its own budget for this email.
+    const elsewhere = { ...actor, ip: "203.0.113.67" };
+    assert.equal(await changePassword({ userId: user.id, current: OLD, next: NEW, actor: elsewhere }), "changed");
   });
 });
 

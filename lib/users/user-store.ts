@@ -1,6 +1,6 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { hashPassword, verifyPassword } from "./password";
+import { hashPassword } from "./password";
 import { assertPasswordAcceptable } from "./password-policy";
 
 // Every database access for users lives here.
@@ -68,26 +68,9 @@ export async function endAllSessions(userId: string, options: { actor?: AuditAct
   });
 }
 
-export type PasswordChangeResult = "changed" | "wrong-current-password" | "no-user";
-
-/**
- * A signed-in user changes their password: the current one is required, the new one must
- * pass the policy (throws PasswordPolicyError), and every session of the user ends (the
- * caller signs the current browser in again with the new password). Audited in each of
- * the user's teams, in the same transaction.
- */
-export async function changePassword(options: {
-  userId: string;
-  current: string;
-  next: string;
-  actor: AuditActor;
-}): Promise<PasswordChangeResult> {
-  const user = await db().user.findUnique({ where: { id: options.userId }, select: { email: true, passwordHash: true } });
-  if (!user) return "no-user";
-  if (!(await verifyPassword(options.current, user.passwordHash))) return "wrong-current-password";
-  const passwordHash = await newPasswordHash(options.next, user.email);
-  await replacePassword(options.userId, passwordHash, "user.password_changed", options.actor, user.passwordHash);
-  return "changed";
+/** The email and password hash of a user, for a password change; null when the user is gone. */
+export async function findCredentials(userId: string): Promise<{ email: string; passwordHash: string } | null> {
+  return db().user.findUnique({ where: { id: userId }, select: { email: true, passwordHash: true } });
 }
 
 /**
