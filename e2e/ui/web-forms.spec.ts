@@ -157,6 +157,8 @@ test("the hosted form page sends a lead without any website", async ({ signInAs,
   const formId = await createForm(admin, team.slug, { name: "Event sign-up", origins: "https://example.com" });
   await page.goto(`/f/${formId}`);
   await expect(page.getByRole("heading", { name: "Event sign-up" })).toBeVisible();
+  // Any account can publish a form under any title: the page says whose it is and who hosts it.
+  await expect(page.getByText(`A form of ${team.name}, hosted for them by ${new URL(page.url()).host}.`, { exact: false })).toBeVisible();
   await page.getByLabel("Name").fill("Katherine Johnson");
   await page.getByLabel("Company").fill("NASA");
   await solveWidget(page);

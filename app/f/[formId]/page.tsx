@@ -1,6 +1,8 @@
 import { createElement } from "react";
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
+import { env } from "@/lib/env";
 import { HONEYPOT_FIELD } from "@/lib/web-forms/form-fields";
 import { findHostedForm } from "@/lib/web-forms/web-form-store";
 import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
@@ -25,11 +27,22 @@ const fields = [
   { name: "organization", label: "Company", type: "text", autoComplete: "organization", required: false },
 ];
 
+/** This deployment's host name, as the visitor's address bar shows it. */
+async function deploymentHost(): Promise<string> {
+  const configured = env().NEXTAUTH_URL;
+  if (configured) return new URL(configured).host;
+  return (await headers()).get("host") ?? "this site";
+}
+
 export default async function HostedFormPage({ params }: { params: Promise<{ formId: string }> }) {
   const form = await findHostedForm((await params).formId);
   if (!form) notFound();
   return (
-    <HostedCard title={form.name} subtitle={`Your message goes to ${form.teamName}.`}>
+    <HostedCard
+      title={form.name}
+      subtitle={`Your message goes to ${form.teamName}.`}
+      footer={`A form of ${form.teamName}, hosted for them by ${await deploymentHost()}. Never type a password or payment details into it.`}
+    >
       {form.challenge ? (
         <>
           {/* React 19 hoists a stylesheet with `precedence` into the head; the widget's CSS
