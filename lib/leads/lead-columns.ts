@@ -86,7 +86,8 @@ export const DEFAULTED_JOB_COLUMNS = ["state", "attempts", "lockedBy", "lockedUn
 
 export const SPENT_CHALLENGE_COLUMNS = { id: "text", expiresAt: "timestamp" } as const satisfies Record<string, ColumnType>;
 
-const quote = (name: string) => `"${name}"`;
+/** A table or column name quoted for SQL (both databases: the names are Prisma's, mixed case). */
+export const quoteName = (name: string) => `"${name}"`;
 
 /** A one-row INSERT of `columns` into `table`, each value written by `placeholder` ("?" for SQLite, "$1::text" for PostgreSQL). */
 export function insertSql(
@@ -95,7 +96,7 @@ export function insertSql(
   placeholder: (i: number, type: ColumnType) => string,
 ): string {
   const names = Object.keys(columns);
-  return `INSERT INTO ${quote(table)} (${names.map(quote).join(", ")}) VALUES (${names
+  return `INSERT INTO ${quoteName(table)} (${names.map(quoteName).join(", ")}) VALUES (${names
     .map((name, i) => placeholder(i, columns[name]!))
     .join(", ")})`;
 }
@@ -129,7 +130,7 @@ export function leadBatchInserts(provider: "sqlite" | "postgres", rows: readonly
       });
       return `(${cells.join(", ")})`;
     });
-    statements.push({ sql: `INSERT INTO "Lead" (${columns.map((c) => `"${c}"`).join(", ")}) VALUES ${tuples.join(", ")}`, values });
+    statements.push({ sql: `INSERT INTO "Lead" (${columns.map(quoteName).join(", ")}) VALUES ${tuples.join(", ")}`, values });
   }
   return statements;
 }

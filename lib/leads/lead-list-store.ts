@@ -1,5 +1,4 @@
-import type { Db } from "../db/client";
-import { db } from "../db/client";
+import { db, type Db } from "../db/client";
 import { env } from "../env";
 import { duplicateIds } from "./duplicate-store";
 import { createdRange, EMPTY_FILTER, narrows, type LeadFilter } from "./lead-filter";

@@ -3,7 +3,7 @@ import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
-import { insertSql, JOB_COLUMNS, LEAD_COLUMNS, SPENT_CHALLENGE_COLUMNS, type LeadColumn } from "./lead-columns";
+import { insertSql, JOB_COLUMNS, quoteName, LEAD_COLUMNS, SPENT_CHALLENGE_COLUMNS, type LeadColumn } from "./lead-columns";
 import { leadIdSql } from "./lead-id";
 import { counterSql, MissingApiSource, outboxJobs, sourceKeys, type LeadWrite, type LeadWritten, type Recipients } from "./lead-write";
 import { searchKeys } from "./new-lead";
@@ -13,7 +13,6 @@ import { searchKeys } from "./new-lead";
 // (CTEs), then the outbox rows and the extras, COMMIT. SQLite's statements are
 // lead-writer-sqlite.ts; what both share is lead-write.ts.
 
-const quote = (name: string) => `"${name}"`;
 const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
   Object.keys(columns).map((name) => pgValue(columns[name]!, row[name]));
 
@@ -54,7 +53,7 @@ function leadStatement(withSourceLookup: boolean): string {
     w AS (SELECT COALESCE((SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1), '${DEFAULT_CURRENCY}') AS "currency"),
     c AS (${counterSql("1", ` AND EXISTS (SELECT 1 FROM s)`)}),
     l AS (
-      INSERT INTO "Lead" (${leadColumns.map(quote).join(", ")})
+      INSERT INTO "Lead" (${leadColumns.map(quoteName).join(", ")})
       SELECT ${leadColumns.map((name) => COMPUTED[name] ?? paramOf(name)).join(", ")} FROM c, s, w
       RETURNING "id", "seq"),
     r AS (
