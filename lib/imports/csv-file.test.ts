@@ -1,10 +1,23 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
+import v8 from "node:v8";
+import { runInNewContext } from "node:vm";
+import { parse } from "csv-parse/sync";
 import fc from "fast-check";
-import { CsvFileError, inspectCsv, MAX_CELL_CHARS, MAX_IMPORT_BYTES, openCsv, type CsvDelimiter, type CsvEncoding } from "./csv-file";
+import {
+  CsvFileError,
+  inspectCsv,
+  MAX_CELL_CHARS,
+  MAX_COLUMNS,
+  MAX_IMPORT_BYTES,
+  openCsv,
+  openCsvStream,
+  type CsvDelimiter,
+  type CsvEncoding,
+} from "./csv-file";
 
 const dir = mkdtempSync(path.join(tmpdir(), "csv-file-test-"));
 let counter = 0;
@@ -157,5 +170,130 @@ describe("a file that cannot be imported is refused with a message, before any r
     const { truncateSync } = await import("node:fs");
     truncateSync(name, MAX_IMPORT_BYTES + 1);
     await assert.rejects(inspectCsv(name), /at most 50 MB/);
+  });
+});
+
+/** The collector: node's --expose-gc, or switched on here (the test runner passes no such flag). */
+const collect = ((globalThis as { gc?: () => void }).gc ?? (v8.setFlagsFromString("--expose-gc"), runInNewContext("gc"))) as () => void;
+
+/** How far the heap grew above its collected size while `run` ran, sampled every millisecond. */
+async function peakHeapGrowth(run: () => Promise<void>): Promise<number> {
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  let peak = before;
+  const sample = () => void (peak = Math.max(peak, process.memoryUsage().heapUsed));
+  const timer = setInterval(sample, 1);
+  await run().finally(() => clearInterval(timer));
+  sample();
+  return peak - before;
+}
+
+/** `name` and then `commas` commas, 64 KB at a time from one buffer; `read.bytes` counts what was taken. */
+async function* nameAndCommas(commas: number, read: { bytes: number }): AsyncGenerator<Uint8Array> {
+  const chunk = Buffer.alloc(64 * 1024, ",");
+  read.bytes += 4;
+  yield Buffer.from("name");
+  for (let left = commas; left > 0; left -= chunk.length) {
+    const part = left < chunk.length ? chunk.subarray(0, left) : chunk;
+    read.bytes += part.length;
+    yield part;
+  }
+}
+
+/** The bytes of `text` cut at `offsets`, or one byte at a time. */
+async function* pieces(text: string, offsets: number[] | "bytes"): AsyncGenerator<Uint8Array> {
+  const bytes = Buffer.from(text);
+  const points =
+    offsets === "bytes"
+      ? Array.from(bytes, (_, i) => i + 1)
+      : [...offsets.map((o) => Math.min(o, bytes.length)).sort((a, b) => a - b), bytes.length];
+  let from = 0;
+  for (const point of points) if (point > from) yield bytes.subarray(from, (from = point));
+}
+
+const TOO_MANY = new RegExp(`The file has more than ${MAX_COLUMNS} columns; an import takes at most ${MAX_COLUMNS}\\.`);
+const header = (columns: number) => Array.from({ length: columns }, (_, i) => `c${i + 1}`).join(",");
+
+describe("a file with too many columns is refused while it is read (issue 27)", () => {
+  const MILLION = 1_000_000;
+
+  test("name and 20 million commas, streamed: refused at column 201, after its first chunks, the heap under 50 MB more", async (t) => {
+    const read = { bytes: 0 };
+    const started = Date.now();
+    const growth = await peakHeapGrowth(() =>
+      assert.rejects(openCsvStream(nameAndCommas(20 * MILLION, read), { encoding: "utf-8", delimiter: "," }), TOO_MANY),
+    );
+    t.diagnostic(`refused in ${Date.now() - started} ms after ${read.bytes} bytes read; heap +${(growth / MILLION).toFixed(1)} MB`);
+    assert.ok(read.bytes <= 256 * 1024, `${read.bytes} bytes of 20 MB read before the refusal`);
+    assert.ok(growth < 50 * MILLION, `the heap grew ${growth} bytes`);
+  });
+
+  test("the same 20 MB file uploaded (inspectCsv): refused, the heap under 50 MB more", async (t) => {
+    const name = path.join(dir, "commas.csv");
+    writeFileSync(name, "name");
+    const chunk = Buffer.alloc(MILLION, ",");
+    for (let i = 0; i < 20; i++) appendFileSync(name, chunk);
+    try {
+      const started = Date.now();
+      // The column refusal, worded either way: what is measured here is what it cost.
+      const growth = await peakHeapGrowth(() =>
+        assert.rejects(inspectCsv(name), new RegExp(`columns; an import takes at most ${MAX_COLUMNS}\\.`)),
+      );
+      t.diagnostic(`refused in ${Date.now() - started} ms; heap +${(growth / MILLION).toFixed(1)} MB`);
+      assert.ok(growth < 50 * MILLION, `the heap grew ${growth} bytes`);
+    } finally {
+      rmSync(name);
+    }
+  });
+
+  test(`${MAX_COLUMNS} columns are taken, ${MAX_COLUMNS + 1} refused, wherever the chunks end`, async () => {
+    const row = (cells: number) => Array.from({ length: cells }, (_, i) => `"v,${i}"`).join(",");
+    const full = `${header(MAX_COLUMNS)}\n${row(MAX_COLUMNS)}\n`;
+    const summary = await inspectCsv(file(full));
+    assert.equal(summary.headers.length, MAX_COLUMNS);
+    assert.equal(summary.rows, 1);
+    await refused(`${header(MAX_COLUMNS + 1)}\n${row(MAX_COLUMNS + 1)}\n`, TOO_MANY);
+    await refused(
+      `${header(MAX_COLUMNS)}\n${row(MAX_COLUMNS)}\n${row(MAX_COLUMNS + 1)}\n`,
+      new RegExp(`Row 3 has more than ${MAX_COLUMNS} cells; the header has ${MAX_COLUMNS}\\.`),
+    );
+    const format = { encoding: "utf-8", delimiter: "," } as const;
+    const csv = await openCsvStream(pieces(full, "bytes"), format);
+    assert.equal(csv.headers.length, MAX_COLUMNS);
+    for await (const record of csv.records) assert.equal(record.cells.length, MAX_COLUMNS);
+    await assert.rejects(openCsvStream(pieces(`${header(MAX_COLUMNS + 1)}\n`, "bytes"), format), TOO_MANY);
+  });
+
+  test("delimiters inside quotes are no columns: a quoted cell of commas and doubled quotes", async () => {
+    const cell = `${",".repeat(MAX_COLUMNS * 2)}""${";".repeat(10)}`;
+    const read = await readAll(file(`Name,Notes\nAda,"${cell}"\n`));
+    assert.deepEqual(read.records, [{ row: 2, cells: ["Ada", cell.replace('""', '"')] }]);
+  });
+
+  test("files within the limit read as csv-parse alone reads them, in any chunks (fast-check)", async () => {
+    const cell = fc.string({ unit: fc.constantFrom("a", "é", ",", ";", "\t", '"', "\n", "\r"), maxLength: 6 });
+    const quoted = (text: string) => (/[,;\t"\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .constantFrom(1, 2, 3, MAX_COLUMNS - 1, MAX_COLUMNS, MAX_COLUMNS + 1)
+          .chain((columns) => fc.array(fc.array(cell, { minLength: columns, maxLength: columns }), { minLength: 1, maxLength: 3 })),
+        fc.constantFrom<CsvDelimiter>(",", ";", "\t"),
+        fc.constantFrom("\n", "\r\n", "\r"),
+        fc.array(fc.nat(3000), { maxLength: 5 }),
+        async (rows, delimiter, newline, offsets) => {
+          const columns = rows[0]!.length;
+          const text = [header(columns).replace(/,/g, delimiter), ...rows.map((r) => r.map(quoted).join(delimiter))].join(newline);
+          const opened = openCsvStream(pieces(text, offsets), { encoding: "utf-8", delimiter });
+          if (columns > MAX_COLUMNS) return void (await assert.rejects(opened, TOO_MANY));
+          const [head, ...data] = parse(text, { delimiter, bom: false, skip_empty_lines: true }) as string[][];
+          const csv = await opened;
+          const expected = data.map((cells, i) => ({ row: i + 2, cells }));
+          for await (const record of csv.records) assert.deepEqual(record, expected.shift());
+          assert.deepEqual([csv.headers, expected], [head, []]);
+        },
+      ),
+      { numRuns: 120 },
+    );
   });
 });

@@ -2,13 +2,17 @@ import { open, stat } from "node:fs/promises";
 import { createReadStream } from "node:fs";
 import { parse, CsvError } from "csv-parse";
 import { LIMITS } from "../leads/lead-input-schema";
+import { CSV_QUOTE, CsvColumnGuard, type ColumnOverflow } from "./csv-column-guard";
 
 // Reading an uploaded CSV file for an import (docs/import.md "Files"): the encoding from
 // its byte order mark (UTF-8 with or without one; UTF-16 LE or BE with one), the delimiter
 // from its header line (comma, semicolon or tab), then a streaming parse by csv-parse, one
-// record at a time, so a 50 MB file never sits in memory. Every structural problem (not a
-// text CSV, an unclosed quote, a ragged row, a duplicate header, no rows, a cell over the
-// extra-field limit, too big) is a CsvFileError with a message for the person who uploaded it.
+// record at a time, so a 50 MB file never sits in memory. The fields of each record are counted
+// as the text arrives, before csv-parse sees it (lib/imports/csv-column-guard.ts): a record past
+// MAX_COLUMNS stops the reading at once, instead of growing in memory cell by empty cell. Every
+// structural problem (not a text CSV, an unclosed quote, a ragged row, a duplicate header, too
+// many columns, no rows, a cell over the extra-field limit, too big) is a CsvFileError with a
+// message for the person who uploaded it.
 
 export const MAX_IMPORT_BYTES = 50 * 1024 * 1024;
 /** Columns a file may have (the extra fields are bounded separately, by the mapping). */
@@ -99,11 +103,18 @@ const NOT_TEXT = "This is not a CSV file: it holds binary data. Export or save i
 const tooBig = (size: number) =>
   `The file is ${(size / 1024 / 1024).toFixed(1)} MB; an import takes at most ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Split it into smaller files.`;
 
-/** The decoded text of the file, chunk by chunk (the BOM removed), refusing bytes that are no text. */
-async function* decodedChunks(path: string, encoding: CsvEncoding): AsyncGenerator<string> {
+/**
+ * The decoded text of the file, chunk by chunk (the BOM removed), refusing bytes that are no
+ * text and a record with more than MAX_COLUMNS fields: each chunk's delimiters are counted
+ * before it is passed on, so the parser never holds more than MAX_COLUMNS cells of a record.
+ */
+async function* decodedChunks(bytes: AsyncIterable<Uint8Array>, { encoding, delimiter }: CsvFormat): AsyncGenerator<string> {
   const decoder = new TextDecoder(encoding, { fatal: true, ignoreBOM: false });
+  // The delimiter is the one sniffed from the header line before parsing starts, and csv-parse
+  // is given it (not left to guess), so the guard counts exactly it, as csv-parse splits on it.
+  const guard = new CsvColumnGuard(delimiter, MAX_COLUMNS);
   let total = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+  for await (const chunk of bytes) {
     total += chunk.length;
     if (total > MAX_IMPORT_BYTES) throw new CsvFileError(tooBig(total));
     let text: string;
@@ -113,15 +124,25 @@ async function* decodedChunks(path: string, encoding: CsvEncoding): AsyncGenerat
       throw new CsvFileError(notEncoded(encoding));
     }
     if (text.includes("\u0000")) throw new CsvFileError(NOT_TEXT);
+    const overflow = guard.push(text);
+    if (overflow) throw new CsvFileError(tooManyColumns(overflow));
     if (text) yield text;
   }
+  let rest: string;
   try {
-    const rest = decoder.decode();
-    if (rest) yield rest;
+    rest = decoder.decode();
   } catch {
     throw new CsvFileError(notEncoded(encoding));
   }
+  const overflow = guard.push(rest);
+  if (overflow) throw new CsvFileError(tooManyColumns(overflow));
+  if (rest) yield rest;
 }
+
+const tooManyColumns = ({ row, limit, headerColumns }: ColumnOverflow) =>
+  row === 1 || headerColumns === null
+    ? `The file has more than ${limit} columns; an import takes at most ${limit}.`
+    : `Row ${row} has more than ${limit} cells; the header has ${headerColumns}. Every row needs one cell per column.`;
 
 const notEncoded = (encoding: CsvEncoding) =>
   encoding === "utf-8"
@@ -157,8 +178,16 @@ export type OpenedCsv = {
 /** Reads the header (checked: names present, not too many, none twice) and streams the rest. */
 export async function openCsv(path: string, format?: CsvFormat): Promise<OpenedCsv> {
   const sniffed = format ?? (await sniffCsv(path));
+  return openCsvStream(createReadStream(path, { highWaterMark: 256 * 1024 }), sniffed);
+}
+
+/** openCsv over the bytes of a file already sniffed (`format`), from any source of chunks. */
+export async function openCsvStream(bytes: AsyncIterable<Uint8Array>, sniffed: CsvFormat): Promise<OpenedCsv> {
   const parser = parse({
     delimiter: sniffed.delimiter,
+    // The column guard follows csv-parse's reading with this quote and escape: keep them one.
+    quote: CSV_QUOTE,
+    escape: CSV_QUOTE,
     // The BOM is removed by the decoder; a second one would be data.
     bom: false,
     skip_empty_lines: true,
@@ -166,7 +195,7 @@ export async function openCsv(path: string, format?: CsvFormat): Promise<OpenedC
     // A bound for a cell that runs on (an unclosed quote): csv-parse then stops early.
     max_record_size: MAX_CELL_CHARS * 4 + 1024,
   });
-  const source = decodedChunks(path, sniffed.encoding);
+  const source = decodedChunks(bytes, sniffed);
   // Feeding the parser from the decoder; an error of either side ends the iteration below.
   let feedError: unknown = null;
   void (async () => {

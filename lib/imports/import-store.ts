@@ -210,3 +210,27 @@ export async function deleteDraft(teamId: string, id: string): Promise<boolean> 
   const { count } = await db().import.deleteMany({ where: { id, teamId, status: "draft" } });
   return count === 1;
 }
+
+/** The team's drafts (uploaded, never started): capped per team (import-drafts.ts). */
+export async function countDrafts(teamId: string): Promise<number> {
+  return db().import.count({ where: { teamId, status: "draft" } });
+}
+
+/** Drafts uploaded before `before` and never started, oldest first, `take` at a time. */
+export async function abandonedDrafts(before: Date, take: number): Promise<Pick<ImportRecord, "id" | "teamId" | "filePath">[]> {
+  return db().import.findMany({
+    where: { status: "draft", createdAt: { lt: before } },
+    orderBy: { createdAt: "asc" },
+    take,
+    select: { id: true, teamId: true, filePath: true },
+  });
+}
+
+/** Which of these imports still read their file: drafts and imports queued or running. */
+export async function importsReadingFiles(ids: string[]): Promise<Set<string>> {
+  const rows = await db().import.findMany({
+    where: { id: { in: ids }, status: { in: ["draft", ...ACTIVE_STATUSES] } },
+    select: { id: true },
+  });
+  return new Set(rows.map((row) => row.id));
+}

@@ -13,6 +13,7 @@ import { deleteLeads, importedLeads } from "../leads/lead-store";
 import { listLeadSourceNames } from "../teams/lead-sources";
 import { headerSignature, mappingProblem, proposeMapping, type ColumnMapping } from "./column-mapping";
 import { CsvFileError, inspectCsv, MAX_IMPORT_BYTES } from "./csv-file";
+import { checkDraftRoom, IMPORT_DIR, ImportLimitError, takeUploadSlot } from "./import-drafts";
 import { IMPORT_MAX_ATTEMPTS, importFilePath } from "./import-job";
 import {
   deleteDraft,
@@ -31,10 +32,7 @@ import {
 // CLI: upload (store and check the file), start, cancel, undo, and the refused rows as CSV;
 // the preview is import-preview.ts. The job that writes the leads is lib/imports/import-job.ts.
 
-export { CsvFileError, ImportBusyError, MAX_IMPORT_BYTES };
-
-/** Where uploaded files are kept, under DATA_DIR. */
-const IMPORT_DIR = "imports";
+export { CsvFileError, ImportBusyError, ImportLimitError, MAX_IMPORT_BYTES };
 
 export type UploadResult = { record: ImportRecord; proposed: ColumnMapping; remembered: boolean };
 
@@ -59,6 +57,8 @@ function byteLimit(limit: number): Transform {
  * Stores an uploaded file under DATA_DIR and reads it through once (a broken file is
  * refused here, with nothing written: CsvFileError), then records the draft import with
  * the mapping to propose: the team's last one for the same headers, else one from the names.
+ * Refused before anything is stored (ImportLimitError, a CsvFileError) while the team or the
+ * user has other uploads under way, or the team its maximum of drafts (import-drafts.ts).
  */
 export async function uploadImport(options: {
   teamId: string;
@@ -66,6 +66,16 @@ export async function uploadImport(options: {
   body: ReadableStream<Uint8Array> | Readable;
   createdById: string | null;
 }): Promise<UploadResult> {
+  const release = takeUploadSlot(options.teamId, options.createdById);
+  try {
+    await checkDraftRoom(options.teamId);
+    return await storeUpload(options);
+  } finally {
+    release();
+  }
+}
+
+async function storeUpload(options: Parameters<typeof uploadImport>[0]): Promise<UploadResult> {
   const id = `imp_${randomUUID().replaceAll("-", "")}`;
   const relative = path.join(IMPORT_DIR, `${id}.csv`);
   const target = importFilePath(relative);
@@ -81,6 +91,8 @@ export async function uploadImport(options: {
     const summary = await inspectCsv(target);
     const signature = headerSignature(summary.headers);
     const usable = rememberedMapping(summary.headers, await lastMapping(options.teamId, signature));
+    // Again, now that the file is read: another upload of the team may have ended meanwhile.
+    await checkDraftRoom(options.teamId);
     const record = await insertImport({
       id,
       teamId: options.teamId,

@@ -54,6 +54,8 @@ export type DispatcherOptions = {
   pollMs?: number;
   /** How long finished deliveries (and the delivery log) are kept; pruned once an hour. */
   retentionMs?: number;
+  /** More pruning of the lane's own, run with it once an hour (the imports lane: abandoned drafts). */
+  sweep?: (now: Date) => Promise<unknown>;
   /**
    * Work that comes first (the intake): while `busy()`, the dispatcher pauses after each
    * batch so that it runs at most `share` of the time (the pause is capped at maxPauseMs).
@@ -137,10 +139,15 @@ export class Dispatcher {
     })();
   }
 
-  /** Deletes the deliveries that ended more than retentionMs ago; returns how many. */
+  /** Runs the sweep, then deletes the deliveries that ended more than retentionMs ago; returns how many. */
   async prune(): Promise<number> {
     const now = this.#now();
     this.#prunedAt = now.getTime();
+    try {
+      await this.#options.sweep?.(now);
+    } catch (error) {
+      log("warn", "jobs.sweep_failed", { lane: this.#options.lane ?? "deliveries", ...summariseError(error) });
+    }
     if (!this.#options.retentionMs) return 0;
     return pruneFinishedJobs(new Date(now.getTime() - this.#options.retentionMs));
   }

@@ -3,6 +3,7 @@ import { intakeNeedsTheProcess } from "../operations/intake-activity";
 import { log } from "../log/logger";
 import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
+import { removeAbandonedDrafts } from "../imports/import-drafts";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "../jobs/dispatcher";
 import { registerWakers } from "../jobs/wake";
@@ -41,6 +42,8 @@ export function startProcessDispatcher(): Dispatcher {
     handlers: { import: importHandler },
     lane: "imports",
     batchSize: 1,
+    // Drafts never started within a day go, with their files (lib/imports/import-drafts.ts).
+    sweep: removeAbandonedDrafts,
     leaseMs: settings.JOB_LEASE_SECONDS * 1000,
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
   });

@@ -2,7 +2,7 @@ import { AccessDenied, MANAGERS, requireTeamRole } from "@/lib/auth/require-team
 import { ApiError, validationError } from "@/lib/http/api-error";
 import { errorResponse, jsonResponse } from "@/lib/http/envelope";
 import { FOREIGN_REQUEST_MESSAGE, originProblem } from "@/lib/http/same-origin";
-import { CsvFileError, MAX_IMPORT_BYTES, uploadImport } from "@/lib/imports/lead-import";
+import { CsvFileError, ImportLimitError, MAX_IMPORT_BYTES, uploadImport } from "@/lib/imports/lead-import";
 
 // POST /api/teams/<slug>/imports: the file of Leads → Import, as the raw request body (its
 // name in X-File-Name, URI-encoded), streamed to DATA_DIR (owners and admins). Under /api/
@@ -43,6 +43,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ slu
     return jsonResponse({ success: true, import_id: record.id }, 201);
   } catch (error) {
     if (error instanceof AccessDenied) return errorResponse(new ApiError(DENIED[error.reason], error.message, "Access denied"));
+    // Too many uploads under way, or drafts kept: not the file's fault (lib/imports/import-drafts.ts).
+    if (error instanceof ImportLimitError) return errorResponse(new ApiError(429, error.message, "Too many uploads"));
     if (error instanceof CsvFileError) return errorResponse(validationError(error.message));
     return errorResponse(error);
   }
