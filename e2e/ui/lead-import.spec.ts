@@ -3,7 +3,7 @@ import { listAuditEvents } from "../../lib/audit/audit-log";
 import { db } from "../../lib/db/client";
 import { createLead } from "../../lib/leads/create-lead";
 import { updateTeamSettings } from "../../lib/teams/team-store";
-import { newTeamWithUser, newUser } from "../support/fixtures";
+import { BASE_URL, newTeamWithUser, newUser } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
 
@@ -127,4 +127,29 @@ test("a broken file is refused with its reason; a member sees no import", async 
   await expect(memberPage.getByRole("link", { name: "Import CSV" })).toHaveCount(0);
   await memberPage.goto(`/t/${team.slug}/leads/import`);
   await expect(memberPage.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
+test("20 million empty columns are refused as they arrive; the server keeps answering meanwhile", async ({ signInAs }) => {
+  // Issue 27, finding 1: this upload took 17 s and 800 MB of server memory, and /api/ping
+  // up to 2 s, while csv-parse built the record; the column guard stops at the 201st cell.
+  const { team, user } = await newTeamWithUser("owner");
+  const page = await signInAs(user);
+  const body = Buffer.alloc(20_000_004, ",");
+  body.write("name", 0);
+  let uploading = true;
+  const pings: number[] = [];
+  const pinging = (async () => {
+    while (uploading) pings.push((await page.request.get("/api/ping")).status());
+  })();
+  const response = await page.request.post(`/api/teams/${team.slug}/imports`, {
+    headers: { Origin: BASE_URL, "Content-Type": "text/csv", "X-File-Name": "bomb.csv" },
+    data: body,
+  });
+  uploading = false;
+  await pinging;
+  expect(response.status()).toBe(422);
+  expect(((await response.json()) as { error: string }).error).toMatch(/^The file has more than 200 columns/);
+  expect(pings.length).toBeGreaterThan(0);
+  expect(pings.every((status) => status === 200)).toBe(true);
+  expect(await db().import.count({ where: { teamId: team.id } })).toBe(0);
 });
