@@ -1,17 +1,23 @@
-import type { AuditActor } from "../audit/audit-log";
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { db, type Tx } from "../db/client";
 import { eraseLeadResponses } from "../idempotency/idempotency-store";
+import { eraseDrafts, eraseRefusedRows, findImportFiles, removeImportFiles } from "../imports/import-erasure";
+import { erasePersonJobs } from "../jobs/job-erasure";
 import { eraseLeadRequests } from "../request-log/request-log-store";
-import { auditDeleted } from "./delete-leads";
+import { auditDeleted, leadIdsDetails } from "./delete-leads";
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
 import { type LeadTeam } from "./lead-list-store";
 import { deleteLeads } from "./lead-store";
+import { personContacts } from "./person-match";
 import { parsePhone } from "./phone";
 
 // A data-subject erasure request (docs/leads.md "Erasing a person"): every lead of the team
 // that names the person's email or phone number, and the possible duplicates of those, is
-// deleted in one transaction together with the request-log rows and stored idempotent
-// responses that name those leads or the email. One audit event names the lead ids and the
-// count, never the email or number that was asked for.
+// deleted in one transaction together with what else names those leads or the person: the
+// request-log rows, stored idempotent responses, the outbox's webhook and email jobs with
+// their delivery log, refused import rows and draft imports; uploaded files after the
+// commit. One audit event names the lead ids and the counts, never the email or number
+// that was asked for.
 
 /** Who is to be erased: a lower-cased email, or an E.164 number read like the intake reads it. */
 export type Person = { email: string | null; phone: string | null; typed: string };
@@ -30,24 +36,80 @@ export function leadsOfPerson(team: LeadTeam, person: Person): Promise<PersonLea
   return findPersonLeads(team.id, person);
 }
 
+/** What an erasure removed: counts only (also in its audit event), never what they held. */
+export type Erasure = {
+  leads: number;
+  requestLogRows: number;
+  storedResponses: number;
+  /** Webhook and email jobs (queued, under way or finished) naming the person. */
+  jobs: number;
+  /** Webhook delivery-log rows: those of the jobs, and others quoting the person. */
+  deliveryAttempts: number;
+  refusedImportRows: number;
+  /** Draft imports (uploaded, never started) holding the person: row and file. */
+  importDrafts: number;
+  /** Uploaded files removed after the commit: the drafts', and finished imports' left behind. */
+  importFiles: number;
+  /** Uploaded files not read (beyond the byte budget, or unreadable): docs/leads.md. */
+  importFilesUnchecked: number;
+};
+
+type ErasedRows = Omit<Erasure, "leads" | "importFiles" | "importFilesUnchecked">;
+
 /**
  * Erases the leads the admin saw and confirmed (`confirmedIds`) that still belong to the
- * person: an id that no longer matches (or never did) is left alone. Returns the count.
+ * person (an id that no longer matches, or never did, is left alone), and what else the
+ * deployment holds of the person: request-log rows, stored responses, the outbox's jobs
+ * and delivery log, refused import rows and uploaded import files naming one of the
+ * erased leads or the person's emails or numbers (as typed, and those of the erased
+ * leads: lib/leads/person-match.ts). One transaction with one audit event of counts; the
+ * files are read before it and removed after its commit.
  */
-export async function erasePerson(options: {
+export async function runErasure(options: {
   team: LeadTeam;
   person: Person;
   confirmedIds: readonly string[];
   actor: AuditActor;
-}): Promise<number> {
-  const { team, person } = options;
-  const current = new Set((await leadsOfPerson(team, person)).map((lead) => lead.id));
-  const ids = options.confirmedIds.filter((id) => current.has(id));
-  const texts = [person.email, person.typed].filter((t): t is string => !!t && t.includes("@"));
-  const deleted = await deleteLeads(team.id, ids, async (tx, found) => {
-    await eraseLeadRequests(tx, { teamId: team.id, leadIds: found, texts });
-    await eraseLeadResponses(tx, found);
-    await auditDeleted(tx, { teamId: team.id, actor: options.actor, action: "lead.erased" }, found);
-  });
-  return deleted.length;
+}): Promise<Erasure> {
+  const { team, person, actor } = options;
+  const current = new Map((await leadsOfPerson(team, person)).map((lead) => [lead.id, lead]));
+  const confirmed = [...new Set(options.confirmedIds)].flatMap((id) => current.get(id) ?? []);
+  const ids = confirmed.map((lead) => lead.id);
+  const contacts = personContacts(person, confirmed);
+  const files = await findImportFiles({ teamId: team.id, contacts });
+
+  let erased: { rows: ErasedRows; files: string[] } | undefined;
+  const erase = async (tx: Tx, found: string[]) => {
+    const drafts = await eraseDrafts(
+      tx,
+      team.id,
+      files.matches.filter((f) => f.draft).map((f) => f.importId),
+    );
+    const rows: ErasedRows = {
+      requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: found, texts: [...contacts.emails, ...contacts.phones] }),
+      storedResponses: await eraseLeadResponses(tx, found),
+      ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),
+      refusedImportRows: await eraseRefusedRows(tx, { teamId: team.id, contacts }),
+      importDrafts: drafts.length,
+    };
+    // The deleted drafts' files and finished imports' (a draft started meanwhile keeps its file).
+    const toRemove = files.matches.filter((f) => !f.draft || drafts.includes(f.importId)).map((f) => f.filePath);
+    const details = { ...rows, importFiles: toRemove.length, importFilesUnchecked: files.unchecked };
+    const event = { teamId: team.id, actor, action: "lead.erased" as const, details };
+    if (found.length) await auditDeleted(tx, event, found);
+    else if (Object.values(details).some((n) => n > 0))
+      await recordAuditEvent({ ...event, details: { ...leadIdsDetails([]), ...details } }, tx);
+    erased = { rows, files: toRemove };
+  };
+  // None of the confirmed leads left: the rest of the person is erased all the same.
+  const deleted = ids.length
+    ? await deleteLeads(team.id, ids, erase)
+    : await db().$transaction(async (tx) => (await erase(tx, []), []), { maxWait: 10_000, timeout: 60_000 });
+  const importFiles = await removeImportFiles(erased!.files);
+  return { leads: deleted.length, ...erased!.rows, importFiles, importFilesUnchecked: files.unchecked };
+}
+
+/** runErasure, answering how many leads it deleted (the erase page's message). */
+export async function erasePerson(options: Parameters<typeof runErasure>[0]): Promise<number> {
+  return (await runErasure(options)).leads;
 }
