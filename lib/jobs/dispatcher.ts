@@ -7,6 +7,12 @@ import type { Tx } from "../db/client";
 import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobLane, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
+/** An error's summary beside a job's fields: the error's own `kind` (a driver error's) is `error_kind`, never the job's. */
+function jobError(error: unknown) {
+  const { kind, ...summary } = summariseError(error);
+  return kind ? { ...summary, error_kind: kind } : summary;
+}
+
 // Runs the outbox: claims due jobs, hands each to the handler of its kind, and records the
 // outcome: delivered, retried later (lib/jobs/retry-schedule.ts), or failed for good. Every
 // app process runs one (lib/startup/dispatchers.ts); the claim keeps them apart. Time
@@ -187,7 +193,7 @@ export class Dispatcher {
         ? await handler.run(job, this.#now, { workerId: this.workerId, leaseMs: this.#options.leaseMs }, memo)
         : { ok: false, error: `No handler for ${job.kind}`, retry: false };
     } catch (error) {
-      log("error", "jobs.handler_failed", { job_id: job.id, kind: job.kind, ...summariseError(error) });
+      log("error", "jobs.handler_failed", { job_id: job.id, kind: job.kind, ...jobError(error) });
       result = { ok: false, error: "Internal error" };
     }
     stopTimer();
@@ -205,7 +211,7 @@ export class Dispatcher {
       recorded = await finishAttempt(job, this.workerId, outcome, now, result.record);
     } catch (error) {
       // Nothing of the attempt was written: the job stays claimed and is taken again once its lease runs out.
-      log("error", "jobs.finish_failed", { job_id: job.id, kind: job.kind, attempt: job.attempts, ...summariseError(error) });
+      log("error", "jobs.finish_failed", { job_id: job.id, kind: job.kind, attempt: job.attempts, ...jobError(error) });
       return;
     }
     metrics().deliveries.inc({ kind: job.kind, outcome: outcome.state === "pending" ? "retry" : outcome.state });
