@@ -154,4 +154,16 @@ describe("resolveLeadSource (spec 2.1: the team's source by name, else API)", as
     assert.equal(concurrent.id, first.id);
     assert.equal(await db().leadSource.count({ where: { teamId: lost.id } }), 1);
   });
+
+  test("creates racing to repair a lost API source all get the one source, none an error", async () => {
+    // Prisma's upsert reads, then inserts: the racers that lose the insert hit the unique key
+    // (seen on PostgreSQL as a failed create_lead); they take the winner's row.
+    for (let round = 0; round < 5; round++) {
+      const lost = await createTeam({ slug: `lost-api-race-${round}`, name: "Lost" });
+      await db().leadSource.deleteMany({ where: { teamId: lost.id } });
+      const sources = await Promise.all(Array.from({ length: 12 }, (_, i) => resolveLeadSource(lost.id, i % 2 ? "Unknown" : undefined)));
+      assert.equal(new Set(sources.map((source) => source.id)).size, 1);
+      assert.equal(await db().leadSource.count({ where: { teamId: lost.id } }), 1);
+    }
+  });
 });

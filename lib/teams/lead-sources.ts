@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
 
 // Every database access for lead sources lives here.
 
@@ -22,12 +23,16 @@ export async function resolveLeadSource(teamId: string, requested?: string): Pro
     WHERE "teamId" = ${teamId} AND ("nameKey" = ${first} OR "nameKey" = ${second})`;
   const match = found.find((s) => s.nameKey === wanted) ?? found.find((s) => s.nameKey === apiKey);
   if (match) return { id: match.id, name: match.name };
-  return db().leadSource.upsert({
-    where: { teamId_nameKey: { teamId, nameKey: apiKey } },
-    create: { teamId, name: API_SOURCE_NAME, nameKey: apiKey },
-    update: {},
-    select: { id: true, name: true },
-  });
+  const where = { teamId_nameKey: { teamId, nameKey: apiKey } };
+  const select = { id: true, name: true };
+  try {
+    return await db().leadSource.upsert({ where, create: { teamId, name: API_SOURCE_NAME, nameKey: apiKey }, update: {}, select });
+  } catch (error) {
+    // Prisma's upsert reads, then inserts: two creates repairing the same team at once race,
+    // and the loser's insert hits the unique key. The winner's row is the one to use.
+    if (isUniqueViolation(error)) return db().leadSource.findUniqueOrThrow({ where, select });
+    throw error;
+  }
 }
 
 export async function addLeadSource(teamId: string, name: string): Promise<LeadSource> {
