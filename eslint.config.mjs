@@ -1,6 +1,7 @@
 // ESLint: Next's rules (React, react-hooks, jsx-a11y, import, typescript-eslint) and the
-// direction of imports in docs/development.md ("Which way imports go"). `npm test` runs
-// it first; scripts/lint-rules.test.ts proves each direction rule fails when broken.
+// direction of imports in docs/development.md ("Which way imports go"), stores that only
+// store among it. `npm test` runs it first; scripts/lint-rules.test.ts proves each
+// direction rule fails when broken.
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
@@ -61,6 +62,30 @@ const config = [
               target: "./lib/!(intake|startup)/**/*",
               from: "./lib/intake",
               message: "Domain code never imports a channel (lib/intake): move what both need into the domain folder.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // A store only stores (docs/development.md "Which way imports go"): the audited changes
+    // (the transaction, the rule, the audit event) are the use cases beside it, *-changes.ts,
+    // which call the store and never the other way round.
+    files: ["lib/**/*-store.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^|/)audit/audit-log$",
+              importNames: ["recordAuditEvent"],
+              message: "A store only stores: write the audit event in the use case (*-changes.ts) that opens the transaction.",
+            },
+            {
+              regex: "-changes$",
+              message: "A store never imports a use case: *-changes.ts calls the store, not the other way round.",
             },
           ],
         },

@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { safeCallbackUrl } from "@/lib/auth/callback-url";
 import { isSessionCookie } from "@/lib/auth/session-renewal";
 import { currentUser } from "@/lib/auth/session";
-import { endAllSessions } from "@/lib/users/user-store";
+import { endAllSessions } from "@/lib/users/user-changes";
 
 /**
  * Sign-out as a plain form post, so the button works before the page's scripts have loaded

@@ -21,7 +21,7 @@ import { importBench } from "./bench/import";
 import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
-import { createApiKey } from "../lib/api-keys/api-key-store";
+import { createApiKey } from "../lib/api-keys/api-key-changes";
 import { createTeam } from "../lib/teams/team-store";
 import { countLeads } from "../lib/leads/lead-store";
 import { formatLeadId } from "../lib/leads/lead-id";

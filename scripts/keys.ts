@@ -3,7 +3,7 @@
 //   npm run keys -- delete <key-id>
 //   npm run keys -- list --team <slug> [--json]
 import { listApiKeys } from "../lib/api-keys/api-key-list";
-import { createApiKey, deleteApiKey } from "../lib/api-keys/api-key-store";
+import { createApiKey, deleteApiKey } from "../lib/api-keys/api-key-changes";
 import { CLI_ACTOR } from "../lib/audit/audit-log";
 import { findTeamBySlug } from "../lib/teams/team-store";
 import { runCli, UsageError } from "./cli";

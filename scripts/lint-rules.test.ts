@@ -79,3 +79,28 @@ describe("import direction (eslint.config.mjs)", () => {
     assert.deepEqual(testFile, []);
   });
 });
+
+describe("a store only stores (eslint.config.mjs)", () => {
+  test("a store that writes an audit event fails the lint; its types, and a use case writing one, pass", async () => {
+    const store = await rulesBroken("lib", {
+      "l-store.ts": 'import { recordAuditEvent } from "../audit/audit-log";\n\nexport const l = recordAuditEvent;\n',
+    });
+    assert.deepEqual(store, ["no-restricted-imports"]);
+    const types = await rulesBroken("lib", {
+      "m-store.ts": 'import type { AuditActor } from "../audit/audit-log";\n\nexport type M = AuditActor;\n',
+    });
+    assert.deepEqual(types, []);
+    const useCase = await rulesBroken("lib", {
+      "n-changes.ts": 'import { recordAuditEvent } from "../audit/audit-log";\n\nexport const n = recordAuditEvent;\n',
+    });
+    assert.deepEqual(useCase, []);
+  });
+
+  test("a store never imports a use case (*-changes.ts)", async () => {
+    const broken = await rulesBroken("lib", {
+      "o-store.ts": 'import { p } from "./p-changes";\n\nexport const o = p;\n',
+      "p-changes.ts": "export const p = (): number => 1;\n",
+    });
+    assert.deepEqual(broken, ["no-restricted-imports"]);
+  });
+});

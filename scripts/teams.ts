@@ -1,7 +1,7 @@
 // Operator CLI for teams (README "Operator CLI"):
 //   npm run teams -- create --name "…" --owner <email> [--json]
 import { CLI_ACTOR } from "../lib/audit/audit-log";
-import { createOwnedTeam, TEAM_NAME_MAX } from "../lib/teams/team-store";
+import { createOwnedTeam, TEAM_NAME_MAX } from "../lib/teams/team-changes";
 import { findUserByEmail } from "../lib/users/user-store";
 import { runCli, UsageError } from "./cli";
 

@@ -2,8 +2,9 @@
 //   npm run users -- end-sessions <email> [--json]
 //   npm run users -- reset-password <email> [--json]
 import { CLI_ACTOR } from "../lib/audit/audit-log";
-import { createPasswordReset } from "../lib/users/password-reset-store";
-import { endAllSessions, findUserByEmail } from "../lib/users/user-store";
+import { createPasswordReset } from "../lib/users/password-reset-changes";
+import { endAllSessions } from "../lib/users/user-changes";
+import { findUserByEmail } from "../lib/users/user-store";
 import { runCli, UsageError } from "./cli";
 
 const USAGE = `Usage:

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { deleteApiKey } from "../../lib/api-keys/api-key-store";
+import { deleteApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { countLeads, findLead } from "../../lib/leads/lead-store";
 import { addLeadSource } from "../../lib/teams/lead-sources";

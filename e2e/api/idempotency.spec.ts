@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { fingerprint } from "../../lib/idempotency/idempotency";
 import { countLeads } from "../../lib/leads/lead-store";

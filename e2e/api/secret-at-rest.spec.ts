@@ -48,7 +48,7 @@ function dataFiles(dataDir: string): { name: string; bytes: Buffer }[] {
  */
 function generateKey(dataDir: string, databaseFile: string): { keyId: string; secret: string } {
   const script = `
-    import { createApiKey } from ${JSON.stringify(path.join(ROOT, "lib/api-keys/api-key-store.ts"))};
+    import { createApiKey } from ${JSON.stringify(path.join(ROOT, "lib/api-keys/api-key-changes.ts"))};
     import { findTeamBySlug } from ${JSON.stringify(path.join(ROOT, "lib/teams/team-store.ts"))};
     const team = await findTeamBySlug("demo");
     console.log(JSON.stringify(await createApiKey({ teamId: team.id, description: "secret at rest" })));
@@ -63,10 +63,10 @@ function generateKey(dataDir: string, databaseFile: string): { keyId: string; se
   ) as { keyId: string; secret: string };
 }
 
-/** Takes the first copy of a key's secret through lib/api-keys/api-key-store.ts, in a process on the server's database. */
+/** Takes the first copy of a key's secret through lib/api-keys/api-key-changes.ts, in a process on the server's database. */
 function copySecret(dataDir: string, databaseFile: string, keyId: string, secret: string): string {
   const script = `
-    import { takeSecretForCopy } from ${JSON.stringify(path.join(ROOT, "lib/api-keys/api-key-store.ts"))};
+    import { takeSecretForCopy } from ${JSON.stringify(path.join(ROOT, "lib/api-keys/api-key-changes.ts"))};
     import { findTeamBySlug } from ${JSON.stringify(path.join(ROOT, "lib/teams/team-store.ts"))};
     const team = await findTeamBySlug("demo");
     const copied = await takeSecretForCopy({ keyId: ${JSON.stringify(keyId)}, teamId: team.id, userId: null });

@@ -1,6 +1,6 @@
 import net from "node:net";
 import { expect, test } from "@playwright/test";
-import { createApiKey, deleteApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey, deleteApiKey } from "../../lib/api-keys/api-key-changes";
 import { BASE_URL, CREATE_LEAD, authHeaders, newTeamWithKey } from "../support/fixtures";
 
 // Response headers of the shared server: security headers everywhere, no CORS, request

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { listLeadSources } from "../../lib/teams/lead-sources";
 import { findMembership, findTeamBySlug } from "../../lib/teams/team-store";

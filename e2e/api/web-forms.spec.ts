@@ -5,7 +5,7 @@ import { deriveKey } from "altcha-lib/algorithms/pbkdf2";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { db } from "../../lib/db/client";
 import { VISITOR_PAGE_POLICY } from "../../lib/web-forms/visitor-page";
-import { createWebForm } from "../../lib/web-forms/web-form-store";
+import { createWebForm } from "../../lib/web-forms/web-form-changes";
 import { BASE_URL, CREATE_LEAD, newTeam } from "../support/fixtures";
 import { readDatabase, startServer, type ServerProcess } from "../support/server-process";
 

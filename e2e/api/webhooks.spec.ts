@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { db } from "../../lib/db/client";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test/support/webhook-receiver";
-import { createEndpoint, revealSigningSecret } from "../../lib/webhooks/webhook-endpoint-store";
+import { createEndpoint, revealSigningSecret } from "../../lib/webhooks/webhook-endpoint-changes";
 import { BASE_URL, CREATE_LEAD, authHeaders, newTeamWithKey } from "../support/fixtures";
 import { demoKey, readDatabase, startServer, type ServerProcess } from "../support/server-process";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
 import { createTeam } from "../../lib/teams/team-store";

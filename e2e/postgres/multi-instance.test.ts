@@ -5,7 +5,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
-import { createApiKey, deleteApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey, deleteApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
 import { addMember, createTeam, type Team } from "../../lib/teams/team-store";

@@ -3,7 +3,7 @@
 // Usage: tsx e2e/support/add-webhook-endpoint.ts <team-slug> <url>
 import { db } from "../../lib/db/client";
 import { findTeamBySlug } from "../../lib/teams/team-store";
-import { createEndpoint, revealSigningSecret } from "../../lib/webhooks/webhook-endpoint-store";
+import { createEndpoint, revealSigningSecret } from "../../lib/webhooks/webhook-endpoint-changes";
 
 const [slug, url] = process.argv.slice(2);
 const team = slug ? await findTeamBySlug(slug) : null;

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { expect, type BrowserContext, type Page } from "@playwright/test";
 import { encode } from "next-auth/jwt";
-import { createApiKey, type NewApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey, type NewApiKey } from "../../lib/api-keys/api-key-changes";
 import { SESSION_MAX_AGE_SECONDS } from "../../lib/auth/session-token";
 import { persistentSecret } from "../../lib/setup/runtime-secrets";
 import { addMember, createTeam, type Role, type Team } from "../../lib/teams/team-store";

@@ -2,7 +2,7 @@
 // server has a database of its own (e2e/api/key-expiry.spec.ts): the test process's own
 // db() is bound to the shared run's database. Prints the result as one JSON line.
 // Usage: tsx e2e/support/key-ops.ts '<json operation>'
-import { createApiKey, rollApiKey, updateApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey, rollApiKey, updateApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { listRequests } from "../../lib/request-log/request-log-store";
 import { createTeam } from "../../lib/teams/team-store";

@@ -1,14 +1,14 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
-import { createInvite } from "../../lib/teams/invite-store";
-import { createWebForm } from "../../lib/web-forms/web-form-store";
-import { createPasswordReset } from "../../lib/users/password-reset-store";
+import { createInvite } from "../../lib/teams/invite-changes";
+import { createWebForm } from "../../lib/web-forms/web-form-changes";
+import { createPasswordReset } from "../../lib/users/password-reset-changes";
 import { addMember } from "../../lib/teams/team-store";
 import { db } from "../../lib/db/client";
-import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
+import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-changes";
 import {
   BASE_URL,
   CREATE_LEAD,

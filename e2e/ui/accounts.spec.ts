@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { db } from "../../lib/db/client";
-import { createInvite, type CreatedInvite } from "../../lib/teams/invite-store";
+import { createInvite, type CreatedInvite } from "../../lib/teams/invite-changes";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { newTeamWithUser, newUser, signIn, uniqueSlug } from "../support/fixtures";
 import { expect, test } from "../support/test";

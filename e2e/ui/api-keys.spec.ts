@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { maskSecret, secretPrefix } from "../../lib/api-keys/secret";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser, readClipboard } from "../support/fixtures";
 import { recordAction, replayAction } from "../support/server-actions";

@@ -1,5 +1,5 @@
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { CLI_ACTOR, listAuditEvents, recordAuditEvent } from "../../lib/audit/audit-log";
 import { newTeamWithUser, newUser, readClipboard, uniqueSlug } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";

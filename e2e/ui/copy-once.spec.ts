@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { maskSecret, secretPrefix } from "../../lib/api-keys/secret";
 import { newTeamWithUser, newUser, readClipboard } from "../support/fixtures";

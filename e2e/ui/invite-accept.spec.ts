@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { createInvite, type CreatedInvite } from "../../lib/teams/invite-store";
+import { createInvite, type CreatedInvite } from "../../lib/teams/invite-changes";
 import type { Role, Team } from "../../lib/teams/team-store";
 import { db } from "../../lib/db/client";
 import { newTeamWithUser, newUser, uniqueSlug, type TestUser } from "../support/fixtures";

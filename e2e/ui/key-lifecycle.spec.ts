@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser } from "../support/fixtures";
 import { recordAction, replayAction } from "../support/server-actions";

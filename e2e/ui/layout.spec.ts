@@ -1,10 +1,10 @@
 import type { Locator, Page } from "@playwright/test";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { addMember } from "../../lib/teams/team-store";
 import { createUser } from "../../lib/users/user-store";
-import { createWebForm } from "../../lib/web-forms/web-form-store";
-import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
+import { createWebForm } from "../../lib/web-forms/web-form-changes";
+import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-changes";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, uniqueSlug } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { CLI_ACTOR, listAuditEvents } from "../../lib/audit/audit-log";
 import { db } from "../../lib/db/client";
 import { EXPORT_COLUMNS } from "../../lib/leads/export-leads";
@@ -8,7 +8,7 @@ import { findLead } from "../../lib/leads/lead-store";
 import type { LeadInput } from "../../lib/leads/parse-lead-input";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { teamRetention, updateTeamSettings, type Team } from "../../lib/teams/team-store";
-import { createWebForm } from "../../lib/web-forms/web-form-store";
+import { createWebForm } from "../../lib/web-forms/web-form-changes";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 

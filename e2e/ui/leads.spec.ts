@@ -1,6 +1,6 @@
 import type { APIRequestContext } from "@playwright/test";
-import type { NewApiKey } from "../../lib/api-keys/api-key-store";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import type { NewApiKey } from "../../lib/api-keys/api-key-changes";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { authHeaders, CREATE_LEAD, newTeamWithUser } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";

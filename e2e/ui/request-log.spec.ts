@@ -1,4 +1,4 @@
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { BASE_URL, CREATE_LEAD, authHeaders, newTeamWithUser } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";

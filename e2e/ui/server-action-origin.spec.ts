@@ -1,5 +1,5 @@
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { FOREIGN_REQUEST_MESSAGE } from "../../lib/http/same-origin";
 import { authHeaders, CREATE_LEAD, newTeamWithUser } from "../support/fixtures";

@@ -1,7 +1,7 @@
 import { Webhook } from "standardwebhooks";
 import { startWebhookReceiver, type WebhookReceiver } from "../../test/support/webhook-receiver";
 import { db } from "../../lib/db/client";
-import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
+import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-changes";
 import { newTeamWithUser, newUser } from "../support/fixtures";
 import { recordAction, replayAction } from "../support/server-actions";
 import { saveScreenshot } from "../support/screenshots";

@@ -5,7 +5,7 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createTeam, deleteTeam } from "../teams/team-store";
 import { listApiKeys } from "./api-key-list";
-import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "./api-key-store";
+import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "./api-key-changes";
 import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { digestSecret, maskSecret, secretMatches } from "./secret";
 

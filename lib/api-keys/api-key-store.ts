@@ -1,252 +1,98 @@
-import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
+import type { Tx } from "../db/client";
 import { env } from "../env";
-import { log } from "../log/logger";
-import { DIGEST_ALGORITHM, digestSecret, generateKeyId, generateSecret, secretPrefix } from "./secret";
-import { eraseDeletedSecrets, noteDeletingTransaction } from "./secret-erasure";
-import { open, seal } from "./secret-box";
+import { DIGEST_ALGORITHM, digestSecret, secretPrefix } from "./secret";
+import { noteDeletingTransaction } from "./secret-erasure";
+import { seal } from "./secret-box";
 
-// The API keys' changes: create, update, roll, delete and a secret's first copy (the lists
-// pages show are api-key-list.ts). The
-// hot path's lookup is key-lookup-store.ts; making the database forget a copied secret's
-// bytes is secret-erasure.ts.
+// The API keys' rows, and nothing else: a store only stores. Each function runs in the
+// caller's transaction; the audited changes (create, update, roll, delete, a secret's
+// first copy) are api-key-changes.ts. The lists pages show are api-key-list.ts, the hot
+// path's lookup key-lookup-store.ts, making the database forget a copied secret's bytes
+// secret-erasure.ts.
 
-export type NewApiKey = { keyId: string; secret: string };
-
-// Each change below is written with its audit event in one transaction. `actor` says who
-// and from where (the web UI passes the signed-in user and the client address); without
-// it, a change with a user is taken as the web UI's and one without as the CLI's.
-function actorOf(actor: AuditActor | undefined, userId: string | null | undefined): AuditActor {
-  return actor ?? { userId: userId ?? null, ip: null, via: userId ? "web" : "cli" };
-}
+type KeyRef = { keyId: string; teamId: string };
 
 /**
- * A new key. With `shownToOperator` (the CLI, which prints the secret once) the key is born
- * copied: the printing was its one copy, so no recoverable secret is kept and the web UI
- * shows it masked from the start; the audit trail says the secret was shown to the operator.
+ * Stores a new key: the secret's digest and prefix, and the secret itself sealed to the
+ * key's id until its first copy. A key `bornCopied` (its secret shown once, by the CLI)
+ * keeps no recoverable secret and is marked copied by nobody.
  */
-export async function createApiKey(options: {
-  teamId: string;
-  description?: string | null;
-  createdById?: string | null;
-  actor?: AuditActor;
-  shownToOperator?: boolean;
-  /** After this instant the key is refused; null or absent: never. */
-  expiresAt?: Date | null;
-}): Promise<NewApiKey> {
-  const keyId = generateKeyId();
-  const secret = generateSecret();
-  const description = options.description?.trim() || null;
-  const actor = actorOf(options.actor, options.createdById);
-  await db().$transaction(async (tx) => {
-    await tx.apiKey.create({
-      data: {
-        id: keyId,
-        teamId: options.teamId,
-        description,
-        createdById: options.createdById ?? null,
-        secretDigest: digestSecret(secret),
-        digestAlgorithm: DIGEST_ALGORITHM,
-        secretPrefix: secretPrefix(secret),
-        expiresAt: options.expiresAt ?? null,
-        ...(options.shownToOperator
-          ? { copiedAt: new Date(), copiedById: null }
-          : { pendingSecret: { create: { ciphertext: seal(secret, keyId) } } }),
-      },
-    });
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "api_key.generated",
-        actor,
-        targetId: keyId,
-        details: { description, ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}) },
-      },
-      tx,
-    );
-    if (options.shownToOperator) {
-      await recordAuditEvent(
-        { teamId: options.teamId, action: "api_key.secret_shown", actor, targetId: keyId, details: { description } },
-        tx,
-      );
-    }
-  });
-  return { keyId, secret };
-}
-
-/** Deletes a key; with a teamId, only that team's key. Returns whether a key was deleted. */
-export async function deleteApiKey(options: { keyId: string; teamId?: string; actor?: AuditActor }): Promise<boolean> {
-  const where = options.teamId === undefined ? { id: options.keyId } : { id: options.keyId, teamId: options.teamId };
-  return db().$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where, select: { teamId: true } });
-    if (!key) return false;
-    const { count } = await tx.apiKey.deleteMany({ where });
-    if (count === 1 && key.teamId) {
-      await recordAuditEvent(
-        { teamId: key.teamId, action: "api_key.deleted", actor: actorOf(options.actor, null), targetId: options.keyId },
-        tx,
-      );
-    }
-    return count === 1;
-  });
-}
-
-/**
- * Changes a key's description and/or expiry (owners and admins; audited, one event per
- * change). `expiresAt` undefined keeps the expiry, null removes it. Returns false when the
- * team has no such key.
- */
-export async function updateApiKey(options: {
-  keyId: string;
-  teamId: string;
-  description?: string | null;
-  expiresAt?: Date | null;
-  actor?: AuditActor;
-}): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({
-      where: { id: options.keyId, teamId: options.teamId },
-      select: { description: true, expiresAt: true },
-    });
-    if (!key) return false;
-    const description = options.description === undefined ? key.description : options.description?.trim() || null;
-    const expiresAt = options.expiresAt === undefined ? key.expiresAt : options.expiresAt;
-    await tx.apiKey.update({ where: { id: options.keyId }, data: { description, expiresAt } });
-    const actor = actorOf(options.actor, null);
-    if (description !== key.description) {
-      await recordAuditEvent(
-        {
-          teamId: options.teamId,
-          action: "api_key.renamed",
-          actor,
-          targetId: options.keyId,
-          details: { from: key.description, to: description, description },
-        },
-        tx,
-      );
-    }
-    if ((expiresAt?.getTime() ?? null) !== (key.expiresAt?.getTime() ?? null)) {
-      await recordAuditEvent(
-        {
-          teamId: options.teamId,
-          action: "api_key.expiry_set",
-          actor,
-          targetId: options.keyId,
-          details: { expires_at: expiresAt?.toISOString() ?? null, description },
-        },
-        tx,
-      );
-    }
-    return true;
-  });
-}
-
-/**
- * Rolls a key: a replacement (new id and secret, the same description) and an expiry for
- * the old key, both in one transaction with their audit events. An old key that already
- * expires sooner keeps its earlier expiry. Returns null when the team has no such key.
- */
-export async function rollApiKey(options: {
-  keyId: string;
-  teamId: string;
-  /** When the old key stops working. */
-  oldKeyExpiresAt: Date;
-  createdById: string | null;
-  actor?: AuditActor;
-}): Promise<NewApiKey | null> {
-  const keyId = generateKeyId();
-  const secret = generateSecret();
-  const actor = actorOf(options.actor, options.createdById);
-  return db().$transaction(async (tx) => {
-    const old = await tx.apiKey.findFirst({
-      where: { id: options.keyId, teamId: options.teamId },
-      select: { description: true, expiresAt: true },
-    });
-    if (!old) return null;
-    const expiresAt = old.expiresAt && old.expiresAt < options.oldKeyExpiresAt ? old.expiresAt : options.oldKeyExpiresAt;
-    await tx.apiKey.update({ where: { id: options.keyId }, data: { expiresAt } });
-    await tx.apiKey.create({
-      data: {
-        id: keyId,
-        teamId: options.teamId,
-        description: old.description,
-        createdById: options.createdById,
-        secretDigest: digestSecret(secret),
-        digestAlgorithm: DIGEST_ALGORITHM,
-        secretPrefix: secretPrefix(secret),
-        pendingSecret: { create: { ciphertext: seal(secret, keyId) } },
-      },
-    });
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "api_key.generated",
-        actor,
-        targetId: keyId,
-        details: { description: old.description, replaces: options.keyId },
-      },
-      tx,
-    );
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "api_key.rolled",
-        actor,
-        targetId: options.keyId,
-        details: { description: old.description, replacement: keyId, expires_at: expiresAt.toISOString() },
-      },
-      tx,
-    );
-    return { keyId, secret };
-  });
-}
-
-/**
- * The first copy of a secret: returns it and erases the recoverable copy. One conditional
- * update marks the key copied, so of two simultaneous copies only one gets the secret;
- * the same transaction deletes the ciphertext's row. Then the database is made to forget
- * the deleted bytes (eraseDeletedSecrets).
- */
-export async function takeSecretForCopy(options: {
-  keyId: string;
-  teamId: string;
-  userId: string | null;
-  actor?: AuditActor;
-}): Promise<string | null> {
-  const ciphertext = await db().$transaction(
-    async (tx) => {
-      const { count } = await tx.apiKey.updateMany({
-        where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
-        data: { copiedAt: new Date(), copiedById: options.userId },
-      });
-      if (count !== 1) return null;
-      const [pending] = await tx.$queryRaw<{ ciphertext: string }[]>`
-      DELETE FROM "PendingSecret" WHERE "apiKeyId" = ${options.keyId} RETURNING "ciphertext"`;
-      // Rolls the copy back: a key marked copied must have handed out its secret.
-      if (!pending) throw new Error("An uncopied API key has no pending secret");
-      if (env().DATABASE_PROVIDER === "postgres") {
-        const [row] = await tx.$queryRaw<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
-        noteDeletingTransaction(BigInt(row!.xid));
-      }
-      await recordAuditEvent(
-        {
-          teamId: options.teamId,
-          action: "api_key.secret_copied",
-          actor: actorOf(options.actor, options.userId),
-          targetId: options.keyId,
-        },
-        tx,
-      );
-      return pending.ciphertext;
-      // Up to 10 s for a connection, like the lead insert: a burst of copies on a busy
-      // machine outwaited Prisma's 2 s default (P2028 in the multi-instance copy race).
+export async function insertApiKey(
+  tx: Tx,
+  key: {
+    keyId: string;
+    teamId: string;
+    description: string | null;
+    createdById: string | null;
+    secret: string;
+    expiresAt: Date | null;
+    bornCopied: boolean;
+  },
+): Promise<void> {
+  await tx.apiKey.create({
+    data: {
+      id: key.keyId,
+      teamId: key.teamId,
+      description: key.description,
+      createdById: key.createdById,
+      secretDigest: digestSecret(key.secret),
+      digestAlgorithm: DIGEST_ALGORITHM,
+      secretPrefix: secretPrefix(key.secret),
+      expiresAt: key.expiresAt,
+      ...(key.bornCopied
+        ? { copiedAt: new Date(), copiedById: null }
+        : { pendingSecret: { create: { ciphertext: seal(key.secret, key.keyId) } } }),
     },
-    { maxWait: 10_000, timeout: 10_000 },
-  );
-  if (ciphertext === null) return null;
-  // The copy has committed: the secret is handed out even if erasing fails (logged).
-  await eraseDeletedSecrets().catch((error: unknown) =>
-    log("warn", "api_key.erase_failed", { key_id: options.keyId, error: error instanceof Error ? error.name : "unknown" }),
-  );
-  return open(ciphertext, options.keyId);
+  });
+}
+
+/** The team a key belongs to (null once its team is gone); null when there is no such key (of that team, when given). */
+export async function findKeyTeam(tx: Tx, options: { keyId: string; teamId?: string }): Promise<{ teamId: string | null } | null> {
+  return tx.apiKey.findFirst({ where: keyWhere(options), select: { teamId: true } });
+}
+
+/** Deletes a key (of that team, when given); returns how many rows went. */
+export async function deleteKeyRow(tx: Tx, options: { keyId: string; teamId?: string }): Promise<number> {
+  const { count } = await tx.apiKey.deleteMany({ where: keyWhere(options) });
+  return count;
+}
+
+const keyWhere = (options: { keyId: string; teamId?: string }) =>
+  options.teamId === undefined ? { id: options.keyId } : { id: options.keyId, teamId: options.teamId };
+
+/** The team's key's description and expiry; null when the team has no such key. */
+export async function findKeySettings(tx: Tx, key: KeyRef): Promise<{ description: string | null; expiresAt: Date | null } | null> {
+  return tx.apiKey.findFirst({ where: { id: key.keyId, teamId: key.teamId }, select: { description: true, expiresAt: true } });
+}
+
+/** Writes a key's description and/or expiry (a field left undefined is kept). */
+export async function writeKeySettings(
+  tx: Tx,
+  keyId: string,
+  settings: { description?: string | null; expiresAt?: Date | null },
+): Promise<void> {
+  await tx.apiKey.update({ where: { id: keyId }, data: settings });
+}
+
+/**
+ * Marks the team's key copied by `userId` and deletes its sealed secret, returning the
+ * ciphertext: one conditional update, so of two simultaneous calls only one gets it. Null
+ * when the key is unknown or already copied. Notes the deleting transaction for the
+ * database's erasure (secret-erasure.ts) on PostgreSQL.
+ */
+export async function takePendingSecret(tx: Tx, options: KeyRef & { userId: string | null }): Promise<string | null> {
+  const { count } = await tx.apiKey.updateMany({
+    where: { id: options.keyId, teamId: options.teamId, copiedAt: null },
+    data: { copiedAt: new Date(), copiedById: options.userId },
+  });
+  if (count !== 1) return null;
+  const [pending] = await tx.$queryRaw<{ ciphertext: string }[]>`
+      DELETE FROM "PendingSecret" WHERE "apiKeyId" = ${options.keyId} RETURNING "ciphertext"`;
+  // Rolls the copy back: a key marked copied must have handed out its secret.
+  if (!pending) throw new Error("An uncopied API key has no pending secret");
+  if (env().DATABASE_PROVIDER === "postgres") {
+    const [row] = await tx.$queryRaw<{ xid: string }[]>`SELECT pg_current_xact_id()::text AS xid`;
+    noteDeletingTransaction(BigInt(row!.xid));
+  }
+  return pending.ciphertext;
 }

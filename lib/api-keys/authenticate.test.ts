@@ -4,7 +4,7 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { ApiError } from "../http/api-error";
 import { createTeam, deleteTeam } from "../teams/team-store";
-import { createApiKey, deleteApiKey, takeSecretForCopy } from "./api-key-store";
+import { createApiKey, deleteApiKey, takeSecretForCopy } from "./api-key-changes";
 import type { RequestContext } from "../http/request-context";
 import { authenticate } from "./authenticate";
 

@@ -5,7 +5,7 @@ import { env } from "../env";
 import { log } from "../log/logger";
 
 // Database maintenance for API secrets: after a copy deletes a secret's ciphertext, the
-// database's files are made to forget the deleted bytes (api-key-store.ts takeSecretForCopy
+// database's files are made to forget the deleted bytes (api-key-changes.ts takeSecretForCopy
 // calls it once the copy has committed).
 
 /**

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
-import { createApiKey, deleteApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
+import { createApiKey, deleteApiKey, takeSecretForCopy } from "../api-keys/api-key-changes";
 import { db } from "../db/client";
-import { createInvite } from "../teams/invite-store";
-import { addMember, changeMembership, createTeam, LastOwnerError } from "../teams/team-store";
+import { createInvite } from "../teams/invite-changes";
+import { changeMembership, LastOwnerError } from "../teams/membership-changes";
+import { addMember, createTeam } from "../teams/team-store";
 import { CLI_ACTOR, listAuditEvents, recordAuditEvent, webActor, type AuditActor } from "./audit-log";
 
 const database = await useTestDatabase();

@@ -4,7 +4,7 @@ import { env } from "../env";
 import { clientIp } from "../http/request-context";
 import { assertSignInAllowed, clearSignInFailures, recordSignInFailure } from "../rate-limit/sign-in-limits";
 import { authenticateUser } from "../users/authenticate-user";
-import { endAllSessions } from "../users/user-store";
+import { endAllSessions } from "../users/user-changes";
 import { checkSessionToken, issueSessionToken, SESSION_MAX_AGE_SECONDS, SESSION_RENEW_AFTER_SECONDS } from "./session-token";
 
 // Only next-auth wiring lives here: plain Node scripts cannot import the providers

@@ -4,7 +4,8 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { CLI_ACTOR, listAuditEvents } from "../audit/audit-log";
 import { db } from "../db/client";
 import { addMember, createTeam } from "../teams/team-store";
-import { createUser, endAllSessions } from "../users/user-store";
+import { endAllSessions } from "../users/user-changes";
+import { createUser } from "../users/user-store";
 import { checkSessionToken, issueSessionToken } from "./session-token";
 
 await useTestDatabase();

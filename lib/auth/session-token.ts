@@ -6,7 +6,7 @@ import { findSessionUser } from "../users/user-store";
 // token therefore carries the user's session version from sign-in (`sv`), and every
 // request that reads the session checks it against the database: sign-out, a password
 // change and the operator's end-sessions command increment the version
-// (lib/users/user-store.ts endAllSessions), and older tokens then sign nobody in.
+// (lib/users/user-changes.ts endAllSessions), and older tokens then sign nobody in.
 
 /** Sessions last 12 hours from the last renewal; proxy.ts renews a token once it is an hour old. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;

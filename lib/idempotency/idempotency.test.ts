@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
-import { createApiKey } from "../api-keys/api-key-store";
+import { createApiKey } from "../api-keys/api-key-changes";
 import { db } from "../db/client";
 import { ApiError } from "../http/api-error";
 import { createLead, leadCreatedBody } from "../leads/create-lead";

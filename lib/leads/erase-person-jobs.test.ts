@@ -13,7 +13,7 @@ import { setNewLeadEmails } from "../notifications/notification-preferences";
 import { addMember, createTeam } from "../teams/team-store";
 import { createUser } from "../users/user-store";
 import { webhookHandler } from "../webhooks/webhook-delivery";
-import { createEndpoint, revealSigningSecret } from "../webhooks/webhook-endpoint-store";
+import { createEndpoint, revealSigningSecret } from "../webhooks/webhook-endpoint-changes";
 import { createLead } from "./create-lead";
 import { deleteLeadsById } from "./delete-leads";
 import { leadsOfPerson, parsePerson, runErasure } from "./erase-person";

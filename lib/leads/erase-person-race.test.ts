@@ -9,7 +9,7 @@ import { setNewLeadEmails } from "../notifications/notification-preferences";
 import { addMember, createTeam } from "../teams/team-store";
 import { createUser } from "../users/user-store";
 import { webhookHandler } from "../webhooks/webhook-delivery";
-import { createEndpoint, revealSigningSecret } from "../webhooks/webhook-endpoint-store";
+import { createEndpoint, revealSigningSecret } from "../webhooks/webhook-endpoint-changes";
 import { createLead } from "./create-lead";
 import { parsePerson, runErasure, type Erasure } from "./erase-person";
 

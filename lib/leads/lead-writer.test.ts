@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { useTestDatabase } from "../../test/support/test-database";
-import { createApiKey, takeSecretForCopy } from "../api-keys/api-key-store";
+import { createApiKey, takeSecretForCopy } from "../api-keys/api-key-changes";
 import { db } from "../db/client";
 import { rawJson } from "../db/raw-json";
 import { createLead } from "./create-lead";
@@ -21,7 +21,8 @@ import { writeLead, writeLeadBatch, type LeadFields } from "./lead-writer";
 import { searchKeys, type NewLead } from "./new-lead";
 import { parseLeadInput } from "./parse-lead-input";
 import { resolveLeadSource } from "../teams/lead-sources";
-import { addMember, changeMembership, createTeam } from "../teams/team-store";
+import { changeMembership } from "../teams/membership-changes";
+import { addMember, createTeam } from "../teams/team-store";
 
 // The lead writer writes with its own SQL (lib/leads/lead-writer.ts). These tests
 // keep it honest against Prisma, which owns the schema: every column of every model it

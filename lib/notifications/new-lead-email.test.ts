@@ -31,7 +31,7 @@ process.env.MAIL_FROM = "Lead Intake <leads@example.test>";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
-const { createApiKey } = await import("../api-keys/api-key-store");
+const { createApiKey } = await import("../api-keys/api-key-changes");
 const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("../intake/create-lead-request");
 const { Dispatcher } = await import("../jobs/dispatcher");

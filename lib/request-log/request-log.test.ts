@@ -8,7 +8,7 @@ process.env.REQUEST_LOG_RETENTION_DAYS = "30";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
-const { createApiKey } = await import("../api-keys/api-key-store");
+const { createApiKey } = await import("../api-keys/api-key-changes");
 const { db } = await import("../db/client");
 const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("../intake/create-lead-request");

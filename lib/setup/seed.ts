@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { db } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { createTeamIn } from "../teams/team-store";
-import { newPasswordHash, normaliseEmail } from "../users/user-store";
+import { newPasswordHash } from "../users/password";
+import { normaliseEmail } from "../users/user-store";
 import { setWorkspaceCurrency } from "../workspace/settings";
 
 export const DEMO_TEAM_SLUG = "demo";

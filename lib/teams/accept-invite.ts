@@ -3,7 +3,7 @@ import { isUniqueViolation } from "../db/errors";
 import { assertSignInAllowed, recordSignInFailure, SIGN_IN_THROTTLED } from "../rate-limit/sign-in-limits";
 import { passwordProblem } from "../users/password-policy";
 import { digestToken } from "../users/link-token";
-import { newPasswordHash } from "../users/user-store";
+import { newPasswordHash } from "../users/password";
 import { canInvite, isRole, type Role } from "./roles";
 
 // Accepting an invite link (docs/security.md "Invites"). The invite page never asks for an

@@ -4,8 +4,10 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createUser } from "../users/user-store";
 import { acceptInviteAsUser, acceptInviteWithNewAccount, findOpenInvite } from "./accept-invite";
-import { createInvite, listPendingInvites, type CreatedInvite } from "./invite-store";
-import { addMember, changeMembership, createTeam, type Role } from "./team-store";
+import { createInvite, type CreatedInvite } from "./invite-changes";
+import { listPendingInvites } from "./invite-store";
+import { changeMembership } from "./membership-changes";
+import { addMember, createTeam, type Role } from "./team-store";
 
 // Invites outlive neither their creator's membership nor their creator's right to invite
 // that role (docs/security.md "Invites"): revoked with the change, and audited.

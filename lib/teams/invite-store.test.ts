@@ -5,7 +5,8 @@ import { db } from "../db/client";
 import { authenticateUser } from "../users/authenticate-user";
 import { createUser } from "../users/user-store";
 import { acceptInviteAsUser, acceptInviteWithNewAccount, findOpenInvite } from "./accept-invite";
-import { createInvite, findUnacceptedInvite, listPendingInvites, revokeInvite, type CreatedInvite } from "./invite-store";
+import { createInvite, type CreatedInvite } from "./invite-changes";
+import { findUnacceptedInvite, listPendingInvites, revokeInvite } from "./invite-store";
 import { addMember, createTeam, findMembership } from "./team-store";
 
 const database = await useTestDatabase();

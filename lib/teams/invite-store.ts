@@ -1,60 +1,28 @@
-import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
-import { digestToken, newLinkToken } from "../users/link-token";
-import { normaliseEmail } from "../users/user-store";
-import { invitableRoles, isRole, type Role } from "./roles";
+import { isRole, type Role } from "./roles";
 
-// Every database access for invitations lives here, acceptance aside (accept-invite.ts).
-// The link's token is shown once, to the inviter; only its SHA-256 digest is stored (it
-// has 256 random bits).
+// Every database access for invitations lives here, acceptance aside (accept-invite.ts),
+// and nothing else: a store only stores. Making an invite and revoking the invites an
+// inviter may no longer make, with their audit events, are invite-changes.ts. Only the
+// SHA-256 digest of a link's token is stored.
 
-const INVITE_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
-
-export type CreatedInvite = { token: string; email: string; role: Role; expiresAt: Date };
-
-export type CreateInviteResult = CreatedInvite | "already-member";
-
-/**
- * Creates an invite, replacing any pending one for the same address, and records
- * "member.invited" in the same transaction (actor: the inviter on the web by default).
- */
-export async function createInvite(options: {
-  teamId: string;
-  email: string;
-  role: Role;
-  createdById: string;
-  actor?: AuditActor;
-}): Promise<CreateInviteResult> {
-  const email = normaliseEmail(options.email);
-  const member = await db().membership.findFirst({ where: { teamId: options.teamId, user: { email } }, select: { id: true } });
-  if (member) return "already-member";
-  const token = newLinkToken();
-  const expiresAt = new Date(Date.now() + INVITE_LIFETIME_MS);
-  await db().$transaction(async (tx) => {
-    await tx.invite.deleteMany({ where: { teamId: options.teamId, email, acceptedAt: null } });
-    const invite = await tx.invite.create({
-      data: {
-        teamId: options.teamId,
-        email,
-        role: options.role,
-        createdById: options.createdById,
-        tokenDigest: digestToken(token),
-        expiresAt,
-      },
-      select: { id: true },
-    });
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "member.invited",
-        actor: options.actor ?? { userId: options.createdById, ip: null, via: "web" },
-        targetId: invite.id,
-        details: { email, role: options.role },
-      },
-      tx,
-    );
+/** Whether the team has a member with this (normalised) address. */
+export async function hasMemberWithEmail(options: { teamId: string; email: string }): Promise<boolean> {
+  const member = await db().membership.findFirst({
+    where: { teamId: options.teamId, user: { email: options.email } },
+    select: { id: true },
   });
-  return { token, email, role: options.role, expiresAt };
+  return member !== null;
+}
+
+/** Stores an invite in place of any pending one for the same address; returns its id. */
+export async function replacePendingInvite(
+  tx: Tx,
+  invite: { teamId: string; email: string; role: Role; createdById: string; tokenDigest: string; expiresAt: Date },
+): Promise<string> {
+  await tx.invite.deleteMany({ where: { teamId: invite.teamId, email: invite.email, acceptedAt: null } });
+  const created = await tx.invite.create({ data: invite, select: { id: true } });
+  return created.id;
 }
 
 export type PendingInvite = { id: string; email: string; role: Role; createdAt: Date; expiresAt: Date; expired: boolean };
@@ -83,33 +51,18 @@ export async function revokeInvite(options: { teamId: string; inviteId: string }
   return count === 1;
 }
 
-/**
- * Revokes the pending invites `inviterId` made in the team that `role` (their new role,
- * null once removed) no longer allows, each recorded as "member.invite_revoked", in the
- * caller's transaction (lib/teams/team-store.ts changeMembership).
- */
-export async function revokeInvitesBeyondRights(
+/** The pending invites `inviterId` made in the team for a role outside `roles`. */
+export async function pendingInvitesOutside(
   tx: Tx,
-  options: { teamId: string; inviterId: string; role: Role | null; actor: AuditActor },
-): Promise<number> {
-  const invites = await tx.invite.findMany({
-    where: { teamId: options.teamId, createdById: options.inviterId, acceptedAt: null, role: { notIn: [...invitableRoles(options.role)] } },
+  options: { teamId: string; inviterId: string; roles: readonly Role[] },
+): Promise<{ id: string; email: string; role: string }[]> {
+  return tx.invite.findMany({
+    where: { teamId: options.teamId, createdById: options.inviterId, acceptedAt: null, role: { notIn: [...options.roles] } },
     select: { id: true, email: true, role: true },
   });
-  if (invites.length === 0) return 0;
-  await tx.invite.deleteMany({ where: { id: { in: invites.map((invite) => invite.id) }, acceptedAt: null } });
-  const reason = options.role === null ? "inviter_removed" : "inviter_role_changed";
-  for (const invite of invites) {
-    await recordAuditEvent(
-      {
-        teamId: options.teamId,
-        action: "member.invite_revoked",
-        actor: options.actor,
-        targetId: invite.id,
-        details: { email: invite.email, role: invite.role, reason },
-      },
-      tx,
-    );
-  }
-  return invites.length;
+}
+
+/** Deletes these invites, those still pending. */
+export async function deletePendingInvites(tx: Tx, ids: string[]): Promise<void> {
+  await tx.invite.deleteMany({ where: { id: { in: ids }, acceptedAt: null } });
 }

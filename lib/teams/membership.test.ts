@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
 import { createUser } from "../users/user-store";
-import { addMember, changeMembership, createTeam, findMembership, LastOwnerError, listMembers, listTeamsForUser } from "./team-store";
+import { changeMembership, LastOwnerError } from "./membership-changes";
+import { addMember, createTeam, findMembership, listMembers, listTeamsForUser } from "./team-store";
 
 await useTestDatabase();
 

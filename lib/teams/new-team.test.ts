@@ -4,7 +4,8 @@ import { db } from "../db/client";
 import { useTestDatabase } from "../../test/support/test-database";
 import { createUser } from "../users/user-store";
 import { listLeadSources } from "./lead-sources";
-import { createOwnedTeam, findMembership, slugFromName } from "./team-store";
+import { createOwnedTeam, slugFromName } from "./team-changes";
+import { findMembership } from "./team-store";
 
 await useTestDatabase();
 

@@ -1,11 +1,11 @@
-import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { env } from "../env";
 import { db, type Tx } from "../db/client";
-import { revokeInvitesBeyondRights } from "./invite-store";
 import { API_SOURCE_NAME } from "./lead-sources";
 import { isRole, type Role } from "./roles";
 
-// Every database access for teams and memberships lives here.
+// Every database access for teams and memberships lives here, and nothing else: a store
+// only stores. The audited changes are use cases beside it: team-changes.ts (a user
+// creates a team), membership-changes.ts (roles and removals, with the last-owner rule).
 
 export { isRole, ROLES, type Role } from "./roles";
 
@@ -42,46 +42,10 @@ export async function createTeamIn(tx: Tx, options: NewTeam): Promise<Team> {
   return team;
 }
 
-export const TEAM_NAME_MAX = 100;
-
-/** A slug from a team name: lower-case ASCII letters, digits and single hyphens, at most 40. */
-export function slugFromName(name: string): string {
-  const slug = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .slice(0, 40)
-    .replace(/^-+|-+$/g, "");
-  return slug || "team";
-}
-
-/**
- * A user creates a team (web UI or operator CLI): the team with its "API" source, the user
- * as its owner, and the audit event, all or nothing. The slug comes from the name; when it
- * is taken, "-2", "-3" … is added.
- */
-export async function createOwnedTeam(options: { name: string; ownerUserId: string; actor?: AuditActor }): Promise<Team> {
-  const name = options.name.trim().replace(/\s+/g, " ");
-  if (!name || name.length > TEAM_NAME_MAX) throw new Error(`A team name has 1 to ${TEAM_NAME_MAX} characters`);
-  const base = slugFromName(name);
-  return db().$transaction(async (tx) => {
-    const taken = new Set((await tx.team.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((t) => t.slug));
-    let slug = base;
-    for (let n = 2; taken.has(slug); n++) slug = `${base.slice(0, 40 - String(n).length - 1).replace(/-+$/, "")}-${n}`;
-    const team = await createTeamIn(tx, { slug, name, ownerUserId: options.ownerUserId });
-    await recordAuditEvent(
-      {
-        teamId: team.id,
-        action: "team.created",
-        actor: options.actor ?? { userId: options.ownerUserId, ip: null, via: "web" },
-        targetId: team.id,
-        details: { name, slug },
-      },
-      tx,
-    );
-    return team;
-  });
+/** The slugs taken that start with `prefix` (a new team's slug must be none of them). */
+export async function takenSlugs(tx: Tx, prefix: string): Promise<Set<string>> {
+  const rows = await tx.team.findMany({ where: { slug: { startsWith: prefix } }, select: { slug: true } });
+  return new Set(rows.map((row) => row.slug));
 }
 
 export function findTeamBySlug(slug: string): Promise<Team | null> {
@@ -150,65 +114,35 @@ export async function listMembers(teamId: string): Promise<Member[]> {
   }));
 }
 
-export class LastOwnerError extends Error {
-  constructor() {
-    super("A team must keep at least one owner.");
-    this.name = "LastOwnerError";
+/**
+ * Takes the team's row lock for the rest of the transaction (PostgreSQL: SELECT … FOR
+ * UPDATE; SQLite transactions hold the database's write lock from BEGIN IMMEDIATE), so
+ * that changes of the team's memberships run one after the other.
+ */
+export async function lockTeam(tx: Tx, teamId: string): Promise<void> {
+  if (env().DATABASE_PROVIDER === "postgres") {
+    await tx.$queryRaw`SELECT 1 FROM "Team" WHERE "id" = ${teamId} FOR UPDATE`;
   }
 }
 
-/**
- * Changes a member's role, or removes the member (role null). Takes the team's row lock
- * first (PostgreSQL: SELECT … FOR UPDATE; SQLite transactions hold the database's write
- * lock from BEGIN IMMEDIATE) and re-counts owners inside the transaction, so of two
- * concurrent changes the second sees the first and no pair can leave the team without an
- * owner. A row lock rather than SERIALIZABLE: a serialization failure in an interactive
- * transaction left its pg connection checked out of the pool (Prisma 6.19 adapter-pg),
- * so the pool could never close and, in time, ran dry. Returns false when the user is not a member. A real change
- * is recorded ("member.role_changed" or "member.removed") in the same transaction, and
- * the member's pending invites their new role no longer allows are revoked with it.
- */
-export async function changeMembership(options: {
-  teamId: string;
-  userId: string;
-  role: Role | null;
-  actor?: AuditActor;
-}): Promise<boolean> {
+/** A member's role (as stored) and email; null when the user is not a member of the team. */
+export async function findMemberRole(tx: Tx, options: { teamId: string; userId: string }): Promise<{ role: string; email: string } | null> {
+  const row = await tx.membership.findUnique({
+    where: { userId_teamId: { userId: options.userId, teamId: options.teamId } },
+    select: { role: true, user: { select: { email: true } } },
+  });
+  return row && { role: row.role, email: row.user.email };
+}
+
+/** Sets a member's role, or deletes the membership (role null). */
+export async function writeMembership(tx: Tx, options: { teamId: string; userId: string; role: Role | null }): Promise<void> {
   const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
-  return db().$transaction(
-    async (tx) => {
-      if (env().DATABASE_PROVIDER === "postgres") {
-        await tx.$queryRaw`SELECT 1 FROM "Team" WHERE "id" = ${options.teamId} FOR UPDATE`;
-      }
-      const current = await tx.membership.findUnique({ where, select: { role: true, user: { select: { email: true } } } });
-      if (!current) return false;
-      if (options.role === null) await tx.membership.delete({ where });
-      else await tx.membership.update({ where, data: { role: options.role } });
-      if (current.role === "owner" && options.role !== "owner") {
-        const owners = await tx.membership.count({ where: { teamId: options.teamId, role: "owner" } });
-        if (owners === 0) throw new LastOwnerError();
-      }
-      if (current.role !== options.role) {
-        const actor = options.actor ?? CLI_ACTOR;
-        await recordAuditEvent(
-          {
-            teamId: options.teamId,
-            action: options.role === null ? "member.removed" : "member.role_changed",
-            actor,
-            targetId: options.userId,
-            details:
-              options.role === null
-                ? { email: current.user.email, role: current.role }
-                : { email: current.user.email, from: current.role, to: options.role },
-          },
-          tx,
-        );
-        await revokeInvitesBeyondRights(tx, { teamId: options.teamId, inviterId: options.userId, role: options.role, actor });
-      }
-      return true;
-    },
-    { maxWait: 10_000, timeout: 10_000 },
-  );
+  if (options.role === null) await tx.membership.delete({ where });
+  else await tx.membership.update({ where, data: { role: options.role } });
+}
+
+export async function countOwners(tx: Tx, teamId: string): Promise<number> {
+  return tx.membership.count({ where: { teamId, role: "owner" } });
 }
 
 /** Teams that delete old leads (the retention job), and after how many days. */

@@ -1,7 +1,8 @@
 import type { AuditActor } from "../audit/audit-log";
 import { clearSignInFailures, passwordRetryAfter, recordSignInFailure } from "../rate-limit/sign-in-limits";
-import { verifyPassword } from "./password";
-import { findCredentials, newPasswordHash, replacePassword } from "./user-store";
+import { newPasswordHash, verifyPassword } from "./password";
+import { replacePassword } from "./user-changes";
+import { findCredentials } from "./user-store";
 
 // A signed-in user changes their password (Account → Change password). The current
 // password is a guess at the same secret as a sign-in: it is checked against, and spends,

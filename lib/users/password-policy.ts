@@ -1,7 +1,7 @@
 import { COMMON_PASSWORDS } from "./common-passwords";
 
 // The one password policy (docs/security.md "Passwords"), applied on the server by every
-// path that sets a password (lib/users/user-store.ts createUser and setPassword): NIST SP
+// path that sets a password (lib/users/password.ts newPasswordHash): NIST SP
 // 800-63B-4 for a password that is the only factor. At least 15 characters, at most 256
 // (well over the 64 NIST asks us to accept; Argon2id reads them all), no composition
 // rules, and never a commonly used or expected one.

@@ -1,23 +1,15 @@
-import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
-import { hashPassword } from "./password";
-import { assertPasswordAcceptable } from "./password-policy";
+import { db, type Tx } from "../db/client";
+import { newPasswordHash } from "./password";
 
-// Every database access for users lives here.
+// Every database access for users lives here, and nothing else: a store only stores. The
+// audited changes of a user's account (ending their sessions, replacing their password)
+// are user-changes.ts; the password policy is password-policy.ts, applied by
+// newPasswordHash (password.ts).
 
 export type User = { id: string; email: string; name: string | null };
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
-}
-
-/**
- * The hash to store for a password someone chose: every path that sets a password comes
- * through here, so the policy is always the server's (throws PasswordPolicyError).
- */
-export async function newPasswordHash(password: string, email: string): Promise<string> {
-  assertPasswordAcceptable(password, { email });
-  return hashPassword(password);
 }
 
 export async function createUser(options: { email: string; password: string; name?: string }): Promise<User> {
@@ -45,59 +37,40 @@ export function findSessionUser(id: string): Promise<SessionUserRow | null> {
   return db().user.findUnique({ where: { id }, select: { id: true, email: true, name: true, sessionVersion: true } });
 }
 
-/**
- * Ends every session of the user, on every device: session tokens carry the version
- * they were issued with, and a token with an older one signs nobody in. Called by
- * sign-out, by a password change and by the operator CLI. With an actor (the CLI),
- * each of the user's teams gets a `member.sessions_ended` audit event in the same
- * transaction. Returns false when there is no such user.
- */
-export async function endAllSessions(userId: string, options: { actor?: AuditActor } = {}): Promise<boolean> {
-  const actor = options.actor;
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
-    if (count !== 1 || !actor) return count === 1;
-    const user = await tx.user.findUniqueOrThrow({
-      where: { id: userId },
-      select: { email: true, memberships: { select: { teamId: true } } },
-    });
-    for (const { teamId } of user.memberships) {
-      await recordAuditEvent({ teamId, action: "member.sessions_ended", actor, targetId: userId, details: { email: user.email } }, tx);
-    }
-    return true;
-  });
-}
-
 /** The email and password hash of a user, for a password change; null when the user is gone. */
 export async function findCredentials(userId: string): Promise<{ email: string; passwordHash: string } | null> {
   return db().user.findUnique({ where: { id: userId }, select: { email: true, passwordHash: true } });
 }
 
 /**
- * Stores a new password hash, ends every session (sessionVersion) and records `action` in
- * each of the user's teams, all in one transaction. With `expectedHash`, only when the
- * stored hash is still that one (two changes at once: the second fails).
+ * Raises the user's session version: every session token issued before carries an older
+ * one and signs nobody in (lib/auth/session-token.ts). False when there is no such user.
  */
-export async function replacePassword(
-  userId: string,
-  passwordHash: string,
-  action: "user.password_changed" | "user.password_reset",
-  actor: AuditActor,
-  expectedHash?: string,
+export async function bumpSessionVersion(tx: Tx, userId: string): Promise<boolean> {
+  const { count } = await tx.user.updateMany({ where: { id: userId }, data: { sessionVersion: { increment: 1 } } });
+  return count === 1;
+}
+
+/**
+ * Stores a new password hash and raises the session version with it. With `expectedHash`,
+ * only when the stored hash is still that one. False when nothing was written.
+ */
+export async function writePasswordHash(
+  tx: Tx,
+  options: { userId: string; passwordHash: string; expectedHash?: string },
 ): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.user.updateMany({
-      where: { id: userId, ...(expectedHash ? { passwordHash: expectedHash } : {}) },
-      data: { passwordHash, sessionVersion: { increment: 1 } },
-    });
-    if (count !== 1) return false;
-    const user = await tx.user.findUniqueOrThrow({
-      where: { id: userId },
-      select: { email: true, memberships: { select: { teamId: true } } },
-    });
-    for (const { teamId } of user.memberships) {
-      await recordAuditEvent({ teamId, action, actor, targetId: userId, details: { email: user.email } }, tx);
-    }
-    return true;
+  const { count } = await tx.user.updateMany({
+    where: { id: options.userId, ...(options.expectedHash ? { passwordHash: options.expectedHash } : {}) },
+    data: { passwordHash: options.passwordHash, sessionVersion: { increment: 1 } },
   });
+  return count === 1;
+}
+
+/** The user's email and the teams they are a member of (a user's changes are audited in each). */
+export async function findUserTeams(tx: Tx, userId: string): Promise<{ email: string; teamIds: string[] }> {
+  const user = await tx.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { email: true, memberships: { select: { teamId: true } } },
+  });
+  return { email: user.email, teamIds: user.memberships.map((membership) => membership.teamId) };
 }

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 
-// Every database access for web forms lives here. Changes are written with their audit
-// event in one transaction, like the API keys'.
+// Every database access for web forms lives here, and nothing else: a store only stores.
+// A team's changes to its forms, each written with its audit event in one transaction,
+// are web-form-changes.ts.
 
 /** The settings a team chooses for a form (validated by web-form-settings.ts). */
 export type WebFormSettings = {
@@ -92,93 +92,42 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
   return row && { ...row, allowedOrigins: origins(row.allowedOrigins) };
 }
 
-/** Whether the source is one of the team's (a form may only name its own team's). */
-async function sourceOfTeam(teamId: string, sourceId: string | null): Promise<boolean> {
-  if (sourceId === null) return true;
-  return (await db().leadSource.count({ where: { id: sourceId, teamId } })) === 1;
+/** Whether the lead source is one of the team's. */
+export async function isTeamSource(options: { teamId: string; sourceId: string }): Promise<boolean> {
+  return (await db().leadSource.count({ where: { id: options.sourceId, teamId: options.teamId } })) === 1;
 }
 
-export class UnknownSourceError extends Error {
-  constructor() {
-    super("That lead source no longer exists; choose another");
-  }
+export async function insertWebForm(
+  tx: Tx,
+  form: { id: string; teamId: string; settings: WebFormSettings; createdById: string | null },
+): Promise<void> {
+  await tx.webForm.create({ data: { id: form.id, teamId: form.teamId, ...form.settings, createdById: form.createdById } });
 }
 
-export async function createWebForm(options: {
-  teamId: string;
-  settings: WebFormSettings;
-  createdById: string | null;
-  actor: AuditActor;
-}): Promise<string> {
-  const { teamId, settings } = options;
-  if (!(await sourceOfTeam(teamId, settings.sourceId))) throw new UnknownSourceError();
-  const id = generateFormId();
-  await db().$transaction(async (tx) => {
-    await tx.webForm.create({ data: { id, teamId, ...settings, createdById: options.createdById } });
-    await recordAuditEvent(
-      { teamId, action: "web_form.created", actor: options.actor, targetId: id, details: { name: settings.name } },
-      tx,
-    );
+/** Writes a form's settings; false when the team has no such form. */
+export async function writeWebFormSettings(
+  tx: Tx,
+  options: { teamId: string; formId: string; settings: WebFormSettings },
+): Promise<boolean> {
+  const { count } = await tx.webForm.updateMany({ where: { id: options.formId, teamId: options.teamId }, data: options.settings });
+  return count > 0;
+}
+
+/** Enables or disables a form; false when the team has no such form. */
+export async function writeWebFormEnabled(tx: Tx, options: { teamId: string; formId: string; enabled: boolean }): Promise<boolean> {
+  const { count } = await tx.webForm.updateMany({
+    where: { id: options.formId, teamId: options.teamId },
+    data: { enabled: options.enabled },
   });
-  return id;
+  return count > 0;
 }
 
-/** Replaces a form's settings; false when the team has no such form. */
-export async function updateWebForm(options: {
-  teamId: string;
-  formId: string;
-  settings: WebFormSettings;
-  actor: AuditActor;
-}): Promise<boolean> {
-  const { teamId, formId, settings } = options;
-  if (!(await sourceOfTeam(teamId, settings.sourceId))) throw new UnknownSourceError();
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.webForm.updateMany({ where: { id: formId, teamId }, data: settings });
-    if (!count) return false;
-    await recordAuditEvent(
-      {
-        teamId,
-        action: "web_form.updated",
-        actor: options.actor,
-        targetId: formId,
-        details: { name: settings.name, origins: settings.allowedOrigins.join(" "), challenge: settings.challenge },
-      },
-      tx,
-    );
-    return true;
-  });
-}
-
-export async function setWebFormEnabled(options: {
-  teamId: string;
-  formId: string;
-  enabled: boolean;
-  actor: AuditActor;
-}): Promise<boolean> {
-  const { teamId, formId, enabled } = options;
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.webForm.updateMany({ where: { id: formId, teamId }, data: { enabled } });
-    if (!count) return false;
-    await recordAuditEvent(
-      { teamId, action: enabled ? "web_form.enabled" : "web_form.disabled", actor: options.actor, targetId: formId },
-      tx,
-    );
-    return true;
-  });
-}
-
-export async function deleteWebForm(options: { teamId: string; formId: string; actor: AuditActor }): Promise<boolean> {
-  const { teamId, formId } = options;
-  return db().$transaction(async (tx) => {
-    const form = await tx.webForm.findFirst({ where: { id: formId, teamId }, select: { name: true } });
-    if (!form) return false;
-    await tx.webForm.delete({ where: { id: formId } });
-    await recordAuditEvent(
-      { teamId, action: "web_form.deleted", actor: options.actor, targetId: formId, details: { name: form.name } },
-      tx,
-    );
-    return true;
-  });
+/** Deletes the team's form and returns its name; null when the team has no such form. */
+export async function removeWebForm(tx: Tx, options: { teamId: string; formId: string }): Promise<{ name: string } | null> {
+  const form = await tx.webForm.findFirst({ where: { id: options.formId, teamId: options.teamId }, select: { name: true } });
+  if (!form) return null;
+  await tx.webForm.delete({ where: { id: options.formId } });
+  return form;
 }
 
 /** Counts one honeypot submission on the form's card. */

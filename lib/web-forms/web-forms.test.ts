@@ -23,7 +23,7 @@ const { normaliseOrigin, parseAllowedOrigins, requestOrigin } = await import("./
 const { CHALLENGE_ERRORS, formChallenge, pruneSpentChallenges } = await import("./challenge");
 const { answerChallenge, answerFormPost, answerFormPreflight } = await import("../intake/web-form-endpoint");
 const { parseWebFormSettings } = await import("./web-form-settings");
-const store = await import("./web-form-store");
+const store = { ...(await import("./web-form-store")), ...(await import("./web-form-changes")) };
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);

@@ -7,7 +7,8 @@ const { db } = await import("../db/client");
 const { listAuditEvents } = await import("../audit/audit-log");
 const { createTeam } = await import("../teams/team-store");
 const { addEndpoint, editEndpoint } = await import("./webhook-admin");
-const { deleteEndpoint, findEndpoint } = await import("./webhook-endpoint-store");
+const { deleteEndpoint } = await import("./webhook-endpoint-changes");
+const { findEndpoint } = await import("./webhook-endpoint-store");
 
 // Security review 2 (issue 27), finding 7: a secret in a webhook URL (a token in the
 // query, a Slack-style secret path) is not written into the audit log, where it would

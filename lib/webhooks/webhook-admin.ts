@@ -6,11 +6,13 @@ import { MAX_ATTEMPTS } from "../jobs/retry-schedule";
 import { wakeDeliveries } from "../jobs/wake";
 import { newEventId, testEvent, TEST_EVENT, WEBHOOK_EVENTS } from "./lead-created-event";
 import { isPrivateAddress } from "./target-address";
-import { createEndpoint, findEndpoint, recordWebhookAudit, updateEndpoint } from "./webhook-endpoint-store";
+import { createEndpoint, recordWebhookAudit, updateEndpoint } from "./webhook-endpoint-changes";
+import { findEndpoint } from "./webhook-endpoint-store";
 import { db } from "../db/client";
 
 // What managers do with a team's webhook endpoints (Team Settings → API Integration →
-// Webhooks): the rules, called by the server actions. Each change is audited.
+// Webhooks): the rules, called by the server actions. Each change is audited (the audited
+// writes are webhook-endpoint-changes.ts).
 
 export const MAX_ENDPOINTS_PER_TEAM = 20;
 

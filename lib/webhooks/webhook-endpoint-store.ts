@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { open, seal } from "../api-keys/secret-box";
 import { db, type Tx } from "../db/client";
-import { maskWebhookUrl } from "./masked-url";
 
-// Webhook endpoints' data: create, list, update, rotate and reveal the signing secret,
-// enable, disable, delete. Each change a person makes is written with its audit event in
-// one transaction. The delivery log is delivery-attempt-store.ts. Audit details keep the
-// URL masked (masked-url.ts): a secret in it must not outlive the endpoint in the log.
+// Webhook endpoints' rows, and nothing else: a store only stores. The changes a person
+// makes (create, update, rotate and reveal the signing secret, enable, disable, delete),
+// each with its audit event, are webhook-endpoint-changes.ts; the delivery log is
+// delivery-attempt-store.ts. Signing secrets are sealed to their row here (secret-box.ts).
 
 export type EndpointView = {
   id: string;
@@ -51,33 +49,25 @@ export function generateSigningSecret(): string {
   return `whsec_${randomBytes(32).toString("base64")}`;
 }
 
-export async function createEndpoint(options: {
-  teamId: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  actor: AuditActor;
-}): Promise<{ id: string }> {
-  return db().$transaction(async (tx) => {
-    const created = await tx.webhookEndpoint.create({
-      data: {
-        teamId: options.teamId,
-        url: options.url,
-        description: options.description,
-        events: options.events.join(" "),
-        // Sealed once the id is known: the ciphertext is bound to its row.
-        secretCiphertext: "",
-        createdById: options.actor.userId,
-      },
-      select: { id: true },
-    });
-    await tx.webhookEndpoint.update({
-      where: { id: created.id },
-      data: { secretCiphertext: seal(generateSigningSecret(), created.id) },
-    });
-    await audit(tx, options.teamId, "webhook.created", options.actor, created.id, { url: maskWebhookUrl(options.url) });
-    return created;
+/** Stores a new endpoint with a new signing secret, sealed to its id; returns the id. */
+export async function insertEndpoint(
+  tx: Tx,
+  endpoint: { teamId: string; url: string; description: string | null; events: string[]; createdById: string | null },
+): Promise<{ id: string }> {
+  const created = await tx.webhookEndpoint.create({
+    data: {
+      teamId: endpoint.teamId,
+      url: endpoint.url,
+      description: endpoint.description,
+      events: endpoint.events.join(" "),
+      // Sealed once the id is known: the ciphertext is bound to its row.
+      secretCiphertext: "",
+      createdById: endpoint.createdById,
+    },
+    select: { id: true },
   });
+  await tx.webhookEndpoint.update({ where: { id: created.id }, data: { secretCiphertext: seal(generateSigningSecret(), created.id) } });
+  return created;
 }
 
 export async function listEndpoints(teamId: string): Promise<EndpointView[]> {
@@ -120,130 +110,80 @@ export async function endpointForDelivery(
   return { url: row.url, enabled: row.enabled, failingSince: row.failingSince, secrets };
 }
 
-/** Changes an endpoint's URL, description and events (already checked by webhook-admin.ts). */
-export async function updateEndpoint(options: {
-  id: string;
-  teamId: string;
-  url: string;
-  description: string | null;
-  events: string[];
-  actor: AuditActor;
-}): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const before = await tx.webhookEndpoint.findFirst({
-      where: { id: options.id, teamId: options.teamId },
-      select: { url: true, description: true, events: true },
-    });
-    if (!before) return false;
-    const events = options.events.join(" ");
-    await tx.webhookEndpoint.update({ where: { id: options.id }, data: { url: options.url, description: options.description, events } });
-    // What changed, so the audit log reads "URL, events" rather than a bare "changed".
-    const changed = [
-      before.url !== options.url ? "url" : null,
-      before.description !== options.description ? "description" : null,
-      before.events !== events ? "events" : null,
-    ].filter((field): field is string => field !== null);
-    await audit(tx, options.teamId, "webhook.updated", options.actor, options.id, {
-      url: maskWebhookUrl(options.url),
-      changed: changed.join(", ") || "nothing",
-    });
-    return true;
+type EndpointRef = { id: string; teamId: string };
+
+/** The team's endpoint's URL, description and events; null when the team has no such endpoint. */
+export async function findEndpointFields(
+  tx: Tx,
+  endpoint: EndpointRef,
+): Promise<{ url: string; description: string | null; events: string[] } | null> {
+  const row = await tx.webhookEndpoint.findFirst({
+    where: { id: endpoint.id, teamId: endpoint.teamId },
+    select: { url: true, description: true, events: true },
   });
+  return row && { ...row, events: row.events.split(" ").filter(Boolean) };
+}
+
+/** Writes an endpoint's URL, description and events. */
+export async function writeEndpointFields(
+  tx: Tx,
+  endpoint: { id: string; url: string; description: string | null; events: string[] },
+): Promise<void> {
+  await tx.webhookEndpoint.update({
+    where: { id: endpoint.id },
+    data: { url: endpoint.url, description: endpoint.description, events: endpoint.events.join(" ") },
+  });
+}
+
+/** The team's endpoint's sealed signing secret; null when the team has no such endpoint. */
+export async function findSealedSecret(client: Tx, endpoint: EndpointRef): Promise<string | null> {
+  const row = await client.webhookEndpoint.findFirst({
+    where: { id: endpoint.id, teamId: endpoint.teamId },
+    select: { secretCiphertext: true },
+  });
+  return row?.secretCiphertext ?? null;
+}
+
+/** The signing secret in a sealed secret of the endpoint's (findSealedSecret). */
+export function openSigningSecret(id: string, sealed: string): string {
+  return open(sealed, id);
 }
 
 /**
- * Rotates the signing secret and returns the new one (the manager who rotated sees it at
- * once; the rotation's audit event covers that): the new one signs from now on, and the replaced one keeps
- * signing beside it until `previousUntil` (Standard Webhooks allows several signatures in
- * one header), so a receiver can switch without refusing a delivery. `previousUntil` at or
- * before now drops the old secret at once; a rotation during a grace period ends the older
- * secret's. Refused (null) when the endpoint is gone or another rotation won the race.
+ * Replaces the signing secret by `secret`, only while the stored one is still `sealed`
+ * (of two rotations at once, one replaces it). With `previousUntil`, the replaced secret
+ * is kept, sealed apart, to sign beside the new one until then; without, it is dropped
+ * (a rotation during a grace period ends the older secret's). False when nothing was replaced.
  */
-export async function rotateSigningSecret(options: {
-  id: string;
-  teamId: string;
-  now: Date;
-  previousUntil: Date;
-  actor: AuditActor;
-}): Promise<{ secret: string; previousUntil: Date | null } | null> {
-  return db().$transaction(async (tx) => {
-    const row = await tx.webhookEndpoint.findFirst({
-      where: { id: options.id, teamId: options.teamId },
-      select: { secretCiphertext: true },
-    });
-    if (!row) return null;
-    const keepOld = options.previousUntil > options.now;
-    const secret = generateSigningSecret();
-    const { count } = await tx.webhookEndpoint.updateMany({
-      // Only over the secret just read: of two rotations at once, one replaces it.
-      where: { id: options.id, secretCiphertext: row.secretCiphertext },
-      data: {
-        secretCiphertext: seal(secret, options.id),
-        previousSecretCiphertext: keepOld ? seal(open(row.secretCiphertext, options.id), previousContext(options.id)) : null,
-        previousSecretExpiresAt: keepOld ? options.previousUntil : null,
-      },
-    });
-    if (count !== 1) return null;
-    const previousUntil = keepOld ? options.previousUntil : null;
-    await audit(tx, options.teamId, "webhook.secret_rotated", options.actor, options.id, {
-      old_signs_until: previousUntil ? previousUntil.toISOString() : "none",
-    });
-    return { secret, previousUntil };
+export async function replaceSigningSecret(
+  tx: Tx,
+  options: { id: string; sealed: string; secret: string; previousUntil: Date | null },
+): Promise<boolean> {
+  const { id, previousUntil } = options;
+  const { count } = await tx.webhookEndpoint.updateMany({
+    where: { id, secretCiphertext: options.sealed },
+    data: {
+      secretCiphertext: seal(options.secret, id),
+      previousSecretCiphertext: previousUntil ? seal(open(options.sealed, id), previousContext(id)) : null,
+      previousSecretExpiresAt: previousUntil,
+    },
   });
+  return count === 1;
 }
 
-/** The signing secret, for a manager who asked to see it (audited). */
-export async function revealSigningSecret(options: { id: string; teamId: string; actor: AuditActor }): Promise<string | null> {
-  const row = await db().webhookEndpoint.findFirst({
-    where: { id: options.id, teamId: options.teamId },
-    select: { secretCiphertext: true },
+/** Enables an endpoint (clearing why and since when it was disabled or failing) or disables it by hand. */
+export async function writeEndpointEnabled(tx: Tx, endpoint: EndpointRef & { enabled: boolean }): Promise<boolean> {
+  const { count } = await tx.webhookEndpoint.updateMany({
+    where: { id: endpoint.id, teamId: endpoint.teamId },
+    data: endpoint.enabled
+      ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }
+      : { enabled: false, disabledReason: "manual", disabledAt: new Date() },
   });
-  if (!row) return null;
-  await audit(db(), options.teamId, "webhook.secret_revealed", options.actor, options.id);
-  return open(row.secretCiphertext, options.id);
+  return count === 1;
 }
 
-export async function setEndpointEnabled(options: { id: string; teamId: string; enabled: boolean; actor: AuditActor }): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.webhookEndpoint.updateMany({
-      where: { id: options.id, teamId: options.teamId },
-      data: options.enabled
-        ? { enabled: true, disabledReason: null, disabledAt: null, failingSince: null }
-        : { enabled: false, disabledReason: "manual", disabledAt: new Date() },
-    });
-    if (count === 1) {
-      await audit(tx, options.teamId, options.enabled ? "webhook.enabled" : "webhook.disabled", options.actor, options.id);
-    }
-    return count === 1;
-  });
+/** Deletes the team's endpoint; false when the team has no such endpoint. */
+export async function deleteEndpointRow(tx: Tx, endpoint: EndpointRef): Promise<boolean> {
+  const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: endpoint.id, teamId: endpoint.teamId } });
+  return count === 1;
 }
-
-export async function deleteEndpoint(options: { id: string; teamId: string; actor: AuditActor }): Promise<boolean> {
-  return db().$transaction(async (tx) => {
-    const { count } = await tx.webhookEndpoint.deleteMany({ where: { id: options.id, teamId: options.teamId } });
-    if (count === 1) await audit(tx, options.teamId, "webhook.deleted", options.actor, options.id);
-    return count === 1;
-  });
-}
-
-async function audit(
-  client: Tx,
-  teamId: string,
-  action:
-    | "webhook.created"
-    | "webhook.updated"
-    | "webhook.deleted"
-    | "webhook.enabled"
-    | "webhook.disabled"
-    | "webhook.secret_revealed"
-    | "webhook.secret_rotated"
-    | "webhook.test_sent"
-    | "webhook.resent",
-  actor: AuditActor,
-  targetId: string,
-  details?: Record<string, string>,
-) {
-  await recordAuditEvent({ teamId, action, actor, targetId, details }, client);
-}
-
-export { audit as recordWebhookAudit };

@@ -1,9 +1,9 @@
 import { fork } from "node:child_process";
 import path from "node:path";
-import { createApiKey } from "../../lib/api-keys/api-key-store";
+import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { createTeam } from "../../lib/teams/team-store";
-import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-store";
+import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-changes";
 
 // The webhook rows of `npm run bench` (issue 13): create_lead for a team with one webhook
 // endpoint, whose deliveries the server's dispatcher sends while the load runs, to a local

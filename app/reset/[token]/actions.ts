@@ -4,7 +4,7 @@ import { headers } from "next/headers";
 import { clientIp } from "@/lib/http/request-context";
 import { FOREIGN_REQUEST_MESSAGE, originProblem } from "@/lib/http/same-origin";
 import { PasswordPolicyError } from "@/lib/users/password-policy";
-import { resetPassword } from "@/lib/users/password-reset-store";
+import { resetPassword } from "@/lib/users/password-reset-changes";
 
 export type ResetState = { ok: true } | { ok: false; error: string } | null;
 

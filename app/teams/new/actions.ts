@@ -6,7 +6,7 @@ import { z } from "zod";
 import { webActor } from "@/lib/audit/audit-log";
 import { currentUser } from "@/lib/auth/session";
 import { FOREIGN_REQUEST_MESSAGE, originProblem } from "@/lib/http/same-origin";
-import { createOwnedTeam, TEAM_NAME_MAX } from "@/lib/teams/team-store";
+import { createOwnedTeam, TEAM_NAME_MAX } from "@/lib/teams/team-changes";
 
 export type NewTeamState = { ok: false; error: string } | null;
 

@@ -5,7 +5,7 @@ import { AuthCard } from "@/components/auth/auth-card";
 import { NewTeamForm } from "@/components/teams/new-team-form";
 import { linkClass } from "@/components/ui/styles";
 import { currentUser } from "@/lib/auth/session";
-import { TEAM_NAME_MAX } from "@/lib/teams/team-store";
+import { TEAM_NAME_MAX } from "@/lib/teams/team-changes";
 
 export const metadata: Metadata = { title: "New team · Lead Intake" };
 

@@ -3,7 +3,7 @@
 // once and prints what it got as JSON, with the time window of its attempts.
 // Runs with DATABASE_URL and SECRET_ENCRYPTION_KEY of the deployment under test.
 import { once } from "node:events";
-import { takeSecretForCopy } from "../../../lib/api-keys/api-key-store";
+import { takeSecretForCopy } from "../../../lib/api-keys/api-key-changes";
 import { db } from "../../../lib/db/client";
 
 const [teamId, ...keyIds] = process.argv.slice(2);

@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "@/lib/api-keys/api-key-store";
+import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "@/lib/api-keys/api-key-changes";
 import { expiryFrom, EXPIRY_CHOICES, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { ROLES } from "@/lib/teams/team-store";

@@ -4,9 +4,10 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, OWNERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
-import { createInvite, findUnacceptedInvite, revokeInvite } from "@/lib/teams/invite-store";
-import { canInvite } from "@/lib/teams/roles";
-import { changeMembership, isRole, LastOwnerError, type Role } from "@/lib/teams/team-store";
+import { createInvite } from "@/lib/teams/invite-changes";
+import { findUnacceptedInvite, revokeInvite } from "@/lib/teams/invite-store";
+import { changeMembership, LastOwnerError } from "@/lib/teams/membership-changes";
+import { canInvite, isRole, type Role } from "@/lib/teams/roles";
 
 // Owners and admins invite (only owners may invite owners) and revoke invites; only
 // owners change roles and remove members, and the team always keeps an owner.

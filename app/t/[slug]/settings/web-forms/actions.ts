@@ -4,14 +4,8 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { parseWebFormSettings } from "@/lib/web-forms/web-form-settings";
-import {
-  UnknownSourceError,
-  createWebForm,
-  deleteWebForm,
-  isFormId,
-  setWebFormEnabled,
-  updateWebForm,
-} from "@/lib/web-forms/web-form-store";
+import { UnknownSourceError, createWebForm, deleteWebForm, setWebFormEnabled, updateWebForm } from "@/lib/web-forms/web-form-changes";
+import { isFormId } from "@/lib/web-forms/web-form-store";
 
 // Owners and admins create, change, disable and delete web forms; every member sees them.
 // Each action checks the Origin, the session and the role itself (withTeamRole).

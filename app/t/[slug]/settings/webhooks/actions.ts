@@ -6,7 +6,7 @@ import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-te
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { now } from "@/lib/time/clock";
 import { addEndpoint, editEndpoint, resendDelivery, sendTestEvent } from "@/lib/webhooks/webhook-admin";
-import { deleteEndpoint, revealSigningSecret, rotateSigningSecret, setEndpointEnabled } from "@/lib/webhooks/webhook-endpoint-store";
+import { deleteEndpoint, revealSigningSecret, rotateSigningSecret, setEndpointEnabled } from "@/lib/webhooks/webhook-endpoint-changes";
 
 // Owners and admins manage a team's webhook endpoints; members only see them. Each action
 // checks the Origin, the session and the role itself (withTeamRole).

@@ -1,0 +1,101 @@
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { db } from "../db/client";
+import {
+  generateFormId,
+  insertWebForm,
+  isTeamSource,
+  removeWebForm,
+  writeWebFormEnabled,
+  writeWebFormSettings,
+  type WebFormSettings,
+} from "./web-form-store";
+
+// What owners and admins do with their team's web forms (Team Settings → API Integration →
+// Web forms): create, change, enable or disable, delete. Each change is written with its
+// audit event in one transaction, and a refused one writes neither. The settings are
+// checked before (web-form-settings.ts); the rows are web-form-store.ts'.
+
+export class UnknownSourceError extends Error {
+  constructor() {
+    super("That lead source no longer exists; choose another");
+  }
+}
+
+/** A form may only name its own team's lead source (or none: the request's `source` field decides). */
+async function assertSourceOfTeam(teamId: string, sourceId: string | null): Promise<void> {
+  if (sourceId !== null && !(await isTeamSource({ teamId, sourceId }))) throw new UnknownSourceError();
+}
+
+export async function createWebForm(options: {
+  teamId: string;
+  settings: WebFormSettings;
+  createdById: string | null;
+  actor: AuditActor;
+}): Promise<string> {
+  const { teamId, settings } = options;
+  await assertSourceOfTeam(teamId, settings.sourceId);
+  const id = generateFormId();
+  await db().$transaction(async (tx) => {
+    await insertWebForm(tx, { id, teamId, settings, createdById: options.createdById });
+    await recordAuditEvent(
+      { teamId, action: "web_form.created", actor: options.actor, targetId: id, details: { name: settings.name } },
+      tx,
+    );
+  });
+  return id;
+}
+
+/** Replaces a form's settings; false when the team has no such form. */
+export async function updateWebForm(options: {
+  teamId: string;
+  formId: string;
+  settings: WebFormSettings;
+  actor: AuditActor;
+}): Promise<boolean> {
+  const { teamId, formId, settings } = options;
+  await assertSourceOfTeam(teamId, settings.sourceId);
+  return db().$transaction(async (tx) => {
+    if (!(await writeWebFormSettings(tx, { teamId, formId, settings }))) return false;
+    await recordAuditEvent(
+      {
+        teamId,
+        action: "web_form.updated",
+        actor: options.actor,
+        targetId: formId,
+        details: { name: settings.name, origins: settings.allowedOrigins.join(" "), challenge: settings.challenge },
+      },
+      tx,
+    );
+    return true;
+  });
+}
+
+export async function setWebFormEnabled(options: {
+  teamId: string;
+  formId: string;
+  enabled: boolean;
+  actor: AuditActor;
+}): Promise<boolean> {
+  const { teamId, formId, enabled } = options;
+  return db().$transaction(async (tx) => {
+    if (!(await writeWebFormEnabled(tx, { teamId, formId, enabled }))) return false;
+    await recordAuditEvent(
+      { teamId, action: enabled ? "web_form.enabled" : "web_form.disabled", actor: options.actor, targetId: formId },
+      tx,
+    );
+    return true;
+  });
+}
+
+export async function deleteWebForm(options: { teamId: string; formId: string; actor: AuditActor }): Promise<boolean> {
+  const { teamId, formId } = options;
+  return db().$transaction(async (tx) => {
+    const form = await removeWebForm(tx, { teamId, formId });
+    if (!form) return false;
+    await recordAuditEvent(
+      { teamId, action: "web_form.deleted", actor: options.actor, targetId: formId, details: { name: form.name } },
+      tx,
+    );
+    return true;
+  });
+}
