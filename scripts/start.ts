@@ -9,7 +9,7 @@ import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
 import { foldExistingSearchKeys } from "../lib/setup/fold-search-keys";
-import { startRetentionSchedule } from "../lib/leads/retention";
+import { startRetentionSchedule } from "../lib/maintenance/lead-retention";
 import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";

@@ -3,7 +3,7 @@ import { db } from "../db/client";
 import { log } from "../log/logger";
 import { deleteKeyRow, findKeySettings, findKeyTeam, insertApiKey, takePendingSecret, writeKeySettings } from "./api-key-store";
 import { generateKeyId, generateSecret } from "./secret";
-import { eraseDeletedSecrets } from "./secret-erasure";
+import { eraseDeletedSecrets } from "../maintenance/secret-erasure";
 import { open } from "./secret-box";
 
 // The API keys' changes: create, update, roll, delete and a secret's first copy. Each is

@@ -1,14 +1,14 @@
 import type { Tx } from "../db/client";
 import { env } from "../env";
 import { DIGEST_ALGORITHM, digestSecret, secretPrefix } from "./secret";
-import { noteDeletingTransaction } from "./secret-erasure";
+import { noteDeletingTransaction } from "../maintenance/secret-erasure";
 import { seal } from "./secret-box";
 
 // The API keys' rows, and nothing else: a store only stores. Each function runs in the
 // caller's transaction; the audited changes (create, update, roll, delete, a secret's
 // first copy) are api-key-changes.ts. The lists pages show are api-key-list.ts, the hot
 // path's lookup key-lookup-store.ts, making the database forget a copied secret's bytes
-// secret-erasure.ts.
+// lib/maintenance/secret-erasure.ts.
 
 type KeyRef = { keyId: string; teamId: string };
 
@@ -78,7 +78,7 @@ export async function writeKeySettings(
  * Marks the team's key copied by `userId` and deletes its sealed secret, returning the
  * ciphertext: one conditional update, so of two simultaneous calls only one gets it. Null
  * when the key is unknown or already copied. Notes the deleting transaction for the
- * database's erasure (secret-erasure.ts) on PostgreSQL.
+ * database's erasure (lib/maintenance/secret-erasure.ts) on PostgreSQL.
  */
 export async function takePendingSecret(tx: Tx, options: KeyRef & { userId: string | null }): Promise<string | null> {
   const { count } = await tx.apiKey.updateMany({

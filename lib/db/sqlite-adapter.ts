@@ -97,7 +97,7 @@ export function sqliteAdapter(
       // WAL roughly doubles write throughput (../shared/STACK.md) and lets readers
       // run beside the single writer; NORMAL sync is durable across process crashes.
       // secure_delete zeroes deleted content, so a copied secret's ciphertext does not
-      // linger in free space (lib/api-keys/secret-erasure.ts eraseDeletedSecrets).
+      // linger in free space (lib/maintenance/secret-erasure.ts eraseDeletedSecrets).
       await inner.executeScript(
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA secure_delete = ON;",
       );

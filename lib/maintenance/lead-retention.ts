@@ -1,12 +1,13 @@
 import { CLI_ACTOR, type AuditActor } from "../audit/audit-log";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
-import { auditDeleted } from "./delete-leads";
+import { auditDeleted } from "../leads/delete-leads";
 import { claimJob } from "../jobs/job-claim-store";
 import { teamsWithRetention } from "../teams/team-store";
-import { deleteLeads, expiredLeadIds } from "./lead-store";
+import { deleteLeads, expiredLeadIds } from "../leads/lead-store";
 
-// Retention (docs/leads.md "Retention"): a team may have its leads older than N days deleted.
+// Lead retention (docs/leads.md "Retention"), one of the database's maintenance tasks
+// (lib/maintenance/): a team may have its leads older than N days deleted.
 // `npm start` runs the job every few minutes; a claimed row (JobClaim, one conditional
 // update) lets one instance in per period however many run, on SQLite and PostgreSQL alike.
 // Each team's run is one transaction with one audit event carrying the count.

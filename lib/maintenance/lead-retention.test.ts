@@ -4,9 +4,9 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { listAuditEvents } from "../audit/audit-log";
 import { db } from "../db/client";
 import { createTeam, setTeamRetention } from "../teams/team-store";
-import { createLead } from "./create-lead";
-import { countLeads, findLead } from "./lead-store";
-import { RETENTION_PERIOD_MS, runRetentionJob } from "./retention";
+import { createLead } from "../leads/create-lead";
+import { countLeads, findLead } from "../leads/lead-store";
+import { RETENTION_PERIOD_MS, runRetentionJob } from "./lead-retention";
 
 await useTestDatabase();
 

@@ -4,9 +4,9 @@ import { runPostgresMaintenance } from "../db/maintenance";
 import { env } from "../env";
 import { log } from "../log/logger";
 
-// Database maintenance for API secrets: after a copy deletes a secret's ciphertext, the
-// database's files are made to forget the deleted bytes (api-key-changes.ts takeSecretForCopy
-// calls it once the copy has committed).
+// Database maintenance for API secrets (lib/maintenance/): after a copy deletes a secret's
+// ciphertext, the database's files are made to forget the deleted bytes
+// (lib/api-keys/api-key-changes.ts takeSecretForCopy calls it once the copy has committed).
 
 /**
  * Makes the database's files forget deleted ciphertexts (docs/security.md "API secrets
