@@ -4,8 +4,8 @@ import { cardClass, focusRingClass } from "@/components/ui/styles";
 import { ROLE_LABEL } from "@/components/members/role-label";
 import { isRole } from "@/lib/teams/team-store";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
+import { TableHead } from "@/components/ui/table-head";
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-4 py-3 text-sm text-slate-700";
 
 const ACTION_LABEL: Record<AuditAction, string> = {
@@ -152,25 +152,7 @@ export function AuditTable({ events }: { events: AuditEventView[] }) {
     <div role="region" aria-label="Audit log" tabIndex={0} className={`${cardClass} overflow-x-auto ${focusRingClass}`}>
       <table className="min-w-full divide-y divide-slate-200">
         <caption className="sr-only">Audit log, newest first</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={th}>
-              When
-            </th>
-            <th scope="col" className={th}>
-              Who
-            </th>
-            <th scope="col" className={th}>
-              Action
-            </th>
-            <th scope="col" className={th}>
-              Target
-            </th>
-            <th scope="col" className={th}>
-              IP address
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={["When", "Who", "Action", "Target", "IP address"]} />
         <tbody className="divide-y divide-slate-100">
           {events.map((event) => {
             const { main, note } = target(event);

@@ -7,6 +7,7 @@ import { COLUMN_TARGETS, TARGET_LABELS, type ColumnMapping, type ColumnTarget } 
 import type { Preview, PreviewRow } from "@/lib/imports/import-preview";
 import { FormError } from "@/components/ui/form-error";
 import { buttonClass, cardClass, focusRingClass, inputClass, labelClass } from "@/components/ui/styles";
+import { TableHead } from "@/components/ui/table-head";
 
 const th = "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-3 py-2 text-sm text-slate-800 align-top";
@@ -106,19 +107,7 @@ export function MappingForm({
         </p>
         <div role="region" aria-label="Columns" tabIndex={0} className={`mt-4 overflow-x-auto ${focusRingClass}`}>
           <table className="min-w-full divide-y divide-slate-200">
-            <thead className="bg-slate-50">
-              <tr>
-                <th scope="col" className={th}>
-                  Column
-                </th>
-                <th scope="col" className={th}>
-                  First values
-                </th>
-                <th scope="col" className={th}>
-                  Import as
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={["Column", "First values", "Import as"]} thClassName={th} />
             <tbody className="divide-y divide-slate-100">
               {headers.map((header, index) => (
                 <tr key={`${header}-${index}`}>
@@ -235,34 +224,10 @@ export function MappingForm({
               </p>
               <div role="region" aria-label="Preview rows" tabIndex={0} className={`overflow-x-auto ${focusRingClass}`}>
                 <table className="min-w-full divide-y divide-slate-200">
-                  <thead className="bg-slate-50">
-                    <tr>
-                      <th scope="col" className={th}>
-                        Row
-                      </th>
-                      <th scope="col" className={th}>
-                        Name
-                      </th>
-                      <th scope="col" className={th}>
-                        Email
-                      </th>
-                      <th scope="col" className={th}>
-                        Phone
-                      </th>
-                      <th scope="col" className={th}>
-                        Organization
-                      </th>
-                      <th scope="col" className={th}>
-                        Source
-                      </th>
-                      <th scope="col" className={th}>
-                        Extra fields
-                      </th>
-                      <th scope="col" className={th}>
-                        Problems
-                      </th>
-                    </tr>
-                  </thead>
+                  <TableHead
+                    columns={["Row", "Name", "Email", "Phone", "Organization", "Source", "Extra fields", "Problems"]}
+                    thClassName={th}
+                  />
                   <tbody className="divide-y divide-slate-100">
                     {preview.rows.map((row) => (
                       <tr key={row.row} data-row={row.row} className={row.ok ? undefined : "bg-red-50"}>

@@ -5,6 +5,7 @@ import { cardClass } from "@/components/ui/styles";
 import { RemoveMemberButton } from "./remove-member-button";
 import { RoleSelect } from "./role-select";
 import { ROLE_LABEL } from "./role-label";
+import { TableHead } from "@/components/ui/table-head";
 
 const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4";
 // On a phone the role control stays in view: the join date moves under the member, and
@@ -19,24 +20,15 @@ export function MemberTable(props: { slug: string; members: Member[]; currentUse
     <div className={`${cardClass} relative overflow-x-auto`}>
       <table className="min-w-full divide-y divide-slate-200">
         <caption className="sr-only">Team members</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={th}>
-              Member
-            </th>
-            <th scope="col" className={th}>
-              Role
-            </th>
-            <th scope="col" className={`${th} ${wide}`}>
-              Joined
-            </th>
-            {props.canManage ? (
-              <th scope="col" className={th}>
-                <span className="sr-only">Actions</span>
-              </th>
-            ) : null}
-          </tr>
-        </thead>
+        <TableHead
+          thClassName={th}
+          columns={[
+            "Member",
+            "Role",
+            { label: "Joined", className: wide },
+            props.canManage && { label: <span className="sr-only">Actions</span>, className: "" },
+          ]}
+        />
         <tbody className="divide-y divide-slate-100">
           {props.members.map((member) => (
             <tr key={member.userId}>

@@ -3,8 +3,8 @@ import type { RequestLogRow } from "@/lib/request-log/request-log-store";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass, linkClass } from "@/components/ui/styles";
+import { TableHead } from "@/components/ui/table-head";
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-4 py-3 text-sm text-slate-700";
 
 const ENCODING_LABEL: Record<string, string> = {
@@ -28,22 +28,7 @@ export function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows
     <div className={`${cardClass} overflow-x-auto`}>
       <table className="min-w-full divide-y divide-slate-200">
         <caption className="sr-only">{of === "key" ? "Requests of this key" : "Submissions of this form"}, newest first</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={th}>
-              When
-            </th>
-            <th scope="col" className={th}>
-              Outcome
-            </th>
-            <th scope="col" className={th}>
-              Client address
-            </th>
-            <th scope="col" className={th}>
-              Body
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={["When", "Outcome", "Client address", "Body"]} />
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id} data-status={row.status}>

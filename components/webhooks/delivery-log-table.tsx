@@ -3,8 +3,8 @@ import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
 import { ResendButton } from "./endpoint-controls";
+import { TableHead } from "@/components/ui/table-head";
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-4 py-3 text-sm text-slate-700";
 
 const RESENDABLE = new Set(["failed", "cancelled"]);
@@ -36,25 +36,7 @@ export function DeliveryLogTable({
     <div role="region" aria-label="Delivery log" tabIndex={0} className={`${cardClass} overflow-x-auto`}>
       <table className="min-w-full divide-y divide-slate-200">
         <caption className="sr-only">Delivery attempts, newest first</caption>
-        <thead className="bg-slate-50">
-          <tr>
-            <th scope="col" className={th}>
-              When
-            </th>
-            <th scope="col" className={th}>
-              Event
-            </th>
-            <th scope="col" className={th}>
-              Outcome
-            </th>
-            <th scope="col" className={th}>
-              Duration
-            </th>
-            <th scope="col" className={th}>
-              Answer
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={["When", "Event", "Outcome", "Duration", "Answer"]} />
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id} data-ok={row.ok}>

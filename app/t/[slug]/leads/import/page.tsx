@@ -14,6 +14,7 @@ import { UndoImportButton } from "@/components/imports/undo-import-button";
 import { UploadForm } from "@/components/imports/upload-form";
 import { DateTime } from "@/components/ui/date-time";
 import { buttonClass, cardClass, focusRingClass, linkClass } from "@/components/ui/styles";
+import { TableHead } from "@/components/ui/table-head";
 
 export const metadata: Metadata = { title: "Import leads · Lead Intake" };
 
@@ -33,7 +34,6 @@ const STATUS_LABEL: Record<ImportRecord["status"], string> = {
   undone: "Undone",
 };
 
-const th = "px-4 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-4 py-3 text-sm text-slate-700";
 
 function Result({ slug, record, kept }: { slug: string; record: ImportRecord; kept: string[] }) {
@@ -116,25 +116,7 @@ function ImportList({ slug, imports }: { slug: string; imports: ImportRecord[] }
       <h2 className="mb-3 text-base font-semibold text-slate-900">Recent imports</h2>
       <div role="region" aria-label="Recent imports" tabIndex={0} className={`${cardClass} overflow-x-auto ${focusRingClass}`}>
         <table className="min-w-full divide-y divide-slate-200">
-          <thead className="bg-slate-50">
-            <tr>
-              <th scope="col" className={th}>
-                File
-              </th>
-              <th scope="col" className={th}>
-                Status
-              </th>
-              <th scope="col" className={th}>
-                Rows
-              </th>
-              <th scope="col" className={th}>
-                Created
-              </th>
-              <th scope="col" className={th}>
-                Uploaded
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["File", "Status", "Rows", "Created", "Uploaded"]} />
           <tbody className="divide-y divide-slate-100">
             {imports.map((record) => (
               <tr key={record.id}>
