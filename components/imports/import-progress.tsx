@@ -2,7 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState, useTransition } from "react";
-import { cancelImportAction, importStatusAction, type ImportStatusView } from "@/app/t/[slug]/leads/import/actions";
+import { cancelImportAction, importStatusAction } from "@/app/t/[slug]/leads/import/actions";
+import type { ImportStatusView } from "@/lib/imports/import-status-view";
 import { FormError } from "@/components/ui/form-error";
 import { buttonClass, cardClass } from "@/components/ui/styles";
 import { ProgressBar } from "./progress-bar";

@@ -39,6 +39,19 @@ export type ClaimedJob = {
   maxAttempts: number;
 };
 
+/** What a claim hands the dispatcher of a job. */
+const CLAIMED_JOB_SELECT = {
+  id: true,
+  teamId: true,
+  kind: true,
+  endpointId: true,
+  eventId: true,
+  eventType: true,
+  payload: true,
+  attempts: true,
+  maxAttempts: true,
+} as const;
+
 export function newJobId(): string {
   return `job_${randomUUID().replaceAll("-", "")}`;
 }
@@ -108,17 +121,7 @@ export async function claimJobs(options: {
     });
     const rows = await tx.job.findMany({
       where: { id: { in: ids } },
-      select: {
-        id: true,
-        teamId: true,
-        kind: true,
-        endpointId: true,
-        eventId: true,
-        eventType: true,
-        payload: true,
-        attempts: true,
-        maxAttempts: true,
-      },
+      select: CLAIMED_JOB_SELECT,
     });
     return rows.map((row) => ({ ...row, kind: row.kind as JobKind }));
   });
@@ -161,17 +164,7 @@ export async function claimJobById(options: { id: string; workerId: string; now:
   if (count !== 1) return null;
   const row = await db().job.findUnique({
     where: { id: options.id },
-    select: {
-      id: true,
-      teamId: true,
-      kind: true,
-      endpointId: true,
-      eventId: true,
-      eventType: true,
-      payload: true,
-      attempts: true,
-      maxAttempts: true,
-    },
+    select: CLAIMED_JOB_SELECT,
   });
   return row ? { ...row, kind: row.kind as JobKind } : null;
 }

@@ -4,8 +4,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { COLUMN_TARGETS, type ColumnTarget } from "@/lib/imports/column-mapping";
-import { DUPLICATES_MODES, findImport, type DuplicatesMode, type ImportRecord } from "@/lib/imports/import-store";
+import { DUPLICATES_MODES, findImport, type DuplicatesMode } from "@/lib/imports/import-store";
 import { previewImport, type Preview } from "@/lib/imports/import-preview";
+import { importStatusView, type ImportStatusView } from "@/lib/imports/import-status-view";
 import { cancelImport, discardDraft, startImport, undoImport } from "@/lib/imports/lead-import";
 
 // Leads → Import (owners and admins); each action checks the Origin, the session and the
@@ -23,31 +24,11 @@ export type ImportChoices = z.infer<typeof choicesSchema>;
 const importPath = (slug: string) => `/t/${slug}/leads/import`;
 const GONE = "This import no longer exists: reload the page.";
 
-/** The progress and counts the page shows while an import runs (polled). */
-export type ImportStatusView = Pick<
-  ImportRecord,
-  "status" | "cursor" | "totalRows" | "createdCount" | "updatedCount" | "skippedCount" | "refusedCount" | "error"
-> & { startedAt: string | null };
-
 export async function importStatusAction(slug: string, id: string): Promise<ActionResult<{ view: ImportStatusView }>> {
   return withTeamRole<{ view: ImportStatusView }>(slug, MANAGERS, async ({ team }) => {
     const record = idSchema.safeParse(id).success ? await findImport(team.id, id) : null;
     if (!record) return { ok: false, error: GONE };
-    const { status, cursor, totalRows, createdCount, updatedCount, skippedCount, refusedCount, error, startedAt } = record;
-    return {
-      ok: true,
-      view: {
-        status,
-        cursor,
-        totalRows,
-        createdCount,
-        updatedCount,
-        skippedCount,
-        refusedCount,
-        error,
-        startedAt: startedAt?.toISOString() ?? null,
-      },
-    };
+    return { ok: true, view: importStatusView(record) };
   });
 }
 

@@ -15,6 +15,7 @@ import { UploadForm } from "@/components/imports/upload-form";
 import { DateTime } from "@/components/ui/date-time";
 import { buttonClass, cardClass, focusRingClass, linkClass } from "@/components/ui/styles";
 import { TableHead } from "@/components/ui/table-head";
+import { importStatusView } from "@/lib/imports/import-status-view";
 
 export const metadata: Metadata = { title: "Import leads · Lead Intake" };
 
@@ -162,24 +163,7 @@ async function Step({ slug, record }: { slug: string; record: ImportRecord }) {
     );
   }
   if (ACTIVE.includes(record.status)) {
-    const { status, cursor, totalRows, createdCount, updatedCount, skippedCount, refusedCount, error, startedAt } = record;
-    return (
-      <ImportProgress
-        slug={slug}
-        id={record.id}
-        initial={{
-          status,
-          cursor,
-          totalRows,
-          createdCount,
-          updatedCount,
-          skippedCount,
-          refusedCount,
-          error,
-          startedAt: startedAt?.toISOString() ?? null,
-        }}
-      />
-    );
+    return <ImportProgress slug={slug} id={record.id} initial={importStatusView(record)} />;
   }
   return <Result slug={slug} record={record} kept={record.status === "undone" ? await keptLeadIds(record) : []} />;
 }
