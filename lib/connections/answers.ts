@@ -1,0 +1,49 @@
+// What every form builder's body becomes before it is mapped to a lead (docs/connections.md):
+// labelled answers, the builder's own submission id (for idempotency) and a little
+// metadata kept apart from the answers. Each builder has one adapter (tally.ts,
+// generic.ts, …) that turns its body into a Delivery or refuses it with UnknownPayload.
+
+/**
+ * What the builder says an answer is, where it says it. `email`, `phone`, `url`, `name`,
+ * `first_name` and `last_name` decide the lead field before the label does
+ * (map-answers.ts); the others are descriptive, for the connection's page.
+ */
+export type AnswerType =
+  "email" | "phone" | "name" | "first_name" | "last_name" | "url" | "text" | "number" | "date" | "choice" | "hidden" | "file" | "payment";
+
+/** A list is a question with several values (checkboxes, multi-select, ranking, files), in the order sent. */
+export type AnswerValue = string | number | boolean | string[];
+
+export type Answer = {
+  /** The builder's stable id of the question (Tally `key`, a JSON path for Generic): overrides name it. */
+  key: string;
+  /** The question as the respondent saw it (a JSON path for Generic): the extra field's name. */
+  label: string;
+  type?: AnswerType;
+  value: AnswerValue;
+};
+
+export type Delivery = {
+  /** The builder's id of the submission, the same on every retry; null when the body has none. */
+  submissionId: string | null;
+  answers: Answer[];
+  /** The builder's ids and times (form id, event id, …): shown in the log, never mapped to the lead. */
+  meta: Record<string, string>;
+};
+
+/**
+ * A body the adapter does not know how to read: not the documented shape of its builder.
+ * Refused rather than guessed at; the endpoint keeps it in the connection's log. The
+ * message says what was expected, never the body's content.
+ */
+export class UnknownPayload extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnknownPayload";
+  }
+}
+
+/** A plain JSON object (not null, not an array). */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

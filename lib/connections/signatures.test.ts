@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { describe, test } from "node:test";
+import fc from "fast-check";
+import { TALLY_EXAMPLE_FILE, tallyExample, tallyExampleBody } from "./fixtures/tally-example";
+import { equalText, verifyTallySignature } from "./signatures";
+
+// Tally signs as its documentation shows (https://tally.so/help/webhooks, "Add a signing
+// secret"): createHmac('sha256', signingSecret).update(JSON.stringify(payload)).digest('base64').
+const SECRET = "tally-signing-secret-for-tests";
+const tallySigns = (payload: unknown, secret = SECRET) => createHmac("sha256", secret).update(JSON.stringify(payload)).digest("base64");
+
+describe("verifyTallySignature", () => {
+  const body = tallyExampleBody();
+  const signature = tallySigns(tallyExample());
+
+  test("the documented example, signed as Tally's example signs it, is verified over the bytes sent", () => {
+    assert.equal(signature.length, 44);
+    assert.equal(verifyTallySignature(body, signature, SECRET), true);
+  });
+
+  test("the same payload sent pretty-printed: signed over its bytes, or over JSON.stringify as Tally's example signs", () => {
+    const pretty = TALLY_EXAMPLE_FILE;
+    assert.equal(verifyTallySignature(pretty, createHmac("sha256", SECRET).update(pretty).digest("base64"), SECRET), true);
+    assert.equal(verifyTallySignature(pretty, signature, SECRET), true);
+    assert.equal(verifyTallySignature(Buffer.concat([body, Buffer.from("\n")]), signature, SECRET), true, "a trailing line break");
+    assert.equal(verifyTallySignature(pretty, tallySigns(tallyExample(), "another secret"), SECRET), false);
+  });
+
+  const refused: [string, () => boolean][] = [
+    [
+      "a body changed by one byte",
+      () => {
+        const changed = Buffer.from(body);
+        changed[changed.indexOf("newsletter")] = "N".charCodeAt(0);
+        return verifyTallySignature(changed, signature, SECRET);
+      },
+    ],
+    [
+      "a body with one byte more in a value",
+      () => verifyTallySignature(Buffer.from(body.toString("utf8").replace("newsletter", "newsletters")), signature, SECRET),
+    ],
+    ["a wrong secret", () => verifyTallySignature(body, signature, `${SECRET}x`)],
+    ["an empty secret, even with its own signature", () => verifyTallySignature(body, tallySigns(tallyExample(), ""), "")],
+    ["a missing header", () => verifyTallySignature(body, null, SECRET)],
+    ["an empty header", () => verifyTallySignature(body, "", SECRET)],
+    [
+      "a header of another length (the signature without its padding)",
+      () => verifyTallySignature(body, signature.replace(/=+$/, ""), SECRET),
+    ],
+    ["a header of another length (with a prefix)", () => verifyTallySignature(body, `sha256=${signature}`, SECRET)],
+    ["a header of the same length, one character changed", () => verifyTallySignature(body, flipFirst(signature), SECRET)],
+    ["the hex form of the right digest", () => verifyTallySignature(body, createHmac("sha256", SECRET).update(body).digest("hex"), SECRET)],
+    ["a header of multi-byte characters as long as a signature", () => verifyTallySignature(body, "é".repeat(44), SECRET)],
+  ];
+  for (const [name, run] of refused) test(`refused: ${name}`, () => assert.equal(run(), false));
+
+  test("any body and secret: the signature Tally computes is verified, any changed byte is not (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1 }), fc.string({ minLength: 1 }), fc.nat(), (bytes, secret, at) => {
+        const raw = Buffer.from(bytes);
+        const signed = createHmac("sha256", secret).update(raw).digest("base64");
+        assert.equal(verifyTallySignature(raw, signed, secret), true);
+        const changed = Buffer.from(raw);
+        const i = at % changed.length;
+        changed[i] = changed[i]! ^ 0x01;
+        assert.equal(verifyTallySignature(changed, signed, secret), false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("equalText", () => {
+  test("equal texts only; different lengths never reach the comparison (which would throw)", () => {
+    assert.equal(equalText("abc", "abc"), true);
+    assert.equal(equalText("abc", "abd"), false);
+    assert.equal(equalText("abc", "abcd"), false);
+    assert.equal(equalText("", ""), true);
+  });
+});
+
+function flipFirst(text: string): string {
+  return (text[0] === "A" ? "B" : "A") + text.slice(1);
+}
