@@ -10,6 +10,7 @@ import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
 import { foldExistingSearchKeys } from "../lib/setup/fold-search-keys";
 import { startRetentionSchedule } from "../lib/maintenance/lead-retention";
+import { maskStoredWebhookUrls } from "../lib/maintenance/masked-audit-urls";
 import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
 import { db } from "../lib/db/client";
 import { env as appEnv } from "../lib/env";
@@ -62,6 +63,8 @@ async function main() {
   const admin = await seed(env);
   const folded = await foldExistingSearchKeys();
   if (folded) console.log(`Folded the search keys of ${folded} existing leads (accent-insensitive search).`);
+  const masked = await maskStoredWebhookUrls();
+  if (masked) console.log(`Masked the webhook URLs of ${masked} older audit entries (a secret in a URL stays out of the log).`);
   await db().$disconnect();
 
   if (buildIsStale()) {
