@@ -5,7 +5,8 @@
 import nextCoreWebVitals from "eslint-config-next/core-web-vitals";
 import nextTypescript from "eslint-config-next/typescript";
 
-const TESTS = ["**/*.test.ts", "**/*.spec.ts", "e2e/**", "test/**"];
+// A test's shared setup (*.fixtures.ts, beside the test files that import it) is test code too.
+const TESTS = ["**/*.test.ts", "**/*.fixtures.ts", "**/*.spec.ts", "e2e/**", "test/**"];
 // Code that runs the tests (not the product) may use the test helpers too.
 const TEST_RUNNERS = ["scripts/test.ts", "scripts/check-migrations.ts", "playwright.config.ts"];
 

@@ -100,7 +100,7 @@ export default defineConfig({
       FORM_SUBMISSIONS_PER_IP: "1000000",
       FORM_CHALLENGES_PER_IP: "1000000",
       // Webhook tests deliver to receivers on 127.0.0.1 (docs/webhooks.md "Private addresses");
-      // lib/webhooks/webhook-delivery.test.ts tests the refusal without it.
+      // lib/webhooks/webhook-delivery-claims.test.ts tests the refusal without it.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
       // e2e/api/operations.spec.ts scrapes /api/metrics with it.
       METRICS_TOKEN: E2E_METRICS_TOKEN,

@@ -4,7 +4,7 @@ import { PG_CAST, pgValue, sqliteValue, type ColumnType } from "../db/column-val
 // types that say how each value is sent: a lead's (one per create_lead or form post, many
 // per statement for an import's batch), and the rows that commit with a single lead (its
 // request-log row, its outbox jobs, a spent proof-of-work challenge).
-// lib/leads/lead-writer.test.ts checks every list against Prisma's model metadata.
+// lib/leads/lead-writer-columns.test.ts checks every list against Prisma's model metadata.
 
 /** Every column of Lead the lead writer writes for one lead, with its type. The rest keep their defaults (DEFAULTED_LEAD_COLUMNS). */
 export const LEAD_COLUMNS = {

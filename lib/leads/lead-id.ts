@@ -8,7 +8,7 @@ export function formatLeadId(seq: number): string {
 
 /**
  * formatLeadId in PostgreSQL, for a statement that takes its seq from the counter and writes
- * the lead in one round trip (lib/leads/lead-writer-postgres.ts); lib/leads/lead-writer.test.ts
+ * the lead in one round trip (lib/leads/lead-writer-postgres.ts); lib/leads/lead-writer-ids.test.ts
  * checks the two agree. `seq` is an SQL expression of an integer type.
  */
 export function leadIdSql(seq: string): string {

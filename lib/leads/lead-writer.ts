@@ -14,8 +14,9 @@ import type { NewLead } from "./new-lead";
 // written columns and their conversion (lead-write.ts, lead-columns.ts), and its statements
 // for SQLite and PostgreSQL side by side (lead-writer-sqlite.ts, lead-writer-postgres.ts).
 // Those run on the database driver, not through Prisma (docs/performance.md "The intake on
-// the driver"); Prisma owns the schema, and lead-writer.test.ts checks the written columns
-// against its model metadata and what is written against Prisma's own writes.
+// the driver"); Prisma owns the schema, and lead-writer-columns.test.ts checks the written
+// columns against its model metadata, lead-writer-parity.test.ts what is written against
+// Prisma's own writes.
 
 export { MissingApiSource, type LeadFields, type LeadWrite, type LeadWritten } from "./lead-write";
 

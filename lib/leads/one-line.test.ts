@@ -9,7 +9,7 @@ import { parseLeadInput, type LeadInput } from "./parse-lead-input";
 // fake link line into new-lead emails. Every known field is one line at intake; extra
 // fields keep their line breaks.
 
-// Every character the rule covers, except U+0000 (a null byte is refused: parse-lead-input.test.ts).
+// Every character the rule covers, except U+0000 (a null byte is refused: parse-lead-input-refused-values.test.ts).
 const CONTROLS = [
   ...Array.from({ length: 0x1f }, (_, i) => String.fromCharCode(i + 1)),
   ...Array.from({ length: 0x21 }, (_, i) => String.fromCharCode(0x7f + i)),

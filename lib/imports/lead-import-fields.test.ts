@@ -1,0 +1,86 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { useTestDatabase } from "../../test/support/test-database";
+import { db } from "../db/client";
+import { exportLeadsCsv } from "../leads/export-leads";
+import { EMPTY_FILTER } from "../leads/lead-filter";
+import type { LeadInput } from "../leads/parse-lead-input";
+import { addLeadSource } from "../teams/lead-sources";
+import { setWorkspaceCurrency } from "../workspace/settings";
+import { previewImport } from "./import-preview";
+import { refusedRowsCsv } from "./lead-import";
+import { actor, lead, makeTeam, run, text, upload } from "./lead-import.fixtures";
+
+// What an import stores per field (lib/imports/column-mapping.ts, import-row.ts): the lead
+// list's export imports back with no manual mapping and every field and extra field equal,
+// and a Source column picks the team's source by name, else the one chosen for the file.
+
+await useTestDatabase();
+
+test("round trip: the lead list's export imports back with no manual mapping, fields and extra fields equal", async () => {
+  await setWorkspaceCurrency("EUR");
+  const from = await makeTeam("DE");
+  const to = await makeTeam("DE");
+  for (const team of [from, to]) await addLeadSource(team.id, "Webinar");
+  const inputs: (Partial<LeadInput> & { name: string })[] = [
+    {
+      name: "Zoë Ågren-Smith",
+      email: "Zoe@Example.com",
+      phone: "+44 20 7946 0958",
+      mobile_no: "0151 23456789",
+      organization: "=cmd|' /C calc'!A0",
+      job_title: '-Head of "Quotes", Commas',
+      website: "example.com/path",
+      territory: "EMEA",
+      industry: "Software",
+      annual_revenue: "1000000",
+      no_of_employees: "50",
+      source: "webinar",
+      utm_source: "@newsletter",
+      utm_medium: "email",
+      utm_campaign: "spring launch",
+      utm_term: "crm",
+      utm_content: "+hero",
+      // (An own "__proto__" key: JSON.parse makes one, an object literal would set the prototype.)
+      extraFields: { interests: ["a", "b, c"], score: 42, consent: true, "Line break": "x\r\ny", ...JSON.parse('{"__proto__":"plain"}') },
+    },
+    { name: "Solo", phone: "12", website: "not a url at all", mobile_no: "abc" },
+    { name: "Plain Person" },
+  ];
+  for (const input of inputs) await lead(from.id, input, "DE");
+
+  const csv = await text(await exportLeadsCsv({ team: from, filter: { ...EMPTY_FILTER, sort: "oldest" }, actor }));
+  const { record, proposed } = await upload(to.id, csv, "export.csv");
+  assert.ok(!proposed.includes("extra"), `no column is left to guess: ${JSON.stringify(proposed)}`);
+  const done = await run(record, { mapping: proposed });
+  assert.deepEqual(await text(refusedRowsCsv(done)), await text(refusedRowsCsv({ ...done, id: "none" })), "no refused row");
+  assert.deepEqual([done.createdCount, done.refusedCount], [3, 0]);
+
+  const fields = async (teamId: string) =>
+    (await db().lead.findMany({ where: { teamId }, orderBy: { seq: "asc" }, include: { source: { select: { name: true } } } })).map(
+      ({ id: _id, seq: _seq, teamId: _team, sourceId: _sourceId, createdAt: _createdAt, importId: _importId, ...rest }) => rest,
+    );
+  const [original, imported] = [await fields(from.id), await fields(to.id)];
+  assert.deepEqual(imported, original);
+  assert.equal(Object.getOwnPropertyNames(imported[0]!.extraFields).includes("__proto__"), true);
+  await setWorkspaceCurrency("USD");
+});
+
+test("sources: a Source column's team source by name (unknown: API, like the API), else the one chosen for the file", async () => {
+  const team = await makeTeam();
+  const webinar = await addLeadSource(team.id, "Webinar");
+  const fair = await addLeadSource(team.id, "Trade fair");
+  const { record, proposed } = await upload(team.id, "Name,Source\nA,webinar\nB,nowhere\nC,\n");
+  const preview = await previewImport(record, proposed, { sourceId: fair.id });
+  assert.deepEqual(
+    preview.rows.map((r) => (r.ok ? r.lead.source : r.reason)),
+    ["Webinar", "API", "Trade fair"],
+  );
+  await run(record, { sourceId: fair.id });
+  const leads = await db().lead.findMany({ where: { importId: record.id }, orderBy: { seq: "asc" }, include: { source: true } });
+  assert.deepEqual(
+    leads.map((l) => l.source.name),
+    ["Webinar", "API", "Trade fair"],
+  );
+  assert.equal(leads[0]!.sourceId, webinar.id);
+});

@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { useTestDatabase } from "../../test/support/test-database";
+import { db } from "../db/client";
+import {
+  API_REQUEST_COLUMNS,
+  DEFAULTED_API_REQUEST_COLUMNS,
+  DEFAULTED_JOB_COLUMNS,
+  DEFAULTED_LEAD_COLUMNS,
+  JOB_COLUMNS,
+  LEAD_BATCH_COLUMNS,
+  LEAD_COLUMNS,
+  SPENT_CHALLENGE_COLUMNS,
+} from "./lead-columns";
+import { modelFields } from "./lead-writer.fixtures";
+
+// The lead writer writes with its own SQL (lib/leads/lead-writer.ts). These tests keep its
+// column lists (lib/leads/lead-columns.ts) honest against Prisma, which owns the schema:
+// every column of every model it writes is either written or deliberately left to its
+// default, and a column left to its default is nullable or has a default in the database.
+// What it writes reads back as Prisma's own write: lead-writer-parity.test.ts.
+
+const database = await useTestDatabase();
+
+/** Columns of the table that are NOT NULL and have no default in the database itself. */
+async function requiredWithoutDefault(table: string): Promise<string[]> {
+  if (database.provider === "postgres") {
+    const rows = await db().$queryRawUnsafe<{ name: string }[]>(
+      `SELECT column_name::text AS name FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = $1 AND is_nullable = 'NO' AND column_default IS NULL`,
+      table,
+    );
+    return rows.map((r) => r.name).sort();
+  }
+  const rows = await db().$queryRawUnsafe<{ name: string; notnull: number | bigint; dflt_value: string | null; pk: number | bigint }[]>(
+    `SELECT "name", "notnull", "dflt_value", "pk" FROM pragma_table_info('${table}')`,
+  );
+  // An INTEGER PRIMARY KEY is the rowid: it needs no value.
+  return rows
+    .filter((r) => Number(r.notnull) === 1 && r.dflt_value === null && !(Number(r.pk) === 1 && table === "ApiRequest"))
+    .map((r) => r.name)
+    .sort();
+}
+
+describe("the hot path covers every column Prisma's schema has (a schema change cannot be missed)", () => {
+  const models: [string, Record<string, string>, readonly string[]][] = [
+    ["Lead", LEAD_COLUMNS, DEFAULTED_LEAD_COLUMNS],
+    ["ApiRequest", API_REQUEST_COLUMNS, DEFAULTED_API_REQUEST_COLUMNS],
+    ["Job", JOB_COLUMNS, DEFAULTED_JOB_COLUMNS],
+    ["SpentChallenge", SPENT_CHALLENGE_COLUMNS, []],
+  ];
+  for (const [model, written, defaulted] of models) {
+    test(`${model}: every scalar field is written or listed as defaulted, and nothing else`, () => {
+      assert.deepEqual(
+        [...Object.keys(written), ...defaulted].sort(),
+        modelFields(model),
+        `lib/leads/lead-columns.ts must list each new column of ${model} as written or defaulted`,
+      );
+    });
+    test(`${model}: a column left to its default is nullable or has a default in the database`, async () => {
+      const missing = (await requiredWithoutDefault(model)).filter((column) => !(column in written));
+      assert.deepEqual(missing, []);
+    });
+  }
+  test("Lead: an import's batch insert (the other raw Lead writer) writes every column but a merge's", () => {
+    assert.deepEqual(
+      [...Object.keys(LEAD_BATCH_COLUMNS), "mergedLeadIds"].sort(),
+      modelFields("Lead"),
+      "lib/leads/lead-columns.ts LEAD_BATCH_COLUMNS must write each new column of Lead",
+    );
+  });
+});
