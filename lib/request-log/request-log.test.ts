@@ -161,6 +161,9 @@ describe("the request log is paged and bounded", async () => {
     // 429s: one row per channel and interval, whatever the address.
     const limited = Array.from({ length: 50 }, (_, i) => refusalRowDue(key, `192.0.2.${i}`, 429, "Rate limit", t0 + 30_000 + i));
     assert.equal(limited.filter(Boolean).length, 1);
+    // A clock set back starts a new interval rather than silencing the log until it catches up.
+    assert.equal(refusalRowDue(form, "203.0.113.9", 403, "Origin not allowed", t0 - 60_000), true);
+    assert.equal(refusalRowDue(form, "203.0.113.9", 403, "Origin not allowed", t0 - 59_000), false);
   });
 
   test("a flood of refused requests writes a handful of rows, not one per request", async () => {

@@ -71,7 +71,9 @@ const channelOf = (target: RequestTarget) => (target.apiKeyId ? `key:${target.ap
 
 /** True, and remembered, when `id` had no row in the last interval. */
 function onePerInterval(id: string, now: number): boolean {
-  if (now - (lastRow.get(id) ?? -Infinity) < ROW_INTERVAL_MS) return false;
+  const last = lastRow.get(id);
+  // A clock set back (a test clock, a corrected system clock) starts a new interval.
+  if (last !== undefined && now >= last && now - last < ROW_INTERVAL_MS) return false;
   if (lastRow.size >= MAX_TRACKED) lastRow.clear();
   lastRow.set(id, now);
   return true;
@@ -80,7 +82,7 @@ function onePerInterval(id: string, now: number): boolean {
 /** True when the channel has written fewer than REFUSAL_ROWS_PER_INTERVAL refusal rows this interval. */
 function channelHasRoom(channel: string, now: number): boolean {
   const window = channelWindows.get(channel);
-  if (window && now - window.since < ROW_INTERVAL_MS) {
+  if (window && now >= window.since && now - window.since < ROW_INTERVAL_MS) {
     if (window.rows >= REFUSAL_ROWS_PER_INTERVAL) return false;
     window.rows++;
     return true;
