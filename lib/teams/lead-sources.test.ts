@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { isDatabaseUnavailable } from "../db/errors";
@@ -95,13 +95,24 @@ describe("createTeam", () => {
   });
 });
 
-describe("resolveLeadSource (spec 2.1: the team's source by name, else API)", async () => {
-  const team = await createTeam({ slug: "sources", name: "Sources" });
-  const other = await createTeam({ slug: "sources-other", name: "Other" });
-  const website = await addLeadSource(team.id, "  Website ");
-  const fair = await addLeadSource(team.id, "Trade Fair");
-  const otherOnly = await addLeadSource(other.id, "Partner");
-  const api = await db().leadSource.findFirstOrThrow({ where: { teamId: team.id, name: API_SOURCE_NAME } });
+describe("resolveLeadSource (spec 2.1: the team's source by name, else API)", () => {
+  // Made in `before`, not in the describe's body: a body runs when the file is loaded, while
+  // the tests above run, and their counts of every team's sources would see these rows.
+  type Source = { id: string; name: string };
+  let team: { id: string };
+  let other: { id: string };
+  let website: Source;
+  let fair: Source;
+  let otherOnly: Source;
+  let api: Source;
+  before(async () => {
+    team = await createTeam({ slug: "sources", name: "Sources" });
+    other = await createTeam({ slug: "sources-other", name: "Other" });
+    website = await addLeadSource(team.id, "  Website ");
+    fair = await addLeadSource(team.id, "Trade Fair");
+    otherOnly = await addLeadSource(other.id, "Partner");
+    api = await db().leadSource.findFirstOrThrow({ where: { teamId: team.id, name: API_SOURCE_NAME }, select: { id: true, name: true } });
+  });
 
   test("addLeadSource stores the trimmed name and a lower-case key", async () => {
     assert.equal(website.name, "Website");
@@ -109,24 +120,26 @@ describe("resolveLeadSource (spec 2.1: the team's source by name, else API)", as
     assert.equal(row.nameKey, "website");
   });
 
-  const cases: [requested: string | undefined, expected: () => { id: string; name: string }][] = [
-    ["Website", () => website],
-    ["website", () => website],
-    ["WEBSITE", () => website],
-    ["  WebSite  ", () => website],
-    ["trade fair", () => fair],
-    ["Trade  Fair", () => api],
-    ["API", () => api],
-    ["api", () => api],
-    ["Newsletter", () => api],
-    ["Partner", () => api],
-    ["", () => api],
-    ["   ", () => api],
-    [undefined, () => api],
+  // Each request and the source it must resolve to (named here: the rows are made in `before`).
+  const cases: [requested: string | undefined, expected: "Website" | "Trade Fair" | "API"][] = [
+    ["Website", "Website"],
+    ["website", "Website"],
+    ["WEBSITE", "Website"],
+    ["  WebSite  ", "Website"],
+    ["trade fair", "Trade Fair"],
+    ["Trade  Fair", "API"],
+    ["API", "API"],
+    ["api", "API"],
+    ["Newsletter", "API"],
+    ["Partner", "API"],
+    ["", "API"],
+    ["   ", "API"],
+    [undefined, "API"],
   ];
   for (const [requested, expected] of cases) {
-    test(`${JSON.stringify(requested)} → ${expected().name}`, async () => {
-      assert.deepEqual(await resolveLeadSource(team.id, requested), { id: expected().id, name: expected().name });
+    test(`${JSON.stringify(requested)} → ${expected}`, async () => {
+      const source = { Website: website, "Trade Fair": fair, API: api }[expected];
+      assert.deepEqual(await resolveLeadSource(team.id, requested), { id: source.id, name: source.name });
     });
   }
 
