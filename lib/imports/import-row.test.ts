@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { leadFromInput } from "../leads/create-lead";
-import { csvCell } from "../leads/csv";
+import { csvCell, FORMULA_START } from "../leads/csv";
 import { proposeMapping } from "./column-mapping";
 import { rowInput, unneutralise } from "./import-row";
 
@@ -82,12 +82,16 @@ describe("a row becomes create_lead's input, by the API's rules", () => {
 });
 
 test("the export's formula guard is undone: any text read back after csvCell is the text (fast-check)", () => {
+  const readBack = (text: string) => unneutralise(csvCell(text).slice(1, -1).replace(/""/g, '"'));
+  // Formulas after leading whitespace are guarded too (issue 27): their apostrophe goes as well.
+  for (const text of [" @", "  =1+1", "\t", "+44 20 7946 0958", "'plain", " -x"]) assert.equal(readBack(text), text);
   fc.assert(
     fc.property(fc.string({ maxLength: 20 }), (text) => {
-      fc.pre(!/^'[=+\-@\t\r]/.test(text));
-      const cell = csvCell(text).slice(1, -1).replace(/""/g, '"');
-      assert.equal(unneutralise(cell), text);
+      // A text that itself starts with the apostrophe of a guarded cell reads as that cell: ambiguous by design.
+      fc.pre(!(text.startsWith("'") && FORMULA_START.test(text.slice(1))));
+      assert.equal(readBack(text), text);
     }),
+    { numRuns: 2000 },
   );
 });
 

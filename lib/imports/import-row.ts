@@ -1,5 +1,6 @@
 import { ApiError } from "../http/api-error";
 import type { RawField } from "../http/read-body";
+import { FORMULA_START } from "../leads/csv";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
 import type { ColumnMapping } from "./column-mapping";
 
@@ -12,11 +13,12 @@ import type { ColumnMapping } from "./column-mapping";
 export type RowResult = { ok: true; input: LeadInput } | { ok: false; reason: string };
 
 /**
- * The apostrophe a spreadsheet-safe export puts before =, +, -, @, tab or CR (lib/leads/csv.ts)
- * is removed: "'+44 20…" is the number "+44 20…" again. A spreadsheet never writes it itself.
+ * The apostrophe a spreadsheet-safe export puts before =, +, -, @, tab or CR, also after
+ * leading whitespace (lib/leads/csv.ts), is removed: "'+44 20…" is the number "+44 20…"
+ * again, "' @handle" is " @handle". A spreadsheet never writes it itself.
  */
 export function unneutralise(cell: string): string {
-  return /^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell;
+  return cell.startsWith("'") && FORMULA_START.test(cell.slice(1)) ? cell.slice(1) : cell;
 }
 
 /** The extra fields of the export's JSON column; a cell that is no JSON object refuses the row. */

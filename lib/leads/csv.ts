@@ -8,7 +8,8 @@
 /** The UTF-8 byte order mark: spreadsheet programs then read the file as UTF-8. */
 export const BOM = "\uFEFF";
 
-const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@])/;
+/** What a cell the export puts an apostrophe before starts with. */
+export const FORMULA_START = /^(?:[\t\r]|\s*[=+\-@])/;
 
 /** One cell: neutralised against formula injection, then quoted. Null is an empty cell. */
 export function csvCell(value: string | number | null | undefined): string {
