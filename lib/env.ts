@@ -2,6 +2,21 @@ import { z } from "zod";
 import { databaseProvider, databaseUrl } from "./db/database-url";
 
 // Every environment variable the app reads is parsed here and nowhere else.
+
+/** A whole number of at least 1 with its default: a count, or a time in seconds or days. */
+const atLeastOne = (fallback: number) => z.coerce.number().int().min(1).default(fallback);
+
+/** Settings that are whole numbers of at least 1, each with its default. */
+function wholeNumbers<Name extends string>(defaults: Record<Name, number>): Record<Name, ReturnType<typeof atLeastOne>> {
+  const entries = Object.entries<number>(defaults).map(([name, fallback]) => [name, atLeastOne(fallback)]);
+  return Object.fromEntries(entries) as Record<Name, ReturnType<typeof atLeastOne>>;
+}
+
+/** A setting that may be left out: unset, or set to "" (an empty line of an env file), it is undefined. */
+function optional<Setting extends z.ZodType>(setting: Setting) {
+  return setting.optional().or(z.literal("").transform(() => undefined));
+}
+
 const schema = z.object({
   DATA_DIR: z.string().min(1).default("./data"),
   // 32 bytes, base64 or hex; without it the key file DATA_DIR/secret.key is used.
@@ -17,57 +32,39 @@ const schema = z.object({
   NEXTAUTH_SECRET: z.string().min(1).optional(),
   // The deployment's public URL: sign-in redirects and the API Keys tab's snippets.
   NEXTAUTH_URL: z.url().optional(),
-  // Abuse limits (docs/operations.md "Abuse limits, Redis and proxies"). Windows are fixed windows in seconds.
-  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).default(600),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(60),
-  AUTH_FAILURES_PER_IP: z.coerce.number().int().min(1).default(30),
-  AUTH_FAILURES_PER_KEY_ID: z.coerce.number().int().min(1).default(100),
-  AUTH_FAILURE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(900),
+  // Abuse limits (docs/operations.md "Abuse limits, Redis and proxies"). Windows are fixed windows in seconds:
+  // requests per API key, and failed authentications per client address and per key id.
+  ...wholeNumbers({ RATE_LIMIT_PER_KEY: 600, RATE_LIMIT_WINDOW_SECONDS: 60 }),
+  ...wholeNumbers({ AUTH_FAILURES_PER_IP: 30, AUTH_FAILURES_PER_KEY_ID: 100, AUTH_FAILURE_WINDOW_SECONDS: 900 }),
   // Failed sign-ins (email and password), counted over AUTH_FAILURE_WINDOW_SECONDS.
-  SIGN_IN_FAILURES_PER_EMAIL_AND_IP: z.coerce.number().int().min(1).default(10),
-  SIGN_IN_FAILURES_PER_IP: z.coerce.number().int().min(1).default(100),
+  ...wholeNumbers({ SIGN_IN_FAILURES_PER_EMAIL_AND_IP: 10, SIGN_IN_FAILURES_PER_IP: 100 }),
   // Shared limiter store; without it every process keeps its own counters in memory.
-  REDIS_URL: z
-    .string()
-    .regex(/^rediss?:\/\//, "must start with redis:// or rediss://")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  REDIS_URL: optional(z.string().regex(/^rediss?:\/\//, "must start with redis:// or rediss://")),
   // How many reverse proxies in front of the app append to X-Forwarded-For; 0 = none,
   // the client address is the socket's and forwarded headers are ignored.
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   // The request logs of API keys and web forms: the newest rows each key's and each form's
   // log keeps, and for how long. Until issue 27 the count was per team, named
   // REQUEST_LOG_MAX_ROWS_PER_TEAM; that name is still read.
-  REQUEST_LOG_MAX_ROWS: z.coerce.number().int().min(1).default(10_000),
-  REQUEST_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  ...wholeNumbers({ REQUEST_LOG_MAX_ROWS: 10_000, REQUEST_LOG_RETENTION_DAYS: 30 }),
   // Web forms (docs/web-forms.md): submissions per client address and per form in each
   // window, and challenge fetches per address; the proof-of-work's cost (PBKDF2 iterations
   // per attempt; a browser makes a few thousand attempts) and how long a challenge lives.
-  FORM_SUBMISSIONS_PER_IP: z.coerce.number().int().min(1).default(20),
-  FORM_SUBMISSIONS_PER_FORM: z.coerce.number().int().min(1).default(1_000),
-  FORM_CHALLENGES_PER_IP: z.coerce.number().int().min(1).default(60),
-  FORM_RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  ...wholeNumbers({ FORM_SUBMISSIONS_PER_IP: 20, FORM_SUBMISSIONS_PER_FORM: 1_000, FORM_CHALLENGES_PER_IP: 60 }),
+  ...wholeNumbers({ FORM_RATE_LIMIT_WINDOW_SECONDS: 600 }),
   FORM_CHALLENGE_COST: z.coerce.number().int().min(1).max(100_000).default(1_000),
   FORM_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
   // Bearer token for GET /api/metrics (Prometheus); without it the endpoint is a 404.
-  METRICS_TOKEN: z
-    .string()
-    .min(16, "must be at least 16 characters")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  METRICS_TOKEN: optional(z.string().min(16, "must be at least 16 characters")),
   // Scheduled SQLite backups by `npm start` (docs/operations.md): every N hours into
   // BACKUP_DIR, keeping the newest BACKUP_KEEP.
-  BACKUP_DIR: z
-    .string()
-    .min(1)
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  BACKUP_DIR: optional(z.string().min(1)),
   BACKUP_EVERY_HOURS: z.coerce
     .number()
     .positive()
     .max(24 * 30)
     .optional(),
-  BACKUP_KEEP: z.coerce.number().int().min(1).default(7),
+  BACKUP_KEEP: atLeastOne(7),
   // How long SIGTERM waits for in-flight requests before closing what is left.
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(8),
   // Webhooks and new-lead emails (docs/webhooks.md). Deliveries to private, loopback and
@@ -81,13 +78,9 @@ const schema = z.object({
   // How long a claimed delivery is this process's; one whose process died is taken again after it.
   JOB_LEASE_SECONDS: z.coerce.number().int().min(15).max(3600).default(60),
   // Finished deliveries and the webhook delivery log are kept this long.
-  JOB_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
+  JOB_RETENTION_DAYS: atLeastOne(30),
   // New-lead emails: smtp:// or smtps:// (user and password in the URL), and the sender.
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
   MAIL_FROM: z.string().min(3).default("Lead Intake <lead-intake@localhost>"),
 });
 

@@ -17,15 +17,15 @@ import { workspaceCurrency } from "../workspace/settings";
 import { openCsv, type CsvDelimiter, type CsvEncoding, type CsvRecord } from "./csv-file";
 import { fillEmpty } from "./fill-empty";
 import { rowInput } from "./import-row";
-import { BatchFencedError, commitBatch, type Batch, type LeadFill } from "./import-batch-store";
+import { BatchFencedError, commitBatch, type Batch, type LeadFill } from "./commit-batch";
 import { finishImport, markRunning, type ImportRecord } from "./import-store";
 
 // The background job of an import (docs/import.md "How an import runs"): an outbox Job of
 // kind "import", claimed like a delivery (lib/jobs/: FOR UPDATE SKIP LOCKED on PostgreSQL,
 // so one instance runs it), run by the import lane's dispatcher or by the operator CLI.
 // It streams the stored file from the import's cursor and commits BATCH_ROWS rows per
-// short transaction (lib/imports/import-store.ts commitBatch), so a killed instance
-// leaves a job that resumes after its last committed batch, never doubling a row.
+// short transaction (lib/imports/commit-batch.ts), so a killed instance leaves a job
+// that resumes after its last committed batch, never doubling a row.
 
 /** Rows per transaction: short enough that create_lead never waits long for SQLite's writer. */
 export const BATCH_ROWS = 500;

@@ -1,11 +1,10 @@
 import { db, type Tx } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
 import { rawJson } from "../db/raw-json";
-import { insertJobs } from "../jobs/job-store";
 import type { ColumnMapping } from "./column-mapping";
 
-// The imports' data (Import, ImportRefusedRow): a draft, its queueing with its job, its
-// status. The transaction that commits a batch is import-batch-store.ts.
+// The imports' data (Import, ImportRefusedRow): a draft, its queueing, its cursor and
+// counts, its refused rows, its status. The transactions are the use cases': starting an
+// import with its job (lead-import.ts), committing a batch (commit-batch.ts).
 
 export type ImportStatus = "draft" | "queued" | "running" | "cancelling" | "cancelled" | "done" | "failed" | "undone";
 export type DuplicatesMode = "create" | "skip" | "update";
@@ -90,56 +89,27 @@ export async function lastMapping(teamId: string, headerSignature: string): Prom
   return row?.mapping ? { headers: row.headers as string[], mapping: row.mapping as ColumnMapping } : null;
 }
 
-export class ImportBusyError extends Error {
-  override name = "ImportBusyError";
-}
-
 /**
- * Starts a draft import: its mapping and choices, the team's running slot (another import
- * of the team holding it: ImportBusyError) and its job, in one transaction. False when the
+ * Queues a draft import inside `tx` (the start's, which also writes its job): its mapping
+ * and choices, and the team's running slot (Import.activeTeamId, unique: another import of
+ * the team holding it makes the statement fail with a unique violation). False when the
  * import is no draft any more (started twice).
  */
-export async function queueImport(options: {
-  teamId: string;
-  id: string;
-  mapping: ColumnMapping;
-  duplicates: DuplicatesMode;
-  sourceId: string | null;
-  job: { id?: string; runAt: Date; maxAttempts: number };
-}): Promise<boolean> {
-  try {
-    return await db().$transaction(async (tx) => {
-      const { count } = await tx.import.updateMany({
-        where: { id: options.id, teamId: options.teamId, status: "draft" },
-        data: {
-          status: "queued",
-          activeTeamId: options.teamId,
-          mapping: rawJson(options.mapping),
-          duplicates: options.duplicates,
-          sourceId: options.sourceId,
-        },
-      });
-      if (count !== 1) return false;
-      await insertJobs(
-        [
-          {
-            teamId: options.teamId,
-            kind: "import",
-            eventId: options.id,
-            eventType: "lead.import",
-            payload: options.id,
-            maxAttempts: options.job.maxAttempts,
-            runAt: options.job.runAt,
-          },
-        ],
-        tx,
-      );
-      return true;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new ImportBusyError("Another import of this team is running");
-    throw error;
-  }
+export async function queueDraft(
+  tx: Tx,
+  options: { teamId: string; id: string; mapping: ColumnMapping; duplicates: DuplicatesMode; sourceId: string | null },
+): Promise<boolean> {
+  const { count } = await tx.import.updateMany({
+    where: { id: options.id, teamId: options.teamId, status: "draft" },
+    data: {
+      status: "queued",
+      activeTeamId: options.teamId,
+      mapping: rawJson(options.mapping),
+      duplicates: options.duplicates,
+      sourceId: options.sourceId,
+    },
+  });
+  return count === 1;
 }
 
 /** The id of the import's job (the newest, should it have been queued again). */
@@ -179,6 +149,40 @@ export async function finishImport(
     data: { status, activeTeamId: null, finishedAt: now, error },
   });
   return count === 1;
+}
+
+/**
+ * Advances a running (or cancelling) import's cursor from `from` by a batch's rows and adds
+ * its counts, inside the batch's `tx`; false when the cursor is no longer at `from` (another
+ * runner committed these rows) or the import stopped.
+ */
+export async function advanceCursor(
+  tx: Tx,
+  batch: { importId: string; from: number; rows: number; created: number; updated: number; skipped: number; refused: number },
+): Promise<boolean> {
+  const { count } = await tx.import.updateMany({
+    where: { id: batch.importId, cursor: batch.from, status: { in: ["running", "cancelling"] } },
+    data: {
+      cursor: batch.from + batch.rows,
+      createdCount: { increment: batch.created },
+      updatedCount: { increment: batch.updated },
+      skippedCount: { increment: batch.skipped },
+      refusedCount: { increment: batch.refused },
+    },
+  });
+  return count === 1;
+}
+
+/** Stores a batch's refused rows inside its `tx`. */
+export async function insertRefusedRows(
+  tx: Tx,
+  importId: string,
+  rows: readonly { row: number; cells: string[]; reason: string }[],
+): Promise<void> {
+  if (!rows.length) return;
+  await tx.importRefusedRow.createMany({
+    data: rows.map((r) => ({ importId, row: r.row, cells: rawJson(r.cells), reason: r.reason })),
+  });
 }
 
 /** The refused rows of an import in file order, `take` at a time after row `afterRow`. */

@@ -6,13 +6,13 @@ import { db } from "../db/client";
 import { Dispatcher } from "../jobs/dispatcher";
 import { claimJobById, type ClaimedJob } from "../jobs/job-store";
 import { intakeBusy, trackIntake } from "../operations/intake-activity";
-import { commitBatch, BatchFencedError } from "./import-batch-store";
+import { commitBatch, BatchFencedError } from "./commit-batch";
 import { BATCH_ROWS, BUSY_BATCH_ROWS, importHandler, runImport } from "./import-job";
 import { findImport, importJobId } from "./import-store";
 import { cancelImport, startImport } from "./lead-import";
 import { actor, makeTeam, upload } from "./lead-import.fixtures";
 
-// An import's background job (lib/imports/import-job.ts, import-batch-store.ts): one import
+// An import's background job (lib/imports/import-job.ts, commit-batch.ts): one import
 // at a time per team, a cancel that keeps the batches written, smaller batches while
 // create_lead is being served, a resume after a dead runner (whose late batch is refused),
 // and two instances' import lanes of which exactly one runs the import.

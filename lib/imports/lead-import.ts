@@ -6,9 +6,12 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { isUniqueViolation } from "../db/errors";
+import { insertJobs } from "../jobs/job-store";
 import { wakeImports } from "../jobs/wake";
 import { BOM, csvRow } from "../leads/csv";
 import { LIMITS } from "../leads/lead-input-schema";
+import { deletionTransaction } from "../leads/delete-leads";
 import { deleteLeads, importedLeads } from "../leads/lead-store";
 import { listLeadSourceNames } from "../teams/lead-sources";
 import { headerSignature, mappingProblem, proposeMapping, type ColumnMapping } from "./column-mapping";
@@ -17,11 +20,10 @@ import { checkDraftRoom, IMPORT_DIR, ImportLimitError, takeUploadSlot } from "./
 import { IMPORT_MAX_ATTEMPTS, importFilePath } from "./import-job";
 import {
   deleteDraft,
-  ImportBusyError,
   insertImport,
   lastMapping,
   markUndone,
-  queueImport,
+  queueDraft,
   refusedRows,
   requestCancel,
   type DuplicatesMode,
@@ -32,7 +34,7 @@ import {
 // CLI: upload (store and check the file), start, cancel, undo, and the refused rows as CSV;
 // the preview is import-preview.ts. The job that writes the leads is lib/imports/import-job.ts.
 
-export { CsvFileError, ImportBusyError, ImportLimitError, MAX_IMPORT_BYTES };
+export { CsvFileError, ImportLimitError, MAX_IMPORT_BYTES };
 
 export type UploadResult = { record: ImportRecord; proposed: ColumnMapping; remembered: boolean };
 
@@ -142,7 +144,7 @@ export async function keptLeadIds(record: ImportRecord): Promise<string[]> {
 
 export type StartResult = { ok: true } | { ok: false; error: string };
 
-/** Starts a draft import in the background (one per team at a time), audited. */
+/** Starts a draft import in the background (one per team at a time), audited in the same transaction. */
 export async function startImport(options: {
   record: ImportRecord;
   mapping: ColumnMapping;
@@ -158,28 +160,36 @@ export async function startImport(options: {
     const sources = await listLeadSourceNames(record.teamId);
     if (!sources.some((s) => s.id === options.sourceId)) return { ok: false, error: "That lead source no longer exists: choose another." };
   }
+  const { teamId, id } = record;
+  const runAt = options.now ?? new Date();
   try {
-    const queued = await queueImport({
-      teamId: record.teamId,
-      id: record.id,
-      mapping: options.mapping,
-      duplicates: options.duplicates,
-      sourceId: options.sourceId,
-      job: { runAt: options.now ?? new Date(), maxAttempts: IMPORT_MAX_ATTEMPTS },
+    // One transaction: the import queued (holding the team's running slot), its job and the audit event.
+    const queued = await db().$transaction(async (tx) => {
+      const draft = { teamId, id, mapping: options.mapping, duplicates: options.duplicates, sourceId: options.sourceId };
+      if (!(await queueDraft(tx, draft))) return false;
+      await insertJobs(
+        [{ teamId, kind: "import", eventId: id, eventType: "lead.import", payload: id, maxAttempts: IMPORT_MAX_ATTEMPTS, runAt }],
+        tx,
+      );
+      await recordAuditEvent(
+        {
+          teamId,
+          action: "lead.import_started",
+          actor: options.actor,
+          targetId: id,
+          details: { fileName: record.fileName, rows: record.totalRows, duplicates: options.duplicates },
+        },
+        tx,
+      );
+      return true;
     });
     if (!queued) return { ok: false, error: "This import was started already." };
   } catch (error) {
-    if (error instanceof ImportBusyError)
+    // The team's running slot (Import.activeTeamId, unique) is another import's.
+    if (isUniqueViolation(error))
       return { ok: false, error: "Another import of this team is running: wait for it to finish (or cancel it) first." };
     throw error;
   }
-  await recordAuditEvent({
-    teamId: record.teamId,
-    action: "lead.import_started",
-    actor: options.actor,
-    targetId: record.id,
-    details: { fileName: record.fileName, rows: record.totalRows, duplicates: options.duplicates },
-  });
   wakeImports();
   return { ok: true };
 }
@@ -231,7 +241,7 @@ export async function undoImport(options: { record: ImportRecord; actor: AuditAc
     after = batch.at(-1)!.seq;
     kept.push(...batch.filter((lead) => lead.merged).map((lead) => lead.id));
     const ids = batch.filter((lead) => !lead.merged).map((lead) => lead.id);
-    deleted += (await deleteLeads(record.teamId, ids)).length;
+    if (ids.length) deleted += (await deletionTransaction((tx) => deleteLeads(tx, record.teamId, ids))).length;
   }
   await db().$transaction(async (tx) => {
     if (!(await markUndone(tx, record.teamId, record.id, options.now ?? new Date()))) return;

@@ -3,7 +3,7 @@ import os from "node:os";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { metrics } from "../operations/metrics";
-import type { Tx } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobLane, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
@@ -184,6 +184,19 @@ export class Dispatcher {
     return this.#track(this.#attempt(job, batchMemo()));
   }
 
+  /**
+   * Records how an attempt ended; false when the claim was lost. The handler's record of it
+   * (a webhook's delivery log row) is written in the same transaction, also when the claim
+   * was lost: the attempt happened.
+   */
+  async #finish(job: ClaimedJob, outcome: JobOutcome, now: Date, record?: (tx: Tx) => Promise<void>): Promise<boolean> {
+    if (!record) return finishAttempt(job, this.workerId, outcome, now);
+    return db().$transaction(async (tx) => {
+      await record(tx);
+      return finishAttempt(job, this.workerId, outcome, now, tx);
+    });
+  }
+
   async #attempt(job: ClaimedJob, memo: BatchMemo): Promise<void> {
     const handler = this.#options.handlers[job.kind];
     const stopTimer = metrics().deliveryDuration.startTimer({ kind: job.kind });
@@ -208,7 +221,7 @@ export class Dispatcher {
     }
     let recorded: boolean;
     try {
-      recorded = await finishAttempt(job, this.workerId, outcome, now, result.record);
+      recorded = await this.#finish(job, outcome, now, result.record);
     } catch (error) {
       // Nothing of the attempt was written: the job stays claimed and is taken again once its lease runs out.
       log("error", "jobs.finish_failed", { job_id: job.id, kind: job.kind, attempt: job.attempts, ...jobError(error) });

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { db, type Db, type Tx } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { env } from "../env";
 
 // Every database access for the outbox (the Job table) lives here: writing deliveries in
@@ -106,6 +106,7 @@ export async function claimJobs(options: {
   // takes no write lock. (A write transaction every second kept another process's
   // `prisma migrate deploy` on the same file from ever getting its lock: see e2e/api/durability.spec.ts.)
   if (!(await db().job.findFirst({ where: dueNow, select: { id: true } }))) return [];
+  // A store's own transaction: the claim is one data operation on the Job rows (read the due ones, mark them claimed).
   return db().$transaction(async (tx) => {
     const due = await tx.job.findMany({
       where: dueNow,
@@ -171,35 +172,28 @@ export async function claimJobById(options: { id: string; workerId: string; now:
 
 /**
  * Ends an attempt; false when the claim was lost (the lease ran out and another worker took
- * it). `record` (the attempt's log row) is written in the same transaction, also when the
- * claim was lost: the attempt happened.
+ * it). Inside `tx` (the dispatcher's, which writes the attempt's log row with it) it commits
+ * with that row.
  */
 export async function finishAttempt(
   job: { id: string; attempts: number },
   workerId: string,
   outcome: JobOutcome,
   now: Date,
-  record?: (tx: Tx) => Promise<void>,
+  tx?: Tx,
 ): Promise<boolean> {
   const ended = outcome.state === "pending" ? { runAt: outcome.runAt, finishedAt: null } : { finishedAt: now };
-  const finish = async (client: Tx | Db) => {
-    const { count } = await client.job.updateMany({
-      where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
-      data: {
-        state: outcome.state,
-        lockedBy: null,
-        lockedUntil: null,
-        lastError: "error" in outcome ? outcome.error.slice(0, 500) : null,
-        ...ended,
-      },
-    });
-    return count === 1;
-  };
-  if (!record) return finish(db());
-  return db().$transaction(async (tx) => {
-    await record(tx);
-    return finish(tx);
+  const { count } = await (tx ?? db()).job.updateMany({
+    where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
+    data: {
+      state: outcome.state,
+      lockedBy: null,
+      lockedUntil: null,
+      lastError: "error" in outcome ? outcome.error.slice(0, 500) : null,
+      ...ended,
+    },
   });
+  return count === 1;
 }
 
 /** Gives claimed jobs that were not started back (a draining shutdown); the attempt is not counted. */

@@ -9,7 +9,7 @@ import { db } from "../db/client";
 import { env } from "../env";
 import { findImportFiles } from "../imports/import-erasure";
 import { Dispatcher } from "../jobs/dispatcher";
-import { setNewLeadEmails } from "../notifications/notification-preferences";
+import { setNewLeadEmails } from "../notifications/notification-changes";
 import { addMember, createTeam } from "../teams/team-store";
 import { createUser } from "../users/user-store";
 import { webhookHandler } from "../webhooks/webhook-delivery";

@@ -5,7 +5,7 @@ import { useTestDatabase } from "../../test/support/test-database";
 import type { AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { Dispatcher } from "../jobs/dispatcher";
-import { setNewLeadEmails } from "../notifications/notification-preferences";
+import { setNewLeadEmails } from "../notifications/notification-changes";
 import { addMember, createTeam } from "../teams/team-store";
 import { createUser } from "../users/user-store";
 import { webhookHandler } from "../webhooks/webhook-delivery";

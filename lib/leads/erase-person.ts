@@ -1,10 +1,9 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db, type Tx } from "../db/client";
 import { eraseLeadResponses } from "../idempotency/idempotency-store";
 import { eraseDrafts, eraseRefusedRows, findImportFiles, removeImportFiles } from "../imports/import-erasure";
 import { erasePersonJobs } from "../jobs/job-erasure";
 import { eraseLeadRequests } from "../request-log/request-log-store";
-import { auditDeleted, leadIdsDetails } from "./delete-leads";
+import { auditDeleted, deletionTransaction, leadIdsDetails } from "./delete-leads";
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
 import { type LeadTeam } from "./lead-list-store";
 import { deleteLeads } from "./lead-store";
@@ -56,6 +55,9 @@ export type Erasure = {
 
 type ErasedRows = Omit<Erasure, "leads" | "importFiles" | "importFilesUnchecked">;
 
+/** An admin's erasure: the person as typed, and the leads they saw and confirmed. */
+export type ErasureRequest = { team: LeadTeam; person: Person; confirmedIds: readonly string[]; actor: AuditActor };
+
 /**
  * Erases the leads the admin saw and confirmed (`confirmedIds`) that still belong to the
  * person (an id that no longer matches, or never did, is left alone), and what else the
@@ -65,12 +67,7 @@ type ErasedRows = Omit<Erasure, "leads" | "importFiles" | "importFilesUnchecked"
  * leads: lib/leads/person-match.ts). One transaction with one audit event of counts; the
  * files are read before it and removed after its commit.
  */
-export async function runErasure(options: {
-  team: LeadTeam;
-  person: Person;
-  confirmedIds: readonly string[];
-  actor: AuditActor;
-}): Promise<Erasure> {
+export async function runErasure(options: ErasureRequest): Promise<Erasure> {
   const { team, person, actor } = options;
   const current = new Map((await leadsOfPerson(team, person)).map((lead) => [lead.id, lead]));
   const confirmed = [...new Set(options.confirmedIds)].flatMap((id) => current.get(id) ?? []);
@@ -78,8 +75,9 @@ export async function runErasure(options: {
   const contacts = personContacts(person, confirmed);
   const files = await findImportFiles({ teamId: team.id, contacts });
 
-  let erased: { rows: ErasedRows; files: string[] } | undefined;
-  const erase = async (tx: Tx, found: string[]) => {
+  // None of the confirmed leads left (no ids): the rest of the person is erased all the same.
+  const erased = await deletionTransaction(async (tx) => {
+    const found = await deleteLeads(tx, team.id, ids);
     const drafts = await eraseDrafts(
       tx,
       team.id,
@@ -99,17 +97,13 @@ export async function runErasure(options: {
     if (found.length) await auditDeleted(tx, event, found);
     else if (Object.values(details).some((n) => n > 0))
       await recordAuditEvent({ ...event, details: { ...leadIdsDetails([]), ...details } }, tx);
-    erased = { rows, files: toRemove };
-  };
-  // None of the confirmed leads left: the rest of the person is erased all the same.
-  const deleted = ids.length
-    ? await deleteLeads(team.id, ids, erase)
-    : await db().$transaction(async (tx) => (await erase(tx, []), []), { maxWait: 10_000, timeout: 60_000 });
-  const importFiles = await removeImportFiles(erased!.files);
-  return { leads: deleted.length, ...erased!.rows, importFiles, importFilesUnchecked: files.unchecked };
+    return { leads: found.length, rows, files: toRemove };
+  });
+  const importFiles = await removeImportFiles(erased.files);
+  return { leads: erased.leads, ...erased.rows, importFiles, importFilesUnchecked: files.unchecked };
 }
 
 /** runErasure, answering how many leads it deleted (the erase page's message). */
-export async function erasePerson(options: Parameters<typeof runErasure>[0]): Promise<number> {
+export async function erasePerson(options: ErasureRequest): Promise<number> {
   return (await runErasure(options)).leads;
 }

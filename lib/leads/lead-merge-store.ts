@@ -3,17 +3,22 @@ import { rawJson } from "../db/raw-json";
 import { env } from "../env";
 import { COMPANY_SELECT, searchKeys, UTM_SELECT, type NewLead } from "./new-lead";
 
-// Leads changed from several: a merge of duplicates into one, and an import's "fill empty
-// fields" of the leads a row duplicates.
-
-/** Thrown inside a merge's transaction when a lead it names is gone or in another team. */
-export class MergeConflictError extends Error {
-  override name = "MergeConflictError";
-}
+// Leads changed from several: the rows of a merge of duplicates into one (its transaction,
+// rule and audit event are merge-leads.ts'), and of an import's "fill empty fields" of the
+// leads a row duplicates (lib/imports/commit-batch.ts).
 
 export type MergeRow = Omit<
   NewLead,
-  "teamId" | "apiKeyId" | "formId" | "sourceId" | "currency" | "skippedPhone" | "skippedMobileNo" | "skippedWebsite" | "extraFields"
+  | "teamId"
+  | "apiKeyId"
+  | "formId"
+  | "connectionId"
+  | "sourceId"
+  | "currency"
+  | "skippedPhone"
+  | "skippedMobileNo"
+  | "skippedWebsite"
+  | "extraFields"
 > & {
   id: string;
   seq: number;
@@ -76,47 +81,36 @@ export type MergedLead = Omit<MergeRow, "id" | "seq" | "createdAt" | "mergedLead
 };
 
 /**
- * Merges leads into the survivor in one transaction: the rows are locked (PostgreSQL:
- * FOR UPDATE, in id order; SQLite: the transaction holds the write lock from BEGIN
- * IMMEDIATE), read again, `build` computes the survivor's new fields from what is stored
- * now, the merged rows are deleted and the survivor updated. A lead gone or moved
- * meanwhile throws MergeConflictError and nothing changes: of two merges of the same
- * leads, the second finds them gone.
+ * Locks these leads for the rest of `tx`, a merge's (PostgreSQL: FOR UPDATE, in id order,
+ * so two merges of overlapping leads never wait on each other crosswise; SQLite: the
+ * transaction holds the write lock from BEGIN IMMEDIATE).
  */
-export async function mergeLeadRows(options: {
-  teamId: string;
-  survivorId: string;
-  mergedIds: readonly string[];
-  build: (survivor: MergeRow, merged: MergeRow[]) => MergedLead;
-  beforeCommit?: (tx: Tx) => Promise<void>;
-}): Promise<void> {
-  const all = [options.survivorId, ...options.mergedIds];
-  await db().$transaction(
-    async (tx) => {
-      if (env().DATABASE_PROVIDER === "postgres") {
-        for (const id of [...all].sort()) await tx.$queryRaw`SELECT 1 FROM "Lead" WHERE "id" = ${id} FOR UPDATE`;
-      }
-      const rows = (await tx.lead.findMany({ where: { teamId: options.teamId, id: { in: all } }, select: MERGE_SELECT })) as MergeRow[];
-      const survivor = rows.find((row) => row.id === options.survivorId);
-      const merged = rows.filter((row) => row.id !== options.survivorId);
-      if (!survivor || merged.length !== options.mergedIds.length) {
-        throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
-      }
-      const data = options.build(survivor, merged);
-      const { count } = await tx.lead.deleteMany({ where: { teamId: options.teamId, id: { in: [...options.mergedIds] } } });
-      if (count !== options.mergedIds.length) throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
-      await tx.lead.update({
-        where: { id: options.survivorId },
-        data: {
-          ...data,
-          ...searchKeys(data),
-          extraFields: rawJson(data.extraFields),
-          mergedLeadIds: rawJson(data.mergedLeadIds),
-        },
-        select: { id: true },
-      });
-      await options.beforeCommit?.(tx);
+export async function lockLeads(tx: Tx, ids: readonly string[]): Promise<void> {
+  if (env().DATABASE_PROVIDER !== "postgres") return;
+  for (const id of [...ids].sort()) await tx.$queryRaw`SELECT 1 FROM "Lead" WHERE "id" = ${id} FOR UPDATE`;
+}
+
+/** These leads of the team as `tx` sees them now (a merge reads them again once locked). */
+export function findMergeRows(tx: Tx, teamId: string, ids: readonly string[]): Promise<MergeRow[]> {
+  return tx.lead.findMany({ where: { teamId, id: { in: [...ids] } }, select: MERGE_SELECT }) as Promise<MergeRow[]>;
+}
+
+/** Deletes the merged leads of the team inside `tx`; returns how many were there. */
+export async function deleteMergedLeads(tx: Tx, teamId: string, ids: readonly string[]): Promise<number> {
+  const { count } = await tx.lead.deleteMany({ where: { teamId, id: { in: [...ids] } } });
+  return count;
+}
+
+/** Writes the survivor's fields after a merge inside `tx`, with its search keys. */
+export async function writeMergedLead(tx: Tx, survivorId: string, data: MergedLead): Promise<void> {
+  await tx.lead.update({
+    where: { id: survivorId },
+    data: {
+      ...data,
+      ...searchKeys(data),
+      extraFields: rawJson(data.extraFields),
+      mergedLeadIds: rawJson(data.mergedLeadIds),
     },
-    { maxWait: 10_000, timeout: 10_000 },
-  );
+    select: { id: true },
+  });
 }

@@ -62,32 +62,22 @@ export function findLead(options: { id: string; teamId: string }) {
 }
 
 /**
- * Deletes these leads of the team in one transaction and returns the ids that existed
- * (another team's id, or a lead already gone, deletes nothing). `beforeCommit` runs in the
- * transaction with those ids (the audit event, the erasure of what else names them).
+ * Deletes these leads of the team inside `tx` and returns the ids that existed (another
+ * team's id, or a lead already gone, deletes nothing). The transaction, and what commits
+ * with the deletion (the audit event, the erasure of what else names the leads), is the
+ * use case's: delete-leads.ts, erase-person.ts, lead-retention.ts, an import's undo.
  */
-export async function deleteLeads(
-  teamId: string,
-  ids: readonly string[],
-  beforeCommit?: (tx: Tx, deleted: string[]) => Promise<void>,
-): Promise<string[]> {
-  if (!ids.length) return [];
-  return db().$transaction(
-    async (tx) => {
-      const deleted: string[] = [];
-      // Chunks keep each statement under the databases' bound-parameter limits.
-      for (let i = 0; i < ids.length; i += 500) {
-        const chunk = [...new Set(ids.slice(i, i + 500))];
-        const found = await tx.lead.findMany({ where: { teamId, id: { in: chunk } }, select: { id: true } });
-        if (!found.length) continue;
-        await tx.lead.deleteMany({ where: { teamId, id: { in: found.map((f) => f.id) } } });
-        deleted.push(...found.map((f) => f.id));
-      }
-      await beforeCommit?.(tx, deleted);
-      return deleted;
-    },
-    { maxWait: 10_000, timeout: 60_000 },
-  );
+export async function deleteLeads(tx: Tx, teamId: string, ids: readonly string[]): Promise<string[]> {
+  const deleted: string[] = [];
+  // Chunks keep each statement under the databases' bound-parameter limits.
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = [...new Set(ids.slice(i, i + 500))];
+    const found = await tx.lead.findMany({ where: { teamId, id: { in: chunk } }, select: { id: true } });
+    if (!found.length) continue;
+    await tx.lead.deleteMany({ where: { teamId, id: { in: found.map((f) => f.id) } } });
+    deleted.push(...found.map((f) => f.id));
+  }
+  return deleted;
 }
 
 /**

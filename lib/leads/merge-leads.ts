@@ -1,7 +1,8 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { db } from "../db/client";
 import { leadIdsDetails } from "./delete-leads";
 import { parseLeadId } from "./lead-id";
-import { MergeConflictError, mergeLeadRows, type MergedLead, type MergeRow } from "./lead-merge-store";
+import { deleteMergedLeads, findMergeRows, lockLeads, writeMergedLead, type MergedLead, type MergeRow } from "./lead-merge-store";
 import { MERGE_FIELDS, type MergeChoices, type MergeField } from "./merge-fields";
 
 export { MERGE_FIELDS, type MergeChoices, type MergeField };
@@ -10,6 +11,7 @@ export { MERGE_FIELDS, type MergeChoices, type MergeField };
 // of the lead the admin chose (default: the newest lead with a value), extra fields
 // combined (a name with different values keeps them all, as a list), the merged leads' ids
 // recorded on the survivor, the merged rows deleted, one audit event, one transaction.
+// The rows are lead-merge-store.ts'.
 
 export const MAX_MERGED = 20;
 
@@ -92,16 +94,51 @@ export function mergedLead(survivor: MergeRow, merged: readonly MergeRow[], choi
   };
 }
 
+/** Which leads of the team go into which, with the value of each field chosen, and who merges them. */
+export type MergeRequest = { teamId: string; survivorId: string; mergedIds: readonly string[]; choices: MergeChoices; actor: AuditActor };
+
 export type MergeResult = { ok: true } | { ok: false; error: string };
 
+/** Thrown inside a merge's transaction when a lead it names is gone or in another team: nothing changes. */
+class MergeConflictError extends Error {
+  override name = "MergeConflictError";
+}
+
+/**
+ * Merges leads into the survivor in one transaction: the rows are locked (lockLeads), read
+ * again, the survivor's new fields computed from what is stored now, the merged rows
+ * deleted, the survivor updated and the audit event written. A lead gone or moved
+ * meanwhile throws MergeConflictError and nothing changes: of two merges of the same
+ * leads, the second finds them gone.
+ */
+async function mergeRows(options: MergeRequest): Promise<void> {
+  const { teamId, survivorId, mergedIds } = options;
+  const all = [survivorId, ...mergedIds];
+  await db().$transaction(
+    async (tx) => {
+      await lockLeads(tx, all);
+      const rows = await findMergeRows(tx, teamId, all);
+      const survivor = rows.find((row) => row.id === survivorId);
+      const merged = rows.filter((row) => row.id !== survivorId);
+      if (!survivor || merged.length !== mergedIds.length) {
+        throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
+      }
+      const data = mergedLead(survivor, merged, options.choices);
+      if ((await deleteMergedLeads(tx, teamId, mergedIds)) !== mergedIds.length) {
+        throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
+      }
+      await writeMergedLead(tx, survivorId, data);
+      await recordAuditEvent(
+        { teamId, action: "lead.merged", actor: options.actor, targetId: survivorId, details: leadIdsDetails(mergedIds) },
+        tx,
+      );
+    },
+    { maxWait: 10_000, timeout: 10_000 },
+  );
+}
+
 /** Merges `mergedIds` into `survivorId` with the chosen values; refused when a lead is gone meanwhile. */
-export async function mergeLeads(options: {
-  teamId: string;
-  survivorId: string;
-  mergedIds: readonly string[];
-  choices: MergeChoices;
-  actor: AuditActor;
-}): Promise<MergeResult> {
+export async function mergeLeads(options: MergeRequest): Promise<MergeResult> {
   // In creation order (ids are CRM-LEAD-<seq>), whatever order the form sent them in.
   const mergedIds = [...new Set(options.mergedIds)]
     .filter((id) => id !== options.survivorId)
@@ -109,23 +146,7 @@ export async function mergeLeads(options: {
   if (!mergedIds.length) return { ok: false, error: "Choose at least one lead to merge." };
   if (mergedIds.length > MAX_MERGED) return { ok: false, error: `At most ${MAX_MERGED} leads can be merged at once.` };
   try {
-    await mergeLeadRows({
-      teamId: options.teamId,
-      survivorId: options.survivorId,
-      mergedIds,
-      build: (survivor, merged) => mergedLead(survivor, merged, options.choices),
-      beforeCommit: (tx) =>
-        recordAuditEvent(
-          {
-            teamId: options.teamId,
-            action: "lead.merged",
-            actor: options.actor,
-            targetId: options.survivorId,
-            details: leadIdsDetails(mergedIds),
-          },
-          tx,
-        ),
-    });
+    await mergeRows({ ...options, mergedIds });
     return { ok: true };
   } catch (error) {
     if (error instanceof MergeConflictError) {

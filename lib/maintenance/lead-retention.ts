@@ -1,10 +1,10 @@
 import { CLI_ACTOR, type AuditActor } from "../audit/audit-log";
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
-import { auditDeleted } from "../leads/delete-leads";
+import { deleteAudited } from "../leads/delete-leads";
 import { claimJob } from "../jobs/job-claim-store";
 import { teamsWithRetention } from "../teams/team-store";
-import { deleteLeads, expiredLeadIds } from "../leads/lead-store";
+import { expiredLeadIds } from "../leads/lead-store";
 
 // Lead retention (docs/leads.md "Retention"), one of the database's maintenance tasks
 // (lib/maintenance/): a team may have its leads older than N days deleted.
@@ -30,13 +30,11 @@ export async function applyRetention(now: Date): Promise<RetentionRun> {
     const cutoff = new Date(now.getTime() - team.retentionDays * 24 * 60 * 60 * 1000);
     const ids = await expiredLeadIds(team.id, cutoff, RETENTION_BATCH);
     if (!ids.length) continue;
-    const deleted = await deleteLeads(team.id, ids, (tx, found) =>
-      auditDeleted(
-        tx,
-        { teamId: team.id, actor: RETENTION_ACTOR, action: "lead.retention_applied", details: { retentionDays: team.retentionDays } },
-        found,
-      ),
-    );
+    const deleted = await deleteAudited(team.id, ids, {
+      actor: RETENTION_ACTOR,
+      action: "lead.retention_applied",
+      details: { retentionDays: team.retentionDays },
+    });
     run.teams++;
     run.deleted += deleted.length;
   }

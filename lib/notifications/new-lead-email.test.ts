@@ -35,11 +35,11 @@ const { createApiKey } = await import("../api-keys/api-key-changes");
 const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("../intake/create-lead-request");
 const { Dispatcher } = await import("../jobs/dispatcher");
-const { addMember, createTeam } = await import("../teams/team-store");
+const { addMember, createTeam, newLeadEmailsEnabled } = await import("../teams/team-store");
 const { createUser } = await import("../users/user-store");
 const { webhookHandler } = await import("../webhooks/webhook-delivery");
 const { emailHandler } = await import("./new-lead-email");
-const { newLeadEmailsEnabled, setNewLeadEmails } = await import("./notification-preferences");
+const { setNewLeadEmails } = await import("./notification-changes");
 
 mock.method(process.stderr, "write", () => true);
 

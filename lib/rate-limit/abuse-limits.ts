@@ -2,7 +2,7 @@ import { env } from "../env";
 import { ApiError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
-import { consume, createLimiter, used, type Limiter } from "./limiter-store";
+import { consume, createLimiter, limiterSet, used } from "./limiter-store";
 
 // The endpoint's abuse limits (docs/operations.md "Abuse limits, Redis and proxies"):
 //
@@ -24,21 +24,15 @@ const KNOWN_ADDRESS_DAYS = 7;
 const KNOWN_ADDRESS_REFRESH_MS = 60 * 60 * 1000;
 const KNOWN_ADDRESS_CACHE = 50_000;
 
-type Limiters = { perKey: Limiter; failuresPerIp: Limiter; failuresPerKeyId: Limiter; knownAddresses: Limiter };
-
-const globalForLimits = globalThis as unknown as { leadIntakeLimiters?: Limiters };
-
-function limiters(): Limiters {
-  if (globalForLimits.leadIntakeLimiters) return globalForLimits.leadIntakeLimiters;
-  const config = env();
+const limiters = limiterSet("leadIntakeLimiters", (config) => {
   const failureWindow = config.AUTH_FAILURE_WINDOW_SECONDS;
-  return (globalForLimits.leadIntakeLimiters = {
+  return {
     perKey: createLimiter("key", config.RATE_LIMIT_PER_KEY, config.RATE_LIMIT_WINDOW_SECONDS),
     failuresPerIp: createLimiter("authfail-ip", config.AUTH_FAILURES_PER_IP, failureWindow),
     failuresPerKeyId: createLimiter("authfail-key", config.AUTH_FAILURES_PER_KEY_ID, failureWindow),
     knownAddresses: createLimiter("auth-ok", 1, KNOWN_ADDRESS_DAYS * 24 * 3600),
-  });
-}
+  };
+});
 
 export const RATE_LIMITED = "Rate limit exceeded";
 

@@ -1,6 +1,6 @@
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { env } from "../env";
+import { env, type Env } from "../env";
 import { log } from "../log/logger";
 
 // The counters behind every limit: in process memory by default, in Redis when
@@ -45,6 +45,15 @@ function redis(url: string): Redis {
     log("warn", "rate_limit.store_unavailable", { store: "redis", error: error.name });
   });
   return redisClient;
+}
+
+/**
+ * The limiters of one concern, made from the environment on first use and kept on
+ * globalThis under `key`: one set per process, also across the dev server's module reloads.
+ */
+export function limiterSet<Limiters>(key: string, make: (config: Env) => Limiters): () => Limiters {
+  const kept = globalThis as unknown as Record<string, Limiters | undefined>;
+  return () => (kept[key] ??= make(env()));
 }
 
 /** A limiter of `points` per `seconds` (fixed window), named `name` in the store. */

@@ -1,6 +1,6 @@
 import { env } from "../env";
 import { log } from "../log/logger";
-import { consume, createLimiter, used, type Limiter } from "./limiter-store";
+import { consume, createLimiter, limiterSet, used } from "./limiter-store";
 
 // Password guessing on the sign-in form (docs/operations.md "Abuse limits, Redis and proxies"):
 //
@@ -14,19 +14,10 @@ import { consume, createLimiter, used, type Limiter } from "./limiter-store";
 // it spends and checks the same budgets (lib/users/change-password.ts).
 // The email is never logged: people type passwords into the email field.
 
-type Limiters = { perEmailAndIp: Limiter; perIp: Limiter };
-
-const globalForLimits = globalThis as unknown as { leadIntakeSignInLimiters?: Limiters };
-
-function limiters(): Limiters {
-  if (globalForLimits.leadIntakeSignInLimiters) return globalForLimits.leadIntakeSignInLimiters;
-  const config = env();
-  const window = config.AUTH_FAILURE_WINDOW_SECONDS;
-  return (globalForLimits.leadIntakeSignInLimiters = {
-    perEmailAndIp: createLimiter("signin-email-ip", config.SIGN_IN_FAILURES_PER_EMAIL_AND_IP, window),
-    perIp: createLimiter("signin-ip", config.SIGN_IN_FAILURES_PER_IP, window),
-  });
-}
+const limiters = limiterSet("leadIntakeSignInLimiters", (config) => ({
+  perEmailAndIp: createLimiter("signin-email-ip", config.SIGN_IN_FAILURES_PER_EMAIL_AND_IP, config.AUTH_FAILURE_WINDOW_SECONDS),
+  perIp: createLimiter("signin-ip", config.SIGN_IN_FAILURES_PER_IP, config.AUTH_FAILURE_WINDOW_SECONDS),
+}));
 
 /** The error text next-auth passes to the sign-in form: the code, a colon, seconds to wait. */
 export const SIGN_IN_THROTTLED = "SignInThrottled";

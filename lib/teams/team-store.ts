@@ -5,7 +5,8 @@ import { isRole, type Role } from "./roles";
 
 // Every database access for teams and memberships lives here, and nothing else: a store
 // only stores. The audited changes are use cases beside it: team-changes.ts (a user
-// creates a team), membership-changes.ts (roles and removals, with the last-owner rule).
+// creates a team), membership-changes.ts (roles and removals, with the last-owner rule),
+// and lib/notifications/notification-changes.ts (a member's new-lead emails).
 
 export { isRole, ROLES, type Role } from "./roles";
 
@@ -21,6 +22,7 @@ type NewTeam = { slug: string; name: string; ownerUserId?: string; defaultPhoneC
 
 /** Creates a team with its "API" lead source and, when given, its owner: all or nothing. */
 export async function createTeam(options: NewTeam): Promise<Team> {
+  // A store's own transaction: one data operation on its own rows (no rule, no audit; the audited creation is team-changes.ts).
   return db().$transaction((tx) => createTeamIn(tx, options));
 }
 
@@ -143,6 +145,24 @@ export async function writeMembership(tx: Tx, options: { teamId: string; userId:
 
 export async function countOwners(tx: Tx, teamId: string): Promise<number> {
   return tx.membership.count({ where: { teamId, role: "owner" } });
+}
+
+/** The member's choice of an email for every new lead of the team; false when not a member (the default). */
+export async function newLeadEmailsEnabled(options: { userId: string; teamId: string }): Promise<boolean> {
+  const membership = await db().membership.findUnique({
+    where: { userId_teamId: { userId: options.userId, teamId: options.teamId } },
+    select: { notifyNewLeads: true },
+  });
+  return membership?.notifyNewLeads ?? false;
+}
+
+/** Sets the member's new-lead emails inside `tx`; false when the user is not a member of the team. */
+export async function writeNewLeadEmails(tx: Tx, options: { userId: string; teamId: string; enabled: boolean }): Promise<boolean> {
+  const { count } = await tx.membership.updateMany({
+    where: { userId: options.userId, teamId: options.teamId },
+    data: { notifyNewLeads: options.enabled },
+  });
+  return count === 1;
 }
 
 /** Teams that delete old leads (the retention job), and after how many days. */

@@ -1,28 +1,21 @@
-import { env } from "../env";
 import { ApiError } from "../http/api-error";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { RATE_LIMITED } from "../rate-limit/abuse-limits";
-import { consume, createLimiter, type Limiter } from "../rate-limit/limiter-store";
+import { consume, createLimiter, limiterSet } from "../rate-limit/limiter-store";
 
 // The web forms' limits (docs/web-forms.md): submissions per client address (over every
 // form of this deployment) and per form, and challenge fetches per address, each per
 // FORM_RATE_LIMIT_WINDOW_SECONDS; in Redis when REDIS_URL is set, like the API's limits.
 
-type FormLimiters = { submissionsPerIp: Limiter; submissionsPerForm: Limiter; challengesPerIp: Limiter };
-
-const globalForLimits = globalThis as unknown as { leadIntakeFormLimiters?: FormLimiters };
-
-function limiters(): FormLimiters {
-  if (globalForLimits.leadIntakeFormLimiters) return globalForLimits.leadIntakeFormLimiters;
-  const config = env();
+const limiters = limiterSet("leadIntakeFormLimiters", (config) => {
   const window = config.FORM_RATE_LIMIT_WINDOW_SECONDS;
-  return (globalForLimits.leadIntakeFormLimiters = {
+  return {
     submissionsPerIp: createLimiter("form-ip", config.FORM_SUBMISSIONS_PER_IP, window),
     submissionsPerForm: createLimiter("form", config.FORM_SUBMISSIONS_PER_FORM, window),
     challengesPerIp: createLimiter("form-challenge-ip", config.FORM_CHALLENGES_PER_IP, window),
-  });
-}
+  };
+});
 
 function refuse(context: RequestContext, limit: string, formId: string, msBeforeNext: number, error: string): never {
   log("warn", "rate_limit.exceeded", { request_id: context.requestId, ip: context.ip, limit, form_id: formId });

@@ -45,13 +45,11 @@ export async function createWebForm(options: {
   return id;
 }
 
+/** A change of one form of the team, and who makes it. */
+type FormChange = { teamId: string; formId: string; actor: AuditActor };
+
 /** Replaces a form's settings; false when the team has no such form. */
-export async function updateWebForm(options: {
-  teamId: string;
-  formId: string;
-  settings: WebFormSettings;
-  actor: AuditActor;
-}): Promise<boolean> {
+export async function updateWebForm(options: FormChange & { settings: WebFormSettings }): Promise<boolean> {
   const { teamId, formId, settings } = options;
   await assertSourceOfTeam(teamId, settings.sourceId);
   return db().$transaction(async (tx) => {
@@ -70,12 +68,7 @@ export async function updateWebForm(options: {
   });
 }
 
-export async function setWebFormEnabled(options: {
-  teamId: string;
-  formId: string;
-  enabled: boolean;
-  actor: AuditActor;
-}): Promise<boolean> {
+export async function setWebFormEnabled(options: FormChange & { enabled: boolean }): Promise<boolean> {
   const { teamId, formId, enabled } = options;
   return db().$transaction(async (tx) => {
     if (!(await writeWebFormEnabled(tx, { teamId, formId, enabled }))) return false;
@@ -87,7 +80,7 @@ export async function setWebFormEnabled(options: {
   });
 }
 
-export async function deleteWebForm(options: { teamId: string; formId: string; actor: AuditActor }): Promise<boolean> {
+export async function deleteWebForm(options: FormChange): Promise<boolean> {
   const { teamId, formId } = options;
   return db().$transaction(async (tx) => {
     const form = await removeWebForm(tx, { teamId, formId });

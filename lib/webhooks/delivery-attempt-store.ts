@@ -20,8 +20,8 @@ export type AttemptRecord = {
 const EXCERPT_CHARS = 500;
 
 /**
- * Logs an attempt inside `tx` (the transaction that ends the delivery's attempt, lib/jobs/job-store.ts
- * finishAttempt) and keeps the endpoint's failing-since time: set by a failure, cleared by a
+ * Logs an attempt inside `tx` (the transaction that ends the delivery's attempt, lib/jobs/dispatcher.ts
+ * with job-store.ts finishAttempt) and keeps the endpoint's failing-since time: set by a failure, cleared by a
  * success. `endpoint` is what the delivery read of it (shared by its batch): its
  * failingSince says whether a write is needed, and follows the write.
  */

@@ -35,18 +35,19 @@ export function checkEndpointUrl(text: string, allowPrivate = env().WEBHOOK_ALLO
   return { url: url.toString() };
 }
 
-type EndpointFields = { url: string; description?: string | null; events: string[] };
+/** An endpoint's URL, description and events, as a person enters them. */
+export type EndpointFields = { url: string; description?: string | null; events: string[] };
 type Checked<T> = ({ ok: true } & T) | { ok: false; error: string };
 
 /** An endpoint's URL, description and events as stored, or the reason they are refused. */
-function checkEndpointFields(fields: EndpointFields): Checked<{ url: string; description: string | null; events: string[] }> {
+function checkEndpointFields(fields: EndpointFields): Checked<{ stored: { url: string; description: string | null; events: string[] } }> {
   const checked = checkEndpointUrl(fields.url);
   if ("error" in checked) return { ok: false, error: checked.error };
   const events = [...new Set(fields.events)].filter((event): event is (typeof WEBHOOK_EVENTS)[number] =>
     (WEBHOOK_EVENTS as readonly string[]).includes(event),
   );
   if (!events.length) return { ok: false, error: "Choose at least one event." };
-  return { ok: true, url: checked.url, description: fields.description?.trim() || null, events };
+  return { ok: true, stored: { url: checked.url, description: fields.description?.trim() || null, events } };
 }
 
 export async function addEndpoint(options: EndpointFields & { teamId: string; actor: AuditActor }): Promise<Checked<{ id: string }>> {
@@ -54,13 +55,7 @@ export async function addEndpoint(options: EndpointFields & { teamId: string; ac
   if (!fields.ok) return fields;
   const count = await db().webhookEndpoint.count({ where: { teamId: options.teamId } });
   if (count >= MAX_ENDPOINTS_PER_TEAM) return { ok: false, error: `A team can have at most ${MAX_ENDPOINTS_PER_TEAM} endpoints.` };
-  const created = await createEndpoint({
-    teamId: options.teamId,
-    url: fields.url,
-    description: fields.description,
-    events: fields.events,
-    actor: options.actor,
-  });
+  const created = await createEndpoint({ ...fields.stored, teamId: options.teamId, actor: options.actor });
   return { ok: true, id: created.id };
 }
 
@@ -68,14 +63,7 @@ export async function addEndpoint(options: EndpointFields & { teamId: string; ac
 export async function editEndpoint(options: EndpointFields & { id: string; teamId: string; actor: AuditActor }): Promise<Checked<object>> {
   const fields = checkEndpointFields(options);
   if (!fields.ok) return fields;
-  const updated = await updateEndpoint({
-    id: options.id,
-    teamId: options.teamId,
-    url: fields.url,
-    description: fields.description,
-    events: fields.events,
-    actor: options.actor,
-  });
+  const updated = await updateEndpoint({ ...fields.stored, id: options.id, teamId: options.teamId, actor: options.actor });
   return updated ? { ok: true } : { ok: false, error: "That endpoint does not exist (it may have been deleted)." };
 }
 

@@ -4,7 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { emailConfigured } from "@/lib/notifications/new-lead-email";
-import { setNewLeadEmails } from "@/lib/notifications/notification-preferences";
+import { setNewLeadEmails } from "@/lib/notifications/notification-changes";
 import { ROLES } from "@/lib/teams/team-store";
 import { isPhoneCountry } from "@/lib/teams/phone-countries";
 import { setTeamRetention, updateTeamSettings } from "@/lib/teams/team-store";

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { emailConfigured } from "@/lib/notifications/new-lead-email";
-import { newLeadEmailsEnabled } from "@/lib/notifications/notification-preferences";
 import { PHONE_COUNTRIES } from "@/lib/teams/phone-countries";
 import { GeneralForm } from "@/components/settings/general-form";
 import { NotificationsForm } from "@/components/settings/notifications-form";
 import { RetentionForm } from "@/components/settings/retention-form";
 import { SectionHeader } from "@/components/settings/section-header";
-import { teamRetention } from "@/lib/teams/team-store";
+import { newLeadEmailsEnabled, teamRetention } from "@/lib/teams/team-store";
 
 export const metadata: Metadata = { title: "General · Team Settings · Lead Intake" };
 

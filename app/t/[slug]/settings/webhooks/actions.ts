@@ -5,7 +5,7 @@ import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { now } from "@/lib/time/clock";
-import { addEndpoint, editEndpoint, resendDelivery, sendTestEvent } from "@/lib/webhooks/webhook-admin";
+import { addEndpoint, editEndpoint, resendDelivery, sendTestEvent, type EndpointFields } from "@/lib/webhooks/webhook-admin";
 import { deleteEndpoint, revealSigningSecret, rotateSigningSecret, setEndpointEnabled } from "@/lib/webhooks/webhook-endpoint-changes";
 
 // Owners and admins manage a team's webhook endpoints; members only see them. Each action
@@ -19,20 +19,18 @@ const GONE = "That endpoint does not exist (it may have been deleted).";
 type EndpointInput = { url: string; description?: string; events: string[] };
 
 /** The fields of the add and edit dialogs, parsed; the rules (https, events) are webhook-admin's. */
-function parseEndpointInput(
-  input: EndpointInput,
-): { ok: true; url: string; description?: string; events: string[] } | { ok: false; error: string } {
+function parseEndpointInput(input: EndpointInput): { ok: true; fields: EndpointFields } | { ok: false; error: string } {
   const description = descriptionSchema.safeParse(input?.description);
   if (!description.success) return { ok: false, error: "The description can be at most 200 characters." };
   const events = z.array(z.string().max(100)).max(10).safeParse(input?.events);
-  return { ok: true, url: String(input?.url ?? ""), description: description.data, events: events.success ? events.data : [] };
+  return { ok: true, fields: { url: String(input?.url ?? ""), description: description.data, events: events.success ? events.data : [] } };
 }
 
 export async function addEndpointAction(slug: string, input: EndpointInput): Promise<ActionResult<{ id: string }>> {
   return withTeamRole<{ id: string }>(slug, MANAGERS, async ({ team, actor }) => {
-    const fields = parseEndpointInput(input);
-    if (!fields.ok) return fields;
-    const result = await addEndpoint({ teamId: team.id, url: fields.url, description: fields.description, events: fields.events, actor });
+    const parsed = parseEndpointInput(input);
+    if (!parsed.ok) return parsed;
+    const result = await addEndpoint({ ...parsed.fields, teamId: team.id, actor });
     revalidatePath(webhooksPath(team.slug));
     return result;
   });
@@ -42,16 +40,9 @@ export async function editEndpointAction(slug: string, endpointId: string, input
   return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
     const id = idSchema.safeParse(endpointId);
     if (!id.success) return { ok: false, error: GONE };
-    const fields = parseEndpointInput(input);
-    if (!fields.ok) return fields;
-    const result = await editEndpoint({
-      id: id.data,
-      teamId: team.id,
-      url: fields.url,
-      description: fields.description,
-      events: fields.events,
-      actor,
-    });
+    const parsed = parseEndpointInput(input);
+    if (!parsed.ok) return parsed;
+    const result = await editEndpoint({ ...parsed.fields, id: id.data, teamId: team.id, actor });
     revalidatePath(webhooksPath(team.slug), "layout");
     return result;
   });

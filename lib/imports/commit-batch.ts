@@ -1,0 +1,92 @@
+import { db, type Tx } from "../db/client";
+import { extendLease, type ClaimedJob } from "../jobs/job-store";
+import type { JobLease } from "../jobs/dispatcher";
+import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-merge-store";
+import { writeLeadBatch } from "../leads/lead-writer";
+import type { NewLead } from "../leads/new-lead";
+import { advanceCursor, insertRefusedRows } from "./import-store";
+
+// The one transaction that commits a batch of an import (lib/imports/import-job.ts): the
+// job's claim extended, duplicates filled, the cursor fenced and advanced, refused rows
+// stored, new leads written through the lead writer. The rows are the stores': the job's
+// (lib/jobs/job-store.ts), the leads' (lead-merge-store.ts, the lead writer), the import's
+// (import-store.ts).
+
+/** A lead an import's batch updates (duplicates mode "update"): the fields it fills. */
+export type LeadFill = { id: string; fill: (lead: FillableLead) => FillableLead | null };
+
+export type Batch = {
+  importId: string;
+  teamId: string;
+  /** The cursor this batch starts from; the commit is refused if it moved meanwhile. */
+  from: number;
+  /** Data rows this batch handled. */
+  rows: number;
+  leads: (NewLead & { importId: string })[];
+  fills: LeadFill[];
+  /** Rows that filled a lead of this same batch before its insert. */
+  updatedPending: number;
+  skipped: number;
+  refused: { row: number; cells: string[]; reason: string }[];
+};
+
+/** The batch's commit was refused: the import's cursor moved or the job's claim was lost (another runner has it). */
+export class BatchFencedError extends Error {
+  override name = "BatchFencedError";
+}
+
+/** Fills the stored leads the batch duplicates, as `tx` sees them now; returns how many changed. */
+async function fillDuplicates(tx: Tx, batch: Batch): Promise<number> {
+  if (!batch.fills.length) return 0;
+  const stored = await findFillableLeads(
+    tx,
+    batch.teamId,
+    batch.fills.map((f) => f.id),
+  );
+  const current = new Map(stored.map((lead) => [lead.id, lead]));
+  const changed = new Map<string, FillableLead>();
+  let filled = 0;
+  for (const { id, fill } of batch.fills) {
+    const lead = changed.get(id) ?? current.get(id);
+    if (!lead) continue;
+    const next = fill(lead);
+    if (next) {
+      changed.set(id, next);
+      filled++;
+    }
+  }
+  for (const lead of changed.values()) await updateFilledLead(tx, batch.teamId, lead);
+  return filled;
+}
+
+/**
+ * Commits one batch in one short transaction: the job's claim extended (only while this
+ * worker holds it), the updated leads filled, the import's cursor and counts advanced (only
+ * from `from`: a second runner's batch of the same rows finds the cursor moved and rolls
+ * back), the refused rows stored, the new leads inserted with consecutive ids in file
+ * order. Returns the counts the batch added.
+ */
+export async function commitBatch(
+  batch: Batch,
+  claim: { job: ClaimedJob; lease: JobLease; now: Date },
+): Promise<{ created: number; updated: number }> {
+  return db().$transaction(
+    async (tx) => {
+      if (!(await extendLease(claim.job, claim.lease.workerId, new Date(claim.now.getTime() + claim.lease.leaseMs), tx))) {
+        throw new BatchFencedError("The import job's claim was lost");
+      }
+      const filled = await fillDuplicates(tx, batch);
+      const updated = batch.updatedPending + filled;
+      const skipped = batch.skipped + batch.fills.length - filled;
+      const counts = { created: batch.leads.length, updated, skipped, refused: batch.refused.length };
+      if (!(await advanceCursor(tx, { importId: batch.importId, from: batch.from, rows: batch.rows, ...counts }))) {
+        throw new BatchFencedError("The import's cursor moved: another runner committed these rows");
+      }
+      await insertRefusedRows(tx, batch.importId, batch.refused);
+      // Last: the lead counter's row lock is held from here to the commit only.
+      await writeLeadBatch(tx, batch.leads);
+      return { created: batch.leads.length, updated };
+    },
+    { maxWait: 10_000, timeout: 30_000 },
+  );
+}
