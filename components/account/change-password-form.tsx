@@ -3,8 +3,10 @@
 import { signIn } from "next-auth/react";
 import { useActionState, useEffect, useRef, useState } from "react";
 import { changePasswordAction } from "@/app/account/actions";
+import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { buttonClass, inputClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { NewPasswordFields } from "./new-password-fields";
 
 /**
@@ -38,20 +40,15 @@ export function ChangePasswordForm() {
       }}
       className="space-y-4"
     >
-      <div>
-        <label htmlFor="current" className={labelClass}>
-          Current password
-        </label>
+      <Field id="current" label="Current password">
         <input id="current" name="current" type="password" required autoComplete="current-password" className={`${inputClass} mt-1.5`} />
-      </div>
+      </Field>
       <NewPasswordFields />
       <FormError error={state && !state.ok ? state.error : null} />
       <p role="status" className={done ? "rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" : "sr-only"}>
         {done}
       </p>
-      <button type="submit" disabled={pending} className={`${buttonClass("primary")} w-full`}>
-        {pending ? "Changing…" : "Change password"}
-      </button>
+      <SubmitButton pending={pending} label="Change password" pendingLabel="Changing…" className={`${buttonClass("primary")} w-full`} />
     </form>
   );
 }

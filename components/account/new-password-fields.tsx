@@ -1,4 +1,5 @@
-import { inputClass, labelClass } from "@/components/ui/styles";
+import { Field } from "@/components/ui/field";
+import { inputClass } from "@/components/ui/styles";
 import { PASSWORD_MIN_LENGTH } from "@/lib/users/password-policy";
 
 /**
@@ -12,10 +13,7 @@ export function NewPasswordFields({
 }) {
   return (
     <>
-      <div>
-        <label htmlFor="password" className={labelClass}>
-          {labels.password}
-        </label>
+      <Field id="password" label={labels.password}>
         <input
           id="password"
           name="password"
@@ -29,13 +27,10 @@ export function NewPasswordFields({
         <p id="password-help" className="mt-1.5 text-xs text-slate-500">
           At least {PASSWORD_MIN_LENGTH} characters; a few unrelated words work well.
         </p>
-      </div>
-      <div>
-        <label htmlFor="confirm" className={labelClass}>
-          {labels.confirm}
-        </label>
+      </Field>
+      <Field id="confirm" label={labels.confirm}>
         <input id="confirm" name="confirm" type="password" required autoComplete="new-password" className={`${inputClass} mt-1.5`} />
-      </div>
+      </Field>
     </>
   );
 }

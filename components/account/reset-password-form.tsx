@@ -5,6 +5,7 @@ import { useActionState } from "react";
 import { resetPasswordAction } from "@/app/reset/[token]/actions";
 import { FormError } from "@/components/ui/form-error";
 import { buttonClass, linkClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { NewPasswordFields } from "./new-password-fields";
 
 export function ResetPasswordForm({ token, email }: { token: string; email: string }) {
@@ -26,9 +27,7 @@ export function ResetPasswordForm({ token, email }: { token: string; email: stri
       <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
       <NewPasswordFields />
       <FormError error={state && !state.ok ? state.error : null} />
-      <button type="submit" disabled={pending} className={`${buttonClass("primary")} w-full`}>
-        {pending ? "Setting…" : "Set new password"}
-      </button>
+      <SubmitButton pending={pending} label="Set new password" pendingLabel="Setting…" className={`${buttonClass("primary")} w-full`} />
     </form>
   );
 }

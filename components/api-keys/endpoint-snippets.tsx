@@ -2,8 +2,9 @@
 
 import { useId, useRef, useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Field } from "@/components/ui/field";
 import { WarningIcon } from "@/components/ui/icons";
-import { cardClass, focusRingClass, inputClass, labelClass } from "@/components/ui/styles";
+import { cardClass, focusRingClass, inputClass } from "@/components/ui/styles";
 import { snippets } from "./snippets";
 
 /** "How to call this endpoint": copy-paste examples for this deployment, never containing a secret. */
@@ -44,10 +45,7 @@ export function EndpointSnippets({ baseUrl, keyIds, source }: { baseUrl: string;
         </p>
       </div>
       {keyIds.length > 1 ? (
-        <div className="mt-3">
-          <label htmlFor={`${id}-key`} className={labelClass}>
-            Key
-          </label>
+        <Field id={`${id}-key`} label="Key" className="mt-3">
           <select
             id={`${id}-key`}
             value={keyId}
@@ -60,7 +58,7 @@ export function EndpointSnippets({ baseUrl, keyIds, source }: { baseUrl: string;
               </option>
             ))}
           </select>
-        </div>
+        </Field>
       ) : null}
       <div role="tablist" aria-label="Language" className="mt-4 flex flex-wrap gap-1 border-b border-slate-200">
         {list.map((snippet, index) => (

@@ -2,8 +2,9 @@
 
 import { generateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
 import { EXPIRY_CHOICES } from "@/lib/api-keys/key-expiry";
+import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
-import { inputClass, labelClass } from "@/components/ui/styles";
+import { inputClass } from "@/components/ui/styles";
 import { ExpirySelect } from "./key-lifecycle-buttons";
 
 export function GenerateKeyDialog({ slug }: { slug: string }) {
@@ -18,10 +19,7 @@ export function GenerateKeyDialog({ slug }: { slug: string }) {
       unreachable="The server could not be reached; no key was generated. Try again."
       notice={(result) => `Key ${result.keyId} generated. Copy its secret now: after the first copy it is only shown masked.`}
     >
-      <div>
-        <label htmlFor="key-description" className={labelClass}>
-          Description <span className="font-normal text-slate-500">(optional)</span>
-        </label>
+      <Field id="key-description" label="Description" optional>
         <input
           id="key-description"
           name="description"
@@ -30,13 +28,10 @@ export function GenerateKeyDialog({ slug }: { slug: string }) {
           className={`${inputClass} mt-1.5`}
           autoFocus
         />
-      </div>
-      <div>
-        <label htmlFor="key-expiry" className={labelClass}>
-          Expires
-        </label>
+      </Field>
+      <Field id="key-expiry" label="Expires">
         <ExpirySelect id="key-expiry" choices={EXPIRY_CHOICES} />
-      </div>
+      </Field>
     </FormDialog>
   );
 }

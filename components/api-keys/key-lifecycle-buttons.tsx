@@ -2,8 +2,9 @@
 
 import { rollApiKeyAction, updateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
 import { EXPIRY_CHOICES, EXPIRY_LABEL, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
+import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { buttonClass, inputClass } from "@/components/ui/styles";
 
 const smallTrigger = (text: string) => ({ text, className: buttonClass("secondary", "sm") });
 const UNCHANGED = "The server could not be reached; nothing was changed. Try again.";
@@ -63,10 +64,7 @@ export function EditKeyButton({
       submit={(form) => updateApiKeyAction(slug, keyId, String(form.get("description") ?? ""), String(form.get("expiry") ?? "keep"))}
       notice={() => `Key ${keyId} saved.`}
     >
-      <div>
-        <label htmlFor={`edit-description-${keyId}`} className={labelClass}>
-          Description
-        </label>
+      <Field id={`edit-description-${keyId}`} label="Description">
         <input
           id={`edit-description-${keyId}`}
           name="description"
@@ -75,13 +73,10 @@ export function EditKeyButton({
           className={`${inputClass} mt-1.5`}
           autoFocus
         />
-      </div>
-      <div>
-        <label htmlFor={`edit-expiry-${keyId}`} className={labelClass}>
-          Expires
-        </label>
+      </Field>
+      <Field id={`edit-expiry-${keyId}`} label="Expires">
         <ExpirySelect id={`edit-expiry-${keyId}`} choices={EXPIRY_CHOICES} keep={expiresText ?? "Never (keep)"} />
-      </div>
+      </Field>
     </FormDialog>
   );
 }
@@ -105,12 +100,9 @@ export function RollKeyButton({ slug, keyId, keyName }: { slug: string; keyId: s
       submit={(form) => rollApiKeyAction(slug, keyId, String(form.get("expiry") ?? ""))}
       notice={(result) => `Key ${result.keyId} generated to replace ${keyId}. Copy its secret now.`}
     >
-      <div>
-        <label htmlFor={`roll-expiry-${keyId}`} className={labelClass}>
-          The old key stops working
-        </label>
+      <Field id={`roll-expiry-${keyId}`} label="The old key stops working">
         <ExpirySelect id={`roll-expiry-${keyId}`} choices={ROLL_CHOICES} initial="24h" />
-      </div>
+      </Field>
     </FormDialog>
   );
 }

@@ -6,7 +6,9 @@ import { useActionState, useEffect, useRef } from "react";
 import { acceptAsSignedInUserAction, createAccountAction, type AcceptState } from "@/app/invite/[token]/actions";
 import { NewPasswordFields } from "@/components/account/new-password-fields";
 import { signInToAccept } from "@/components/auth/invite-links";
-import { buttonClass, inputClass, labelClass, linkClass } from "@/components/ui/styles";
+import { Field } from "@/components/ui/field";
+import { buttonClass, inputClass, linkClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 function Problem({ state, token }: { state: AcceptState; token: string }) {
   if (!state || state.ok) return null;
@@ -19,6 +21,21 @@ function Problem({ state, token }: { state: AcceptState; token: string }) {
         </Link>
       ) : null}
     </p>
+  );
+}
+
+/** A refusal (with "Sign in" where signing in is the way), then the submit button: "Joining…" from the submit until the team opens. */
+function Outcome({ state, token, pending, label }: { state: AcceptState; token: string; pending: boolean; label: string }) {
+  return (
+    <>
+      <Problem state={state} token={token} />
+      <SubmitButton
+        pending={pending || Boolean(state?.ok)}
+        label={label}
+        pendingLabel="Joining…"
+        className={`${buttonClass("primary")} w-full`}
+      />
+    </>
   );
 }
 
@@ -47,17 +64,11 @@ export function CreateAccountForm({ token, email }: { token: string; email: stri
       <input type="hidden" name="token" value={token} />
       {/* Lets password managers store the new credentials under the right account. */}
       <input type="email" name="username" value={email} autoComplete="username" readOnly hidden />
-      <div>
-        <label htmlFor="name" className={labelClass}>
-          Your name <span className="font-normal text-slate-500">(optional)</span>
-        </label>
+      <Field id="name" label="Your name" optional>
         <input id="name" name="name" maxLength={100} autoComplete="name" className={`${inputClass} mt-1.5`} />
-      </div>
+      </Field>
       <NewPasswordFields labels={{ password: "Choose a password", confirm: "Confirm password" }} />
-      <Problem state={state} token={token} />
-      <button type="submit" disabled={pending || state?.ok} className={`${buttonClass("primary")} w-full`}>
-        {state?.ok || pending ? "Joining…" : "Create account and join"}
-      </button>
+      <Outcome state={state} token={token} pending={pending} label="Create account and join" />
       <p className="text-sm text-slate-600">
         Already have an account with this address?{" "}
         <Link href={signInToAccept(token)} className={linkClass}>
@@ -79,10 +90,7 @@ export function AcceptAsSignedInForm({ token }: { token: string }) {
   return (
     <form action={action} className="space-y-4">
       <input type="hidden" name="token" value={token} />
-      <Problem state={state} token={token} />
-      <button type="submit" disabled={pending || state?.ok} className={`${buttonClass("primary")} w-full`}>
-        {state?.ok || pending ? "Joining…" : "Join team"}
-      </button>
+      <Outcome state={state} token={token} pending={pending} label="Join team" />
     </form>
   );
 }

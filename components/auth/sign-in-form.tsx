@@ -2,7 +2,10 @@
 
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { buttonClass, inputClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 // lib/rate-limit/sign-in-limits.ts: "SignInThrottled:<seconds>".
 const THROTTLED = /^SignInThrottled:(\d+)$/;
@@ -42,26 +45,14 @@ export function SignInForm({ callbackUrl, email = "" }: { callbackUrl: string; e
 
   return (
     <form onSubmit={submit} className="space-y-4">
-      <div>
-        <label htmlFor="email" className={labelClass}>
-          Email
-        </label>
+      <Field id="email" label="Email">
         <input id="email" name="email" type="email" autoComplete="email" required defaultValue={email} className={`${inputClass} mt-1.5`} />
-      </div>
-      <div>
-        <label htmlFor="password" className={labelClass}>
-          Password
-        </label>
+      </Field>
+      <Field id="password" label="Password">
         <input id="password" name="password" type="password" autoComplete="current-password" required className={`${inputClass} mt-1.5`} />
-      </div>
-      {error ? (
-        <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
-      <button type="submit" disabled={pending} className={`${buttonClass("primary")} w-full`}>
-        {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </Field>
+      <FormError error={error} />
+      <SubmitButton pending={pending} label="Sign in" pendingLabel="Signing in…" className={`${buttonClass("primary")} w-full`} />
     </form>
   );
 }

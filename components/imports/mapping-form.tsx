@@ -5,7 +5,9 @@ import { useState, useTransition } from "react";
 import { discardImportAction, previewImportAction, startImportAction, type ImportChoices } from "@/app/t/[slug]/leads/import/actions";
 import { COLUMN_TARGETS, TARGET_LABELS, type ColumnMapping, type ColumnTarget } from "@/lib/imports/column-mapping";
 import type { Preview, PreviewRow } from "@/lib/imports/import-preview";
+import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
+import { namedChoices, SelectOptions } from "@/components/ui/select-options";
 import { buttonClass, cardClass, focusRingClass, inputClass, labelClass } from "@/components/ui/styles";
 import { TableHead } from "@/components/ui/table-head";
 
@@ -150,24 +152,16 @@ export function MappingForm({
         <h2 id="choices-heading" className="text-base font-semibold text-slate-900">
           Source and duplicates
         </h2>
-        <div>
-          <label htmlFor="import-source" className={labelClass}>
-            Lead source for rows without one
-          </label>
+        <Field id="import-source" label="Lead source for rows without one">
           <select
             id="import-source"
             value={sourceId}
             onChange={(event) => changed(() => setSourceId(event.target.value))}
             className={`${inputClass} mt-1 max-w-sm`}
           >
-            <option value="">As the API does (a mapped Source column, else API)</option>
-            {sources.map((source) => (
-              <option key={source.id} value={source.id}>
-                {source.name}
-              </option>
-            ))}
+            <SelectOptions none="As the API does (a mapped Source column, else API)" choices={namedChoices(sources)} />
           </select>
-        </div>
+        </Field>
         <fieldset>
           <legend className={labelClass}>Rows that match a lead already there</legend>
           <div className="mt-2 space-y-2">

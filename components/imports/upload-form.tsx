@@ -2,8 +2,10 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { inputClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 /**
  * Step 1 of Leads → Import: the file is sent as the request body (up to 50 MB), stored
@@ -47,10 +49,7 @@ export function UploadForm({ slug, maxMegabytes }: { slug: string; maxMegabytes:
 
   return (
     <form onSubmit={upload} className="space-y-4">
-      <div>
-        <label htmlFor="import-file" className={labelClass}>
-          CSV file
-        </label>
+      <Field id="import-file" label="CSV file">
         <input
           id="import-file"
           name="file"
@@ -63,11 +62,9 @@ export function UploadForm({ slug, maxMegabytes }: { slug: string; maxMegabytes:
           UTF-8 (with or without BOM) or UTF-16; comma, semicolon or tab between cells; up to {maxMegabytes} MB. The first row names the
           columns.
         </p>
-      </div>
+      </Field>
       <FormError error={error} />
-      <button type="submit" disabled={pending} className={buttonClass()}>
-        {pending ? "Uploading and checking…" : "Upload"}
-      </button>
+      <SubmitButton pending={pending} label="Upload" pendingLabel="Uploading and checking…" />
     </form>
   );
 }

@@ -2,8 +2,8 @@ import Link from "next/link";
 import type { SessionUser } from "@/lib/auth/session";
 import type { TeamSummary } from "@/lib/teams/team-store";
 import { SignOutButton } from "@/components/auth/sign-out-button";
-import { KeyIcon } from "@/components/ui/icons";
 import { HeaderMenu } from "./header-menu";
+import { HomeLink } from "./home-link";
 import { MainNav } from "./main-nav";
 import { TeamSwitcher } from "./team-switcher";
 
@@ -12,13 +12,7 @@ export function AppHeader({ user, team, teams }: { user: SessionUser; team: Team
   return (
     <header className="relative border-b border-slate-200 bg-white">
       <div className="mx-auto flex h-14 max-w-7xl items-center gap-x-3 px-4 sm:h-16 sm:gap-x-4 sm:px-6 lg:px-8">
-        <Link href="/" className="flex shrink-0 items-center gap-2 rounded-md focus-visible:outline-2 focus-visible:outline-indigo-600">
-          <span className="flex h-8 w-8 items-center justify-center rounded-lg bg-indigo-600 text-white">
-            <KeyIcon className="h-4 w-4" />
-          </span>
-          {/* Visually hidden on phones, where the link would otherwise have no name. */}
-          <span className="sr-only font-semibold tracking-tight sm:not-sr-only">Lead Intake</span>
-        </Link>
+        <HomeLink compact />
         <span className="text-slate-300" aria-hidden="true">
           /
         </span>

@@ -1,11 +1,10 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useRef, useState } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { MenuIcon } from "@/components/ui/icons";
 import { buttonClass } from "@/components/ui/styles";
-import { useDismiss } from "@/components/ui/use-dismiss";
+import { useDisclosure } from "@/components/ui/use-disclosure";
 import { MainNav } from "./main-nav";
 
 /**
@@ -13,19 +12,10 @@ import { MainNav } from "./main-nav";
  * sections, the account and Sign out under the header, so the header keeps to one row.
  */
 export function HeaderMenu({ slug, email }: { slug: string; email: string }) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const close = useCallback(() => setOpen(false), []);
-  useDismiss(open, root, close);
+  const { open, close, root, toggle } = useDisclosure("header-menu");
   return (
     <div ref={root} className="ml-auto shrink-0 sm:hidden">
-      <button
-        type="button"
-        aria-expanded={open}
-        aria-controls="header-menu"
-        onClick={() => setOpen((v) => !v)}
-        className={buttonClass("ghost")}
-      >
+      <button type="button" {...toggle} className={buttonClass("ghost")}>
         <MenuIcon className="h-5 w-5" /> Menu
       </button>
       {open ? (

@@ -1,22 +1,14 @@
 "use client";
 
 import Link from "next/link";
-import { useCallback, useRef, useState } from "react";
 import type { TeamSummary } from "@/lib/teams/team-store";
 import { ROLE_LABEL } from "@/components/members/role-label";
 import { CheckIcon, ChevronIcon, PlusIcon } from "@/components/ui/icons";
-import { useDismiss } from "@/components/ui/use-dismiss";
+import { useDisclosure } from "@/components/ui/use-disclosure";
 
 /** A disclosure listing the user's teams, and "New team" at the end. */
 export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: TeamSummary[] }) {
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-
-  useDismiss(
-    open,
-    root,
-    useCallback(() => setOpen(false), []),
-  );
+  const { open, close, root, toggle } = useDisclosure("team-switcher-list");
 
   const label = (
     <>
@@ -28,9 +20,7 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
     <div ref={root} className="relative min-w-0">
       <button
         type="button"
-        aria-expanded={open}
-        aria-controls="team-switcher-list"
-        onClick={() => setOpen((v) => !v)}
+        {...toggle}
         className="flex max-w-full items-center gap-2 rounded-md px-2 py-1.5 text-sm hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-indigo-600"
       >
         {/* No aria-label: the name must contain the text the button shows (WCAG 2.5.3, label in name). */}
@@ -49,7 +39,7 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
               <Link
                 href={`/t/${team.slug}/leads`}
                 aria-current={team.slug === current.slug ? "true" : undefined}
-                onClick={() => setOpen(false)}
+                onClick={close}
                 className="flex items-center justify-between rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
               >
                 <span className="min-w-0 truncate" title={team.name}>
@@ -62,7 +52,7 @@ export function TeamSwitcher({ current, teams }: { current: TeamSummary; teams: 
           <li className="mt-1 border-t border-slate-100 pt-1">
             <Link
               href="/teams/new"
-              onClick={() => setOpen(false)}
+              onClick={close}
               className="flex items-center gap-2 rounded-md px-3 py-2 text-sm font-medium text-indigo-700 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
             >
               <PlusIcon className="h-4 w-4" /> New team

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { DuplicateLead } from "@/lib/leads/duplicate-store";
-import { DateTime } from "@/components/ui/date-time";
 import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
+import { LeadRows } from "./lead-rows";
 
 const REASON = { email: "same email", phone: "same phone" } as const;
 
@@ -27,22 +27,20 @@ export function DuplicateList({
         ) : null}
       </div>
       {duplicates.length ? (
-        <ul className="mt-3 divide-y divide-slate-100">
-          {duplicates.map((lead) => (
-            <li key={lead.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
-              <span className="flex min-w-0 flex-wrap items-center gap-2 [overflow-wrap:anywhere]">
-                <Link href={`/t/${slug}/leads/${lead.id}`} className={linkClass}>
-                  {lead.name}
-                </Link>
-                <span className="font-mono text-xs text-slate-500">{lead.id}</span>
-                <span className="min-w-0 text-slate-600">{lead.email}</span>
-              </span>
-              <span className="text-xs text-slate-500">
-                {lead.reasons.map((r) => REASON[r]).join(", ")} · <DateTime value={lead.createdAt} />
-              </span>
-            </li>
-          ))}
-        </ul>
+        <LeadRows
+          leads={duplicates}
+          why={(lead) => lead.reasons.map((r) => REASON[r]).join(", ")}
+          noteClassName="text-xs text-slate-500"
+          who={(lead) => (
+            <>
+              <Link href={`/t/${slug}/leads/${lead.id}`} className={linkClass}>
+                {lead.name}
+              </Link>
+              <span className="font-mono text-xs text-slate-500">{lead.id}</span>
+              <span className="min-w-0 text-slate-600">{lead.email}</span>
+            </>
+          )}
+        />
       ) : (
         <p className="mt-3 text-sm text-slate-500">No other lead of this team has the same email or phone number.</p>
       )}

@@ -1,6 +1,8 @@
 import type { LeadFilter } from "@/lib/leads/lead-filter";
+import { Field } from "@/components/ui/field";
 import { SearchIcon } from "@/components/ui/icons";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { namedChoices, SelectOptions, type Choice } from "@/components/ui/select-options";
+import { buttonClass, inputClass } from "@/components/ui/styles";
 
 export type FilterChoices = {
   sources: { id: string; name: string }[];
@@ -56,7 +58,7 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
             name="source"
             value={filter.sourceId}
             any="Any source"
-            options={choices.sources.map((source) => ({ value: source.id, label: source.name }))}
+            options={namedChoices(choices.sources)}
           />
           <FilterSelect
             id="filter-key"
@@ -81,15 +83,12 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
           <FilterInput id="filter-utm-campaign" label="UTM campaign" name="utm_campaign" value={filter.utmCampaign ?? ""} maxLength={200} />
           <FilterInput id="filter-from" label="Created from (UTC)" name="from" type="date" value={filter.createdFrom ?? ""} />
           <FilterInput id="filter-to" label="Created to (UTC, inclusive)" name="to" type="date" value={filter.createdTo ?? ""} />
-          <div>
-            <label htmlFor="filter-sort" className={labelClass}>
-              Sort
-            </label>
+          <Field id="filter-sort" label="Sort">
             <select id="filter-sort" name="sort" defaultValue={filter.sort} className={`${inputClass} mt-1`}>
               <option value="newest">Newest first</option>
               <option value="oldest">Oldest first</option>
             </select>
-          </div>
+          </Field>
           <div className="flex items-end">
             <label className="flex items-center gap-2 text-slate-800">
               <input type="checkbox" name="duplicates" value="1" defaultChecked={filter.duplicatesOnly} className="h-4 w-4" />
@@ -121,22 +120,14 @@ function FilterSelect({
   name: string;
   value: string | null;
   any: string;
-  options: { value: string; label: string }[];
+  options: Choice[];
 }) {
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
+    <Field id={id} label={label}>
       <select id={id} name={name} defaultValue={value ?? ""} className={`${inputClass} mt-1`}>
-        <option value="">{any}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <SelectOptions none={any} choices={options} />
       </select>
-    </div>
+    </Field>
   );
 }
 
@@ -156,11 +147,8 @@ function FilterInput({
   maxLength?: number;
 }) {
   return (
-    <div>
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
+    <Field id={id} label={label}>
       <input id={id} name={name} type={type} defaultValue={value} maxLength={maxLength} className={`${inputClass} mt-1`} />
-    </div>
+    </Field>
   );
 }

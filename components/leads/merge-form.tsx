@@ -4,7 +4,9 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { mergeLeadsAction } from "@/app/t/[slug]/leads/actions";
 import { MERGE_FIELDS, type MergeField } from "@/lib/leads/merge-fields";
-import { buttonClass, cardClass } from "@/components/ui/styles";
+import { FormError } from "@/components/ui/form-error";
+import { cardClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 export type MergeCandidate = { id: string; name: string; createdAt: string; values: Record<string, string | null> };
 
@@ -108,15 +110,14 @@ export function MergeForm({
           </tbody>
         </table>
       </div>
-      {error ? (
-        <p role="alert" className="mt-3 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} className="mt-3 text-sm text-red-700" />
       <div className="mt-4">
-        <button type="submit" disabled={pending || count === 0} className={buttonClass("primary")}>
-          {pending ? "Merging…" : `Merge ${count === 1 ? "1 lead" : `${count} leads`} into ${survivorId}`}
-        </button>
+        <SubmitButton
+          pending={pending}
+          disabled={count === 0}
+          label={`Merge ${count === 1 ? "1 lead" : `${count} leads`} into ${survivorId}`}
+          pendingLabel="Merging…"
+        />
       </div>
     </form>
   );

@@ -12,29 +12,23 @@ export function Pagination({
   oldestFirst?: boolean;
 }) {
   if (!previous && !next) return null;
-  const disabled = `${buttonClass("secondary", "sm")} pointer-events-none opacity-50`;
-  const previousLabel = oldestFirst ? "← Older" : "← Newer";
-  const nextLabel = oldestFirst ? "Newer →" : "Older →";
   return (
     <nav aria-label="Pagination" className="mt-4 flex justify-end gap-2">
-      {previous ? (
-        <Link href={previous} className={buttonClass("secondary", "sm")}>
-          {previousLabel}
-        </Link>
-      ) : (
-        <span aria-disabled="true" className={disabled}>
-          {previousLabel}
-        </span>
-      )}
-      {next ? (
-        <Link href={next} className={buttonClass("secondary", "sm")}>
-          {nextLabel}
-        </Link>
-      ) : (
-        <span aria-disabled="true" className={disabled}>
-          {nextLabel}
-        </span>
-      )}
+      <PageLink href={previous} label={oldestFirst ? "← Older" : "← Newer"} />
+      <PageLink href={next} label={oldestFirst ? "Newer →" : "Older →"} />
     </nav>
+  );
+}
+
+/** A link to a page, or where there is none, its label shown disabled. */
+function PageLink({ href, label }: { href: string | null; label: string }) {
+  return href ? (
+    <Link href={href} className={buttonClass("secondary", "sm")}>
+      {label}
+    </Link>
+  ) : (
+    <span aria-disabled="true" className={`${buttonClass("secondary", "sm")} pointer-events-none opacity-50`}>
+      {label}
+    </span>
   );
 }

@@ -1,17 +1,20 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { regenerateInviteAction, revokeInviteAction } from "@/app/t/[slug]/settings/members/actions";
 import type { PendingInvite } from "@/lib/teams/invite-store";
 import { Badge } from "@/components/ui/badge";
-import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
-import { buttonClass, cardClass, inputClass } from "@/components/ui/styles";
+import { FormError } from "@/components/ui/form-error";
+import { buttonClass, cardClass } from "@/components/ui/styles";
+import { useActionRunner } from "@/components/ui/use-action-runner";
+import { InviteLinkField } from "./invite-link-field";
 import { ROLE_LABEL } from "./role-label";
 
+const unreachable = () => ({ ok: false as const, error: "The server could not be reached; try again." });
+
 export function PendingInvites({ slug, invites }: { slug: string; invites: PendingInvite[] }) {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, error, run } = useActionRunner();
   // The new link of one invite, shown once, like the first one.
   const [fresh, setFresh] = useState<{ email: string; link: string } | null>(null);
   if (!invites.length) return null;
@@ -20,11 +23,7 @@ export function PendingInvites({ slug, invites }: { slug: string; invites: Pendi
       <h3 id="pending-invites-heading" className="text-sm font-semibold text-slate-900">
         Pending invites
       </h3>
-      {error ? (
-        <p role="alert" className="mt-2 text-sm text-red-700">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} className="mt-2 text-sm text-red-700" />
       <ul className="mt-3 divide-y divide-slate-100">
         {invites.map((invite) => (
           <li key={invite.id} className="flex flex-wrap items-center justify-between gap-3 py-2.5 text-sm">
@@ -40,14 +39,10 @@ export function PendingInvites({ slug, invites }: { slug: string; invites: Pendi
                 disabled={pending}
                 aria-label={`New link for ${invite.email}`}
                 onClick={() =>
-                  startTransition(async () => {
-                    const result = await regenerateInviteAction(slug, invite.id).catch(() => ({
-                      ok: false as const,
-                      error: "The server could not be reached; try again.",
-                    }));
-                    setError(result.ok ? null : result.error);
-                    setFresh(result.ok ? { email: result.email, link: result.link } : null);
-                  })
+                  run(
+                    () => regenerateInviteAction(slug, invite.id).catch(unreachable),
+                    (result) => setFresh(result.ok ? { email: result.email, link: result.link } : null),
+                  )
                 }
                 className={buttonClass("secondary", "sm")}
               >
@@ -57,12 +52,7 @@ export function PendingInvites({ slug, invites }: { slug: string; invites: Pendi
                 type="button"
                 disabled={pending}
                 aria-label={`Revoke invite for ${invite.email}`}
-                onClick={() =>
-                  startTransition(async () => {
-                    const result = await revokeInviteAction(slug, invite.id);
-                    setError(result.ok ? null : result.error);
-                  })
-                }
+                onClick={() => run(() => revokeInviteAction(slug, invite.id))}
                 className={buttonClass("secondary", "sm")}
               >
                 Revoke
@@ -74,19 +64,13 @@ export function PendingInvites({ slug, invites }: { slug: string; invites: Pendi
       {fresh ? (
         <div className="mt-3 rounded-md bg-indigo-50 p-3 text-sm text-indigo-900 ring-1 ring-indigo-200">
           <p className="font-medium">New invite link for {fresh.email} (the old link no longer works)</p>
-          <div className="mt-2 flex items-center gap-1">
-            <label htmlFor="regenerated-invite-link" className="sr-only">
-              New invite link
-            </label>
-            <input
-              id="regenerated-invite-link"
-              readOnly
-              value={fresh.link}
-              onFocus={(e) => e.currentTarget.select()}
-              className={`${inputClass} font-mono text-xs`}
-            />
-            <CopyButton text={fresh.link} label={`Copy new invite link for ${fresh.email}`} />
-          </div>
+          <InviteLinkField
+            id="regenerated-invite-link"
+            label="New invite link"
+            link={fresh.link}
+            copyLabel={`Copy new invite link for ${fresh.email}`}
+            className="mt-2 flex items-center gap-1"
+          />
         </div>
       ) : null}
     </section>

@@ -1,7 +1,8 @@
 import Link from "next/link";
 import type { RequestLogRow } from "@/lib/request-log/request-log-store";
 import { Badge } from "@/components/ui/badge";
-import { DateTime } from "@/components/ui/date-time";
+import { DateCell } from "@/components/ui/date-time";
+import { NewestOlderNav } from "@/components/ui/newest-older-nav";
 import { cardClass, linkClass } from "@/components/ui/styles";
 import { TableHead } from "@/components/ui/table-head";
 
@@ -15,8 +16,37 @@ const ENCODING_LABEL: Record<string, string> = {
   none: "None",
 };
 
+/**
+ * A page of a key's or form's request log: the table, then "← Newest" and "Older →". `base`
+ * is the page's path, `cursor` its ?before= (none on the newest page), `log` its rows and the
+ * next older page's cursor.
+ */
+export function RequestLog({
+  base,
+  cursor,
+  log,
+  ...table
+}: {
+  slug: string;
+  base: string;
+  cursor: number | undefined;
+  log: { rows: RequestLogRow[]; olderCursor: number | null };
+  of?: "key" | "form";
+}) {
+  return (
+    <>
+      <RequestLogTable {...table} rows={log.rows} />
+      <NewestOlderNav
+        label="Request log pages"
+        newestHref={cursor ? base : null}
+        olderHref={log.olderCursor ? `${base}?before=${log.olderCursor}` : null}
+      />
+    </>
+  );
+}
+
 /** A key's requests as text (never HTML), newest first. */
-export function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows: RequestLogRow[]; of?: "key" | "form" }) {
+function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows: RequestLogRow[]; of?: "key" | "form" }) {
   if (rows.length === 0) {
     return (
       <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>
@@ -32,9 +62,7 @@ export function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id} data-status={row.status}>
-              <td className={`${td} whitespace-nowrap`}>
-                <DateTime value={row.createdAt} />
-              </td>
+              <DateCell value={row.createdAt} className={td} />
               <td className={td}>
                 <div className="flex flex-wrap items-center gap-2">
                   <Badge tone={row.status < 300 ? "green" : row.status === 429 ? "amber" : "red"}>{row.status}</Badge>

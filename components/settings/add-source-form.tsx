@@ -3,6 +3,7 @@
 import { useActionState, useEffect, useRef } from "react";
 import { addLeadSourceAction } from "@/app/t/[slug]/settings/sources/actions";
 import { buttonClass, cardClass, inputClass, labelClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 import { FormMessage } from "./form-message";
 
 export function AddSourceForm({ slug }: { slug: string }) {
@@ -19,9 +20,7 @@ export function AddSourceForm({ slug }: { slug: string }) {
       </label>
       <div className="mt-1.5 flex gap-2">
         <input id="source-name" name="name" required maxLength={100} placeholder="e.g. Website" className={inputClass} />
-        <button type="submit" disabled={pending} className={`${buttonClass("primary")} shrink-0`}>
-          Add source
-        </button>
+        <SubmitButton pending={pending} label="Add source" className={`${buttonClass("primary")} shrink-0`} />
       </div>
       <div className="mt-2">
         <FormMessage state={state} success="Source added." />

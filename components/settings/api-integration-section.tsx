@@ -12,7 +12,7 @@ export function ApiIntegrationSection({
   slug: string;
   title: string;
   description: React.ReactNode;
-  action: React.ReactNode;
+  action?: React.ReactNode;
   children: React.ReactNode;
 }) {
   return (

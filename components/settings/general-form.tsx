@@ -3,8 +3,10 @@
 import { useActionState } from "react";
 import { updateGeneralAction } from "@/app/t/[slug]/settings/general/actions";
 import type { PhoneCountry } from "@/lib/teams/phone-countries";
-import { buttonClass, cardClass, inputClass, labelClass } from "@/components/ui/styles";
-import { FormMessage } from "./form-message";
+import { Field } from "@/components/ui/field";
+import { SelectOptions } from "@/components/ui/select-options";
+import { cardClass, inputClass } from "@/components/ui/styles";
+import { SaveRow } from "./form-message";
 
 export function GeneralForm(props: {
   slug: string;
@@ -17,10 +19,7 @@ export function GeneralForm(props: {
   return (
     <form action={action} className={`${cardClass} max-w-2xl space-y-5 p-6`}>
       <input type="hidden" name="slug" value={props.slug} />
-      <div>
-        <label htmlFor="team-name" className={labelClass}>
-          Team name
-        </label>
+      <Field id="team-name" label="Team name">
         <input
           id="team-name"
           name="name"
@@ -30,11 +29,8 @@ export function GeneralForm(props: {
           disabled={!props.canEdit}
           className={`${inputClass} mt-1.5`}
         />
-      </div>
-      <div>
-        <label htmlFor="default-country" className={labelClass}>
-          Default phone country
-        </label>
+      </Field>
+      <Field id="default-country" label="Default phone country">
         <select
           id="default-country"
           name="defaultPhoneCountry"
@@ -43,24 +39,17 @@ export function GeneralForm(props: {
           aria-describedby="default-country-help"
           className={`${inputClass} mt-1.5`}
         >
-          <option value="">None: plain numbers need country_code</option>
-          {props.countries.map((c) => (
-            <option key={c.code} value={c.code}>
-              {c.label}
-            </option>
-          ))}
+          <SelectOptions
+            none="None: plain numbers need country_code"
+            choices={props.countries.map((c) => ({ value: c.code, label: c.label }))}
+          />
         </select>
         <p id="default-country-help" className="mt-1.5 text-xs text-slate-500">
           Used to read a phone number sent without a leading + or 00 and without country_code.
         </p>
-      </div>
+      </Field>
       {props.canEdit ? (
-        <div className="flex items-center gap-3">
-          <button type="submit" disabled={pending} className={buttonClass("primary")}>
-            {pending ? "Saving…" : "Save changes"}
-          </button>
-          <FormMessage state={state} success="Settings saved." />
-        </div>
+        <SaveRow pending={pending} label="Save changes" pendingLabel="Saving…" state={state} success="Settings saved." />
       ) : (
         <p className="text-sm text-slate-600">Only owners and admins can change these settings.</p>
       )}

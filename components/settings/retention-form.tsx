@@ -2,8 +2,9 @@
 
 import { useActionState } from "react";
 import { updateRetentionAction } from "@/app/t/[slug]/settings/general/actions";
-import { buttonClass, cardClass, inputClass, labelClass } from "@/components/ui/styles";
-import { FormMessage } from "./form-message";
+import { Field } from "@/components/ui/field";
+import { cardClass, inputClass } from "@/components/ui/styles";
+import { SaveRow } from "./form-message";
 
 /** The team's lead retention (docs/leads.md "Retention"). */
 export function RetentionForm(props: { slug: string; retentionDays: number | null; canEdit: boolean }) {
@@ -14,10 +15,7 @@ export function RetentionForm(props: { slug: string; retentionDays: number | nul
         Lead retention
       </h2>
       <input type="hidden" name="slug" value={props.slug} />
-      <div>
-        <label htmlFor="retention-days" className={labelClass}>
-          Delete leads older than (days)
-        </label>
+      <Field id="retention-days" label="Delete leads older than (days)">
         <input
           id="retention-days"
           name="retentionDays"
@@ -33,14 +31,9 @@ export function RetentionForm(props: { slug: string; retentionDays: number | nul
         <p id="retention-help" className="mt-1.5 text-xs text-slate-500">
           Empty keeps leads forever. Checked every hour; each run that deletes leads is one entry in the audit log.
         </p>
-      </div>
+      </Field>
       {props.canEdit ? (
-        <div className="flex items-center gap-3">
-          <button type="submit" disabled={pending} className={buttonClass("primary")}>
-            {pending ? "Saving…" : "Save retention"}
-          </button>
-          <FormMessage state={state} success="Retention saved." />
-        </div>
+        <SaveRow pending={pending} label="Save retention" pendingLabel="Saving…" state={state} success="Retention saved." />
       ) : null}
     </form>
   );

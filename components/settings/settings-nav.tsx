@@ -1,17 +1,21 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname } from "next/navigation";
+import { NavTabs, type NavTab } from "@/components/ui/nav-tabs";
 import { apiIntegrationTabs } from "./api-integration-nav";
+
+const linkClassName = {
+  base: "block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600",
+  current: "bg-white text-indigo-700 shadow-sm ring-1 ring-slate-200",
+  other: "text-slate-600 hover:bg-white hover:text-slate-900",
+};
 
 /**
  * The settings tabs; the Audit log tab only for owners and admins (its page checks that again).
  * "API Integration" stays current on each of its sub-tabs (api-integration-nav.tsx).
  */
 export function SettingsNav({ slug, showAudit }: { slug: string; showAudit: boolean }) {
-  const pathname = usePathname();
   const base = `/t/${slug}/settings`;
-  const tabs: { href: string; label: string; also?: string[] }[] = [
+  const tabs: NavTab[] = [
     { href: `${base}/general`, label: "General" },
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/sources`, label: "Lead Sources" },
@@ -19,25 +23,12 @@ export function SettingsNav({ slug, showAudit }: { slug: string; showAudit: bool
     ...(showAudit ? [{ href: `${base}/audit`, label: "Audit log" }] : []),
   ];
   return (
-    <nav aria-label="Settings" className="lg:w-56 lg:shrink-0">
-      <ul className="flex gap-1 overflow-x-auto lg:flex-col">
-        {tabs.map((tab) => {
-          const active = [tab.href, ...(tab.also ?? [])].some((href) => pathname.startsWith(href));
-          return (
-            <li key={tab.href}>
-              <Link
-                href={tab.href}
-                aria-current={active ? "page" : undefined}
-                className={`block whitespace-nowrap rounded-md px-3 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-indigo-600 ${
-                  active ? "bg-white text-indigo-700 shadow-sm ring-1 ring-slate-200" : "text-slate-600 hover:bg-white hover:text-slate-900"
-                }`}
-              >
-                {tab.label}
-              </Link>
-            </li>
-          );
-        })}
-      </ul>
-    </nav>
+    <NavTabs
+      label="Settings"
+      tabs={tabs}
+      className="lg:w-56 lg:shrink-0"
+      listClassName="flex gap-1 overflow-x-auto lg:flex-col"
+      linkClassName={linkClassName}
+    />
   );
 }

@@ -2,17 +2,16 @@
 
 import { useActionState } from "react";
 import { createTeamAction } from "@/app/teams/new/actions";
+import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { buttonClass, inputClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
 
 export function NewTeamForm({ maxLength }: { maxLength: number }) {
   const [state, action, pending] = useActionState(createTeamAction, null);
   return (
     <form action={action} className="space-y-4">
-      <div>
-        <label htmlFor="team-name" className={labelClass}>
-          Team name
-        </label>
+      <Field id="team-name" label="Team name">
         <input
           id="team-name"
           name="name"
@@ -22,11 +21,9 @@ export function NewTeamForm({ maxLength }: { maxLength: number }) {
           className={`${inputClass} mt-1.5`}
           autoFocus
         />
-      </div>
+      </Field>
       <FormError error={state && !state.ok ? state.error : null} />
-      <button type="submit" disabled={pending} className={`${buttonClass("primary")} w-full`}>
-        {pending ? "Creating…" : "Create team"}
-      </button>
+      <SubmitButton pending={pending} label="Create team" pendingLabel="Creating…" className={`${buttonClass("primary")} w-full`} />
     </form>
   );
 }

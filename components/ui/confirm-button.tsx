@@ -3,6 +3,7 @@
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/auth/require-team-role";
 import { Dialog } from "./dialog";
+import { FormError } from "./form-error";
 import { buttonClass } from "./styles";
 
 /**
@@ -56,11 +57,7 @@ export function ConfirmButton({
         {children}
       </button>
       <Dialog open={open} onClose={() => setOpen(false)} title={title} description={description}>
-        {error ? (
-          <p role="alert" className="mb-3 text-sm text-red-700">
-            {error}
-          </p>
-        ) : null}
+        <FormError error={error} className="mb-3 text-sm text-red-700" />
         <div className="flex justify-end gap-2">
           <button type="button" onClick={() => setOpen(false)} className={buttonClass("secondary")} autoFocus>
             Cancel

@@ -13,3 +13,12 @@ export function DateTime({ value, fallback = "Never" }: { value: Date | null; fa
     </time>
   );
 }
+
+/** A table cell holding one date, kept on one line; `className` is the table's cell class. */
+export function DateCell({ value, className }: { value: Date | null; className: string }) {
+  return (
+    <td className={`${className} whitespace-nowrap`}>
+      <DateTime value={value} />
+    </td>
+  );
+}

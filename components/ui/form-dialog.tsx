@@ -3,8 +3,10 @@
 import { useState, useTransition } from "react";
 import type { ActionResult } from "@/lib/auth/require-team-role";
 import { Dialog } from "./dialog";
+import { FormError } from "./form-error";
 import { PlusIcon } from "./icons";
 import { buttonClass } from "./styles";
+import { SubmitButton } from "./submit-button";
 
 /**
  * A button that opens a dialog with a form: by default a primary "add" button showing
@@ -87,18 +89,12 @@ export function FormDialog<T extends object>({
       <Dialog open={open} onClose={() => setOpen(false)} title={title} description={description}>
         <form onSubmit={onSubmit} className="space-y-4">
           {children}
-          {error ? (
-            <p role="alert" className="text-sm text-red-700">
-              {error}
-            </p>
-          ) : null}
+          <FormError error={error} className="text-sm text-red-700" />
           <div className="flex justify-end gap-2">
             <button type="button" onClick={() => setOpen(false)} className={buttonClass("secondary")}>
               Cancel
             </button>
-            <button type="submit" disabled={pending} className={buttonClass("primary")}>
-              {pending ? pendingLabel : submitLabel}
-            </button>
+            <SubmitButton pending={pending} label={submitLabel} pendingLabel={pendingLabel} />
           </div>
         </form>
       </Dialog>

@@ -1,26 +1,20 @@
 "use client";
 
-import { useState, useTransition } from "react";
 import { deleteWebFormAction, setWebFormEnabledAction } from "@/app/t/[slug]/settings/web-forms/actions";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { buttonClass } from "@/components/ui/styles";
+import { useActionRunner } from "@/components/ui/use-action-runner";
 
 /** Disable or enable, and delete, a form (owners and admins; the actions check). */
 export function WebFormActions({ slug, formId, name, enabled }: { slug: string; formId: string; name: string; enabled: boolean }) {
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, error, run } = useActionRunner();
   return (
     <div className="flex flex-wrap items-center gap-2">
       <button
         type="button"
         disabled={pending}
         className={buttonClass("secondary", "sm")}
-        onClick={() =>
-          startTransition(async () => {
-            const result = await setWebFormEnabledAction(slug, formId, !enabled);
-            setError(result.ok ? null : result.error);
-          })
-        }
+        onClick={() => run(() => setWebFormEnabledAction(slug, formId, !enabled))}
       >
         {enabled ? "Disable" : "Enable"}
       </button>

@@ -2,8 +2,10 @@
 
 import { useActionState } from "react";
 import { createWebFormAction, updateWebFormAction } from "@/app/t/[slug]/settings/web-forms/actions";
-import { FormMessage } from "@/components/settings/form-message";
-import { buttonClass, cardClass, inputClass, labelClass } from "@/components/ui/styles";
+import { SaveRow } from "@/components/settings/form-message";
+import { Field } from "@/components/ui/field";
+import { namedChoices, SelectOptions } from "@/components/ui/select-options";
+import { cardClass, inputClass } from "@/components/ui/styles";
 import type { WebFormView } from "@/lib/web-forms/web-form-store";
 
 const hint = "mt-1 text-xs text-slate-600";
@@ -16,10 +18,7 @@ export function WebFormEditor({ slug, form, sources }: { slug: string; form?: We
     <form action={action} className={`${cardClass} space-y-4 p-5`} aria-label={form ? `Settings of ${form.name}` : "New web form"}>
       <input type="hidden" name="slug" value={slug} />
       {form ? <input type="hidden" name="form_id" value={form.id} /> : null}
-      <div>
-        <label htmlFor={id("name")} className={labelClass}>
-          Name
-        </label>
+      <Field id={id("name")} label="Name">
         <input
           id={id("name")}
           name="name"
@@ -29,11 +28,8 @@ export function WebFormEditor({ slug, form, sources }: { slug: string; form?: We
           placeholder="e.g. Contact form on example.com"
           className={`mt-1.5 ${inputClass}`}
         />
-      </div>
-      <div>
-        <label htmlFor={id("origins")} className={labelClass}>
-          Allowed origins
-        </label>
+      </Field>
+      <Field id={id("origins")} label="Allowed origins">
         <textarea
           id={id("origins")}
           name="allowed_origins"
@@ -48,24 +44,13 @@ export function WebFormEditor({ slug, form, sources }: { slug: string; form?: We
           The websites whose pages may post to this form: scheme and host (and port), one per line, such as https://example.com and
           https://www.example.com.
         </p>
-      </div>
-      <div>
-        <label htmlFor={id("source")} className={labelClass}>
-          Lead source
-        </label>
+      </Field>
+      <Field id={id("source")} label="Lead source">
         <select id={id("source")} name="source_id" defaultValue={form?.sourceId ?? ""} className={`mt-1.5 ${inputClass}`}>
-          <option value="">From the form&apos;s source field (else API)</option>
-          {sources.map((source) => (
-            <option key={source.id} value={source.id}>
-              {source.name}
-            </option>
-          ))}
+          <SelectOptions none="From the form's source field (else API)" choices={namedChoices(sources)} />
         </select>
-      </div>
-      <div>
-        <label htmlFor={id("success")} className={labelClass}>
-          Success page (optional)
-        </label>
+      </Field>
+      <Field id={id("success")} label="Success page (optional)">
         <input
           id={id("success")}
           name="success_url"
@@ -79,7 +64,7 @@ export function WebFormEditor({ slug, form, sources }: { slug: string; form?: We
         <p id={id("success-hint")} className={hint}>
           Where a visitor goes after sending the form. Empty: a thank-you page of this app.
         </p>
-      </div>
+      </Field>
       <div className="flex items-start gap-2">
         <input
           id={id("challenge")}
@@ -92,12 +77,13 @@ export function WebFormEditor({ slug, form, sources }: { slug: string; form?: We
           Proof-of-work spam check (ALTCHA, self-hosted: no third party, no tracking). A honeypot field is always on.
         </label>
       </div>
-      <div className="flex flex-wrap items-center gap-3">
-        <button type="submit" disabled={pending} className={buttonClass("primary")}>
-          {form ? "Save changes" : "Create form"}
-        </button>
-        <FormMessage state={state} success="Saved." />
-      </div>
+      <SaveRow
+        pending={pending}
+        label={form ? "Save changes" : "Create form"}
+        state={state}
+        success="Saved."
+        className="flex flex-wrap items-center gap-3"
+      />
     </form>
   );
 }

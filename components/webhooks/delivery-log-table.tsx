@@ -1,6 +1,6 @@
 import type { DeliveryLogRow } from "@/lib/webhooks/delivery-attempt-store";
 import { Badge } from "@/components/ui/badge";
-import { DateTime } from "@/components/ui/date-time";
+import { DateCell } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
 import { ResendButton } from "./endpoint-controls";
 import { TableHead } from "@/components/ui/table-head";
@@ -40,9 +40,7 @@ export function DeliveryLogTable({
         <tbody className="divide-y divide-slate-100">
           {rows.map((row) => (
             <tr key={row.id} data-ok={row.ok}>
-              <td className={`${td} whitespace-nowrap`}>
-                <DateTime value={row.startedAt} />
-              </td>
+              <DateCell value={row.startedAt} className={td} />
               <td className={td}>
                 <code className="font-mono text-xs text-slate-900">{row.eventType}</code>
                 <div className="font-mono text-xs text-slate-600">

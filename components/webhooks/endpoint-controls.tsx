@@ -16,11 +16,22 @@ import type { ActionResult } from "@/lib/auth/require-team-role";
 import { ExpirySelect } from "@/components/api-keys/key-lifecycle-buttons";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
-import { buttonClass, labelClass } from "@/components/ui/styles";
+import { buttonClass } from "@/components/ui/styles";
+import { useActionRunner } from "@/components/ui/use-action-runner";
 import { EndpointFields, endpointInput, type EndpointFieldValues } from "./endpoint-fields";
 
 const secondary = (text: string) => ({ text, className: buttonClass("secondary") });
+
+/** One of the controls that act at once (the dialogs and Delete bring their own buttons). */
+function ControlButton({ disabled, onClick, children }: { disabled: boolean; onClick: () => void; children: React.ReactNode }) {
+  return (
+    <button type="button" disabled={disabled} className={buttonClass("secondary")} onClick={onClick}>
+      {children}
+    </button>
+  );
+}
 
 /** A manager's controls of one endpoint: edit, signing secret (reveal, rotate), test event, enable/disable, delete. */
 export function EndpointControls({
@@ -69,10 +80,8 @@ export function EndpointControls({
         >
           <EndpointFields idPrefix="edit-endpoint" initial={fields} />
         </FormDialog>
-        <button
-          type="button"
+        <ControlButton
           disabled={pending}
-          className={buttonClass("secondary")}
           onClick={() =>
             secret
               ? setSecret(null)
@@ -86,7 +95,7 @@ export function EndpointControls({
           }
         >
           {secret ? "Hide signing secret" : "Reveal signing secret"}
-        </button>
+        </ControlButton>
         <FormDialog
           triggerLabel="Rotate signing secret"
           trigger={secondary("Rotate signing secret")}
@@ -102,31 +111,24 @@ export function EndpointControls({
             router.refresh();
           }}
         >
-          <div>
-            <label htmlFor="rotate-expiry" className={labelClass}>
-              The old secret stops signing
-            </label>
+          <Field id="rotate-expiry" label="The old secret stops signing">
             <ExpirySelect id="rotate-expiry" choices={ROLL_CHOICES} initial="24h" />
-          </div>
+          </Field>
         </FormDialog>
-        <button
-          type="button"
+        <ControlButton
           disabled={pending || !enabled}
-          className={buttonClass("secondary")}
           onClick={() => run(() => sendTestEventAction(slug, endpointId), "Test event queued; it appears in the delivery log below.")}
         >
           Send test event
-        </button>
-        <button
-          type="button"
+        </ControlButton>
+        <ControlButton
           disabled={pending}
-          className={buttonClass("secondary")}
           onClick={() =>
             run(() => setEndpointEnabledAction(slug, endpointId, !enabled), enabled ? "Endpoint disabled." : "Endpoint enabled.")
           }
         >
           {enabled ? "Disable" : "Enable"}
-        </button>
+        </ControlButton>
         <ConfirmButton
           label="Delete endpoint"
           className={buttonClass("danger")}
@@ -163,8 +165,7 @@ export function EndpointControls({
 
 export function ResendButton({ slug, endpointId, jobId }: { slug: string; endpointId: string; jobId: string }) {
   const router = useRouter();
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  const { pending, error, run } = useActionRunner();
   return (
     <>
       <button
@@ -172,11 +173,10 @@ export function ResendButton({ slug, endpointId, jobId }: { slug: string; endpoi
         disabled={pending}
         className={buttonClass("secondary", "sm")}
         onClick={() =>
-          startTransition(async () => {
-            const result = await resendDeliveryAction(slug, endpointId, jobId);
-            if (result.ok) router.refresh();
-            else setError(result.error);
-          })
+          run(
+            () => resendDeliveryAction(slug, endpointId, jobId),
+            (result) => result.ok && router.refresh(),
+          )
         }
       >
         {pending ? "Resending…" : "Resend"}

@@ -1,3 +1,4 @@
+import { Field } from "@/components/ui/field";
 import { inputClass, labelClass } from "@/components/ui/styles";
 
 export type EndpointFieldValues = { url: string; description: string | null; events: string[] };
@@ -6,10 +7,7 @@ export type EndpointFieldValues = { url: string; description: string | null; eve
 export function EndpointFields({ idPrefix, initial }: { idPrefix: string; initial?: EndpointFieldValues }) {
   return (
     <>
-      <div>
-        <label htmlFor={`${idPrefix}-url`} className={labelClass}>
-          URL
-        </label>
+      <Field id={`${idPrefix}-url`} label="URL">
         <input
           id={`${idPrefix}-url`}
           name="url"
@@ -21,11 +19,8 @@ export function EndpointFields({ idPrefix, initial }: { idPrefix: string; initia
           className={`${inputClass} mt-1.5`}
           autoFocus
         />
-      </div>
-      <div>
-        <label htmlFor={`${idPrefix}-description`} className={labelClass}>
-          Description <span className="font-normal text-slate-500">(optional)</span>
-        </label>
+      </Field>
+      <Field id={`${idPrefix}-description`} label="Description" optional>
         <input
           id={`${idPrefix}-description`}
           name="description"
@@ -34,7 +29,7 @@ export function EndpointFields({ idPrefix, initial }: { idPrefix: string; initia
           placeholder="e.g. CRM sync"
           className={`${inputClass} mt-1.5`}
         />
-      </div>
+      </Field>
       <fieldset>
         <legend className={labelClass}>Events</legend>
         <label className="mt-1.5 flex items-center gap-2 text-sm text-slate-700">

@@ -5,7 +5,8 @@ import { notFound } from "next/navigation";
 import { env } from "@/lib/env";
 import { HONEYPOT_FIELD } from "@/lib/web-forms/form-fields";
 import { findHostedForm } from "@/lib/web-forms/web-form-store";
-import { buttonClass, inputClass, labelClass } from "@/components/ui/styles";
+import { Field } from "@/components/ui/field";
+import { buttonClass, inputClass } from "@/components/ui/styles";
 import { HostedCard } from "@/components/web-forms/hosted-card";
 
 // The hosted form page: a team without a website links here. It posts to the same
@@ -54,11 +55,16 @@ export default async function HostedFormPage({ params }: { params: Promise<{ for
       ) : null}
       <form method="post" action={`/api/forms/${form.id}`} className="space-y-4">
         {fields.map((field) => (
-          <div key={field.name}>
-            <label htmlFor={`field-${field.name}`} className={labelClass}>
-              {field.label}
-              {field.required ? <span className="text-red-700"> (required)</span> : null}
-            </label>
+          <Field
+            key={field.name}
+            id={`field-${field.name}`}
+            label={
+              <>
+                {field.label}
+                {field.required ? <span className="text-red-700"> (required)</span> : null}
+              </>
+            }
+          >
             <input
               id={`field-${field.name}`}
               name={field.name}
@@ -67,14 +73,11 @@ export default async function HostedFormPage({ params }: { params: Promise<{ for
               required={field.required}
               className={`mt-1.5 ${inputClass}`}
             />
-          </div>
+          </Field>
         ))}
-        <div>
-          <label htmlFor="field-message" className={labelClass}>
-            Message
-          </label>
+        <Field id="field-message" label="Message">
           <textarea id="field-message" name="message" rows={4} className={`mt-1.5 ${inputClass}`} />
-        </div>
+        </Field>
         {/* The honeypot: off-screen and out of the tab order; a person never fills it. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
           <label htmlFor="field-honeypot">Leave this field empty</label>

@@ -16,7 +16,6 @@ export async function OPTIONS(request: Request, { params }: Params): Promise<Res
   return answerFormPreflight(request, (await params).formId, "POST");
 }
 
-export const GET = methodNotAllowed("POST");
-export const PUT = methodNotAllowed("POST");
-export const PATCH = methodNotAllowed("POST");
-export const DELETE = methodNotAllowed("POST");
+// Every other method: 405 with Allow: POST.
+const refused = methodNotAllowed("POST");
+export { refused as GET, refused as PUT, refused as PATCH, refused as DELETE };

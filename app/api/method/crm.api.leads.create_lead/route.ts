@@ -9,8 +9,6 @@ export function POST(request: Request): Promise<Response> {
   return observeIntake("create_lead", () => respond(request, (context) => createLeadFromRequest(request, context)));
 }
 
-export const GET = methodNotAllowed("POST");
-export const PUT = methodNotAllowed("POST");
-export const PATCH = methodNotAllowed("POST");
-export const DELETE = methodNotAllowed("POST");
-export const OPTIONS = methodNotAllowed("POST");
+// Every other method: 405 with Allow: POST.
+const refused = methodNotAllowed("POST");
+export { refused as GET, refused as PUT, refused as PATCH, refused as DELETE, refused as OPTIONS };

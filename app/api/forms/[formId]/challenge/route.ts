@@ -14,7 +14,6 @@ export async function OPTIONS(request: Request, { params }: Params): Promise<Res
   return answerFormPreflight(request, (await params).formId, "GET");
 }
 
-export const POST = methodNotAllowed("GET");
-export const PUT = methodNotAllowed("GET");
-export const PATCH = methodNotAllowed("GET");
-export const DELETE = methodNotAllowed("GET");
+// Every other method: 405 with Allow: GET.
+const refused = methodNotAllowed("GET");
+export { refused as POST, refused as PUT, refused as PATCH, refused as DELETE };

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
 import { webFormNames } from "@/lib/web-forms/web-form-store";
@@ -8,13 +7,13 @@ import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
 import { findLead } from "@/lib/leads/lead-store";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DeleteLeadButton } from "@/components/leads/delete-lead-button";
 import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
-import { linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Lead · Lead Intake" };
 
@@ -79,11 +78,7 @@ export default async function LeadPage({
 
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={backHref} className={linkClass}>
-          ← Leads
-        </Link>
-      </nav>
+      <Breadcrumb href={backHref}>← Leads</Breadcrumb>
       <div className="mb-8 flex flex-wrap items-start justify-between gap-4">
         <div className="min-w-0 max-w-full">
           {/* A 200-character word wraps anywhere rather than widening the page. */}

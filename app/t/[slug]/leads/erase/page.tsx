@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { leadsOfPerson, parsePerson } from "@/lib/leads/erase-person";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { EraseButton } from "@/components/leads/erase-button";
-import { DateTime } from "@/components/ui/date-time";
-import { buttonClass, cardClass, inputClass, labelClass, linkClass } from "@/components/ui/styles";
+import { LeadRows } from "@/components/leads/lead-rows";
+import { Field } from "@/components/ui/field";
+import { buttonClass, cardClass, inputClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Erase a person · Leads · Lead Intake" };
 
@@ -28,11 +29,7 @@ export default async function ErasePage({
 
   return (
     <div className="max-w-3xl">
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/leads`} className={linkClass}>
-          ← Leads
-        </Link>
-      </nav>
+      <Breadcrumb href={`/t/${team.slug}/leads`}>← Leads</Breadcrumb>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Erase a person</h1>
       <p className="mt-1 text-sm text-slate-600">
         For a data-subject erasure request: every lead with this email or phone number, and their possible duplicates, is deleted in one
@@ -44,12 +41,9 @@ export default async function ErasePage({
         </p>
       ) : null}
       <form action={`/t/${team.slug}/leads/erase`} className="mt-6 flex flex-wrap items-end gap-2">
-        <div className="min-w-64 flex-1">
-          <label htmlFor="erase-who" className={labelClass}>
-            Email or phone number
-          </label>
+        <Field id="erase-who" label="Email or phone number" className="min-w-64 flex-1">
           <input id="erase-who" name="who" defaultValue={who} maxLength={320} required className={`${inputClass} mt-1`} />
-        </div>
+        </Field>
         <button type="submit" className={buttonClass("secondary")}>
           Find leads
         </button>
@@ -66,20 +60,18 @@ export default async function ErasePage({
           </h2>
           {leads.length ? (
             <>
-              <ul className="mt-3 divide-y divide-slate-100">
-                {leads.map((lead) => (
-                  <li key={lead.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
-                    <span className="flex min-w-0 flex-wrap items-center gap-2 [overflow-wrap:anywhere]">
-                      <span className="font-mono text-xs text-slate-600">{lead.id}</span>
-                      <span className="text-slate-900">{lead.name}</span>
-                      <span className="text-slate-600">{lead.email ?? formatPhone(lead.phone ?? lead.mobileNo)}</span>
-                    </span>
-                    <span className="text-xs text-slate-600">
-                      {REASON[lead.reason]} · <DateTime value={lead.createdAt} />
-                    </span>
-                  </li>
-                ))}
-              </ul>
+              <LeadRows
+                leads={leads}
+                why={(lead) => REASON[lead.reason]}
+                noteClassName="text-xs text-slate-600"
+                who={(lead) => (
+                  <>
+                    <span className="font-mono text-xs text-slate-600">{lead.id}</span>
+                    <span className="text-slate-900">{lead.name}</span>
+                    <span className="text-slate-600">{lead.email ?? formatPhone(lead.phone ?? lead.mobileNo)}</span>
+                  </>
+                )}
+              />
               <div className="mt-4">
                 <EraseButton slug={team.slug} who={who} ids={leads.map((lead) => lead.id)} />
               </div>

@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { errorResponse } from "@/lib/http/envelope";
 import { exportLeadsCsv } from "@/lib/leads/export-leads";
 import { parseLeadFilter } from "@/lib/leads/lead-filter";
+import { csvDownload } from "@/app/t/[slug]/leads/csv-download";
 
 // GET /t/<slug>/leads/export?<the list's filter>: the CSV download (owners and admins).
 // Thin: the rules and the stream are lib/leads/export-leads.ts.
@@ -18,13 +19,7 @@ export async function GET(request: Request, { params }: { params: Promise<{ slug
     const filter = parseLeadFilter(new URL(request.url).searchParams);
     const body = await exportLeadsCsv({ team, filter, actor: webActor(user.id, await headers()) });
     const day = new Date().toISOString().slice(0, 10);
-    return new Response(body, {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="leads-${team.slug}-${day}.csv"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    return csvDownload(body, `leads-${team.slug}-${day}.csv`);
   } catch (error) {
     if (error instanceof AccessDenied) return errorResponse(new ApiError(DENIED[error.reason], error.message, "Access denied"));
     return errorResponse(error);

@@ -12,7 +12,7 @@ import { MappingForm } from "@/components/imports/mapping-form";
 import { ProgressBar } from "@/components/imports/progress-bar";
 import { UndoImportButton } from "@/components/imports/undo-import-button";
 import { UploadForm } from "@/components/imports/upload-form";
-import { DateTime } from "@/components/ui/date-time";
+import { DateCell } from "@/components/ui/date-time";
 import { buttonClass, cardClass, focusRingClass, linkClass } from "@/components/ui/styles";
 import { TableHead } from "@/components/ui/table-head";
 import { importStatusView } from "@/lib/imports/import-status-view";
@@ -129,9 +129,7 @@ function ImportList({ slug, imports }: { slug: string; imports: ImportRecord[] }
                 <td className={td}>{STATUS_LABEL[record.status]}</td>
                 <td className={td}>{number(record.totalRows)}</td>
                 <td className={td}>{number(record.createdCount)}</td>
-                <td className={`${td} whitespace-nowrap`}>
-                  <DateTime value={record.createdAt} />
-                </td>
+                <DateCell value={record.createdAt} className={td} />
               </tr>
             ))}
           </tbody>

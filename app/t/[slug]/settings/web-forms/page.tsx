@@ -5,8 +5,7 @@ import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { requestActivity } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { listWebForms } from "@/lib/web-forms/web-form-store";
-import { ApiIntegrationNav } from "@/components/settings/api-integration-nav";
-import { SectionHeader } from "@/components/settings/section-header";
+import { ApiIntegrationSection } from "@/components/settings/api-integration-section";
 import { Badge } from "@/components/ui/badge";
 import { cardClass, linkClass } from "@/components/ui/styles";
 import { WebFormEditor } from "@/components/web-forms/web-form-editor";
@@ -26,19 +25,15 @@ export default async function WebFormsPage({ params }: { params: Promise<{ slug:
   ]);
 
   return (
-    <section aria-labelledby="api-integration-title">
-      <h2 id="api-integration-title" className="sr-only">
-        API Integration
-      </h2>
-      <ApiIntegrationNav slug={team.slug} />
-      <SectionHeader
-        title="Web Forms"
-        description={
-          canManage
-            ? "A web form lets a static website's HTML form send leads straight to this team, without a secret: only its allowed origins may post, and a honeypot and a proof-of-work check stop spam."
-            : "A web form lets a static website's HTML form send leads straight to this team. Only owners and admins can create or change forms."
-        }
-      />
+    <ApiIntegrationSection
+      slug={team.slug}
+      title="Web Forms"
+      description={
+        canManage
+          ? "A web form lets a static website's HTML form send leads straight to this team, without a secret: only its allowed origins may post, and a honeypot and a proof-of-work check stop spam."
+          : "A web form lets a static website's HTML form send leads straight to this team. Only owners and admins can create or change forms."
+      }
+    >
       <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,1fr)_24rem]">
         {forms.length === 0 ? (
           <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>No web forms yet.</p>
@@ -87,6 +82,6 @@ export default async function WebFormsPage({ params }: { params: Promise<{ slug:
           </div>
         ) : null}
       </div>
-    </section>
+    </ApiIntegrationSection>
   );
 }

@@ -1,13 +1,12 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { defaultChoices, MAX_MERGED, MERGE_FIELDS } from "@/lib/leads/merge-leads";
 import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
 import { findLeadsForMerge } from "@/lib/leads/lead-merge-store";
 import { findLead } from "@/lib/leads/lead-store";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { MergeForm, type MergeCandidate } from "@/components/leads/merge-form";
-import { linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Merge duplicates · Lead Intake" };
 
@@ -27,11 +26,7 @@ export default async function MergePage({ params }: { params: Promise<{ slug: st
 
   return (
     <div>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/leads/${lead.id}`} className={linkClass}>
-          ← {lead.id}
-        </Link>
-      </nav>
+      <Breadcrumb href={`/t/${team.slug}/leads/${lead.id}`}>← {lead.id}</Breadcrumb>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Merge duplicates into {lead.id}</h1>
       <p className="mt-1 mb-6 max-w-3xl text-sm text-slate-600">
         Choose the leads to merge and, per field, the value to keep (preselected: the newest lead with a value). Extra fields are combined;

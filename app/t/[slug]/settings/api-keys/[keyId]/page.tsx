@@ -1,14 +1,12 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { env } from "@/lib/env";
 import { listRequests } from "@/lib/request-log/request-log-store";
-import { RequestLogTable } from "@/components/request-log/request-log-table";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
+import { RequestLog } from "@/components/request-log/request-log-table";
 import { SectionHeader } from "@/components/settings/section-header";
-import { NewestOlderNav } from "@/components/ui/newest-older-nav";
-import { linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Request log · API Keys · Lead Intake" };
 
@@ -25,26 +23,17 @@ export default async function KeyRequestLogPage(props: {
   const key = await findApiKeyDescription({ keyId, teamId: team.id });
   if (!key) notFound();
   const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
-  const { rows, olderCursor } = await listRequests({ teamId: team.id, of: { apiKeyId: keyId }, before: cursor });
+  const log = await listRequests({ teamId: team.id, of: { apiKeyId: keyId }, before: cursor });
   const { REQUEST_LOG_RETENTION_DAYS: days, REQUEST_LOG_MAX_ROWS: maxRows } = env();
 
   return (
     <section>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/settings/api-keys`} className={linkClass}>
-          ← API Keys
-        </Link>
-      </nav>
+      <Breadcrumb href={`/t/${team.slug}/settings/api-keys`}>← API Keys</Breadcrumb>
       <SectionHeader
         title={`Request log of ${key.description ?? "key"} ${keyId}`}
         description={`The requests this key authenticated or failed to authenticate: the lead each created, or the status and error it got (a refusal repeated within 10 seconds is shown once). Newest first; kept ${days} days, at most ${maxRows.toLocaleString("en-US")} requests of this key.`}
       />
-      <RequestLogTable slug={team.slug} rows={rows} />
-      <NewestOlderNav
-        label="Request log pages"
-        newestHref={cursor ? base : null}
-        olderHref={olderCursor ? `${base}?before=${olderCursor}` : null}
-      />
+      <RequestLog slug={team.slug} base={base} cursor={cursor} log={log} />
     </section>
   );
 }

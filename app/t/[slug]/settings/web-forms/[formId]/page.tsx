@@ -6,10 +6,10 @@ import { publicBaseUrl } from "@/lib/http/public-url";
 import { listRequests } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { findWebForm } from "@/lib/web-forms/web-form-store";
-import { RequestLogTable } from "@/components/request-log/request-log-table";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
+import { RequestLog } from "@/components/request-log/request-log-table";
 import { SectionHeader } from "@/components/settings/section-header";
 import { Badge } from "@/components/ui/badge";
-import { NewestOlderNav } from "@/components/ui/newest-older-nav";
 import { cardClass, linkClass } from "@/components/ui/styles";
 import { FormSnippets } from "@/components/web-forms/form-snippets";
 import { WebFormActions } from "@/components/web-forms/web-form-actions";
@@ -38,11 +38,7 @@ export default async function WebFormPage(props: {
 
   return (
     <section>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/settings/web-forms`} className={linkClass}>
-          ← Web Forms
-        </Link>
-      </nav>
+      <Breadcrumb href={`/t/${team.slug}/settings/web-forms`}>← Web Forms</Breadcrumb>
       <SectionHeader
         title={form.name}
         description={
@@ -88,12 +84,7 @@ export default async function WebFormPage(props: {
       <p className="mb-3 text-sm text-slate-600">
         Every submission to this form: the lead it created, or the status and error it got. Newest first.
       </p>
-      <RequestLogTable slug={team.slug} rows={log.rows} of="form" />
-      <NewestOlderNav
-        label="Request log pages"
-        newestHref={cursor ? base : null}
-        olderHref={log.olderCursor ? `${base}?before=${log.olderCursor}` : null}
-      />
+      <RequestLog slug={team.slug} base={base} cursor={cursor} log={log} of="form" />
     </section>
   );
 }

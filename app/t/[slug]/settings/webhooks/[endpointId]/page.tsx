@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { now } from "@/lib/time/clock";
 import { listAttempts } from "@/lib/webhooks/delivery-attempt-store";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { findEndpoint } from "@/lib/webhooks/webhook-endpoint-store";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { SectionHeader } from "@/components/settings/section-header";
 import { DateTime } from "@/components/ui/date-time";
-import { cardClass, linkClass } from "@/components/ui/styles";
+import { cardClass } from "@/components/ui/styles";
 import { DeliveryLogTable } from "@/components/webhooks/delivery-log-table";
 import { EndpointControls } from "@/components/webhooks/endpoint-controls";
 import { EndpointStatus } from "@/components/webhooks/endpoint-status";
@@ -29,11 +29,7 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
 
   return (
     <section>
-      <nav aria-label="Breadcrumb" className="mb-4 text-sm">
-        <Link href={`/t/${team.slug}/settings/webhooks`} className={linkClass}>
-          ← Webhooks
-        </Link>
-      </nav>
+      <Breadcrumb href={`/t/${team.slug}/settings/webhooks`}>← Webhooks</Breadcrumb>
       <SectionHeader
         title={`Webhook endpoint ${endpoint.description ?? ""}`.trim()}
         description={<span className="break-all">{shownUrl}</span>}

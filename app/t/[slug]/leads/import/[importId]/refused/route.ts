@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/http/api-error";
 import { errorResponse } from "@/lib/http/envelope";
 import { findImport } from "@/lib/imports/import-store";
 import { refusedRowsCsv } from "@/lib/imports/lead-import";
+import { csvDownload } from "@/app/t/[slug]/leads/csv-download";
 
 // GET /t/<slug>/leads/import/<id>/refused: an import's refused rows as CSV with a `reason`
 // column (owners and admins). Thin: lib/imports/lead-import.ts.
@@ -20,13 +21,7 @@ export async function GET(_request: Request, { params }: { params: Promise<{ slu
         .replace(/\.csv$/i, "")
         .replace(/[^\w.-]+/g, "_")
         .slice(0, 80) || "import";
-    return new Response(refusedRowsCsv(record), {
-      headers: {
-        "Content-Type": "text/csv; charset=utf-8",
-        "Content-Disposition": `attachment; filename="${base}-refused.csv"`,
-        "Cache-Control": "no-store",
-      },
-    });
+    return csvDownload(refusedRowsCsv(record), `${base}-refused.csv`);
   } catch (error) {
     if (error instanceof AccessDenied) return errorResponse(new ApiError(DENIED[error.reason], error.message, "Access denied"));
     return errorResponse(error);
