@@ -1,10 +1,19 @@
-// The shape shared by the operator CLIs (keys.ts, users.ts): parse the arguments, print
+// The shape shared by the operator CLIs (keys.ts, users.ts, connections.ts, …): parse the arguments, print
 // the usage for --help or no command, and turn a UsageError into its message, the usage
 // and exit code 2 (anything else: its message and exit code 1).
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { db } from "../lib/db/client";
+import { findTeamBySlug } from "../lib/teams/team-store";
 
 export class UsageError extends Error {}
+
+/** The team of `--team <slug>`; a usage error when it is missing or names no team. */
+export async function teamOfOption(slug: string | undefined): Promise<{ id: string; slug: string }> {
+  if (!slug) throw new UsageError("--team <slug> is required");
+  const team = await findTeamBySlug(slug);
+  if (!team) throw new UsageError(`No team with slug "${slug}"`);
+  return team;
+}
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 type Values<O extends Options> = ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>["values"];

@@ -5,20 +5,14 @@
 import { listApiKeys } from "../lib/api-keys/api-key-list";
 import { createApiKey, deleteApiKey } from "../lib/api-keys/api-key-changes";
 import { CLI_ACTOR } from "../lib/audit/audit-log";
-import { findTeamBySlug } from "../lib/teams/team-store";
-import { runCli, UsageError } from "./cli";
+import { runCli, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
   npm run keys -- create --team <slug> [--description "text"] [--json]
   npm run keys -- delete <key-id>
   npm run keys -- list --team <slug> [--json]`;
 
-async function teamId(slug: string | undefined): Promise<string> {
-  if (!slug) throw new UsageError("--team <slug> is required");
-  const team = await findTeamBySlug(slug);
-  if (!team) throw new UsageError(`No team with slug "${slug}"`);
-  return team.id;
-}
+const teamId = async (slug: string | undefined) => (await teamOfOption(slug)).id;
 
 const OPTIONS = {
   team: { type: "string" },

@@ -22,9 +22,8 @@ import {
 import { CsvFileError, refusedRowsCsv, startImport, uploadImport } from "../lib/imports/lead-import";
 import { Dispatcher } from "../lib/jobs/dispatcher";
 import { claimJobById } from "../lib/jobs/job-store";
-import { findTeamBySlug } from "../lib/teams/team-store";
 import { now } from "../lib/time/clock";
-import { runCli, UsageError } from "./cli";
+import { runCli, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
   npm run leads -- import <file.csv> --team <slug> [--duplicates skip|update|create]
@@ -115,9 +114,7 @@ async function report(record: ImportRecord, file: string | null): Promise<void> 
 }
 
 runCli(USAGE, OPTIONS, async (command, rest, values) => {
-  if (!values.team) throw new UsageError("--team <slug> is required");
-  const team = await findTeamBySlug(values.team);
-  if (!team) throw new UsageError(`No team "${values.team}"`);
+  const team = await teamOfOption(values.team);
 
   if (command === "import") {
     const [file] = rest;
