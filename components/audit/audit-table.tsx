@@ -26,6 +26,12 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "web_form.enabled": "Web form enabled",
   "web_form.disabled": "Web form disabled",
   "web_form.deleted": "Web form deleted",
+  "connection.created": "Connection created",
+  "connection.url_rolled": "Connection URL rolled",
+  "connection.enabled": "Connection enabled",
+  "connection.disabled": "Connection disabled",
+  "connection.mapping_changed": "Connection mapping changed",
+  "connection.deleted": "Connection deleted",
   "webhook.created": "Webhook added",
   "webhook.updated": "Webhook changed",
   "webhook.deleted": "Webhook deleted",
@@ -95,6 +101,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.created":
     case "web_form.updated":
     case "web_form.deleted":
+    case "connection.created":
+    case "connection.deleted":
       return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
     // Masked again when shown: entries written before URLs were masked hold the full URL.
     case "webhook.created":

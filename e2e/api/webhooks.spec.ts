@@ -70,7 +70,7 @@ test("a lead created over HTTP is delivered once, signed, with the lead's fields
       utm: { source: null, medium: null, campaign: "launch", term: null, content: null },
       extra_fields: { favourite: "tea" },
     });
-    expect(payload.data.created_by).toEqual({ api_key_id: key.keyId, form_id: null });
+    expect(payload.data.created_by).toEqual({ api_key_id: key.keyId, form_id: null, connection_id: null });
     expect(await db().webhookAttempt.count({ where: { endpointId: endpoint.id } })).toBe(1);
   } finally {
     await receiver.close();

@@ -99,11 +99,15 @@ export function mediaTypeOf(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+/** A body as it arrived: its bytes (at most the reader's limit) and its declared type. */
+export type ReadBody = { bytes: Uint8Array<ArrayBuffer>; contentType: string; mediaType: string };
+
 /**
- * The body's parameters in the order sent, from JSON, multipart/form-data or
- * application/x-www-form-urlencoded. Other types: 415; unreadable bodies: 400.
+ * Reads a body of one of the supported types (JSON, multipart/form-data,
+ * application/x-www-form-urlencoded) in UTF-8, never more than `limit` bytes of it. Other
+ * types: 415; an unreadable body: 400; a larger one: 413.
  */
-export async function readFields(request: Request, limit: number): Promise<RawField[]> {
+export async function readBody(request: Request, limit: number): Promise<ReadBody> {
   const contentType = request.headers.get("content-type") ?? "";
   const mediaType = mediaTypeOf(contentType);
   if (!SUPPORTED.includes(mediaType as (typeof SUPPORTED)[number])) {
@@ -114,16 +118,32 @@ export async function readFields(request: Request, limit: number): Promise<RawFi
     );
   }
   assertUtf8Charset(contentType);
-  const bytes = await readLimited(request, limit);
+  return { bytes: await readLimited(request, limit), contentType, mediaType };
+}
 
+/** A JSON body's value, whatever its type; 400 when it is not JSON in UTF-8. */
+export function parseJson(bytes: Uint8Array): unknown {
+  try {
+    return JSON.parse(decodeUtf8(bytes));
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw badRequest("The request body is not valid JSON");
+  }
+}
+
+/**
+ * The body's parameters in the order sent, from JSON, multipart/form-data or
+ * application/x-www-form-urlencoded. Other types: 415; unreadable bodies: 400.
+ */
+export async function readFields(request: Request, limit: number): Promise<RawField[]> {
+  return fieldsOf(await readBody(request, limit));
+}
+
+/** The parameters of a body read by readBody, in the order sent; 400 when it is unreadable. */
+export async function fieldsOf(body: ReadBody): Promise<RawField[]> {
+  const { bytes, contentType, mediaType } = body;
   if (mediaType === "application/json") {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(decodeUtf8(bytes));
-    } catch (error) {
-      if (error instanceof ApiError) throw error;
-      throw badRequest("The request body is not valid JSON");
-    }
+    const parsed = parseJson(bytes);
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
       throw badRequest("The JSON body must be an object of fields");
     }

@@ -1,22 +1,25 @@
 import type { StoredResponse } from "../idempotency/idempotency-store";
 import type { ClaimToComplete } from "../idempotency/idempotency";
 import { createLead, type CreateLeadResult } from "../leads/create-lead";
+import type { LeadWrite } from "../leads/lead-writer";
 import type { LeadInput } from "../leads/parse-lead-input";
 import type { LeadSource } from "../teams/lead-sources";
 import { metrics } from "../operations/metrics";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
-// The one way a request becomes a lead, for create_lead (an API key) and for web forms:
-// the lead, its request-log row and whatever the caller adds (a stored idempotent
-// response, a spent proof-of-work challenge) commit in one transaction
-// (lib/leads/lead-writer.ts).
+// The one way a request becomes a lead, for create_lead (an API key), web forms and
+// form-builder connections: the lead, its log row (the request log's; a connection's own
+// log) and whatever the caller adds (a stored idempotent response, a spent proof-of-work
+// challenge) commit in one transaction (lib/leads/lead-writer.ts).
 
-/** Where a lead is sent: the team, and the key or the form that received it. */
+/** Where a lead is sent: the team, and the key, the form or the connection that received it. */
 export type IntakeChannel = {
   team: { id: string; slug: string; defaultPhoneCountry: string | null };
   apiKeyId: string | null;
   formId: string | null;
+  /** A form builder's connection: its deliveries are logged in its own log, not the request log. */
+  connectionId?: string | null;
   /** The web form's lead source; without one the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
 };
@@ -34,6 +37,8 @@ export type StoreExtras = {
   spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
   /** Runs once the lead passed every rule, before its transaction; throws to refuse it. */
   admit?: () => Promise<void>;
+  /** A connection's delivery, logged with the lead, once per submission. */
+  delivery?: LeadWrite["delivery"];
 };
 
 export async function storeLead(
@@ -46,14 +51,18 @@ export async function storeLead(
     team: channel.team,
     apiKeyId: channel.apiKeyId,
     formId: channel.formId,
+    connectionId: channel.connectionId ?? null,
     source: channel.source ?? null,
     input,
-    requestLog: { apiKeyId: channel.apiKeyId, formId: channel.formId, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) },
+    requestLog: channel.connectionId
+      ? null
+      : { apiKeyId: channel.apiKeyId, formId: channel.formId, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) },
     claim: extras.claim ? { ...extras.claim.claim, response: extras.claim.response } : null,
     spentChallenge: extras.spentChallenge,
     admit: extras.admit,
+    delivery: extras.delivery,
   });
-  createdCommitted(logTarget(channel));
+  if (!channel.connectionId) createdCommitted(logTarget(channel));
   metrics().leadsCreated.inc({ team: channel.team.slug });
   return result;
 }

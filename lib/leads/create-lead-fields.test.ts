@@ -81,6 +81,7 @@ describe("createLead stores every field by the rules", async () => {
       mergedLeadIds: null,
       apiKeyId: "0123456789abcdef0123",
       formId: null,
+      connectionId: null,
       importId: null,
     });
     assert.match(leadId, /^CRM-LEAD-\d{5,}$/);

@@ -26,7 +26,7 @@ export function leadCreatedBody(result: CreateLeadResult) {
 }
 
 /** Where a lead came from: the key or the web form that created it. */
-export type LeadOrigin = { apiKeyId: string | null; formId?: string | null };
+export type LeadOrigin = { apiKeyId: string | null; formId?: string | null; connectionId?: string | null };
 
 /**
  * The lead a validated input makes, by every rule of spec 2.1 (name split, phones read in
@@ -55,6 +55,7 @@ export function leadFieldsFromInput(options: {
     teamId: team.id,
     apiKeyId: options.origin.apiKeyId,
     formId: options.origin.formId ?? null,
+    connectionId: options.origin.connectionId ?? null,
     firstName: name.firstName,
     lastName: name.lastName,
     email: input.email ?? null,
@@ -109,6 +110,8 @@ export async function createLead(
     apiKeyId: string | null;
     /** The web form the lead was sent through, if any. */
     formId?: string | null;
+    /** The form-builder connection the lead was sent through, if any. */
+    connectionId?: string | null;
     /** A source chosen by the web form; otherwise the request's `source` field decides (spec 2.1). */
     source?: LeadSource | null;
     input: LeadInput;
@@ -121,10 +124,10 @@ export async function createLead(
     } | null;
     /** Runs once the lead passed every rule, before it is written; throws to refuse it (a web form's budget). */
     admit?: () => Promise<void>;
-  } & Pick<LeadWrite, "requestLog" | "spentChallenge">,
+  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery">,
 ): Promise<CreateLeadResult> {
   const { team, input } = options;
-  const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null };
+  const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null, connectionId: options.connectionId ?? null };
   const { lead, skipped } = leadFieldsFromInput({ team, origin, input });
   await options.admit?.();
   const write: LeadWrite = {
@@ -133,6 +136,7 @@ export async function createLead(
     requestLog: options.requestLog,
     claim: options.claim ? { ...options.claim, response: (leadId) => options.claim!.response({ leadId, skipped }) } : null,
     spentChallenge: options.spentChallenge,
+    delivery: options.delivery,
     events: { origin, emails: Boolean(env().SMTP_URL) },
     now: new Date(),
   };

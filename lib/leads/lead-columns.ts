@@ -44,6 +44,7 @@ export const LEAD_COLUMNS = {
   extraFields: "json",
   apiKeyId: "text",
   formId: "text",
+  connectionId: "text",
   createdAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
 /** Lead columns an API or form lead leaves to their default (null): set only by a merge, or by a CSV import. */
@@ -85,6 +86,34 @@ export const JOB_COLUMNS = {
 export const DEFAULTED_JOB_COLUMNS = ["state", "attempts", "lockedBy", "lockedUntil", "lastError", "finishedAt"] as const;
 
 export const SPENT_CHALLENGE_COLUMNS = { id: "text", expiresAt: "timestamp" } as const satisfies Record<string, ColumnType>;
+
+/** A form-builder connection's log row for the lead it made (lib/connections/). */
+export const CONNECTION_DELIVERY_COLUMNS = {
+  id: "text",
+  connectionId: "text",
+  teamId: "text",
+  submissionId: "text",
+  outcome: "text",
+  status: "int",
+  leadId: "text",
+  createdAt: "timestamp",
+  lastAttemptAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+/** Left to their defaults on a new row: nothing to read back when a lead was made. */
+export const DEFAULTED_CONNECTION_DELIVERY_COLUMNS = ["error", "contentType", "payload", "attempts"] as const;
+
+/**
+ * The delivery's row, inserted with the lead; a row of the same submission that made no
+ * lead yet (it needed mapping) gets the lead instead. A row that already has a lead is left
+ * alone and the statement changes nothing: the caller rolls the lead back (a repeat).
+ */
+export function deliveryUpsertSql(placeholder: (index: number, type: ColumnType) => string): string {
+  return `${insertSql("ConnectionDelivery", CONNECTION_DELIVERY_COLUMNS, placeholder)}
+    ON CONFLICT ("connectionId", "submissionId") DO UPDATE SET "leadId" = excluded."leadId", "outcome" = excluded."outcome",
+      "status" = excluded."status", "error" = NULL, "payload" = NULL, "contentType" = NULL,
+      "attempts" = "ConnectionDelivery"."attempts" + 1, "lastAttemptAt" = excluded."lastAttemptAt"
+    WHERE "ConnectionDelivery"."leadId" IS NULL`;
+}
 
 /** A table or column name quoted for SQL (both databases: the names are Prisma's, mixed case). */
 export const quoteName = (name: string) => `"${name}"`;

@@ -20,6 +20,7 @@ const newLead = (overrides: Partial<NewLead> = {}): NewLead => ({
   teamId: team.id,
   apiKeyId: null,
   formId: null,
+  connectionId: null,
   firstName: "Ada",
   lastName: null,
   email: null,

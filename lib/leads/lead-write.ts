@@ -40,6 +40,11 @@ export type LeadWrite = {
   claim?: { id: string; token: string; response: (leadId: string) => { status: number; body: string }; lost: () => Error } | null;
   /** A proof-of-work solution, spent once. */
   spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
+  /**
+   * A form builder's delivery: its log row names the lead, once per submission; `repeated` is
+   * thrown (rolling the lead back) when the submission already made a lead.
+   */
+  delivery?: { id: string; connectionId: string; submissionId: string; repeated: () => Error } | null;
   /** What the "lead created" event says created the lead, and whether new-lead emails are sent (SMTP set). */
   events: { origin: LeadOrigin; emails: boolean };
   now: Date;
@@ -49,6 +54,22 @@ export type LeadWritten = { leadId: string; source: LeadSource; currency: string
 
 /** Thrown inside the transaction when the team has no API source yet (lead-writer.ts makes it, then writes again). */
 export class MissingApiSource extends Error {}
+
+/** The delivery's log row for the lead `leadId` (CONNECTION_DELIVERY_COLUMNS). */
+export function deliveryRow(write: LeadWrite, leadId: string) {
+  const delivery = write.delivery!;
+  return {
+    id: delivery.id,
+    connectionId: delivery.connectionId,
+    teamId: write.lead.teamId,
+    submissionId: delivery.submissionId,
+    outcome: "created",
+    status: 201,
+    leadId,
+    createdAt: write.now,
+    lastAttemptAt: write.now,
+  };
+}
 
 const API_SOURCE_KEY = API_SOURCE_NAME.toLowerCase();
 

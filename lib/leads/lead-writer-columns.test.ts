@@ -4,7 +4,9 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import {
   API_REQUEST_COLUMNS,
+  CONNECTION_DELIVERY_COLUMNS,
   DEFAULTED_API_REQUEST_COLUMNS,
+  DEFAULTED_CONNECTION_DELIVERY_COLUMNS,
   DEFAULTED_JOB_COLUMNS,
   DEFAULTED_LEAD_COLUMNS,
   JOB_COLUMNS,
@@ -48,6 +50,7 @@ describe("the hot path covers every column Prisma's schema has (a schema change 
     ["ApiRequest", API_REQUEST_COLUMNS, DEFAULTED_API_REQUEST_COLUMNS],
     ["Job", JOB_COLUMNS, DEFAULTED_JOB_COLUMNS],
     ["SpentChallenge", SPENT_CHALLENGE_COLUMNS, []],
+    ["ConnectionDelivery", CONNECTION_DELIVERY_COLUMNS, DEFAULTED_CONNECTION_DELIVERY_COLUMNS],
   ];
   for (const [model, written, defaulted] of models) {
     test(`${model}: every scalar field is written or listed as defaulted, and nothing else`, () => {

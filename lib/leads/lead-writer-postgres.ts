@@ -3,9 +3,27 @@ import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
-import { insertSql, JOB_COLUMNS, quoteName, LEAD_COLUMNS, SPENT_CHALLENGE_COLUMNS, type LeadColumn } from "./lead-columns";
+import {
+  CONNECTION_DELIVERY_COLUMNS,
+  deliveryUpsertSql,
+  insertSql,
+  JOB_COLUMNS,
+  quoteName,
+  LEAD_COLUMNS,
+  SPENT_CHALLENGE_COLUMNS,
+  type LeadColumn,
+} from "./lead-columns";
 import { leadIdSql } from "./lead-id";
-import { counterSql, MissingApiSource, outboxJobs, sourceKeys, type LeadWrite, type LeadWritten, type Recipients } from "./lead-write";
+import {
+  counterSql,
+  deliveryRow,
+  MissingApiSource,
+  outboxJobs,
+  sourceKeys,
+  type LeadWrite,
+  type LeadWritten,
+  type Recipients,
+} from "./lead-write";
 import { searchKeys } from "./new-lead";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
@@ -79,6 +97,7 @@ const STATEMENTS = {
     name: "intake_challenge",
     text: `${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`)} ON CONFLICT ("id") DO NOTHING`,
   },
+  delivery: { name: "intake_delivery", text: deliveryUpsertSql((i, type) => `$${i + 1}::${PG_CAST[type]}`) },
 } as const;
 
 type LeadStatementRow = { id: string; seq: number; sourceId: string; sourceName: string; currency: string; teamSlug: string } & Omit<
@@ -146,6 +165,13 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   if (write.spentChallenge) {
     const { rowCount } = await client.query({ ...STATEMENTS.challenge, values: pgRow(SPENT_CHALLENGE_COLUMNS, write.spentChallenge) });
     if (rowCount !== 1) throw write.spentChallenge.replayed();
+  }
+  if (write.delivery) {
+    const { rowCount } = await client.query({
+      ...STATEMENTS.delivery,
+      values: pgRow(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, row.id)),
+    });
+    if (rowCount !== 1) throw write.delivery.repeated();
   }
   return { leadId: row.id, source, currency: row.currency, jobs: jobs.length };
 }

@@ -4,9 +4,18 @@ import { newJobId } from "../jobs/job-store";
 import type { LeadSource } from "../teams/lead-sources";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
-import { API_REQUEST_COLUMNS, insertSql, JOB_COLUMNS, LEAD_COLUMNS, SPENT_CHALLENGE_COLUMNS } from "./lead-columns";
+import {
+  API_REQUEST_COLUMNS,
+  CONNECTION_DELIVERY_COLUMNS,
+  deliveryUpsertSql,
+  insertSql,
+  JOB_COLUMNS,
+  LEAD_COLUMNS,
+  SPENT_CHALLENGE_COLUMNS,
+} from "./lead-columns";
 import {
   counterSql,
+  deliveryRow,
   leadRow,
   MissingApiSource,
   missingCounter,
@@ -41,6 +50,7 @@ function prepare(database: Database.Database) {
       `UPDATE "IdempotencyRecord" SET "responseStatus" = ?, "responseBody" = ? WHERE "id" = ? AND "token" = ? AND "responseStatus" IS NULL`,
     ),
     challenge: statement(`${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, () => "?")} ON CONFLICT ("id") DO NOTHING`),
+    delivery: statement(deliveryUpsertSql(() => "?")),
   };
 }
 
@@ -91,6 +101,9 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     }
     if (write.spentChallenge) {
       if (s.challenge.run(rowValues(SPENT_CHALLENGE_COLUMNS, write.spentChallenge)).changes !== 1) throw write.spentChallenge.replayed();
+    }
+    if (write.delivery) {
+      if (s.delivery.run(rowValues(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, row.id))).changes !== 1) throw write.delivery.repeated();
     }
     return { leadId: row.id, source, currency, jobs: jobs.length };
   });

@@ -30,6 +30,7 @@ export const leadFieldsOf = (teamId: string): fc.Arbitrary<LeadFields> =>
     teamId: fc.constant(teamId),
     apiKeyId: fc.option(fc.stringMatching(/^[0-9a-f]{20}$/), { nil: null }),
     formId: fc.option(fc.constant("form_abc"), { nil: null }),
+    connectionId: fc.option(fc.constant("cmconnection0000000000000"), { nil: null }),
     firstName: text.filter((s) => s.length > 0),
     lastName: optionalText,
     email: optionalText,

@@ -7,6 +7,7 @@ export type NewLead = {
   teamId: string;
   apiKeyId: string | null;
   formId: string | null;
+  connectionId: string | null;
   firstName: string;
   lastName: string | null;
   email: string | null;

@@ -58,6 +58,7 @@ export const leadCreatedEventSchema = z.object({
     created_by: z.object({
       api_key_id: nullableText.meta({ description: "The API key that created the lead, or null." }),
       form_id: nullableText.meta({ description: "The web form that created the lead, or null." }),
+      connection_id: nullableText.meta({ description: "The form-builder connection that created the lead, or null." }),
     }),
   }),
 });
@@ -70,8 +71,8 @@ export const testEventSchema = z.object({
   data: z.object({ team: teamSchema, message: z.string() }),
 });
 
-/** What created a lead: an API key or a web form. */
-export type LeadOrigin = { apiKeyId?: string | null; formId?: string | null };
+/** What created a lead: an API key, a web form or a form-builder connection. */
+export type LeadOrigin = { apiKeyId?: string | null; formId?: string | null; connectionId?: string | null };
 
 export function newEventId(): string {
   return `evt_${randomUUID().replaceAll("-", "")}`;
@@ -120,7 +121,11 @@ export function leadCreatedEvent(options: {
         extra_fields: lead.extraFields,
         skipped: { phone: lead.skippedPhone, mobile_no: lead.skippedMobileNo, website: lead.skippedWebsite },
       },
-      created_by: { api_key_id: options.origin.apiKeyId ?? null, form_id: options.origin.formId ?? null },
+      created_by: {
+        api_key_id: options.origin.apiKeyId ?? null,
+        form_id: options.origin.formId ?? null,
+        connection_id: options.origin.connectionId ?? null,
+      },
     },
   });
 }

@@ -35,7 +35,7 @@ describe("the outbox row commits with the lead", () => {
         payload.data.lead.extra_fields,
         payload.data.created_by,
       ],
-      [leadId, "Ada", "ads", { colour: "teal" }, { api_key_id: "key-1", form_id: null }],
+      [leadId, "Ada", "ads", { colour: "teal" }, { api_key_id: "key-1", form_id: null, connection_id: null }],
     );
   });
 

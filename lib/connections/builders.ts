@@ -1,0 +1,44 @@
+import { fieldsOf, parseJson, type ReadBody } from "../http/read-body";
+import type { Delivery } from "./answers";
+import { parseGenericFields, parseGenericJson } from "./generic";
+import { verifyTallySignature } from "./signatures";
+import { parseTallyDelivery } from "./tally";
+
+// The form builders a connection can be made for (docs/connections.md): how each one's
+// body becomes a Delivery, and how its signature is checked when it signs. A builder that
+// cannot sign is authenticated by the connection's URL alone.
+
+export type BuilderId = "tally" | "generic";
+
+export type Builder = {
+  id: BuilderId;
+  name: string;
+  /** Checks the builder's signature over the body's bytes; absent for builders that cannot sign. */
+  verify?: (body: ReadBody, headers: Headers, secret: string) => boolean;
+  /** The body as the builder sends it → labelled answers; throws UnknownPayload (or a 400 ApiError) otherwise. */
+  read: (body: ReadBody) => Promise<Delivery>;
+};
+
+export const BUILDERS: Readonly<Record<BuilderId, Builder>> = {
+  tally: {
+    id: "tally",
+    name: "Tally",
+    verify: (body, headers, secret) => verifyTallySignature(body.bytes, headers.get("tally-signature"), secret),
+    read: async (body) => parseTallyDelivery(parseJson(body.bytes)),
+  },
+  generic: {
+    id: "generic",
+    name: "Generic JSON",
+    read: async (body) =>
+      body.mediaType === "application/json" ? parseGenericJson(parseJson(body.bytes)) : parseGenericFields(await fieldsOf(body)),
+  },
+};
+
+export const BUILDER_IDS = Object.keys(BUILDERS) as BuilderId[];
+
+export function isBuilderId(value: unknown): value is BuilderId {
+  return typeof value === "string" && Object.hasOwn(BUILDERS, value);
+}
+
+/** Whether connections of this builder are given a signing secret. */
+export const signs = (builder: BuilderId) => Boolean(BUILDERS[builder].verify);

@@ -1,0 +1,142 @@
+import { seal } from "../api-keys/secret-box";
+import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { db } from "../db/client";
+import { BUILDERS, signs, type BuilderId } from "./builders";
+import {
+  insertConnection,
+  removeConnection,
+  writeConnectionEnabled,
+  writeConnectionMapping,
+  writeRolledToken,
+  writeSigningSecret,
+} from "./connection-store";
+import { connectionPath, generateConnectionToken, generateSigningSecret, tokenDigest, tokenHint } from "./connection-token";
+import type { AnswerOverrides } from "./map-answers";
+
+// What owners and admins (and the operator's CLI) do with a team's form-builder
+// connections: make one, roll its URL, turn it off or on, change its mapping, delete it.
+// Each change is written with its audit event in one transaction. The URL and the signing
+// secret are returned once, to show; neither is readable again.
+
+/** The box context of a connection's signing secret: bound to its row. */
+export const signingSecretContext = (connectionId: string) => `connection:${connectionId}`;
+
+export type NewConnection = {
+  id: string;
+  /** The path to paste into the builder, with the token: shown once. */
+  path: string;
+  /** The signing secret to paste into the builder (builders that sign): shown once. */
+  signingSecret: string | null;
+};
+
+export const MAX_NAME_LENGTH = 100;
+
+export async function createConnection(options: {
+  teamId: string;
+  builder: BuilderId;
+  name?: string;
+  /** A secret the builder made (Webflow); otherwise one is generated for builders that sign. */
+  signingSecret?: string;
+  createdById: string | null;
+  actor: AuditActor;
+}): Promise<NewConnection> {
+  const { teamId, builder } = options;
+  const token = generateConnectionToken();
+  const signingSecret = signs(builder) ? (options.signingSecret ?? generateSigningSecret()) : null;
+  const name = (options.name?.trim() || BUILDERS[builder].name).slice(0, MAX_NAME_LENGTH);
+  const id = await db().$transaction(async (tx) => {
+    const created = await insertConnection(tx, {
+      teamId,
+      builder,
+      name,
+      tokenDigest: tokenDigest(token),
+      tokenHint: tokenHint(token),
+      createdById: options.createdById,
+    });
+    if (signingSecret) await writeSigningSecret(tx, { id: created, ciphertext: seal(signingSecret, signingSecretContext(created)) });
+    await recordAuditEvent(
+      { teamId, action: "connection.created", actor: options.actor, targetId: created, details: { name, builder } },
+      tx,
+    );
+    return created;
+  });
+  return { id, path: connectionPath(token), signingSecret };
+}
+
+/**
+ * Gives the connection a new URL; the old one keeps working for `keepOldMinutes` (0: refused
+ * at once), time to paste the new one into the builder. Null when the team has no such connection.
+ */
+export async function rollConnectionUrl(options: {
+  teamId: string;
+  id: string;
+  keepOldMinutes: number;
+  actor: AuditActor;
+  now?: Date;
+}): Promise<{ path: string; oldWorksUntil: Date | null } | null> {
+  const token = generateConnectionToken();
+  const now = options.now ?? new Date();
+  const previousUntil = options.keepOldMinutes > 0 ? new Date(now.getTime() + options.keepOldMinutes * 60_000) : null;
+  const rolled = await db().$transaction(async (tx) => {
+    const written = await writeRolledToken(tx, {
+      teamId: options.teamId,
+      id: options.id,
+      tokenDigest: tokenDigest(token),
+      tokenHint: tokenHint(token),
+      previousUntil,
+    });
+    if (!written) return false;
+    await recordAuditEvent(
+      {
+        teamId: options.teamId,
+        action: "connection.url_rolled",
+        actor: options.actor,
+        targetId: options.id,
+        details: { old_works_until: previousUntil?.toISOString() ?? "none" },
+      },
+      tx,
+    );
+    return true;
+  });
+  return rolled ? { path: connectionPath(token), oldWorksUntil: previousUntil } : null;
+}
+
+/** Turns a connection off (its deliveries are refused and logged) or on again; false when there is no such connection. */
+export async function setConnectionEnabled(options: { teamId: string; id: string; enabled: boolean; actor: AuditActor }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    if (!(await writeConnectionEnabled(tx, options))) return false;
+    const action = options.enabled ? "connection.enabled" : "connection.disabled";
+    await recordAuditEvent({ teamId: options.teamId, action, actor: options.actor, targetId: options.id }, tx);
+    return true;
+  });
+}
+
+/** Replaces the connection's mapping (answer key → lead field, "extra" or "ignore"); false when there is no such connection. */
+export async function setConnectionMapping(options: {
+  teamId: string;
+  id: string;
+  mapping: AnswerOverrides;
+  actor: AuditActor;
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    if (!(await writeConnectionMapping(tx, options))) return false;
+    const details = { keys: Object.keys(options.mapping).length };
+    await recordAuditEvent(
+      { teamId: options.teamId, action: "connection.mapping_changed", actor: options.actor, targetId: options.id, details },
+      tx,
+    );
+    return true;
+  });
+}
+
+export async function deleteConnection(options: { teamId: string; id: string; actor: AuditActor }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const removed = await removeConnection(tx, options);
+    if (!removed) return false;
+    await recordAuditEvent(
+      { teamId: options.teamId, action: "connection.deleted", actor: options.actor, targetId: options.id, details: { name: removed.name } },
+      tx,
+    );
+    return true;
+  });
+}

@@ -1,0 +1,275 @@
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { describe, mock, test } from "node:test";
+import fc from "fast-check";
+
+// A form builder's delivery to a connection below the HTTP server (lib/intake/receive-delivery.ts,
+// docs/connections.md), on a real database (SQLite and PostgreSQL): Tally's documented example
+// body signed as Tally signs it, the lead it makes field by field, the builder's retries (one
+// lead), concurrent repeats, wrong signatures, unknown, rolled and disabled URLs (nothing
+// stored, the refusal in the connection's log), "needs mapping" kept whole and made a lead once
+// the mapping is changed, Generic JSON and form bodies, and generated bodies that never give a 5xx.
+process.env.FORM_SUBMISSIONS_PER_FORM = "100000";
+
+const { useTestDatabase } = await import("../../test/support/test-database");
+await useTestDatabase();
+const { CLI_ACTOR } = await import("../audit/audit-log");
+const { db } = await import("../db/client");
+const { errorResponse } = await import("../http/envelope");
+const { requestContext } = await import("../http/request-context");
+const { createTeam } = await import("../teams/team-store");
+const { tallyExample } = await import("../connections/fixtures/tally-example");
+const changes = await import("../connections/connection-changes");
+const { CONNECTION_NOT_FOUND, CONNECTION_OFF, INVALID_SIGNATURE, deliveryResponse, receiveDelivery } = await import("./receive-delivery");
+
+// Refusals write JSON log lines on stderr; keep the output clean.
+mock.method(process.stderr, "write", () => true);
+
+let teams = 0;
+async function connect(builder: "tally" | "generic") {
+  const team = await createTeam({ slug: `connections-${++teams}`, name: `Connections ${teams}` });
+  const created = await changes.createConnection({ teamId: team.id, builder, createdById: null, actor: CLI_ACTOR });
+  return { team, ...created, token: created.path.split("/").pop()! };
+}
+
+const tallySignature = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("base64");
+
+/** Posts to the connection endpoint's use case and answers as the route does. */
+async function deliver(token: string, body: string, headers: Record<string, string> = {}): Promise<Response> {
+  const request = new Request(`http://127.0.0.1/api/connections/${token}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.7", ...headers },
+    body,
+  });
+  const context = requestContext(request);
+  try {
+    return deliveryResponse(await receiveDelivery({ request, context, token }));
+  } catch (error) {
+    return errorResponse(error, context);
+  }
+}
+
+const tallyBody = (fields: unknown[] = [], responseId = "2wgx4n") => {
+  const example = tallyExample() as { data: { fields: unknown[] } };
+  return JSON.stringify({
+    ...example,
+    data: { ...example.data, responseId, submissionId: responseId, fields: [...example.data.fields, ...fields] },
+  });
+};
+const FULL_NAME = { key: "question_name", label: "Full name", type: "INPUT_TEXT", value: "Ada Lovelace" };
+
+const leadsOf = (teamId: string) => db().lead.findMany({ where: { teamId }, include: { source: true } });
+const logOf = (connectionId: string) => db().connectionDelivery.findMany({ where: { connectionId }, orderBy: { createdAt: "asc" } });
+
+describe("POST /api/connections/<token> (Tally)", () => {
+  test("Tally's documented example with a name, signed as Tally signs: 201 and the lead, field by field", async () => {
+    const c = await connect("tally");
+    const body = tallyBody([FULL_NAME]);
+    const response = await deliver(c.token, body, { "tally-signature": tallySignature(body, c.signingSecret!) });
+    assert.equal(response.status, 201);
+    const answer = await response.json();
+    assert.equal(answer.success, true);
+    assert.equal(answer.message, "Lead created successfully");
+    const [lead, ...others] = await leadsOf(c.team.id);
+    assert.equal(others.length, 0);
+    assert.equal(lead!.id, answer.lead_id);
+    assert.equal(lead!.firstName, "Ada");
+    assert.equal(lead!.lastName, "Lovelace");
+    assert.equal(lead!.email, "alice@example.com");
+    assert.equal(lead!.phone, "+32491223344");
+    assert.equal(lead!.website, "https://example.com");
+    assert.equal(lead!.utmCampaign, "newsletter");
+    assert.equal(lead!.connectionId, c.id);
+    assert.equal(lead!.apiKeyId, null);
+    assert.equal(lead!.source.name, "API");
+    const extra = lead!.extraFields as Record<string, unknown>;
+    assert.equal(extra.Text, "Hello");
+    assert.equal(extra.Number, 10);
+    const [row] = await logOf(c.id);
+    assert.deepEqual([row!.outcome, row!.status, row!.leadId, row!.submissionId, row!.payload], ["created", 201, lead!.id, "2wgx4n", null]);
+    // Nothing of a connection's delivery goes to the API keys' request log.
+    assert.equal(await db().apiRequest.count({ where: { teamId: c.team.id } }), 0);
+  });
+
+  test("the builder's retry of a submission answers the same lead and creates nothing", async () => {
+    const c = await connect("tally");
+    const body = tallyBody([FULL_NAME], "retry1");
+    const headers = { "tally-signature": tallySignature(body, c.signingSecret!) };
+    const first = await (await deliver(c.token, body, headers)).json();
+    const again = await deliver(c.token, body, headers);
+    assert.equal(again.status, 200);
+    assert.equal(again.headers.get("idempotent-replayed"), "true");
+    assert.equal((await again.json()).lead_id, first.lead_id);
+    assert.equal((await leadsOf(c.team.id)).length, 1);
+    const [row, ...more] = await logOf(c.id);
+    assert.equal(more.length, 0);
+    assert.equal(row!.attempts, 2);
+  });
+
+  test("the same submission delivered eight times at once makes one lead", async () => {
+    const c = await connect("tally");
+    const body = tallyBody([FULL_NAME], "burst1");
+    const headers = { "tally-signature": tallySignature(body, c.signingSecret!) };
+    const responses = await Promise.all(Array.from({ length: 8 }, () => deliver(c.token, body, headers)));
+    const answers = await Promise.all(responses.map((r) => r.json()));
+    assert.deepEqual(responses.map((r) => r.status).sort(), [200, 200, 200, 200, 200, 200, 200, 201]);
+    assert.equal(new Set(answers.map((a) => a.lead_id)).size, 1);
+    assert.equal((await leadsOf(c.team.id)).length, 1);
+    assert.equal((await logOf(c.id))[0]!.attempts, 8);
+  });
+
+  test("a wrong, missing or other connection's signature: 401, nothing stored, the refusal logged without the body", async () => {
+    const c = await connect("tally");
+    const other = await connect("tally");
+    const body = tallyBody([FULL_NAME]);
+    for (const headers of [
+      {} as Record<string, string>,
+      { "tally-signature": "bm90IGl0" },
+      { "tally-signature": tallySignature(body, other.signingSecret!) },
+    ]) {
+      const response = await deliver(c.token, body, headers);
+      assert.equal(response.status, 401);
+      assert.deepEqual(await response.json(), { success: false, error: INVALID_SIGNATURE, message: "Authentication failed" });
+    }
+    // A byte changed after signing.
+    const signed = tallySignature(body, c.signingSecret!);
+    assert.equal((await deliver(c.token, body.replace("Ada", "Eve"), { "tally-signature": signed })).status, 401);
+    assert.equal((await leadsOf(c.team.id)).length, 0);
+    const log = await logOf(c.id);
+    assert.equal(log.length, 4);
+    assert.ok(log.every((row) => row.outcome === "refused" && row.status === 401 && row.payload === null && row.submissionId === null));
+  });
+
+  test("an unknown or malformed token: 404 and nothing stored anywhere", async () => {
+    const before = await db().connectionDelivery.count();
+    for (const token of ["c_AAAAAAAAAAAAAAAAAAAAAA", "nope", "c_../../x", ""]) {
+      const response = await deliver(token, "{}");
+      assert.equal(response.status, 404);
+      assert.equal((await response.json()).error, CONNECTION_NOT_FOUND);
+    }
+    assert.equal(await db().connectionDelivery.count(), before);
+  });
+
+  test("a rolled URL: the old one works until the chosen time, then 404; the new one works", async () => {
+    const c = await connect("tally");
+    const body = tallyBody([FULL_NAME], "roll1");
+    const headers = { "tally-signature": tallySignature(body, c.signingSecret!) };
+    const rolled = await changes.rollConnectionUrl({ teamId: c.team.id, id: c.id, keepOldMinutes: 60, actor: CLI_ACTOR });
+    assert.ok(rolled?.oldWorksUntil);
+    assert.equal((await deliver(c.token, body, headers)).status, 201);
+    const again = await changes.rollConnectionUrl({ teamId: c.team.id, id: c.id, keepOldMinutes: 0, actor: CLI_ACTOR });
+    const newToken = again!.path.split("/").pop()!;
+    assert.equal((await deliver(c.token, body, headers)).status, 404);
+    assert.equal((await deliver(rolled!.path.split("/").pop()!, body, headers)).status, 404);
+    assert.equal((await deliver(newToken, body, headers)).status, 200);
+    assert.equal((await leadsOf(c.team.id)).length, 1);
+    const audit = await db().auditEvent.findMany({
+      where: { teamId: c.team.id, action: { startsWith: "connection." } },
+      orderBy: { createdAt: "asc" },
+      select: { action: true, targetId: true },
+    });
+    assert.deepEqual(
+      audit.map((event) => [event.action, event.targetId]),
+      [
+        ["connection.created", c.id],
+        ["connection.url_rolled", c.id],
+        ["connection.url_rolled", c.id],
+      ],
+    );
+  });
+
+  test("a turned-off connection: 403, nothing stored, the refusal in its log; on again, it takes leads", async () => {
+    const c = await connect("tally");
+    await changes.setConnectionEnabled({ teamId: c.team.id, id: c.id, enabled: false, actor: CLI_ACTOR });
+    const body = tallyBody([FULL_NAME], "off1");
+    const headers = { "tally-signature": tallySignature(body, c.signingSecret!) };
+    const response = await deliver(c.token, body, headers);
+    assert.equal(response.status, 403);
+    assert.equal((await response.json()).error, CONNECTION_OFF);
+    assert.equal((await leadsOf(c.team.id)).length, 0);
+    assert.deepEqual(
+      (await logOf(c.id)).map((row) => [row.outcome, row.status, row.payload]),
+      [["refused", 403, null]],
+    );
+    await changes.setConnectionEnabled({ teamId: c.team.id, id: c.id, enabled: true, actor: CLI_ACTOR });
+    assert.equal((await deliver(c.token, body, headers)).status, 201);
+  });
+
+  test("Tally's example as it is has no name: kept whole as 'needs mapping' (202); mapped, the builder's retry makes the lead", async () => {
+    const c = await connect("tally");
+    const body = tallyBody();
+    const headers = { "tally-signature": tallySignature(body, c.signingSecret!) };
+    const kept = await deliver(c.token, body, headers);
+    assert.equal(kept.status, 202);
+    const answer = await kept.json();
+    assert.equal(answer.success, true);
+    assert.equal(answer.lead_id, null);
+    assert.match(answer.message, /needs mapping/);
+    assert.equal((await leadsOf(c.team.id)).length, 0);
+    const [row] = await logOf(c.id);
+    assert.deepEqual(
+      [row!.outcome, row!.status, row!.submissionId, row!.payload, row!.leadId],
+      ["needs_mapping", 202, "2wgx4n", body, null],
+    );
+
+    // The "Text" question holds the name.
+    await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: { question_3EKz4n: "name" }, actor: CLI_ACTOR });
+    const made = await deliver(c.token, body, headers);
+    assert.equal(made.status, 201);
+    const [lead] = await leadsOf(c.team.id);
+    assert.equal(lead!.firstName, "Hello");
+    assert.equal(lead!.email, "alice@example.com");
+    const log = await logOf(c.id);
+    assert.equal(log.length, 1);
+    assert.deepEqual([log[0]!.outcome, log[0]!.leadId, log[0]!.payload, log[0]!.attempts], ["created", lead!.id, null, 2]);
+  });
+
+  test("a body that is not Tally's shape: 422, kept in the log to read, nothing stored", async () => {
+    const c = await connect("tally");
+    const body = JSON.stringify({ name: "Ada", email: "ada@example.com" });
+    const response = await deliver(c.token, body, { "tally-signature": tallySignature(body, c.signingSecret!) });
+    assert.equal(response.status, 422);
+    assert.equal((await leadsOf(c.team.id)).length, 0);
+    const [row] = await logOf(c.id);
+    assert.deepEqual([row!.outcome, row!.status, row!.payload], ["refused", 422, body]);
+  });
+});
+
+describe("POST /api/connections/<token> (Generic JSON)", () => {
+  test("a nested JSON object: mapped by its paths, the rest kept as extra fields; the same body again is one lead", async () => {
+    const c = await connect("generic");
+    assert.equal(c.signingSecret, null);
+    const body = JSON.stringify({ contact: { full_name: "Grace Hopper", email: "grace@example.com" }, company: "Navy", plan: ["a", "b"] });
+    const response = await deliver(c.token, body);
+    assert.equal(response.status, 201);
+    assert.equal((await deliver(c.token, body)).status, 200);
+    const [lead, ...others] = await leadsOf(c.team.id);
+    assert.equal(others.length, 0);
+    assert.deepEqual([lead!.firstName, lead!.lastName, lead!.email, lead!.organization], ["Grace", "Hopper", "grace@example.com", "Navy"]);
+    assert.deepEqual((lead!.extraFields as Record<string, unknown>).plan, ["a", "b"]);
+  });
+
+  test("urlencoded fields; an invalid email is kept as 'needs mapping', not lost", async () => {
+    const c = await connect("generic");
+    const form = new URLSearchParams({ name: "Katherine Johnson", email: "not-an-email" }).toString();
+    const response = await deliver(c.token, form, { "content-type": "application/x-www-form-urlencoded" });
+    assert.equal(response.status, 202);
+    const [row] = await logOf(c.id);
+    assert.deepEqual([row!.outcome, row!.payload, row!.contentType], ["needs_mapping", form, "application/x-www-form-urlencoded"]);
+    assert.match(row!.error!, /email/i);
+  });
+
+  test("generated JSON bodies never answer 5xx, and every answer is the envelope or a lead", async () => {
+    const c = await connect("generic");
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 4 }), async (value) => {
+        const response = await deliver(c.token, JSON.stringify(value));
+        assert.ok(response.status < 500, `status ${response.status}`);
+        const answer = await response.json();
+        assert.equal(typeof answer.success, "boolean");
+        if (!answer.success) assert.ok(answer.error && answer.message);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});

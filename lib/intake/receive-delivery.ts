@@ -1,0 +1,147 @@
+import { createHash } from "node:crypto";
+import { open } from "../api-keys/secret-box";
+import { UnknownPayload } from "../connections/answers";
+import { BUILDERS } from "../connections/builders";
+import { signingSecretContext } from "../connections/connection-changes";
+import {
+  countRepeat,
+  findConnectionForIntake,
+  findDeliveredLead,
+  newDeliveryId,
+  recordUnmade,
+  type ConnectionForIntake,
+} from "../connections/connection-store";
+import { isConnectionToken, tokenDigest } from "../connections/connection-token";
+import { mapAnswers } from "../connections/map-answers";
+import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
+import { jsonResponse, toApiError } from "../http/envelope";
+import type { RequestContext } from "../http/request-context";
+import { readBody, type ReadBody } from "../http/read-body";
+import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
+import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
+import { spendFormBudget } from "../web-forms/form-limits";
+import { storeLead, type IntakeChannel } from "./store-lead";
+
+// A form builder's delivery to a connection (POST /api/connections/<token>,
+// docs/connections.md), in this order: the token must name a connection (404) that is on
+// (403); the connection's budget is spent (429); the body is read (413, 415); a builder
+// that signs must have signed it with the connection's secret (401); the builder's body
+// becomes answers (422 when it is not the builder's shape), the answers the lead's fields
+// by the connection's mapping. A submission that already made its lead answers that lead
+// and makes nothing (the builder retried). A delivery whose answers make no valid lead
+// (no name, an invalid email) is kept whole in the connection's log as "needs mapping"
+// (202): never lost. Otherwise the lead is stored by the one intake use case, its log row
+// in its transaction. Every refusal of a known connection is in its log; the body is kept
+// only once its signature is verified.
+
+export const CONNECTION_NOT_FOUND = "Connection not found";
+export const CONNECTION_OFF = "This connection is turned off";
+export const INVALID_SIGNATURE = "Invalid signature";
+export const NEEDS_MAPPING = "Delivery kept, no lead made yet: it needs mapping";
+/** Builders send every question of the form, with its options: more than create_lead's 64 KiB. */
+export const CONNECTION_BODY_BYTES = 256 * 1024;
+
+export type DeliveryResult =
+  { kind: "created"; result: CreateLeadResult } | { kind: "repeat"; leadId: string } | { kind: "needs_mapping"; reason: string };
+
+class RepeatedSubmission extends Error {}
+
+const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+
+export async function receiveDelivery(options: { request: Request; context: RequestContext; token: string }): Promise<DeliveryResult> {
+  const { request, context } = options;
+  const now = new Date();
+  const connection = isConnectionToken(options.token) ? await findConnectionForIntake(tokenDigest(options.token), now) : null;
+  if (!connection) throw new ApiError(404, CONNECTION_NOT_FOUND, "Not found");
+
+  const contentType = request.headers.get("content-type");
+  // What the log keeps of a refusal: the body once its signature held, and the submission's id once read.
+  let kept: { body: ReadBody | null; submissionId: string | null } = { body: null, submissionId: null };
+  try {
+    if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
+    await spendFormBudget(context, connection.id);
+    const body = await readBody(request, CONNECTION_BODY_BYTES);
+    verifySignature(connection, body, request.headers);
+    kept = { body, submissionId: null };
+    const delivery = await readDelivery(connection, body);
+    const submissionId = delivery.submissionId ?? bodyDigest(body.bytes);
+    kept = { body, submissionId };
+
+    const key = { connectionId: connection.id, submissionId };
+    const made = await findDeliveredLead(key);
+    if (made) {
+      await countRepeat({ ...key, at: now });
+      return { kind: "repeat", leadId: made };
+    }
+    const mapped = mapAnswers(delivery.answers, connection.mapping);
+    let input: LeadInput;
+    try {
+      input = parseLeadInput(mapped.fields);
+    } catch (refused) {
+      if (!(refused instanceof ApiError) || refused.status !== 422) throw refused;
+      const reason = mapped.needsMapping ?? refused.error;
+      await recordUnmade({ ...logRow(connection, kept, now), outcome: "needs_mapping", status: 202, error: reason });
+      return { kind: "needs_mapping", reason };
+    }
+    const channel: IntakeChannel = { team: connection.team, apiKeyId: null, formId: null, connectionId: connection.id };
+    try {
+      const result = await storeLead({ context, contentType }, channel, input, {
+        delivery: { id: newDeliveryId(), ...key, repeated: () => new RepeatedSubmission() },
+      });
+      return { kind: "created", result };
+    } catch (error) {
+      // The same submission made its lead meanwhile (a concurrent retry, another instance).
+      if (!(error instanceof RepeatedSubmission)) throw error;
+      const leadId = await findDeliveredLead(key);
+      if (!leadId) throw error;
+      await countRepeat({ ...key, at: new Date() });
+      return { kind: "repeat", leadId };
+    }
+  } catch (thrown) {
+    const error = toApiError(thrown, context);
+    await recordUnmade({ ...logRow(connection, kept, now), outcome: "refused", status: error.status, error: error.error }).catch(
+      () => undefined,
+    );
+    throw error;
+  }
+}
+
+function verifySignature(connection: ConnectionForIntake, body: ReadBody, headers: Headers): void {
+  const verify = BUILDERS[connection.builder].verify;
+  if (!verify) return;
+  const sealed = connection.signingSecretCiphertext;
+  const secret = sealed ? open(sealed, signingSecretContext(connection.id)) : "";
+  if (!verify(body, headers, secret)) throw new ApiError(401, INVALID_SIGNATURE, AUTHENTICATION_FAILED);
+}
+
+async function readDelivery(connection: ConnectionForIntake, body: ReadBody) {
+  try {
+    return await BUILDERS[connection.builder].read(body);
+  } catch (error) {
+    if (error instanceof UnknownPayload) throw validationError(error.message);
+    throw error;
+  }
+}
+
+function logRow(connection: ConnectionForIntake, kept: { body: ReadBody | null; submissionId: string | null }, at: Date) {
+  return {
+    connectionId: connection.id,
+    teamId: connection.team.id,
+    submissionId: kept.submissionId,
+    contentType: kept.body?.contentType || null,
+    payload: kept.body ? Buffer.from(kept.body.bytes).toString("utf8") : null,
+    at,
+  };
+}
+
+/** The connection endpoint's answer: 201 a new lead, 200 a submission's lead made before, 202 kept as "needs mapping". */
+export function deliveryResponse(delivered: DeliveryResult): Response {
+  switch (delivered.kind) {
+    case "created":
+      return jsonResponse(leadCreatedBody(delivered.result), 201);
+    case "repeat":
+      return jsonResponse(leadCreatedBody({ leadId: delivered.leadId, skipped: [] }), 200, { "Idempotent-Replayed": "true" });
+    case "needs_mapping":
+      return jsonResponse({ success: true, lead_id: null, message: `${NEEDS_MAPPING}: ${delivered.reason}` }, 202);
+  }
+}

@@ -1,0 +1,54 @@
+-- AlterTable
+ALTER TABLE "Lead" ADD COLUMN "connectionId" TEXT;
+
+-- CreateTable
+CREATE TABLE "Connection" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "teamId" TEXT NOT NULL,
+    "builder" TEXT NOT NULL,
+    "name" TEXT NOT NULL,
+    "tokenDigest" TEXT NOT NULL,
+    "tokenHint" TEXT NOT NULL,
+    "previousTokenDigest" TEXT,
+    "previousTokenExpiresAt" DATETIME,
+    "signingSecretCiphertext" TEXT,
+    "mapping" JSONB NOT NULL,
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "createdById" TEXT,
+    CONSTRAINT "Connection_teamId_fkey" FOREIGN KEY ("teamId") REFERENCES "Team" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "ConnectionDelivery" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "connectionId" TEXT NOT NULL,
+    "teamId" TEXT NOT NULL,
+    "submissionId" TEXT,
+    "outcome" TEXT NOT NULL,
+    "status" INTEGER NOT NULL,
+    "leadId" TEXT,
+    "error" TEXT,
+    "contentType" TEXT,
+    "payload" TEXT,
+    "attempts" INTEGER NOT NULL DEFAULT 1,
+    "createdAt" DATETIME NOT NULL,
+    "lastAttemptAt" DATETIME NOT NULL,
+    CONSTRAINT "ConnectionDelivery_connectionId_fkey" FOREIGN KEY ("connectionId") REFERENCES "Connection" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Connection_tokenDigest_key" ON "Connection"("tokenDigest");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Connection_previousTokenDigest_key" ON "Connection"("previousTokenDigest");
+
+-- CreateIndex
+CREATE INDEX "Connection_teamId_idx" ON "Connection"("teamId");
+
+-- CreateIndex
+CREATE INDEX "ConnectionDelivery_connectionId_createdAt_idx" ON "ConnectionDelivery"("connectionId", "createdAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "ConnectionDelivery_connectionId_submissionId_key" ON "ConnectionDelivery"("connectionId", "submissionId");
+

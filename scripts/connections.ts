@@ -1,0 +1,91 @@
+// Operator CLI for form-builder connections (docs/connections.md "CLI"):
+//   npm run connections -- create --team <slug> --builder <tally|generic> [--name "…"] [--signing-secret <s>] [--json]
+//   npm run connections -- list --team <slug> [--json]
+//   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
+//   npm run connections -- delete <connection-id> --team <slug>
+// The URL (and a signing secret) is printed once, by create and roll: only digests and
+// sealed secrets are stored.
+import { CLI_ACTOR } from "../lib/audit/audit-log";
+import { BUILDER_IDS, isBuilderId } from "../lib/connections/builders";
+import { createConnection, deleteConnection, rollConnectionUrl } from "../lib/connections/connection-changes";
+import { listConnections } from "../lib/connections/connection-store";
+import { env } from "../lib/env";
+import { runCli, teamOfOption, UsageError } from "./cli";
+
+const USAGE = `Usage:
+  npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--json]
+  npm run connections -- list --team <slug> [--json]
+  npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
+  npm run connections -- delete <connection-id> --team <slug>`;
+
+const teamId = async (slug: string | undefined) => (await teamOfOption(slug)).id;
+
+/** The URL to paste into the builder: this deployment's NEXTAUTH_URL (npm start sets it), else localhost. */
+const fullUrl = (path: string) => `${(env().NEXTAUTH_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, "")}${path}`;
+
+const OPTIONS = {
+  team: { type: "string" },
+  builder: { type: "string" },
+  name: { type: "string" },
+  "signing-secret": { type: "string" },
+  "keep-old-minutes": { type: "string" },
+  json: { type: "boolean", default: false },
+} as const;
+
+runCli(USAGE, OPTIONS, async (command, rest, values) => {
+  if (command === "create") {
+    if (!isBuilderId(values.builder)) throw new UsageError(`--builder must be one of: ${BUILDER_IDS.join(", ")}`);
+    const created = await createConnection({
+      teamId: await teamId(values.team),
+      builder: values.builder,
+      name: values.name,
+      signingSecret: values["signing-secret"],
+      createdById: null,
+      actor: CLI_ACTOR,
+    });
+    const url = fullUrl(created.path);
+    if (values.json) console.log(JSON.stringify({ id: created.id, url, signing_secret: created.signingSecret }));
+    else {
+      console.log(`Connection: ${created.id}\nURL:        ${url}`);
+      if (created.signingSecret) console.log(`Signing secret: ${created.signingSecret}`);
+      console.log("The URL and the secret are shown once here; paste them into the form builder.");
+    }
+    return;
+  }
+  if (command === "list") {
+    const rows = (await listConnections(await teamId(values.team))).map((c) => ({
+      id: c.id,
+      builder: c.builder,
+      name: c.name,
+      url: fullUrl(`/api/connections/c_…${c.tokenHint}`),
+      enabled: c.enabled,
+      created: c.createdAt.toISOString(),
+    }));
+    if (values.json) console.log(JSON.stringify(rows));
+    else if (!rows.length) console.log("No connections.");
+    else console.table(rows);
+    return;
+  }
+  if (command === "roll") {
+    const [id] = rest;
+    if (!id) throw new UsageError("roll needs a connection id");
+    const minutes = Number(values["keep-old-minutes"] ?? 0);
+    if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) throw new UsageError("--keep-old-minutes must be 0 to 10080");
+    const rolled = await rollConnectionUrl({ teamId: await teamId(values.team), id, keepOldMinutes: minutes, actor: CLI_ACTOR });
+    if (!rolled) throw new UsageError(`No connection "${id}" in that team`);
+    const url = fullUrl(rolled.path);
+    const until = rolled.oldWorksUntil?.toISOString() ?? null;
+    if (values.json) console.log(JSON.stringify({ id, url, old_url_works_until: until }));
+    else console.log(`New URL: ${url}\n${until ? `The old URL works until ${until}.` : "The old URL is refused from now on."}`);
+    return;
+  }
+  if (command === "delete") {
+    const [id] = rest;
+    if (!id) throw new UsageError("delete needs a connection id");
+    if (!(await deleteConnection({ teamId: await teamId(values.team), id, actor: CLI_ACTOR })))
+      throw new UsageError(`No connection "${id}" in that team`);
+    console.log(values.json ? JSON.stringify({ deleted: id }) : `Deleted connection ${id}`);
+    return;
+  }
+  throw new UsageError(`Unknown command "${command}"`);
+});
