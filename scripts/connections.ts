@@ -71,7 +71,8 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
     if (!id) throw new UsageError("roll needs a connection id");
     const minutes = Number(values["keep-old-minutes"] ?? 0);
     if (!Number.isInteger(minutes) || minutes < 0 || minutes > 7 * 24 * 60) throw new UsageError("--keep-old-minutes must be 0 to 10080");
-    const rolled = await rollConnectionUrl({ teamId: await teamId(values.team), id, keepOldMinutes: minutes, actor: CLI_ACTOR });
+    const oldWorksUntil = new Date(Date.now() + minutes * 60_000);
+    const rolled = await rollConnectionUrl({ teamId: await teamId(values.team), id, oldWorksUntil, actor: CLI_ACTOR });
     if (!rolled) throw new UsageError(`No connection "${id}" in that team`);
     const url = fullUrl(rolled.path);
     const until = rolled.oldWorksUntil?.toISOString() ?? null;

@@ -11,6 +11,7 @@ export function apiIntegrationTabs(slug: string): NavTab[] {
   return [
     { href: `${base}/api-keys`, label: "API Keys" },
     { href: `${base}/web-forms`, label: "Web Forms" },
+    { href: `${base}/connections`, label: "Connections" },
     { href: `${base}/webhooks`, label: "Webhooks" },
   ];
 }

@@ -10,16 +10,20 @@ import {
   writeRolledToken,
   writeSigningSecret,
 } from "./connection-store";
-import { connectionPath, generateConnectionToken, generateSigningSecret, tokenDigest, tokenHint } from "./connection-token";
+import {
+  connectionPath,
+  generateConnectionToken,
+  generateSigningSecret,
+  signingSecretContext,
+  tokenDigest,
+  tokenHint,
+} from "./connection-token";
 import type { AnswerOverrides } from "./map-answers";
 
 // What owners and admins (and the operator's CLI) do with a team's form-builder
 // connections: make one, roll its URL, turn it off or on, change its mapping, delete it.
 // Each change is written with its audit event in one transaction. The URL and the signing
 // secret are returned once, to show; neither is readable again.
-
-/** The box context of a connection's signing secret: bound to its row. */
-export const signingSecretContext = (connectionId: string) => `connection:${connectionId}`;
 
 export type NewConnection = {
   id: string;
@@ -64,19 +68,20 @@ export async function createConnection(options: {
 }
 
 /**
- * Gives the connection a new URL; the old one keeps working for `keepOldMinutes` (0: refused
- * at once), time to paste the new one into the builder. Null when the team has no such connection.
+ * Gives the connection a new URL; the old one keeps working until `oldWorksUntil` (null or a
+ * time already past: refused at once), time to paste the new one into the builder. Null when
+ * the team has no such connection.
  */
 export async function rollConnectionUrl(options: {
   teamId: string;
   id: string;
-  keepOldMinutes: number;
+  oldWorksUntil: Date | null;
   actor: AuditActor;
   now?: Date;
 }): Promise<{ path: string; oldWorksUntil: Date | null } | null> {
   const token = generateConnectionToken();
   const now = options.now ?? new Date();
-  const previousUntil = options.keepOldMinutes > 0 ? new Date(now.getTime() + options.keepOldMinutes * 60_000) : null;
+  const previousUntil = options.oldWorksUntil && options.oldWorksUntil > now ? options.oldWorksUntil : null;
   const rolled = await db().$transaction(async (tx) => {
     const written = await writeRolledToken(tx, {
       teamId: options.teamId,

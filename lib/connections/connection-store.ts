@@ -1,12 +1,10 @@
-import { randomUUID } from "node:crypto";
 import { db, type Tx } from "../db/client";
-import { isUniqueViolation } from "../db/errors";
 import type { BuilderId } from "./builders";
 import type { AnswerOverrides } from "./map-answers";
 
-// Every database access for form-builder connections and their log, and nothing else: a
-// store only stores. The audited changes are connection-changes.ts; the intake's use is
-// lib/intake/receive-delivery.ts.
+// Every database access for form-builder connections, and nothing else: a store only
+// stores. Their log is connection-delivery-store.ts; the audited changes are
+// connection-changes.ts; the intake's use is lib/intake/receive-delivery.ts.
 
 export type ConnectionForIntake = {
   id: string;
@@ -21,6 +19,7 @@ export type ConnectionView = {
   id: string;
   builder: BuilderId;
   name: string;
+  mapping: Record<string, string>;
   tokenHint: string;
   previousTokenExpiresAt: Date | null;
   enabled: boolean;
@@ -31,6 +30,7 @@ const VIEW_SELECT = {
   id: true,
   builder: true,
   name: true,
+  mapping: true,
   tokenHint: true,
   previousTokenExpiresAt: true,
   enabled: true,
@@ -47,26 +47,38 @@ const asMapping = (value: unknown): AnswerOverrides =>
 export async function findConnectionForIntake(digest: string, now: Date): Promise<ConnectionForIntake | null> {
   const row = await db().connection.findFirst({
     where: { OR: [{ tokenDigest: digest }, { previousTokenDigest: digest, previousTokenExpiresAt: { gt: now } }] },
-    select: {
-      id: true,
-      builder: true,
-      enabled: true,
-      signingSecretCiphertext: true,
-      mapping: true,
-      team: { select: { id: true, slug: true, defaultPhoneCountry: true } },
-    },
+    select: INTAKE_SELECT,
   });
-  return row && { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping) };
+  return row && intakeView(row);
+}
+
+export const INTAKE_SELECT = {
+  id: true,
+  builder: true,
+  enabled: true,
+  signingSecretCiphertext: true,
+  mapping: true,
+  team: { select: { id: true, slug: true, defaultPhoneCountry: true } },
+} as const;
+
+export function intakeView(
+  row: Omit<ConnectionForIntake, "builder" | "mapping"> & { builder: string; mapping: unknown },
+): ConnectionForIntake {
+  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping) };
+}
+
+function view(row: Omit<ConnectionView, "builder" | "mapping"> & { builder: string; mapping: unknown }): ConnectionView {
+  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping) };
 }
 
 export async function listConnections(teamId: string): Promise<ConnectionView[]> {
   const rows = await db().connection.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: VIEW_SELECT });
-  return rows.map((row) => ({ ...row, builder: row.builder as BuilderId }));
+  return rows.map(view);
 }
 
 export async function findConnection(options: { teamId: string; id: string }): Promise<ConnectionView | null> {
   const row = await db().connection.findFirst({ where: { id: options.id, teamId: options.teamId }, select: VIEW_SELECT });
-  return row && { ...row, builder: row.builder as BuilderId };
+  return row && view(row);
 }
 
 export async function insertConnection(
@@ -130,109 +142,4 @@ export async function removeConnection(tx: Tx, options: { teamId: string; id: st
   if (!row) return null;
   await tx.connection.delete({ where: { id: options.id } });
   return row;
-}
-
-// ---- The connection's log -------------------------------------------------------------
-
-export type DeliveryOutcome = "created" | "needs_mapping" | "refused";
-
-export type DeliveryView = {
-  id: string;
-  submissionId: string | null;
-  outcome: DeliveryOutcome;
-  status: number;
-  leadId: string | null;
-  error: string | null;
-  hasPayload: boolean;
-  attempts: number;
-  createdAt: Date;
-  lastAttemptAt: Date;
-};
-
-export const newDeliveryId = () => `dlv_${randomUUID().replaceAll("-", "")}`;
-
-/** The lead a submission already made, if it made one. */
-export async function findDeliveredLead(options: { connectionId: string; submissionId: string }): Promise<string | null> {
-  const row = await db().connectionDelivery.findUnique({
-    where: { connectionId_submissionId: options },
-    select: { leadId: true },
-  });
-  return row?.leadId ?? null;
-}
-
-/** Counts another attempt of a submission that already made its lead. */
-export async function countRepeat(options: { connectionId: string; submissionId: string; at: Date }): Promise<void> {
-  await db().connectionDelivery.updateMany({
-    where: { connectionId: options.connectionId, submissionId: options.submissionId },
-    data: { attempts: { increment: 1 }, lastAttemptAt: options.at },
-  });
-}
-
-/**
- * Logs a delivery that made no lead. A refusal without a submission id (a wrong signature,
- * an unreadable body) is a row of its own; one with an id is the submission's row,
- * created or updated (a retry of a delivery that still needs mapping), unless that
- * submission made its lead meanwhile.
- */
-export async function recordUnmade(row: {
-  connectionId: string;
-  teamId: string;
-  submissionId: string | null;
-  outcome: Exclude<DeliveryOutcome, "created">;
-  status: number;
-  error: string;
-  contentType: string | null;
-  payload: string | null;
-  at: Date;
-}): Promise<void> {
-  const { at, ...fields } = row;
-  if (row.submissionId === null) {
-    await db().connectionDelivery.create({ data: { ...fields, id: newDeliveryId(), createdAt: at, lastAttemptAt: at } });
-    return;
-  }
-  const key = { connectionId: row.connectionId, submissionId: row.submissionId };
-  const { count } = await db().connectionDelivery.updateMany({
-    where: { ...key, leadId: null },
-    data: {
-      outcome: row.outcome,
-      status: row.status,
-      error: row.error,
-      contentType: row.contentType,
-      payload: row.payload,
-      attempts: { increment: 1 },
-      lastAttemptAt: at,
-    },
-  });
-  if (count === 1) return;
-  await db()
-    .connectionDelivery.create({ data: { ...fields, id: newDeliveryId(), createdAt: at, lastAttemptAt: at } })
-    .catch(async (error: unknown) => {
-      // Another delivery of the submission wrote its row first: it is that row now.
-      if (!isUniqueViolation(error)) throw error;
-      await db().connectionDelivery.updateMany({
-        where: { ...key, leadId: null },
-        data: { attempts: { increment: 1 }, lastAttemptAt: at },
-      });
-    });
-}
-
-export async function listDeliveries(options: { teamId: string; connectionId: string; take: number }): Promise<DeliveryView[]> {
-  const rows = await db().connectionDelivery.findMany({
-    where: { teamId: options.teamId, connectionId: options.connectionId },
-    orderBy: { lastAttemptAt: "desc" },
-    take: options.take,
-    select: {
-      id: true,
-      submissionId: true,
-      outcome: true,
-      status: true,
-      leadId: true,
-      error: true,
-      payload: true,
-      attempts: true,
-      createdAt: true,
-      lastAttemptAt: true,
-    },
-  });
-  return rows.map(({ payload, ...row }) => ({ ...row, outcome: row.outcome as DeliveryOutcome, hasPayload: payload !== null }));
 }

@@ -29,3 +29,6 @@ export const connectionPath = (token: string) => `/api/connections/${token}`;
 export function generateSigningSecret(): string {
   return randomBytes(32).toString("base64url");
 }
+
+/** The secret box's context of a connection's signing secret: bound to its row. */
+export const signingSecretContext = (connectionId: string) => `connection:${connectionId}`;

@@ -2,24 +2,18 @@ import { createHash } from "node:crypto";
 import { open } from "../api-keys/secret-box";
 import { UnknownPayload } from "../connections/answers";
 import { BUILDERS } from "../connections/builders";
-import { signingSecretContext } from "../connections/connection-changes";
-import {
-  countRepeat,
-  findConnectionForIntake,
-  findDeliveredLead,
-  newDeliveryId,
-  recordUnmade,
-  type ConnectionForIntake,
-} from "../connections/connection-store";
-import { isConnectionToken, tokenDigest } from "../connections/connection-token";
+import { countRepeat, findDeliveredLead, findKeptDelivery, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
+import { findConnectionForIntake, type ConnectionForIntake } from "../connections/connection-store";
+import { isConnectionToken, signingSecretContext, tokenDigest } from "../connections/connection-token";
 import { mapAnswers } from "../connections/map-answers";
 import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
 import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
-import { readBody, type ReadBody } from "../http/read-body";
+import { mediaTypeOf, readBody, type ReadBody } from "../http/read-body";
 import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
 import { spendFormBudget } from "../web-forms/form-limits";
+import { now as appNow } from "../time/clock";
 import { storeLead, type IntakeChannel } from "./store-lead";
 
 // A form builder's delivery to a connection (POST /api/connections/<token>,
@@ -50,59 +44,103 @@ const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(
 
 export async function receiveDelivery(options: { request: Request; context: RequestContext; token: string }): Promise<DeliveryResult> {
   const { request, context } = options;
-  const now = new Date();
+  const now = appNow();
   const connection = isConnectionToken(options.token) ? await findConnectionForIntake(tokenDigest(options.token), now) : null;
   if (!connection) throw new ApiError(404, CONNECTION_NOT_FOUND, "Not found");
 
-  const contentType = request.headers.get("content-type");
   // What the log keeps of a refusal: the body once its signature held, and the submission's id once read.
-  let kept: { body: ReadBody | null; submissionId: string | null } = { body: null, submissionId: null };
+  const kept: Kept = { body: null, submissionId: null };
   try {
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
     await spendFormBudget(context, connection.id);
     const body = await readBody(request, CONNECTION_BODY_BYTES);
     verifySignature(connection, body, request.headers);
-    kept = { body, submissionId: null };
-    const delivery = await readDelivery(connection, body);
-    const submissionId = delivery.submissionId ?? bodyDigest(body.bytes);
-    kept = { body, submissionId };
-
-    const key = { connectionId: connection.id, submissionId };
-    const made = await findDeliveredLead(key);
-    if (made) {
-      await countRepeat({ ...key, at: now });
-      return { kind: "repeat", leadId: made };
-    }
-    const mapped = mapAnswers(delivery.answers, connection.mapping);
-    let input: LeadInput;
-    try {
-      input = parseLeadInput(mapped.fields);
-    } catch (refused) {
-      if (!(refused instanceof ApiError) || refused.status !== 422) throw refused;
-      const reason = mapped.needsMapping ?? refused.error;
-      await recordUnmade({ ...logRow(connection, kept, now), outcome: "needs_mapping", status: 202, error: reason });
-      return { kind: "needs_mapping", reason };
-    }
-    const channel: IntakeChannel = { team: connection.team, apiKeyId: null, formId: null, connectionId: connection.id };
-    try {
-      const result = await storeLead({ context, contentType }, channel, input, {
-        delivery: { id: newDeliveryId(), ...key, repeated: () => new RepeatedSubmission() },
-      });
-      return { kind: "created", result };
-    } catch (error) {
-      // The same submission made its lead meanwhile (a concurrent retry, another instance).
-      if (!(error instanceof RepeatedSubmission)) throw error;
-      const leadId = await findDeliveredLead(key);
-      if (!leadId) throw error;
-      await countRepeat({ ...key, at: new Date() });
-      return { kind: "repeat", leadId };
-    }
+    kept.body = body;
+    return await leadFromBody(connection, body, context, kept, now);
   } catch (thrown) {
     const error = toApiError(thrown, context);
     await recordUnmade({ ...logRow(connection, kept, now), outcome: "refused", status: error.status, error: error.error }).catch(
       () => undefined,
     );
     throw error;
+  }
+}
+
+type Kept = { body: ReadBody | null; submissionId: string | null };
+
+/**
+ * A verified body → the lead, once per submission: the builder's answers, the mapping, the
+ * lead's rules, the lead writer. Also a replay's way (replayDelivery), with the body kept.
+ */
+async function leadFromBody(
+  connection: ConnectionForIntake,
+  body: ReadBody,
+  context: RequestContext,
+  kept: Kept,
+  now: Date,
+): Promise<DeliveryResult> {
+  const delivery = await readDelivery(connection, body);
+  const submissionId = delivery.submissionId ?? bodyDigest(body.bytes);
+  kept.submissionId = submissionId;
+  const key = { connectionId: connection.id, submissionId };
+  const made = await findDeliveredLead(key);
+  if (made) {
+    await countRepeat({ ...key, at: now });
+    return { kind: "repeat", leadId: made };
+  }
+  const mapped = mapAnswers(delivery.answers, connection.mapping);
+  // What the page's mapping editor shows: each answer's key, label and target, never its value.
+  const answers = mapped.answers;
+  let input: LeadInput;
+  try {
+    input = parseLeadInput(mapped.fields);
+  } catch (refused) {
+    if (!(refused instanceof ApiError) || refused.status !== 422) throw refused;
+    const reason = mapped.needsMapping ?? refused.error;
+    await recordUnmade({ ...logRow(connection, kept, now), outcome: "needs_mapping", status: 202, error: reason, answers });
+    return { kind: "needs_mapping", reason };
+  }
+  const channel: IntakeChannel = { team: connection.team, apiKeyId: null, formId: null, connectionId: connection.id };
+  try {
+    const result = await storeLead({ context, contentType: body.contentType }, channel, input, {
+      delivery: { id: newDeliveryId(), ...key, answers, repeated: () => new RepeatedSubmission() },
+    });
+    return { kind: "created", result };
+  } catch (error) {
+    // The same submission made its lead meanwhile (a concurrent retry, another instance).
+    if (!(error instanceof RepeatedSubmission)) throw error;
+    const leadId = await findDeliveredLead(key);
+    if (!leadId) throw error;
+    await countRepeat({ ...key, at: appNow() });
+    return { kind: "repeat", leadId };
+  }
+}
+
+/**
+ * Makes the lead of a delivery kept as "needs mapping", from its kept body, by the
+ * connection's mapping as it is now (Team Settings → Connections → Replay). Its signature
+ * held when it arrived; the connection may be off meanwhile (the team replays what it kept).
+ * Null when the team has no such kept delivery.
+ */
+export async function replayDelivery(options: {
+  teamId: string;
+  deliveryId: string;
+  context: RequestContext;
+}): Promise<DeliveryResult | null> {
+  const found = await findKeptDelivery(options);
+  if (!found) return null;
+  const { connection, payload, contentType } = found;
+  const bytes = new Uint8Array(Buffer.from(payload, "utf8"));
+  const body: ReadBody = { bytes, contentType: contentType ?? "application/json", mediaType: mediaTypeOf(contentType) };
+  const now = appNow();
+  const kept: Kept = { body, submissionId: null };
+  try {
+    return await leadFromBody(connection, body, options.context, kept, now);
+  } catch (thrown) {
+    const error = toApiError(thrown, options.context);
+    if (error.status >= 500) throw error;
+    await recordUnmade({ ...logRow(connection, kept, now), outcome: "needs_mapping", status: 202, error: error.error });
+    return { kind: "needs_mapping", reason: error.error };
   }
 }
 
@@ -123,13 +161,14 @@ async function readDelivery(connection: ConnectionForIntake, body: ReadBody) {
   }
 }
 
-function logRow(connection: ConnectionForIntake, kept: { body: ReadBody | null; submissionId: string | null }, at: Date) {
+function logRow(connection: ConnectionForIntake, kept: Kept, at: Date) {
   return {
     connectionId: connection.id,
     teamId: connection.team.id,
     submissionId: kept.submissionId,
     contentType: kept.body?.contentType || null,
     payload: kept.body ? Buffer.from(kept.body.bytes).toString("utf8") : null,
+    answers: null,
     at,
   };
 }

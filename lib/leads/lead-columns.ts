@@ -96,6 +96,7 @@ export const CONNECTION_DELIVERY_COLUMNS = {
   outcome: "text",
   status: "int",
   leadId: "text",
+  answers: "json",
   createdAt: "timestamp",
   lastAttemptAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
@@ -110,7 +111,7 @@ export const DEFAULTED_CONNECTION_DELIVERY_COLUMNS = ["error", "contentType", "p
 export function deliveryUpsertSql(placeholder: (index: number, type: ColumnType) => string): string {
   return `${insertSql("ConnectionDelivery", CONNECTION_DELIVERY_COLUMNS, placeholder)}
     ON CONFLICT ("connectionId", "submissionId") DO UPDATE SET "leadId" = excluded."leadId", "outcome" = excluded."outcome",
-      "status" = excluded."status", "error" = NULL, "payload" = NULL, "contentType" = NULL,
+      "status" = excluded."status", "error" = NULL, "payload" = NULL, "contentType" = NULL, "answers" = excluded."answers",
       "attempts" = "ConnectionDelivery"."attempts" + 1, "lastAttemptAt" = excluded."lastAttemptAt"
     WHERE "ConnectionDelivery"."leadId" IS NULL`;
 }

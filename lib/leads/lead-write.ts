@@ -44,7 +44,7 @@ export type LeadWrite = {
    * A form builder's delivery: its log row names the lead, once per submission; `repeated` is
    * thrown (rolling the lead back) when the submission already made a lead.
    */
-  delivery?: { id: string; connectionId: string; submissionId: string; repeated: () => Error } | null;
+  delivery?: { id: string; connectionId: string; submissionId: string; answers: unknown; repeated: () => Error } | null;
   /** What the "lead created" event says created the lead, and whether new-lead emails are sent (SMTP set). */
   events: { origin: LeadOrigin; emails: boolean };
   now: Date;
@@ -66,6 +66,7 @@ export function deliveryRow(write: LeadWrite, leadId: string) {
     outcome: "created",
     status: 201,
     leadId,
+    answers: delivery.answers,
     createdAt: write.now,
     lastAttemptAt: write.now,
   };

@@ -32,6 +32,7 @@ CREATE TABLE "ConnectionDelivery" (
     "error" TEXT,
     "contentType" TEXT,
     "payload" TEXT,
+    "answers" JSONB,
     "attempts" INTEGER NOT NULL DEFAULT 1,
     "createdAt" TIMESTAMP(3) NOT NULL,
     "lastAttemptAt" TIMESTAMP(3) NOT NULL,

@@ -31,6 +31,7 @@ CREATE TABLE "ConnectionDelivery" (
     "error" TEXT,
     "contentType" TEXT,
     "payload" TEXT,
+    "answers" JSONB,
     "attempts" INTEGER NOT NULL DEFAULT 1,
     "createdAt" DATETIME NOT NULL,
     "lastAttemptAt" DATETIME NOT NULL,

@@ -1,0 +1,102 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
+import { BUILDERS } from "@/lib/connections/builders";
+import { latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
+import { findConnection } from "@/lib/connections/connection-store";
+import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
+import { now } from "@/lib/time/clock";
+import { ConnectionControls } from "@/components/connections/connection-controls";
+import { DeliveryLog } from "@/components/connections/delivery-log";
+import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
+import { Breadcrumb } from "@/components/layout/breadcrumb";
+import { SectionHeader } from "@/components/settings/section-header";
+import { Badge } from "@/components/ui/badge";
+import { DateTime } from "@/components/ui/date-time";
+import { cardClass } from "@/components/ui/styles";
+
+export const metadata: Metadata = { title: "Connection · Lead Intake" };
+
+const TARGETS: TargetChoice[] = [
+  ...LEAD_FIELD_TARGETS.map(([value, label]) => ({ value, label })),
+  { value: "extra", label: "Extra field (named as the question)" },
+  { value: "ignore", label: TARGET_LABELS.ignore },
+];
+
+export default async function ConnectionPage(props: { params: Promise<{ slug: string; connectionId: string }> }) {
+  const { slug, connectionId } = await props.params;
+  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/connections/${connectionId}`);
+  // Tenant ownership is in the query: another team's connection is simply not found.
+  const connection = await findConnection({ teamId: team.id, id: connectionId });
+  if (!connection) notFound();
+  const canManage = MANAGERS.includes(role);
+  const [deliveries, answers] = await Promise.all([
+    listDeliveries({ teamId: team.id, connectionId: connection.id, take: 50 }),
+    latestAnswers(connection.id),
+  ]);
+  const oldUrlWorks = connection.previousTokenExpiresAt !== null && connection.previousTokenExpiresAt > now();
+
+  return (
+    <section>
+      <Breadcrumb href={`/t/${team.slug}/settings/connections`}>← Connections</Breadcrumb>
+      <SectionHeader
+        title={`Connection ${connection.name}`}
+        description={`${BUILDERS[connection.builder].name} · /api/connections/c_…${connection.tokenHint}`}
+      />
+      <div className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
+        <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
+          <div>
+            <dt className="font-medium text-slate-800">Status</dt>
+            <dd className="mt-1">{connection.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-800">Form builder</dt>
+            <dd className="mt-1 text-slate-700">{BUILDERS[connection.builder].name}</dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-800">Made</dt>
+            <dd className="mt-1 text-slate-700">
+              <DateTime value={connection.createdAt} />
+            </dd>
+          </div>
+        </dl>
+        {oldUrlWorks ? (
+          <p className="text-sm text-slate-700">
+            The previous URL also works until <DateTime value={connection.previousTokenExpiresAt!} /> (rolled).
+          </p>
+        ) : null}
+        {canManage ? (
+          <ConnectionControls
+            slug={team.slug}
+            connectionId={connection.id}
+            name={connection.name}
+            enabled={connection.enabled}
+            guide={BUILDER_GUIDES[connection.builder]}
+          />
+        ) : null}
+      </div>
+      <h3 className="mb-3 text-base font-semibold text-slate-900">Mapping</h3>
+      {answers.length === 0 ? (
+        <p className={`${cardClass} mb-6 px-5 py-8 text-center text-sm text-slate-600`}>
+          The questions show here after the first delivery.
+        </p>
+      ) : canManage ? (
+        <div className="mb-6">
+          <MappingEditor slug={team.slug} connectionId={connection.id} answers={answers} overrides={connection.mapping} targets={TARGETS} />
+        </div>
+      ) : (
+        <ul className={`${cardClass} mb-6 divide-y divide-slate-100 text-sm`} aria-label="Mapping">
+          {answers.map((answer) => (
+            <li key={answer.key} className="flex flex-wrap justify-between gap-2 px-5 py-3">
+              <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{answer.label}</span>
+              <span className="text-slate-700">{answer.field ?? "Ignored"}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <h3 className="mb-3 text-base font-semibold text-slate-900">Delivery log</h3>
+      <DeliveryLog slug={team.slug} rows={deliveries} canManage={canManage} />
+    </section>
+  );
+}

@@ -1,0 +1,109 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
+import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { isBuilderId } from "@/lib/connections/builders";
+import {
+  createConnection,
+  deleteConnection,
+  rollConnectionUrl,
+  setConnectionEnabled,
+  setConnectionMapping,
+} from "@/lib/connections/connection-changes";
+import { isAnswerTarget, type AnswerTarget } from "@/lib/connections/map-answers";
+import { publicBaseUrl } from "@/lib/http/public-url";
+import { replayDelivery } from "@/lib/intake/receive-delivery";
+import { now } from "@/lib/time/clock";
+
+// Owners and admins connect form builders and change connections; every member sees them.
+// Each action checks the Origin, the session and the role itself (withTeamRole). The URL
+// and the signing secret are returned once, by create and roll: nothing can read them again.
+
+const connectionsPath = (slug: string) => `/t/${slug}/settings/connections`;
+const GONE = "That connection does not exist (it may have been deleted).";
+
+export async function createConnectionAction(
+  slug: string,
+  builder: string,
+  name: string,
+): Promise<ActionResult<{ id: string; url: string; signingSecret: string | null }>> {
+  return withTeamRole<{ id: string; url: string; signingSecret: string | null }>(slug, MANAGERS, async ({ team, user, actor }) => {
+    if (!isBuilderId(builder)) return { ok: false, error: "Choose a form builder." };
+    if (typeof name !== "string" || name.length > 100) return { ok: false, error: "The name can be at most 100 characters." };
+    const created = await createConnection({ teamId: team.id, builder, name, createdById: user.id, actor });
+    revalidatePath(connectionsPath(team.slug));
+    return { ok: true, id: created.id, url: `${await publicBaseUrl()}${created.path}`, signingSecret: created.signingSecret };
+  });
+}
+
+/** A new URL; the old one works until the chosen time (ROLL_CHOICES: "now" refuses it at once). */
+export async function rollConnectionUrlAction(
+  slug: string,
+  id: string,
+  oldUrlWorks: string,
+): Promise<ActionResult<{ url: string; oldWorksUntil: string | null }>> {
+  return withTeamRole<{ url: string; oldWorksUntil: string | null }>(slug, MANAGERS, async ({ team, actor }) => {
+    const choice = ROLL_CHOICES.find((value) => value === oldUrlWorks);
+    if (!choice) return { ok: false, error: "Choose until when the old URL works from the list." };
+    const at = now();
+    const oldWorksUntil = expiryFrom(choice, at);
+    const rolled = typeof id === "string" ? await rollConnectionUrl({ teamId: team.id, id, oldWorksUntil, actor, now: at }) : null;
+    if (!rolled) return { ok: false, error: GONE };
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return { ok: true, url: `${await publicBaseUrl()}${rolled.path}`, oldWorksUntil: rolled.oldWorksUntil?.toISOString() ?? null };
+  });
+}
+
+export async function setConnectionEnabledAction(slug: string, id: string, enabled: boolean): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const changed = typeof id === "string" && (await setConnectionEnabled({ teamId: team.id, id, enabled: enabled === true, actor }));
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: GONE };
+  });
+}
+
+export async function deleteConnectionAction(slug: string, id: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const deleted = typeof id === "string" && (await deleteConnection({ teamId: team.id, id, actor }));
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return deleted ? { ok: true } : { ok: false, error: GONE };
+  });
+}
+
+/** Replaces the mapping: answer key → a lead field, "extra" or "ignore"; keys left "auto" are not stored. */
+export async function setConnectionMappingAction(slug: string, id: string, mapping: Record<string, string>): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    if (typeof mapping !== "object" || mapping === null || Object.keys(mapping).length > 200)
+      return { ok: false, error: "That mapping cannot be saved." };
+    const overrides: Record<string, AnswerTarget> = {};
+    for (const [key, target] of Object.entries(mapping)) {
+      if (target === "auto") continue;
+      if (typeof key !== "string" || key.length > 500 || !isAnswerTarget(target))
+        return { ok: false, error: "That mapping cannot be saved." };
+      overrides[key] = target;
+    }
+    const changed = typeof id === "string" && (await setConnectionMapping({ teamId: team.id, id, mapping: overrides, actor }));
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: GONE };
+  });
+}
+
+/** Makes the lead of a delivery kept as "needs mapping", by the mapping as it is now. */
+export async function replayDeliveryAction(
+  slug: string,
+  deliveryId: string,
+): Promise<ActionResult<{ leadId: string | null; reason: string | null }>> {
+  return withTeamRole<{ leadId: string | null; reason: string | null }>(slug, MANAGERS, async ({ team, actor }) => {
+    if (typeof deliveryId !== "string") return { ok: false, error: "That delivery is not kept any more." };
+    const replayed = await replayDelivery({
+      teamId: team.id,
+      deliveryId,
+      context: { requestId: `replay-${deliveryId}`, ip: actor.ip ?? "" },
+    });
+    revalidatePath(connectionsPath(team.slug), "layout");
+    if (!replayed) return { ok: false, error: "That delivery is not kept any more (it made its lead, or was deleted)." };
+    if (replayed.kind === "needs_mapping") return { ok: true, leadId: null, reason: replayed.reason };
+    return { ok: true, leadId: replayed.kind === "created" ? replayed.result.leadId : replayed.leadId, reason: null };
+  });
+}

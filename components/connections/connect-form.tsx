@@ -1,0 +1,73 @@
+"use client";
+
+import Link from "next/link";
+import { useState, useTransition } from "react";
+import { createConnectionAction } from "@/app/t/[slug]/settings/connections/actions";
+import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
+import type { BuilderId } from "@/lib/connections/builders";
+import { Field } from "@/components/ui/field";
+import { FormError } from "@/components/ui/form-error";
+import { SelectOptions, type Choice } from "@/components/ui/select-options";
+import { cardClass, inputClass, linkClass } from "@/components/ui/styles";
+import { SubmitButton } from "@/components/ui/submit-button";
+import { ShownOnce } from "./shown-once";
+
+type Created = { id: string; url: string; signingSecret: string | null; builder: BuilderId };
+
+/** "Connect a form builder": the builder and a name; then its URL and secret, once, with the builder's steps. */
+export function ConnectForm({ slug, builders }: { slug: string; builders: Choice[] }) {
+  const [created, setCreated] = useState<Created | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [pending, startTransition] = useTransition();
+
+  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const builder = String(form.get("builder") ?? "") as BuilderId;
+    startTransition(async () => {
+      const result = await createConnectionAction(slug, builder, String(form.get("name") ?? "")).catch(() => ({
+        ok: false as const,
+        error: "The server could not be reached; nothing was made. Try again.",
+      }));
+      if (!result.ok) {
+        setError(result.error);
+        return;
+      }
+      setError(null);
+      setCreated({ ...result, builder });
+    });
+  }
+
+  if (created) {
+    return (
+      <div className="space-y-3">
+        <p role="status" className="text-sm text-slate-800">
+          Connection made.
+        </p>
+        <ShownOnce url={created.url} signingSecret={created.signingSecret} guide={BUILDER_GUIDES[created.builder]} />
+        <p className="flex flex-wrap gap-4 text-sm">
+          <Link href={`/t/${slug}/settings/connections/${created.id}`} className={linkClass}>
+            Open the connection
+          </Link>
+          <button type="button" className={linkClass} onClick={() => setCreated(null)}>
+            Connect another form builder
+          </button>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={onSubmit} className={`${cardClass} space-y-4 p-5`}>
+      <Field id="connection-builder" label="Form builder">
+        <select id="connection-builder" name="builder" required defaultValue="" className={`${inputClass} mt-1.5`}>
+          <SelectOptions none="Choose…" choices={builders} />
+        </select>
+      </Field>
+      <Field id="connection-name" label="Name" optional>
+        <input id="connection-name" name="name" maxLength={100} placeholder="e.g. Contact form" className={`${inputClass} mt-1.5`} />
+      </Field>
+      <FormError error={error} className="text-sm text-red-700" />
+      <SubmitButton pending={pending} label="Connect" pendingLabel="Connecting…" />
+    </form>
+  );
+}
