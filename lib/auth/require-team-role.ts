@@ -9,7 +9,8 @@ import { currentUser, type SessionUser } from "./session";
 // they hold in the team named by the URL. Roles come from the database on each call,
 // so a role change or removal takes effect on the next request.
 
-export type TeamAccess = { user: SessionUser; team: Team; role: Role };
+/** `canManage`: the role is an owner's or an admin's (MANAGERS), who change what members only see. */
+export type TeamAccess = { user: SessionUser; team: Team; role: Role; canManage: boolean };
 
 export const MANAGERS: readonly Role[] = ["owner", "admin"];
 export const OWNERS: readonly Role[] = ["owner"];
@@ -37,7 +38,7 @@ export async function requireTeamRole(slug: unknown, allowed: readonly Role[] = 
   const membership = await findMembership({ userId: user.id, slug });
   if (!membership) throw new AccessDenied("not-member");
   if (!allowed.includes(membership.role)) throw new AccessDenied("forbidden");
-  return { user, team: membership.team, role: membership.role };
+  return { user, team: membership.team, role: membership.role, canManage: MANAGERS.includes(membership.role) };
 }
 
 /** For pages: signed out goes to /signin, anything else denied is a 404. */

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { listApiKeyLabels } from "@/lib/api-keys/api-key-list";
 import { listLeadSourceNames } from "@/lib/teams/lead-sources";
 import { listWebFormLabels } from "@/lib/web-forms/web-form-store";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { filterParams, listQueryString, narrows, parseListPosition } from "@/lib/leads/lead-filter";
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
 import { LeadSearch } from "@/components/leads/lead-search";
@@ -23,7 +23,7 @@ const leadCount = (n: { count: number; capped: boolean }) =>
 
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Search> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/leads`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads`);
   const position = parseListPosition(await searchParams);
   const { filter } = position;
   const [page, total, sources, keys, forms] = await Promise.all([
@@ -38,7 +38,6 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const narrowed = narrows(filter);
   const oldestFirst = filter.sort === "oldest";
   const sortLabel = oldestFirst ? "oldest first" : "newest first";
-  const canManage = MANAGERS.includes(role);
   const exportQuery = new URLSearchParams(filterParams(filter)).toString();
 
   return (

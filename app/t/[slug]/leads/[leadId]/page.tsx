@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
 import { webFormNames } from "@/lib/web-forms/web-form-store";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
@@ -28,12 +28,11 @@ export default async function LeadPage({
   searchParams: Promise<{ from?: string | string[] }>;
 }) {
   const { slug, leadId } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
   const { from } = await searchParams;
   // "← Leads" returns to the list's search, filter and page, rebuilt from parsed values.
   const listQuery = typeof from === "string" ? listQueryString(parseListPosition(new URLSearchParams(from))) : "";
   const backHref = `/t/${team.slug}/leads${listQuery ? `?${listQuery}` : ""}`;
-  const canManage = MANAGERS.includes(role);
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();

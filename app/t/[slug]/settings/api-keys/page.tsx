@@ -2,7 +2,7 @@ import { hoursAgo } from "@/lib/time/clock";
 import type { Metadata } from "next";
 import { listApiKeys } from "@/lib/api-keys/api-key-list";
 import { now } from "@/lib/time/clock";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { requestActivity } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "API Keys · Lead Intake" };
 
 export default async function ApiKeysPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/api-keys`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/api-keys`);
   const [keys, baseUrl, activity, sources] = await Promise.all([
     listApiKeys(team.id),
     publicBaseUrl(),
@@ -24,7 +24,6 @@ export default async function ApiKeysPage({ params }: { params: Promise<{ slug: 
   ]);
   // The examples name a source the team has (not API, the fallback), or none.
   const exampleSource = sources.find((s) => !s.isApi)?.name ?? null;
-  const canManage = MANAGERS.includes(role);
 
   return (
     <ApiIntegrationSection

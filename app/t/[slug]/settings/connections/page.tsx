@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDER_IDS, BUILDERS } from "@/lib/connections/builders";
 import { deliveryActivity } from "@/lib/connections/connection-delivery-store";
 import { listConnections } from "@/lib/connections/connection-store";
@@ -16,8 +16,7 @@ const deliveries = (count: number) => `${count.toLocaleString("en-US")} ${count 
 
 export default async function ConnectionsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/connections`);
-  const canManage = MANAGERS.includes(role);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/connections`);
   const [connections, activity] = await Promise.all([listConnections(team.id), deliveryActivity(team.id, hoursAgo(24))]);
 
   return (

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { emailConfigured } from "@/lib/notifications/new-lead-email";
 import { PHONE_COUNTRIES } from "@/lib/teams/phone-countries";
 import { GeneralForm } from "@/components/settings/general-form";
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "General · Team Settings · Lead Int
 
 export default async function GeneralPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role, user } = await requireTeamPage(slug, `/t/${slug}/settings/general`);
+  const { team, user, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/general`);
   const emails = await newLeadEmailsEnabled({ userId: user.id, teamId: team.id });
   return (
     <section>
@@ -22,7 +22,7 @@ export default async function GeneralPage({ params }: { params: Promise<{ slug: 
         name={team.name}
         defaultPhoneCountry={team.defaultPhoneCountry ?? ""}
         countries={PHONE_COUNTRIES}
-        canEdit={MANAGERS.includes(role)}
+        canEdit={canManage}
       />
       <section aria-labelledby="notifications-title" className="mt-10">
         <h3 id="notifications-title" className="mb-1 text-base font-semibold text-slate-900">
@@ -31,7 +31,7 @@ export default async function GeneralPage({ params }: { params: Promise<{ slug: 
         <p className="mb-4 text-sm text-slate-600">Your own choice for this team; other members choose for themselves.</p>
         <NotificationsForm slug={team.slug} enabled={emails} configured={emailConfigured()} />
       </section>
-      <RetentionForm slug={team.slug} retentionDays={await teamRetention(team.id)} canEdit={MANAGERS.includes(role)} />
+      <RetentionForm slug={team.slug} retentionDays={await teamRetention(team.id)} canEdit={canManage} />
     </section>
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { listPendingInvites } from "@/lib/teams/invite-store";
 import { listMembers } from "@/lib/teams/team-store";
 import { InviteForm } from "@/components/members/invite-form";
@@ -11,8 +11,7 @@ export const metadata: Metadata = { title: "Members · Team Settings · Lead Int
 
 export default async function MembersPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role, user } = await requireTeamPage(slug, `/t/${slug}/settings/members`);
-  const canInvite = MANAGERS.includes(role);
+  const { team, role, user, canManage: canInvite } = await requireTeamPage(slug, `/t/${slug}/settings/members`);
   const [members, invites] = await Promise.all([listMembers(team.id), canInvite ? listPendingInvites(team.id) : []]);
   return (
     <section className="space-y-8">

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { AddSourceForm } from "@/components/settings/add-source-form";
 import { DeleteSourceButton } from "@/components/settings/delete-source-button";
@@ -12,9 +12,8 @@ export const metadata: Metadata = { title: "Lead Sources · Team Settings · Lea
 
 export default async function SourcesPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/sources`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/sources`);
   const sources = await listLeadSources(team.id);
-  const canManage = MANAGERS.includes(role);
   return (
     <section>
       <SectionHeader

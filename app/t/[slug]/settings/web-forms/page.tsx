@@ -1,7 +1,7 @@
 import { hoursAgo } from "@/lib/time/clock";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { requestActivity } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { listWebForms } from "@/lib/web-forms/web-form-store";
@@ -16,8 +16,7 @@ const plural = (count: number, word: string) => `${count.toLocaleString("en-US")
 
 export default async function WebFormsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/web-forms`);
-  const canManage = MANAGERS.includes(role);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/web-forms`);
   const [forms, sources, activity] = await Promise.all([
     listWebForms(team.id),
     canManage ? listLeadSources(team.id) : [],

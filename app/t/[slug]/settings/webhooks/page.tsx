@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { listEndpoints } from "@/lib/webhooks/webhook-endpoint-store";
 import { ApiIntegrationSection } from "@/components/settings/api-integration-section";
@@ -12,9 +12,8 @@ export const metadata: Metadata = { title: "Webhooks · Lead Intake" };
 
 export default async function WebhooksPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/webhooks`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/webhooks`);
   const endpoints = await listEndpoints(team.id);
-  const canManage = MANAGERS.includes(role);
 
   return (
     <ApiIntegrationSection

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
 import { BUILDERS } from "@/lib/connections/builders";
 import { latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
@@ -26,11 +26,10 @@ const TARGETS: TargetChoice[] = [
 
 export default async function ConnectionPage(props: { params: Promise<{ slug: string; connectionId: string }> }) {
   const { slug, connectionId } = await props.params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/connections/${connectionId}`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/connections/${connectionId}`);
   // Tenant ownership is in the query: another team's connection is simply not found.
   const connection = await findConnection({ teamId: team.id, id: connectionId });
   if (!connection) notFound();
-  const canManage = MANAGERS.includes(role);
   const [deliveries, answers] = await Promise.all([
     listDeliveries({ teamId: team.id, connectionId: connection.id, take: 50 }),
     latestAnswers(connection.id),

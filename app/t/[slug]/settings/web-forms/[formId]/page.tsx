@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { listRequests } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
@@ -24,11 +24,10 @@ export default async function WebFormPage(props: {
   const { slug, formId } = await props.params;
   const { before } = await props.searchParams;
   const base = `/t/${slug}/settings/web-forms/${formId}`;
-  const { team, role } = await requireTeamPage(slug, base);
+  const { team, canManage } = await requireTeamPage(slug, base);
   // Tenant ownership is in the query: another team's form is simply not found.
   const form = await findWebForm({ teamId: team.id, formId });
   if (!form) notFound();
-  const canManage = MANAGERS.includes(role);
   const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
   const [sources, baseUrl, log] = await Promise.all([
     canManage ? listLeadSources(team.id) : [],

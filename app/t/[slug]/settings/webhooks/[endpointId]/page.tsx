@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
+import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { now } from "@/lib/time/clock";
 import { listAttempts } from "@/lib/webhooks/delivery-attempt-store";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
@@ -17,12 +17,11 @@ export const metadata: Metadata = { title: "Webhook endpoint · Lead Intake" };
 
 export default async function WebhookEndpointPage(props: { params: Promise<{ slug: string; endpointId: string }> }) {
   const { slug, endpointId } = await props.params;
-  const { team, role } = await requireTeamPage(slug, `/t/${slug}/settings/webhooks/${endpointId}`);
+  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/webhooks/${endpointId}`);
   // Tenant ownership is in the query: another team's endpoint is simply not found.
   const endpoint = await findEndpoint({ id: endpointId, teamId: team.id });
   if (!endpoint) notFound();
   const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
-  const canManage = MANAGERS.includes(role);
   // The full URL (it may carry a secret) only for owners and admins; members see it masked.
   const shownUrl = canManage ? endpoint.url : maskWebhookUrl(endpoint.url);
   const oldSecretSigns = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now();
