@@ -82,3 +82,31 @@ describe("POST /api/connections/<token> (Generic JSON)", () => {
     );
   });
 });
+
+describe("a person's erasure", () => {
+  test("deletes the kept deliveries whose body names the person (JSON or a form body, email or number), and no other", async () => {
+    const { runErasure, parsePerson } = await import("../leads/erase-person");
+    const c = await connect("generic");
+    const posts = [
+      JSON.stringify({ email: "Ada@Example.com", note: "no name" }),
+      JSON.stringify({ phone: "+44 20 7946 0958", note: "no name" }),
+      new URLSearchParams({ email: "ada@example.com", message: "no name" }).toString(),
+      JSON.stringify({ email: "grace@example.com", note: "no name" }),
+    ];
+    for (const [index, body] of posts.entries()) {
+      const type = index === 2 ? "application/x-www-form-urlencoded" : "application/json";
+      assert.equal((await deliver(c.token, body, { "content-type": type })).status, 202);
+    }
+    const team = { id: c.team.id, defaultPhoneCountry: null };
+    const actor = { ...CLI_ACTOR };
+    const byEmail = await runErasure({ team, person: parsePerson("ada@example.com", team)!, confirmedIds: [], actor });
+    assert.equal(byEmail.connectionDeliveries, 2);
+    const byPhone = await runErasure({ team, person: parsePerson("+442079460958", team)!, confirmedIds: [], actor });
+    assert.equal(byPhone.connectionDeliveries, 1);
+    const left = await logOf(c.id);
+    assert.deepEqual(
+      left.map((row) => row.payload),
+      [posts[3]],
+    );
+  });
+});

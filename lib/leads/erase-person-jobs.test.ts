@@ -218,6 +218,7 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
     importDrafts: 2,
     importFiles: 3, // the two drafts' and the failed import's
     importFilesUnchecked: 0,
+    connectionDeliveries: 0,
   });
   const [event] = await listAuditEvents(team.id);
   assert.equal(event!.action, "lead.erased");

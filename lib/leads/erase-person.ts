@@ -1,4 +1,5 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { eraseKeptDeliveries } from "../connections/connection-erasure";
 import { eraseLeadResponses } from "../idempotency/idempotency-store";
 import { eraseDrafts, eraseRefusedRows, findImportFiles, removeImportFiles } from "../imports/import-erasure";
 import { erasePersonJobs } from "../jobs/job-erasure";
@@ -14,8 +15,8 @@ import { parsePhone } from "./phone";
 // that names the person's email or phone number, and the possible duplicates of those, is
 // deleted in one transaction together with what else names those leads or the person: the
 // request-log rows, stored idempotent responses, the outbox's webhook and email jobs with
-// their delivery log, refused import rows and draft imports; uploaded files after the
-// commit. One audit event names the lead ids and the counts, never the email or number
+// their delivery log, refused import rows and draft imports, form-builder deliveries kept
+// whole; uploaded files after the commit. One audit event names the lead ids and the counts, never the email or number
 // that was asked for.
 
 /** Who is to be erased: a lower-cased email, or an E.164 number read like the intake reads it. */
@@ -51,6 +52,8 @@ export type Erasure = {
   importFiles: number;
   /** Uploaded files not read (beyond the byte budget, or unreadable): docs/leads.md. */
   importFilesUnchecked: number;
+  /** Form-builder deliveries kept whole (needs mapping, refused) whose body names the person. */
+  connectionDeliveries: number;
 };
 
 type ErasedRows = Omit<Erasure, "leads" | "importFiles" | "importFilesUnchecked">;
@@ -89,6 +92,7 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
       ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),
       refusedImportRows: await eraseRefusedRows(tx, { teamId: team.id, contacts }),
       importDrafts: drafts.length,
+      connectionDeliveries: await eraseKeptDeliveries(tx, { teamId: team.id, contacts }),
     };
     // The deleted drafts' files and finished imports' (a draft started meanwhile keeps its file).
     const toRemove = files.matches.filter((f) => !f.draft || drafts.includes(f.importId)).map((f) => f.filePath);
