@@ -159,3 +159,15 @@ export async function deliveryActivity(teamId: string, since: Date): Promise<Map
   for (const row of waiting) entry(row.connectionId).needsMapping = row._count._all;
   return activity;
 }
+
+/**
+ * Deletes log rows last attempted before `cutoff` that are settled (a lead made, a refusal);
+ * a delivery kept as "needs mapping" stays until it is made a lead, its connection deleted
+ * or its person erased: it is a lead not yet made. Answers how many went.
+ */
+export async function deleteSettledDeliveriesBefore(cutoff: Date): Promise<number> {
+  const { count } = await db().connectionDelivery.deleteMany({
+    where: { lastAttemptAt: { lt: cutoff }, outcome: { in: ["created", "refused"] } },
+  });
+  return count;
+}

@@ -5,6 +5,7 @@ import { deleteAudited } from "../leads/delete-leads";
 import { claimJob } from "../jobs/job-claim-store";
 import { teamsWithRetention } from "../teams/team-store";
 import { expiredLeadIds } from "../leads/lead-store";
+import { pruneConnectionLogs } from "./connection-log-pruning";
 
 // Lead retention (docs/leads.md "Retention"), one of the database's maintenance tasks
 // (lib/maintenance/): a team may have its leads older than N days deleted.
@@ -44,7 +45,11 @@ export async function applyRetention(now: Date): Promise<RetentionRun> {
 /** One run of the job if this instance wins this period's claim; null when another one has it. */
 export async function runRetentionJob(now: Date): Promise<RetentionRun | null> {
   if (!(await claimJob(RETENTION_JOB, now, RETENTION_PERIOD_MS))) return null;
-  return applyRetention(now);
+  const run = await applyRetention(now);
+  // The connections' settled log rows age out in the same hourly claim.
+  const pruned = await pruneConnectionLogs(now);
+  if (pruned) log("info", "connections.log_pruned", { rows: pruned });
+  return run;
 }
 
 /** Runs the job every `everyMs` (default 5 minutes) with `clock`'s time; returns the function that stops it. */
