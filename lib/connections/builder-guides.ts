@@ -2,6 +2,7 @@ import type { BuilderId } from "./builders";
 
 // What a team does in each builder to connect it, with the builder's own menu names, from
 // the builder's documentation (Tally: https://tally.so/help/webhooks, "Add a webhook";
+// Typeform: its menu names are from a third-party guide, see docs/connections.md "Typeform";
 // docs/connections.md has the same steps). Shown beside the URL
 // and the signing secret when a connection is made or its URL rolled.
 
@@ -15,6 +16,14 @@ export const BUILDER_GUIDES: Readonly<Record<BuilderId, BuilderGuide>> = {
       "Paste the connection URL as the Endpoint URL.",
       "Turn on the signing secret option and paste the signing secret.",
       "Save, then submit the form once: the lead (or a delivery that needs mapping) shows in this connection's log.",
+    ],
+  },
+  typeform: {
+    intro: "Typeform signs every delivery with the secret you paste into its webhook; a delivery without the right signature is refused.",
+    steps: [
+      "In Typeform, open the form, go to Connect → Webhooks and add a webhook with the connection URL; save it.",
+      "Click Edit on the webhook, paste the signing secret into Secret and save.",
+      "Turn the webhook on (Typeform adds it switched off), then submit the form once: the lead (or a delivery that needs mapping) shows in this connection's log.",
     ],
   },
   generic: {

@@ -1,14 +1,15 @@
 import { fieldsOf, parseJson, type ReadBody } from "../http/read-body";
 import type { Delivery } from "./answers";
 import { parseGenericFields, parseGenericJson } from "./generic";
-import { verifyTallySignature } from "./signatures";
+import { verifyTallySignature, verifyTypeformSignature } from "./signatures";
 import { parseTallyDelivery } from "./tally";
+import { parseTypeformDelivery } from "./typeform";
 
 // The form builders a connection can be made for (docs/connections.md): how each one's
 // body becomes a Delivery, and how its signature is checked when it signs. A builder that
 // cannot sign is authenticated by the connection's URL alone.
 
-export type BuilderId = "tally" | "generic";
+export type BuilderId = "tally" | "typeform" | "generic";
 
 export type Builder = {
   id: BuilderId;
@@ -25,6 +26,12 @@ export const BUILDERS: Readonly<Record<BuilderId, Builder>> = {
     name: "Tally",
     verify: (body, headers, secret) => verifyTallySignature(body.bytes, headers.get("tally-signature"), secret),
     read: async (body) => parseTallyDelivery(parseJson(body.bytes)),
+  },
+  typeform: {
+    id: "typeform",
+    name: "Typeform",
+    verify: (body, headers, secret) => verifyTypeformSignature(body.bytes, headers.get("typeform-signature"), secret),
+    read: async (body) => parseTypeformDelivery(parseJson(body.bytes)),
   },
   generic: {
     id: "generic",

@@ -3,7 +3,8 @@ import { createHmac } from "node:crypto";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { TALLY_EXAMPLE_FILE, tallyExample, tallyExampleBody } from "./fixtures/tally-example";
-import { equalText, verifyTallySignature } from "./signatures";
+import { TYPEFORM_EXAMPLE_FILE, typeformExampleBody } from "./fixtures/typeform-example";
+import { equalText, verifyTallySignature, verifyTypeformSignature } from "./signatures";
 
 // Tally signs as its documentation shows (https://tally.so/help/webhooks, "Add a signing
 // secret"): createHmac('sha256', signingSecret).update(JSON.stringify(payload)).digest('base64').
@@ -66,6 +67,85 @@ describe("verifyTallySignature", () => {
         changed[i] = changed[i]! ^ 0x01;
         assert.equal(verifyTallySignature(changed, signed, secret), false);
       }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// Typeform signs as its documentation shows (https://www.typeform.com/developers/webhooks/
+// secure-your-webhooks/): "sha256=" + base64(HMAC-SHA256(secret, the entire received payload)).
+const TYPEFORM_SECRET = "typeform-secret-for-tests";
+const typeformSigns = (bytes: Uint8Array | string, secret = TYPEFORM_SECRET) =>
+  `sha256=${createHmac("sha256", secret).update(bytes).digest("base64")}`;
+
+describe("verifyTypeformSignature", () => {
+  const body = typeformExampleBody();
+  const signature = typeformSigns(body);
+
+  test("the documented example, signed over the exact bytes sent (compact or pretty-printed), is verified", () => {
+    assert.equal(signature.length, 7 + 44);
+    assert.equal(verifyTypeformSignature(body, signature, TYPEFORM_SECRET), true);
+    assert.equal(verifyTypeformSignature(TYPEFORM_EXAMPLE_FILE, typeformSigns(TYPEFORM_EXAMPLE_FILE), TYPEFORM_SECRET), true);
+  });
+
+  const refused: [string, () => boolean][] = [
+    [
+      "a body changed by one byte",
+      () => {
+        const changed = Buffer.from(body);
+        changed[changed.indexOf("laura")] = "L".charCodeAt(0);
+        return verifyTypeformSignature(changed, signature, TYPEFORM_SECRET);
+      },
+    ],
+    [
+      "the same JSON with other spacing (only the bytes sent are signed)",
+      () => verifyTypeformSignature(TYPEFORM_EXAMPLE_FILE, signature, TYPEFORM_SECRET),
+    ],
+    ["a wrong secret", () => verifyTypeformSignature(body, signature, `${TYPEFORM_SECRET}x`)],
+    ["an empty secret, even with its own signature", () => verifyTypeformSignature(body, typeformSigns(body, ""), "")],
+    ["a missing header", () => verifyTypeformSignature(body, null, TYPEFORM_SECRET)],
+    ["an empty header", () => verifyTypeformSignature(body, "", TYPEFORM_SECRET)],
+    ["the digest without the sha256= prefix", () => verifyTypeformSignature(body, signature.slice(7), TYPEFORM_SECRET)],
+    ["another prefix", () => verifyTypeformSignature(body, signature.replace("sha256=", "sha1="), TYPEFORM_SECRET)],
+    ["the prefix in capitals", () => verifyTypeformSignature(body, signature.replace("sha256=", "SHA256="), TYPEFORM_SECRET)],
+    ["the prefix alone", () => verifyTypeformSignature(body, "sha256=", TYPEFORM_SECRET)],
+    [
+      "a digest of another length (without its padding)",
+      () => verifyTypeformSignature(body, signature.replace(/=+$/, ""), TYPEFORM_SECRET),
+    ],
+    [
+      "a digest of the same length, one character changed",
+      () => verifyTypeformSignature(body, `sha256=${flipFirst(signature.slice(7))}`, TYPEFORM_SECRET),
+    ],
+    [
+      "the hex form of the right digest",
+      () => verifyTypeformSignature(body, `sha256=${createHmac("sha256", TYPEFORM_SECRET).update(body).digest("hex")}`, TYPEFORM_SECRET),
+    ],
+    [
+      "Tally's form of the signature (no prefix)",
+      () => verifyTypeformSignature(body, createHmac("sha256", TYPEFORM_SECRET).update(body).digest("base64"), TYPEFORM_SECRET),
+    ],
+  ];
+  for (const [name, run] of refused) test(`refused: ${name}`, () => assert.equal(run(), false));
+
+  test("any body and secret: Typeform's signature is verified, any changed byte is not (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 1 }), fc.string({ minLength: 1 }), fc.nat(), (bytes, secret, at) => {
+        const raw = Buffer.from(bytes);
+        const signed = typeformSigns(raw, secret);
+        assert.equal(verifyTypeformSignature(raw, signed, secret), true);
+        const changed = Buffer.from(raw);
+        const i = at % changed.length;
+        changed[i] = changed[i]! ^ 0x01;
+        assert.equal(verifyTypeformSignature(changed, signed, secret), false);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("any header text never throws", () => {
+    fc.assert(
+      fc.property(fc.string(), (header) => verifyTypeformSignature(body, header, TYPEFORM_SECRET) === false),
       { numRuns: 300 },
     );
   });

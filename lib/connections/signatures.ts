@@ -26,6 +26,20 @@ export function verifyTallySignature(rawBody: Uint8Array, header: string | null,
 }
 
 /**
+ * Typeform (https://www.typeform.com/developers/webhooks/secure-your-webhooks/): the
+ * `Typeform-Signature` header is `sha256=` and base64(HMAC-SHA256(the webhook's secret, the
+ * entire received payload as binary)), with no timestamp. Checked over the raw bytes only:
+ * Typeform's own examples hash the body as received, never a re-serialised parse. A header
+ * without the `sha256=` prefix, or with another digest after it, is a refusal.
+ */
+export function verifyTypeformSignature(rawBody: Uint8Array, header: string | null, secret: string): boolean {
+  const prefix = "sha256=";
+  if (header === null || secret === "" || !header.startsWith(prefix)) return false;
+  const digest = createHmac("sha256", secret).update(rawBody).digest("base64");
+  return equalText(header.slice(prefix.length), digest);
+}
+
+/**
  * Constant-time equality of two texts, compared as their UTF-8 bytes. Texts of different
  * lengths differ at once: only the expected length (public, 44 for a base64 SHA-256)
  * can be learnt from the timing.
