@@ -5,7 +5,7 @@ import { EXPIRY_CHOICES } from "@/lib/api-keys/key-expiry";
 import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { inputClass } from "@/components/ui/styles";
-import { ExpirySelect } from "./key-lifecycle-buttons";
+import { ExpirySelect } from "./expiry-select";
 
 export function GenerateKeyDialog({ slug }: { slug: string }) {
   return (

@@ -1,37 +1,14 @@
 "use client";
 
 import { rollApiKeyAction, updateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
-import { EXPIRY_CHOICES, EXPIRY_LABEL, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
+import { EXPIRY_CHOICES } from "@/lib/api-keys/key-expiry";
 import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { buttonClass, inputClass } from "@/components/ui/styles";
+import { ExpirySelect, RollDialog } from "./expiry-select";
 
 const smallTrigger = (text: string) => ({ text, className: buttonClass("secondary", "sm") });
 const UNCHANGED = "The server could not be reached; nothing was changed. Try again.";
-
-export function ExpirySelect({
-  id,
-  choices,
-  keep,
-  initial,
-}: {
-  id: string;
-  choices: readonly (keyof typeof EXPIRY_LABEL)[];
-  /** The label of a first "keep as it is" option. */
-  keep?: string;
-  initial?: keyof typeof EXPIRY_LABEL;
-}) {
-  return (
-    <select id={id} name="expiry" defaultValue={keep ? "keep" : (initial ?? choices[0])} className={`${inputClass} mt-1.5`}>
-      {keep ? <option value="keep">{keep}</option> : null}
-      {choices.map((choice) => (
-        <option key={choice} value={choice}>
-          {EXPIRY_LABEL[choice]}
-        </option>
-      ))}
-    </select>
-  );
-}
 
 /** Rename a key and set or remove its expiry (owners and admins). */
 export function EditKeyButton({
@@ -84,7 +61,7 @@ export function EditKeyButton({
 /** Roll a key: a replacement with the same description; the old key expires as chosen. */
 export function RollKeyButton({ slug, keyId, keyName }: { slug: string; keyId: string; keyName: string }) {
   return (
-    <FormDialog
+    <RollDialog
       triggerLabel={`Roll ${keyName}`}
       trigger={smallTrigger("Roll")}
       title="Roll API key"
@@ -97,12 +74,9 @@ export function RollKeyButton({ slug, keyId, keyName }: { slug: string; keyId: s
       submitLabel="Roll key"
       pendingLabel="Rolling…"
       unreachable={UNCHANGED}
-      submit={(form) => rollApiKeyAction(slug, keyId, String(form.get("expiry") ?? ""))}
+      expiry={{ id: `roll-expiry-${keyId}`, label: "The old key stops working", initial: "24h" }}
+      submit={(expiry) => rollApiKeyAction(slug, keyId, expiry)}
       notice={(result) => `Key ${result.keyId} generated to replace ${keyId}. Copy its secret now.`}
-    >
-      <Field id={`roll-expiry-${keyId}`} label="The old key stops working">
-        <ExpirySelect id={`roll-expiry-${keyId}`} choices={ROLL_CHOICES} initial="24h" />
-      </Field>
-    </FormDialog>
+    />
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import { createConnectionAction } from "@/app/t/[slug]/settings/connections/actions";
 import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
 import type { BuilderId } from "@/lib/connections/builders";
@@ -10,33 +10,23 @@ import { FormError } from "@/components/ui/form-error";
 import { SelectOptions, type Choice } from "@/components/ui/select-options";
 import { cardClass, inputClass, linkClass } from "@/components/ui/styles";
 import { SubmitButton } from "@/components/ui/submit-button";
+import { useFormAction } from "@/components/ui/use-form-action";
 import { ShownOnce } from "./shown-once";
 
 type Created = { id: string; url: string; signingSecret: string | null; builder: BuilderId };
 
+const builderOf = (form: FormData) => String(form.get("builder") ?? "") as BuilderId;
+
 /** "Connect a form builder": the builder and a name; then its URL and secret, once, with the builder's steps. */
 export function ConnectForm({ slug, builders }: { slug: string; builders: Choice[] }) {
   const [created, setCreated] = useState<Created | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const builder = String(form.get("builder") ?? "") as BuilderId;
-    startTransition(async () => {
-      const result = await createConnectionAction(slug, builder, String(form.get("name") ?? "")).catch(() => ({
-        ok: false as const,
-        error: "The server could not be reached; nothing was made. Try again.",
-      }));
-      if (!result.ok) {
-        setError(result.error);
-        return;
-      }
-      setError(null);
-      setCreated({ ...result, builder });
-    });
-  }
+  const { pending, error, onSubmit } = useFormAction(
+    (form) => createConnectionAction(slug, builderOf(form), String(form.get("name") ?? "")),
+    {
+      unreachable: "The server could not be reached; nothing was made. Try again.",
+      onDone: (result, form) => setCreated({ ...result, builder: builderOf(form) }),
+    },
+  );
 
   if (created) {
     return (

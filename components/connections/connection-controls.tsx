@@ -3,13 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { deleteConnectionAction, rollConnectionUrlAction, setConnectionEnabledAction } from "@/app/t/[slug]/settings/connections/actions";
-import { ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import type { BuilderGuide } from "@/lib/connections/builder-guides";
-import { ExpirySelect } from "@/components/api-keys/key-lifecycle-buttons";
-import { ConfirmButton } from "@/components/ui/confirm-button";
-import { Field } from "@/components/ui/field";
-import { FormDialog } from "@/components/ui/form-dialog";
-import { FormError } from "@/components/ui/form-error";
+import { RollDialog } from "@/components/api-keys/expiry-select";
+import { DeleteAndLeaveButton } from "@/components/ui/confirm-button";
+import { ActionOutcome } from "@/components/ui/form-error";
 import { buttonClass } from "@/components/ui/styles";
 import { useActionRunner } from "@/components/ui/use-action-runner";
 import { ShownOnce } from "./shown-once";
@@ -36,7 +33,7 @@ export function ConnectionControls({
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <FormDialog
+        <RollDialog
           triggerLabel="Roll URL"
           trigger={{ text: "Roll URL", className: buttonClass("secondary") }}
           title="Roll the connection's URL"
@@ -44,17 +41,14 @@ export function ConnectionControls({
           submitLabel="Roll URL"
           pendingLabel="Rolling…"
           unreachable="The server could not be reached; the URL was not rolled. Try again."
-          submit={(form) => rollConnectionUrlAction(slug, connectionId, String(form.get("expiry") ?? ""))}
+          expiry={{ id: "roll-expiry", label: "The old URL stops working", initial: "1h" }}
+          submit={(expiry) => rollConnectionUrlAction(slug, connectionId, expiry)}
           onDone={(result) => {
             setRolled({ url: result.url, oldWorksUntil: result.oldWorksUntil });
             setStatus("URL rolled. The new URL is shown below, once.");
             router.refresh();
           }}
-        >
-          <Field id="roll-expiry" label="The old URL stops working">
-            <ExpirySelect id="roll-expiry" choices={ROLL_CHOICES} initial="1h" />
-          </Field>
-        </FormDialog>
+        />
         <button
           type="button"
           disabled={pending}
@@ -72,26 +66,16 @@ export function ConnectionControls({
         >
           {enabled ? "Turn off" : "Turn on"}
         </button>
-        <ConfirmButton
+        <DeleteAndLeaveButton
           label={`Delete connection ${name}`}
-          className={buttonClass("danger")}
           title="Delete connection?"
           description="Its URL is refused from now on and its log is deleted; the leads it made stay. This cannot be undone."
           confirmLabel="Delete connection"
-          pendingLabel="Deleting…"
-          action={async () => {
-            const result = await deleteConnectionAction(slug, connectionId);
-            if (result.ok) router.push(`/t/${slug}/settings/connections`);
-            return result;
-          }}
-        >
-          Delete
-        </ConfirmButton>
+          action={() => deleteConnectionAction(slug, connectionId)}
+          leaveTo={`/t/${slug}/settings/connections`}
+        />
       </div>
-      <FormError error={error} className="text-sm text-red-700" />
-      <p role="status" className="text-sm text-slate-700">
-        {status}
-      </p>
+      <ActionOutcome error={error} status={status} />
       {rolled ? <ShownOnce url={rolled.url} signingSecret={null} guide={guide} /> : null}
     </div>
   );

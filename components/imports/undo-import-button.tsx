@@ -16,11 +16,8 @@ export function UndoImportButton({ slug, id, created }: { slug: string; id: stri
       description={`The ${created.toLocaleString("en-US")} leads it created are deleted. Leads that other leads were merged into since are kept and named; leads it filled in stay as they are.`}
       confirmLabel="Delete the imported leads"
       pendingLabel="Deleting…"
-      action={async () => {
-        const result = await undoImportAction(slug, id);
-        if (result.ok) router.refresh();
-        return result;
-      }}
+      action={() => undoImportAction(slug, id)}
+      onDone={() => router.refresh()}
     >
       Undo import
     </ConfirmButton>

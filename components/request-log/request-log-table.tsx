@@ -16,6 +16,10 @@ const ENCODING_LABEL: Record<string, string> = {
   none: "None",
 };
 
+/** A request-log page's cursor, from its ?before= (a row id); none (the newest page) for anything else. */
+export const requestLogCursor = (before: string | string[] | undefined): number | undefined =>
+  typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
+
 /**
  * A page of a key's or form's request log: the table, then "← Newest" and "Older →". `base`
  * is the page's path, `cursor` its ?before= (none on the newest page), `log` its rows and the

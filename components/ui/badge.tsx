@@ -6,8 +6,10 @@ const tones = {
   red: "bg-red-50 text-red-700 ring-red-600/20",
 } as const;
 
+export type BadgeTone = keyof typeof tones;
+
 /** A short label; a long one (a 100-character source name) is truncated, with the full text as its title. */
-export function Badge({ tone = "slate", children }: { tone?: keyof typeof tones; children: React.ReactNode }) {
+export function Badge({ tone = "slate", children }: { tone?: BadgeTone; children: React.ReactNode }) {
   return (
     <span
       title={typeof children === "string" ? children : undefined}
@@ -16,4 +18,9 @@ export function Badge({ tone = "slate", children }: { tone?: keyof typeof tones;
       <span className="truncate">{children}</span>
     </span>
   );
+}
+
+/** Whether a thing is on: a green badge with `labels[0]` ("On", "Enabled") or a grey one with `labels[1]`. */
+export function OnOffBadge({ on, labels }: { on: boolean; labels: readonly [on: string, off: string] }) {
+  return on ? <Badge tone="green">{labels[0]}</Badge> : <Badge tone="slate">{labels[1]}</Badge>;
 }

@@ -1,25 +1,14 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
 import type { ActionResult } from "@/lib/auth/require-team-role";
 import { Dialog } from "./dialog";
 import { FormError } from "./form-error";
 import { buttonClass } from "./styles";
+import { useActionRunner } from "./use-action-runner";
 
-/**
- * A button that asks first: it opens a dialog with Cancel (focused, so Enter is the safe
- * choice) and a danger button that runs `action`. A refusal stays in the dialog as an alert.
- */
-export function ConfirmButton({
-  label,
-  className,
-  children,
-  title,
-  description,
-  confirmLabel,
-  pendingLabel,
-  action,
-}: {
+export type ConfirmButtonProps<T extends object> = {
   /** The trigger's accessible name. */
   label: string;
   className: string;
@@ -28,19 +17,35 @@ export function ConfirmButton({
   description: React.ReactNode;
   confirmLabel: string;
   pendingLabel?: string;
-  action: () => Promise<ActionResult>;
-}) {
-  const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
+  action: () => Promise<ActionResult<T>>;
+  onDone?: (result: T) => void;
+};
 
-  function confirm() {
-    startTransition(async () => {
-      const result = await action();
-      if (result.ok) setOpen(false);
-      else setError(result.error);
+/**
+ * A button that asks first: it opens a dialog with Cancel (focused, so Enter is the safe
+ * choice) and a danger button that runs `action`. A refusal stays in the dialog as an alert;
+ * a success closes it and calls `onDone` with the result (to leave a deleted item's page, say).
+ */
+export function ConfirmButton<T extends object>({
+  label,
+  className,
+  children,
+  title,
+  description,
+  confirmLabel,
+  pendingLabel,
+  action,
+  onDone,
+}: ConfirmButtonProps<T>) {
+  const [open, setOpen] = useState(false);
+  const { pending, error, setError, run } = useActionRunner();
+
+  const confirm = () =>
+    run(action, (result) => {
+      if (!result.ok) return;
+      setOpen(false);
+      onDone?.(result);
     });
-  }
 
   return (
     <>
@@ -68,5 +73,23 @@ export function ConfirmButton({
         </div>
       </Dialog>
     </>
+  );
+}
+
+/**
+ * The danger button that deletes the item of the page it is on (a connection, a webhook
+ * endpoint, a lead): it asks first, shows "Deleting…" meanwhile, then goes to `leaveTo` (the
+ * list the item was in). Its text is "Delete" unless `children` says otherwise.
+ */
+export function DeleteAndLeaveButton<T extends object>({
+  leaveTo,
+  children = "Delete",
+  ...confirm
+}: Omit<ConfirmButtonProps<T>, "className" | "pendingLabel" | "onDone" | "children"> & { leaveTo: string; children?: React.ReactNode }) {
+  const router = useRouter();
+  return (
+    <ConfirmButton {...confirm} className={buttonClass("danger")} pendingLabel="Deleting…" onDone={() => router.push(leaveTo)}>
+      {children}
+    </ConfirmButton>
   );
 }

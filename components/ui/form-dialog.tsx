@@ -1,12 +1,29 @@
 "use client";
 
-import { useState, useTransition } from "react";
+import { useState } from "react";
 import type { ActionResult } from "@/lib/auth/require-team-role";
 import { Dialog } from "./dialog";
 import { FormError } from "./form-error";
 import { PlusIcon } from "./icons";
 import { buttonClass } from "./styles";
 import { SubmitButton } from "./submit-button";
+import { useFormAction } from "./use-form-action";
+
+export type FormDialogProps<T extends object> = {
+  /** The trigger's accessible name (and its text, without `trigger`). */
+  triggerLabel: string;
+  trigger?: { text: string; className: string };
+  title: string;
+  description: React.ReactNode;
+  submitLabel: string;
+  pendingLabel: string;
+  submit: (form: FormData) => Promise<ActionResult<T>>;
+  /** What to say when the server action itself fails (network down, server error). */
+  unreachable?: string;
+  notice?: (result: T) => string;
+  onDone?: (result: T) => void;
+  children: React.ReactNode;
+};
 
 /**
  * A button that opens a dialog with a form: by default a primary "add" button showing
@@ -29,40 +46,17 @@ export function FormDialog<T extends object>({
   notice,
   onDone,
   children,
-}: {
-  /** The trigger's accessible name (and its text, without `trigger`). */
-  triggerLabel: string;
-  trigger?: { text: string; className: string };
-  title: string;
-  description: React.ReactNode;
-  submitLabel: string;
-  pendingLabel: string;
-  submit: (form: FormData) => Promise<ActionResult<T>>;
-  /** What to say when the server action itself fails (network down, server error). */
-  unreachable?: string;
-  notice?: (result: T) => string;
-  onDone?: (result: T) => void;
-  children: React.ReactNode;
-}) {
+}: FormDialogProps<T>) {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [announced, setAnnounced] = useState<string | null>(null);
-  const [pending, startTransition] = useTransition();
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    startTransition(async () => {
-      const result = await submit(form).catch((): ActionResult<T> => ({ ok: false, error: unreachable }));
-      if (!result.ok) {
-        setError(result.error);
-        return;
-      }
+  const { pending, error, setError, onSubmit } = useFormAction(submit, {
+    unreachable,
+    onDone: (result) => {
       setOpen(false);
       setAnnounced(notice?.(result) ?? null);
       onDone?.(result);
-    });
-  }
+    },
+  });
 
   return (
     <div className="shrink-0">

@@ -16,3 +16,18 @@ export function FormError({
     </p>
   );
 }
+
+/**
+ * A control's last outcome: its refusal as a FormError (plain red text), then a status line
+ * (always there, so a screen reader announces what is put in it) with `status`.
+ */
+export function ActionOutcome({ error, status }: { error: string | null; status: string | null }) {
+  return (
+    <>
+      <FormError error={error} className="text-sm text-red-700" />
+      <p role="status" className="text-sm text-slate-700">
+        {status}
+      </p>
+    </>
+  );
+}

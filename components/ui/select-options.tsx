@@ -4,11 +4,15 @@ export type Choice = { value: string; label: string };
 export const namedChoices = (items: readonly { id: string; name: string }[]): Choice[] =>
   items.map((item) => ({ value: item.id, label: item.name }));
 
-/** A select's options: the empty choice first (its text `none`), then one per choice. */
-export function SelectOptions({ none, choices }: { none: string; choices: readonly Choice[] }) {
+/**
+ * A select's options, one per choice; first, where there is `none`, the empty choice (its
+ * text `none`) or a choice of its own (such as "Automatic").
+ */
+export function SelectOptions({ none, choices }: { none?: string | Choice; choices: readonly Choice[] }) {
+  const first = typeof none === "string" ? { value: "", label: none } : none;
   return (
     <>
-      <option value="">{none}</option>
+      {first ? <option value={first.value}>{first.label}</option> : null}
       {choices.map((choice) => (
         <option key={choice.value} value={choice.value}>
           {choice.label}

@@ -5,7 +5,8 @@ import type { ActionResult } from "@/lib/auth/require-team-role";
 
 /**
  * Runs a control's server actions in a transition: `pending` while one runs, `error` the
- * last one's refusal (cleared when one succeeds). `then` gets each result once it is in.
+ * last one's refusal (cleared when one succeeds, or by `setError(null)`). `then` gets each
+ * result once it is in.
  */
 export function useActionRunner() {
   const [error, setError] = useState<string | null>(null);
@@ -17,5 +18,5 @@ export function useActionRunner() {
       then?.(result);
     });
   }
-  return { pending, error, run };
+  return { pending, error, setError, run };
 }

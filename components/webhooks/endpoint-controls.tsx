@@ -11,15 +11,13 @@ import {
   sendTestEventAction,
   setEndpointEnabledAction,
 } from "@/app/t/[slug]/settings/webhooks/actions";
-import { ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import type { ActionResult } from "@/lib/auth/require-team-role";
-import { ExpirySelect } from "@/components/api-keys/key-lifecycle-buttons";
-import { ConfirmButton } from "@/components/ui/confirm-button";
+import { RollDialog } from "@/components/api-keys/expiry-select";
+import { DeleteAndLeaveButton } from "@/components/ui/confirm-button";
 import { CopyButton } from "@/components/ui/copy-button";
-import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { buttonClass } from "@/components/ui/styles";
-import { useActionRunner } from "@/components/ui/use-action-runner";
+import { RowActionButton } from "@/components/ui/row-action-button";
 import { EndpointFields, endpointInput, type EndpointFieldValues } from "./endpoint-fields";
 
 const secondary = (text: string) => ({ text, className: buttonClass("secondary") });
@@ -96,7 +94,7 @@ export function EndpointControls({
         >
           {secret ? "Hide signing secret" : "Reveal signing secret"}
         </ControlButton>
-        <FormDialog
+        <RollDialog
           triggerLabel="Rotate signing secret"
           trigger={secondary("Rotate signing secret")}
           title="Rotate signing secret"
@@ -104,17 +102,14 @@ export function EndpointControls({
           submitLabel="Rotate secret"
           pendingLabel="Rotating…"
           unreachable="The server could not be reached; the secret was not rotated. Try again."
-          submit={(form) => rotateSecretAction(slug, endpointId, String(form.get("expiry") ?? ""))}
+          expiry={{ id: "rotate-expiry", label: "The old secret stops signing", initial: "24h" }}
+          submit={(expiry) => rotateSecretAction(slug, endpointId, expiry)}
           onDone={(result) => {
             setSecret(result.secret);
             setMessage({ tone: "status", text: "Signing secret rotated. The new secret is shown below." });
             router.refresh();
           }}
-        >
-          <Field id="rotate-expiry" label="The old secret stops signing">
-            <ExpirySelect id="rotate-expiry" choices={ROLL_CHOICES} initial="24h" />
-          </Field>
-        </FormDialog>
+        />
         <ControlButton
           disabled={pending || !enabled}
           onClick={() => run(() => sendTestEventAction(slug, endpointId), "Test event queued; it appears in the delivery log below.")}
@@ -129,21 +124,14 @@ export function EndpointControls({
         >
           {enabled ? "Disable" : "Enable"}
         </ControlButton>
-        <ConfirmButton
+        <DeleteAndLeaveButton
           label="Delete endpoint"
-          className={buttonClass("danger")}
           title="Delete webhook endpoint?"
           description="No more events are sent to it, and its delivery log is deleted. This cannot be undone."
           confirmLabel="Delete endpoint"
-          pendingLabel="Deleting…"
-          action={async () => {
-            const result = await deleteEndpointAction(slug, endpointId);
-            if (result.ok) router.push(`/t/${slug}/settings/webhooks`);
-            return result;
-          }}
-        >
-          Delete
-        </ConfirmButton>
+          action={() => deleteEndpointAction(slug, endpointId)}
+          leaveTo={`/t/${slug}/settings/webhooks`}
+        />
       </div>
       {secret ? (
         <div className="flex items-center gap-2 rounded-md bg-slate-50 p-3">
@@ -164,28 +152,5 @@ export function EndpointControls({
 }
 
 export function ResendButton({ slug, endpointId, jobId }: { slug: string; endpointId: string; jobId: string }) {
-  const router = useRouter();
-  const { pending, error, run } = useActionRunner();
-  return (
-    <>
-      <button
-        type="button"
-        disabled={pending}
-        className={buttonClass("secondary", "sm")}
-        onClick={() =>
-          run(
-            () => resendDeliveryAction(slug, endpointId, jobId),
-            (result) => result.ok && router.refresh(),
-          )
-        }
-      >
-        {pending ? "Resending…" : "Resend"}
-      </button>
-      {error ? (
-        <span role="alert" className="text-xs text-red-700">
-          {error}
-        </span>
-      ) : null}
-    </>
-  );
+  return <RowActionButton text="Resend" pendingText="Resending…" action={() => resendDeliveryAction(slug, endpointId, jobId)} />;
 }

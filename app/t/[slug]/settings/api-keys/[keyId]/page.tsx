@@ -5,7 +5,7 @@ import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { env } from "@/lib/env";
 import { listRequests } from "@/lib/request-log/request-log-store";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
-import { RequestLog } from "@/components/request-log/request-log-table";
+import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
 import { SectionHeader } from "@/components/settings/section-header";
 
 export const metadata: Metadata = { title: "Request log · API Keys · Lead Intake" };
@@ -16,13 +16,12 @@ export default async function KeyRequestLogPage(props: {
   searchParams: Promise<{ before?: string | string[] }>;
 }) {
   const { slug, keyId } = await props.params;
-  const { before } = await props.searchParams;
   const base = `/t/${slug}/settings/api-keys/${keyId}`;
   const { team } = await requireTeamPage(slug, base);
   // Tenant ownership is in the query: another team's key is simply not found.
   const key = await findApiKeyDescription({ keyId, teamId: team.id });
   if (!key) notFound();
-  const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
+  const cursor = requestLogCursor((await props.searchParams).before);
   const log = await listRequests({ teamId: team.id, of: { apiKeyId: keyId }, before: cursor });
   const { REQUEST_LOG_RETENTION_DAYS: days, REQUEST_LOG_MAX_ROWS: maxRows } = env();
 

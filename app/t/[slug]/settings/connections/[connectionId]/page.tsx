@@ -11,8 +11,9 @@ import { ConnectionControls } from "@/components/connections/connection-controls
 import { DeliveryLog } from "@/components/connections/delivery-log";
 import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
+import { DetailCard } from "@/components/settings/detail-card";
 import { SectionHeader } from "@/components/settings/section-header";
-import { Badge } from "@/components/ui/badge";
+import { OnOffBadge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
 
@@ -34,7 +35,6 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
     listDeliveries({ teamId: team.id, connectionId: connection.id, take: 50 }),
     latestAnswers(connection.id),
   ]);
-  const oldUrlWorks = connection.previousTokenExpiresAt !== null && connection.previousTokenExpiresAt > now();
 
   return (
     <section>
@@ -43,28 +43,15 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
         title={`Connection ${connection.name}`}
         description={`${BUILDERS[connection.builder].name} · /api/connections/c_…${connection.tokenHint}`}
       />
-      <div className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
-        <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
-          <div>
-            <dt className="font-medium text-slate-800">Status</dt>
-            <dd className="mt-1">{connection.enabled ? <Badge tone="green">On</Badge> : <Badge tone="slate">Off</Badge>}</dd>
-          </div>
-          <div>
-            <dt className="font-medium text-slate-800">Form builder</dt>
-            <dd className="mt-1 text-slate-700">{BUILDERS[connection.builder].name}</dd>
-          </div>
-          <div>
-            <dt className="font-medium text-slate-800">Made</dt>
-            <dd className="mt-1 text-slate-700">
-              <DateTime value={connection.createdAt} />
-            </dd>
-          </div>
-        </dl>
-        {oldUrlWorks ? (
-          <p className="text-sm text-slate-700">
-            The previous URL also works until <DateTime value={connection.previousTokenExpiresAt!} /> (rolled).
-          </p>
-        ) : null}
+      <DetailCard
+        facts={[
+          { term: "Status", detail: <OnOffBadge on={connection.enabled} labels={["On", "Off"]} />, className: "mt-1" },
+          { term: "Form builder", detail: BUILDERS[connection.builder].name },
+          { term: "Made", detail: <DateTime value={connection.createdAt} /> },
+        ]}
+        previous={{ text: "The previous URL also works until", until: connection.previousTokenExpiresAt, how: "rolled" }}
+        now={now()}
+      >
         {canManage ? (
           <ConnectionControls
             slug={team.slug}
@@ -74,7 +61,7 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
             guide={BUILDER_GUIDES[connection.builder]}
           />
         ) : null}
-      </div>
+      </DetailCard>
       <h3 className="mb-3 text-base font-semibold text-slate-900">Mapping</h3>
       {answers.length === 0 ? (
         <p className={`${cardClass} mb-6 px-5 py-8 text-center text-sm text-slate-600`}>

@@ -7,7 +7,7 @@ import { listRequests } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { findWebForm } from "@/lib/web-forms/web-form-store";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
-import { RequestLog } from "@/components/request-log/request-log-table";
+import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
 import { SectionHeader } from "@/components/settings/section-header";
 import { Badge } from "@/components/ui/badge";
 import { cardClass, linkClass } from "@/components/ui/styles";
@@ -22,13 +22,12 @@ export default async function WebFormPage(props: {
   searchParams: Promise<{ before?: string | string[] }>;
 }) {
   const { slug, formId } = await props.params;
-  const { before } = await props.searchParams;
   const base = `/t/${slug}/settings/web-forms/${formId}`;
   const { team, canManage } = await requireTeamPage(slug, base);
   // Tenant ownership is in the query: another team's form is simply not found.
   const form = await findWebForm({ teamId: team.id, formId });
   if (!form) notFound();
-  const cursor = typeof before === "string" && /^\d{1,15}$/.test(before) ? Number(before) : undefined;
+  const cursor = requestLogCursor((await props.searchParams).before);
   const [sources, baseUrl, log] = await Promise.all([
     canManage ? listLeadSources(team.id) : [],
     publicBaseUrl(),

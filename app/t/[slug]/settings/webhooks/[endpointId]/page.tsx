@@ -6,9 +6,9 @@ import { listAttempts } from "@/lib/webhooks/delivery-attempt-store";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { findEndpoint } from "@/lib/webhooks/webhook-endpoint-store";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
+import { DetailCard } from "@/components/settings/detail-card";
 import { SectionHeader } from "@/components/settings/section-header";
 import { DateTime } from "@/components/ui/date-time";
-import { cardClass } from "@/components/ui/styles";
 import { DeliveryLogTable } from "@/components/webhooks/delivery-log-table";
 import { EndpointControls } from "@/components/webhooks/endpoint-controls";
 import { EndpointStatus } from "@/components/webhooks/endpoint-status";
@@ -24,7 +24,6 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
   const attempts = await listAttempts({ endpointId: endpoint.id, teamId: team.id });
   // The full URL (it may carry a secret) only for owners and admins; members see it masked.
   const shownUrl = canManage ? endpoint.url : maskWebhookUrl(endpoint.url);
-  const oldSecretSigns = endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > now();
 
   return (
     <section>
@@ -33,30 +32,22 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
         title={`Webhook endpoint ${endpoint.description ?? ""}`.trim()}
         description={<span className="break-all">{shownUrl}</span>}
       />
-      <div className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
-        <dl className="grid grid-cols-1 gap-3 text-sm sm:grid-cols-3">
-          <div>
-            <dt className="font-medium text-slate-800">Status</dt>
-            <dd className="mt-1">
-              <EndpointStatus endpoint={endpoint} />
-            </dd>
-          </div>
-          <div>
-            <dt className="font-medium text-slate-800">Events</dt>
-            <dd className="mt-1 font-mono text-slate-700">{endpoint.events.join(", ")}</dd>
-          </div>
-          <div>
-            <dt className="font-medium text-slate-800">{endpoint.failingSince ? "Failing since" : "Added"}</dt>
-            <dd className="mt-1 text-slate-700">
-              <DateTime value={endpoint.failingSince ?? endpoint.createdAt} />
-            </dd>
-          </div>
-        </dl>
-        {oldSecretSigns ? (
-          <p className="text-sm text-slate-700">
-            The previous signing secret also signs deliveries until <DateTime value={endpoint.previousSecretExpiresAt!} /> (rotated).
-          </p>
-        ) : null}
+      <DetailCard
+        facts={[
+          { term: "Status", detail: <EndpointStatus endpoint={endpoint} />, className: "mt-1" },
+          { term: "Events", detail: endpoint.events.join(", "), className: "mt-1 font-mono text-slate-700" },
+          {
+            term: endpoint.failingSince ? "Failing since" : "Added",
+            detail: <DateTime value={endpoint.failingSince ?? endpoint.createdAt} />,
+          },
+        ]}
+        previous={{
+          text: "The previous signing secret also signs deliveries until",
+          until: endpoint.previousSecretExpiresAt,
+          how: "rotated",
+        }}
+        now={now()}
+      >
         {canManage ? (
           <EndpointControls
             slug={team.slug}
@@ -65,7 +56,7 @@ export default async function WebhookEndpointPage(props: { params: Promise<{ slu
             fields={{ url: endpoint.url, description: endpoint.description, events: endpoint.events }}
           />
         ) : null}
-      </div>
+      </DetailCard>
       <h3 className="mb-3 text-base font-semibold text-slate-900">Delivery log</h3>
       <DeliveryLogTable slug={team.slug} endpointId={endpoint.id} rows={attempts} canManage={canManage} />
     </section>
