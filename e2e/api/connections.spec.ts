@@ -3,6 +3,7 @@ import { createHmac } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { tallyExample } from "../../lib/connections/fixtures/tally-example";
+import { typeformExample } from "../../lib/connections/fixtures/typeform-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, CREATE_LEAD, newTeam } from "../support/fixtures";
 
@@ -115,4 +116,40 @@ test("a Generic JSON connection: a body without a name is kept as 'needs mapping
   // The connection endpoint takes no API key; create_lead takes nothing but one.
   const viaApi = await fetch(`${BASE_URL}${CREATE_LEAD}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
   expect(viaApi.status).toBe(401);
+});
+
+test("a Typeform connection: its documented example signed as Typeform signs becomes the lead once; a wrong signature stores nothing", async () => {
+  const team = await newTeam();
+  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "typeform", "--json")) as Created;
+  const example = typeformExample() as {
+    form_response: { token: string; hidden: object; answers: unknown[]; definition: { fields: unknown[] } };
+  };
+  // The example's form has no name question: one is added, with a UTM hidden field.
+  example.form_response.definition.fields.push({
+    id: "nAmE7yPeF0rm",
+    title: "What's your full name?",
+    type: "short_text",
+    ref: "full_name",
+  });
+  example.form_response.answers.push({ type: "text", text: "Laura Smith", field: { id: "nAmE7yPeF0rm", type: "short_text" } });
+  example.form_response.hidden = { ...example.form_response.hidden, utm_source: "newsletter" };
+  const body = JSON.stringify(example);
+  const signature = `sha256=${sign(body, created.signing_secret!)}`;
+  const headers = { "Typeform-Signature": signature, "User-Agent": "Typeform Webhooks" };
+
+  const first = await post(created.url, body, headers);
+  expect(first.status).toBe(201);
+  const { lead_id: leadId } = (await first.json()) as { lead_id: string };
+  const lead = await db().lead.findUniqueOrThrow({ where: { id: leadId } });
+  expect(lead).toMatchObject({
+    connectionId: created.id,
+    firstName: "Laura",
+    lastName: "Smith",
+    email: "laura@example.com",
+    utmSource: "newsletter",
+  });
+  expect((await post(created.url, body, headers)).status).toBe(200);
+  expect((await post(created.url, body, { "Typeform-Signature": `sha256=${sign(body, "wrong")}` })).status).toBe(401);
+  expect((await post(created.url, body, { "Typeform-Signature": sign(body, created.signing_secret!) })).status).toBe(401);
+  expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
 });
