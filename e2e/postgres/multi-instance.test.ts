@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
 import { createApiKey, deleteApiKey } from "../../lib/api-keys/api-key-changes";
+import { CLI_ACTOR } from "../../lib/audit/audit-log";
+import { createConnection } from "../../lib/connections/connection-changes";
+import { tallyExample } from "../../lib/connections/fixtures/tally-example";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
 import { addMember, createTeam, type Team } from "../../lib/teams/team-store";
@@ -77,6 +80,34 @@ test("500 creates spread over both instances: 500 rows, 500 distinct ids, no gap
   assert.equal(rows.length, 500);
   assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(ids));
   console.log(`500 creates over 2 instances in ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)}/s); ids ${seqs[0]}…${seqs[499]}`);
+});
+
+test("a form builder's delivery sent to both instances at once, twenty times: one lead, every answer naming it", async () => {
+  const team = await newTeam("builder");
+  const connection = await createConnection({ teamId: team.id, builder: "tally", createdById: null, actor: CLI_ACTOR });
+  const example = tallyExample() as { data: { fields: unknown[] } };
+  example.data.fields.push({ key: "question_name", label: "Full name", type: "INPUT_TEXT", value: "Ada Lovelace" });
+  const body = JSON.stringify(example);
+  const signature = createHmac("sha256", connection.signingSecret!).update(body).digest("base64");
+  const answers = await Promise.all(
+    Array.from({ length: 20 }, async (_, i) => {
+      const res = await fetch((i % 2 ? b : a).baseUrl + connection.path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "Tally-Signature": signature },
+        body,
+      });
+      return { status: res.status, leadId: ((await res.json()) as { lead_id?: string }).lead_id };
+    }),
+  );
+  assert.deepEqual(
+    answers.filter((answer) => answer.status !== 200 && answer.status !== 201),
+    [],
+    `instance logs:\n${a.output()}\n${b.output()}`,
+  );
+  assert.equal(answers.filter((answer) => answer.status === 201).length, 1, "one delivery made the lead");
+  const leads = await db().lead.findMany({ where: { teamId: team.id }, select: { id: true } });
+  assert.equal(leads.length, 1);
+  assert.ok(answers.every((answer) => answer.leadId === leads[0]!.id));
 });
 
 test("a key deleted (through the shared store) is refused by both instances on the very next request", async () => {
