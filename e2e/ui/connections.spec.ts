@@ -80,6 +80,9 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
     .inputValue();
   expect(rolledUrl).not.toBe(url);
   expect((await tallyPost(url, body, secret)).status).toBe(404);
+  // The lead names the connection it came through, like a key or a web form.
+  await admin.goto(`/t/${team.slug}/leads/${lead.id}`);
+  await expect(admin.getByText(`Contact form (${lead.connectionId})`)).toBeVisible();
 
   const member = await signInAs(await newUser({ team, role: "member" }));
   await member.goto(`/t/${team.slug}/settings/connections`);

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
 import { webFormNames } from "@/lib/web-forms/web-form-store";
+import { findConnection } from "@/lib/connections/connection-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
@@ -36,10 +37,11 @@ export default async function LeadPage({
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key, formNames] = await Promise.all([
+  const [duplicates, key, formNames, connection] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
     webFormNames(team.id, lead.formId ? [lead.formId] : []),
+    lead.connectionId ? findConnection({ teamId: team.id, id: lead.connectionId }) : null,
   ]);
   const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
 
@@ -63,6 +65,7 @@ export default async function LeadPage({
   const mergedIds = Array.isArray(lead.mergedLeadIds) ? lead.mergedLeadIds.filter((id): id is string => typeof id === "string") : [];
   const keyLabel = lead.apiKeyId ? `${lead.apiKeyId}${key ? (key.description ? ` (${key.description})` : "") : " (deleted)"}` : null;
   const formLabel = lead.formId ? `${formNames.get(lead.formId) ?? "Deleted form"} (${lead.formId})` : null;
+  const connectionLabel = lead.connectionId ? `${connection?.name ?? "Deleted connection"} (${lead.connectionId})` : null;
   const attribution: DetailRow[] = [
     ["Source", lead.source.name],
     ["UTM source", lead.utmSource],
@@ -72,6 +75,7 @@ export default async function LeadPage({
     ["UTM content", lead.utmContent],
     ["API key", keyLabel],
     ["Web form", formLabel],
+    ["Form builder connection", connectionLabel],
     ["Merged leads", mergedIds.length ? mergedIds.join(", ") : null],
   ];
 
