@@ -1,5 +1,6 @@
 // Operator CLI for form-builder connections (docs/connections.md "CLI"):
-//   npm run connections -- create --team <slug> --builder <tally|generic> [--name "…"] [--signing-secret <s>] [--json]
+//   npm run connections -- create --team <slug> --builder <tally|typeform|webflow|generic> [--name "…"] [--signing-secret <s>] [--json]
+//     (--signing-secret is required for webflow: the secret Webflow gave for its webhook)
 //   npm run connections -- list --team <slug> [--json]
 //   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
 //   npm run connections -- delete <connection-id> --team <slug>
@@ -16,7 +17,8 @@ const USAGE = `Usage:
   npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--json]
   npm run connections -- list --team <slug> [--json]
   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
-  npm run connections -- delete <connection-id> --team <slug>`;
+  npm run connections -- delete <connection-id> --team <slug>
+--signing-secret is required for webflow: the secret Webflow gave when its webhook was created.`;
 
 const teamId = async (slug: string | undefined) => (await teamOfOption(slug)).id;
 

@@ -4,6 +4,7 @@ import { expect, test } from "@playwright/test";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { tallyExample } from "../../lib/connections/fixtures/tally-example";
 import { typeformExample } from "../../lib/connections/fixtures/typeform-example";
+import { webflowExample, webflowHeaders } from "../../lib/connections/fixtures/webflow-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, CREATE_LEAD, newTeam } from "../support/fixtures";
 
@@ -151,5 +152,39 @@ test("a Typeform connection: its documented example signed as Typeform signs bec
   expect((await post(created.url, body, headers)).status).toBe(200);
   expect((await post(created.url, body, { "Typeform-Signature": `sha256=${sign(body, "wrong")}` })).status).toBe(401);
   expect((await post(created.url, body, { "Typeform-Signature": sign(body, created.signing_secret!) })).status).toBe(401);
+  expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
+});
+
+test("a Webflow connection made with Webflow's secret: its documented example signed now becomes the lead once; a 10-minute-old timestamp stores nothing", async () => {
+  const team = await newTeam();
+  const secret = "e2e-webflow-webhook-secret-0123456789abcdef";
+  const created = JSON.parse(
+    connections("create", "--team", team.slug, "--builder", "webflow", "--signing-secret", secret, "--json"),
+  ) as Created;
+  // The secret came from Webflow: it is never shown back.
+  expect(created.signing_secret).toBeNull();
+  const example = webflowExample() as { payload: Record<string, unknown> };
+  example.payload.id = `e2e-webflow-${team.slug}`;
+  const body = JSON.stringify(example);
+  const headers = { ...webflowHeaders(body, secret, Date.now()), "User-Agent": "Webflow" };
+
+  const first = await post(created.url, body, headers);
+  expect(first.status).toBe(201);
+  const { lead_id: leadId } = (await first.json()) as { lead_id: string };
+  const lead = await db().lead.findUniqueOrThrow({ where: { id: leadId } });
+  expect(lead).toMatchObject({
+    teamId: team.id,
+    connectionId: created.id,
+    firstName: "Zaphod",
+    lastName: "Beeblebrox",
+    email: "zaphod@heartofgold.ai",
+    phone: null,
+    skippedPhone: "15550000000",
+  });
+  expect((await post(created.url, body, { ...webflowHeaders(body, secret, Date.now()), "User-Agent": "Webflow" })).status).toBe(200);
+
+  const stale = await post(created.url, body, webflowHeaders(body, secret, Date.now() - 10 * 60_000));
+  expect(stale.status).toBe(401);
+  expect(await stale.json()).toEqual({ success: false, error: "Invalid signature", message: "Authentication failed" });
   expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
 });

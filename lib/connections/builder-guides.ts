@@ -3,6 +3,8 @@ import type { BuilderId } from "./builders";
 // What a team does in each builder to connect it, with the builder's own menu names, from
 // the builder's documentation (Tally: https://tally.so/help/webhooks, "Add a webhook";
 // Typeform: its menu names are from a third-party guide, see docs/connections.md "Typeform";
+// Webflow: https://developers.webflow.com/data/docs/working-with-webhooks and
+// https://developers.webflow.com/data/reference/webhooks/create, see docs/connections.md "Webflow";
 // docs/connections.md has the same steps). Shown beside the URL
 // and the signing secret when a connection is made or its URL rolled.
 
@@ -24,6 +26,15 @@ export const BUILDER_GUIDES: Readonly<Record<BuilderId, BuilderGuide>> = {
       "In Typeform, open the form, go to Connect → Webhooks and add a webhook with the connection URL; save it.",
       "Click Edit on the webhook, paste the signing secret into Secret and save.",
       "Turn the webhook on (Typeform adds it switched off), then submit the form once: the lead (or a delivery that needs mapping) shows in this connection's log.",
+    ],
+  },
+  webflow: {
+    intro:
+      "Webflow signs only webhooks made through its API, each with its own secret; a webhook added in Webflow's site settings is not signed and every delivery from it is refused.",
+    steps: [
+      'Create the webhook with Webflow\'s API (Create Webhook: POST https://api.webflow.com/v2/sites/<site id>/webhooks) with triggerType "form_submission" and the connection URL as url.',
+      "Paste the secret Webflow returns for the webhook (or your Webflow app's client secret, for a webhook your app made) as the signing secret when you make the connection.",
+      "Publish the site and submit the form once: the lead (or a delivery that needs mapping) shows in this connection's log.",
     ],
   },
   generic: {

@@ -1,7 +1,7 @@
 import { seal } from "../api-keys/secret-box";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { BUILDERS, signs, type BuilderId } from "./builders";
+import { BUILDERS, secretFromBuilder, signs, type BuilderId } from "./builders";
 import {
   insertConnection,
   removeConnection,
@@ -29,7 +29,7 @@ export type NewConnection = {
   id: string;
   /** The path to paste into the builder, with the token: shown once. */
   path: string;
-  /** The signing secret to paste into the builder (builders that sign): shown once. */
+  /** The signing secret to paste into the builder (builders that sign with ours): shown once; null for a secret the user gave. */
   signingSecret: string | null;
 };
 
@@ -39,14 +39,18 @@ export async function createConnection(options: {
   teamId: string;
   builder: BuilderId;
   name?: string;
-  /** A secret the builder made (Webflow); otherwise one is generated for builders that sign. */
+  /** A secret the builder made: required for Webflow; otherwise one is generated for builders that sign. */
   signingSecret?: string;
   createdById: string | null;
   actor: AuditActor;
 }): Promise<NewConnection> {
   const { teamId, builder } = options;
+  const given = options.signingSecret?.trim() || null;
+  if (secretFromBuilder(builder) && given === null) {
+    throw new Error(`A ${BUILDERS[builder].name} connection needs the signing secret ${BUILDERS[builder].name} gave for its webhook`);
+  }
   const token = generateConnectionToken();
-  const signingSecret = signs(builder) ? (options.signingSecret ?? generateSigningSecret()) : null;
+  const signingSecret = signs(builder) ? (given ?? generateSigningSecret()) : null;
   const name = (options.name?.trim() || BUILDERS[builder].name).slice(0, MAX_NAME_LENGTH);
   const id = await db().$transaction(async (tx) => {
     const created = await insertConnection(tx, {
@@ -64,7 +68,8 @@ export async function createConnection(options: {
     );
     return created;
   });
-  return { id, path: connectionPath(token), signingSecret };
+  // A secret the user gave us is never shown back.
+  return { id, path: connectionPath(token), signingSecret: secretFromBuilder(builder) ? null : signingSecret };
 }
 
 /**

@@ -4,7 +4,8 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import { TALLY_EXAMPLE_FILE, tallyExample, tallyExampleBody } from "./fixtures/tally-example";
 import { TYPEFORM_EXAMPLE_FILE, typeformExampleBody } from "./fixtures/typeform-example";
-import { equalText, verifyTallySignature, verifyTypeformSignature } from "./signatures";
+import { WEBFLOW_EXAMPLE_FILE, webflowExampleBody, webflowHeaders } from "./fixtures/webflow-example";
+import { equalText, verifyTallySignature, verifyTypeformSignature, verifyWebflowSignature } from "./signatures";
 
 // Tally signs as its documentation shows (https://tally.so/help/webhooks, "Add a signing
 // secret"): createHmac('sha256', signingSecret).update(JSON.stringify(payload)).digest('base64').
@@ -146,6 +147,110 @@ describe("verifyTypeformSignature", () => {
   test("any header text never throws", () => {
     fc.assert(
       fc.property(fc.string(), (header) => verifyTypeformSignature(body, header, TYPEFORM_SECRET) === false),
+      { numRuns: 300 },
+    );
+  });
+});
+
+// Webflow signs as its documentation shows (https://developers.webflow.com/data/docs/
+// working-with-webhooks, "Validating request signatures"): hex HMAC-SHA256(secret,
+// `<x-webflow-timestamp>:<body>`), the timestamp in milliseconds; older than 5 minutes is refused.
+const WEBFLOW_SECRET = "webflow-webhook-secret-for-tests";
+const NOW = new Date("2025-06-01T12:00:00.000Z");
+const MINUTE = 60_000;
+
+describe("verifyWebflowSignature", () => {
+  const body = webflowExampleBody();
+  const at = NOW.getTime();
+  const signed = (headers: Record<string, string>) => new Headers(headers);
+  const verify = (raw: Uint8Array, headers: Record<string, string>, secret = WEBFLOW_SECRET, now = NOW) =>
+    verifyWebflowSignature(raw, signed(headers), secret, now);
+
+  test("the documented example, signed with the timestamp now, is verified; hex, 64 characters", () => {
+    const headers = webflowHeaders(body, WEBFLOW_SECRET, at);
+    assert.match(headers["x-webflow-signature"]!, /^[0-9a-f]{64}$/);
+    assert.equal(verify(body, headers), true);
+  });
+
+  test("sent pretty-printed: signed over its bytes, or over JSON.stringify as Webflow's examples sign", () => {
+    assert.equal(verify(WEBFLOW_EXAMPLE_FILE, webflowHeaders(WEBFLOW_EXAMPLE_FILE, WEBFLOW_SECRET, at)), true);
+    assert.equal(verify(WEBFLOW_EXAMPLE_FILE, webflowHeaders(body, WEBFLOW_SECRET, at)), true);
+  });
+
+  test("a timestamp up to 5 minutes away either way is accepted (Webflow: refuse older than 5 minutes)", () => {
+    for (const t of [at - 5 * MINUTE, at + 5 * MINUTE, at - 4 * MINUTE])
+      assert.equal(verify(body, webflowHeaders(body, WEBFLOW_SECRET, t)), true);
+  });
+
+  const right = webflowHeaders(body, WEBFLOW_SECRET, at);
+  const refused: [string, () => boolean][] = [
+    [
+      "a body changed by one byte",
+      () => {
+        const changed = Buffer.from(body);
+        changed[changed.indexOf("Zaphod")] = "z".charCodeAt(0);
+        return verify(changed, right);
+      },
+    ],
+    ["a wrong secret", () => verify(body, right, `${WEBFLOW_SECRET}x`)],
+    ["an empty secret, even with its own signature", () => verify(body, webflowHeaders(body, "", at), "")],
+    ["a timestamp 6 minutes old, signed", () => verify(body, webflowHeaders(body, WEBFLOW_SECRET, at - 6 * MINUTE))],
+    ["a timestamp 6 minutes ahead, signed", () => verify(body, webflowHeaders(body, WEBFLOW_SECRET, at + 6 * MINUTE))],
+    ["the timestamp in seconds, signed", () => verify(body, webflowHeaders(body, WEBFLOW_SECRET, Math.floor(at / 1000)))],
+    ["another timestamp than the one signed", () => verify(body, { ...right, "x-webflow-timestamp": String(at + 1) })],
+    ["a missing timestamp", () => verify(body, { "x-webflow-signature": right["x-webflow-signature"]! })],
+    ["a missing signature", () => verify(body, { "x-webflow-timestamp": String(at) })],
+    ["no headers", () => verify(body, {})],
+    ["a timestamp that is not a number, signed", () => verify(body, webflowHeaders(body, WEBFLOW_SECRET, "soon"))],
+    ["a decimal timestamp, signed", () => verify(body, webflowHeaders(body, WEBFLOW_SECRET, `${at}.0`))],
+    ["the signature in capitals", () => verify(body, { ...right, "x-webflow-signature": right["x-webflow-signature"]!.toUpperCase() })],
+    [
+      "the base64 form of the right digest",
+      () =>
+        verify(body, {
+          ...right,
+          "x-webflow-signature": createHmac("sha256", WEBFLOW_SECRET).update(`${at}:`).update(body).digest("base64"),
+        }),
+    ],
+    [
+      "the body signed without the timestamp",
+      () => verify(body, { ...right, "x-webflow-signature": createHmac("sha256", WEBFLOW_SECRET).update(body).digest("hex") }),
+    ],
+  ];
+  for (const [name, run] of refused) test(`refused: ${name}`, () => assert.equal(run(), false));
+
+  test("any body, secret and moment within 5 minutes: verified; any changed byte is not (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 1 }),
+        fc.string({ minLength: 1 }),
+        fc.integer({ min: -5 * MINUTE, max: 5 * MINUTE }),
+        fc.nat(),
+        (bytes, secret, skew, i) => {
+          const raw = Buffer.from(bytes);
+          const headers = webflowHeaders(raw, secret, at + skew);
+          assert.equal(verify(raw, headers, secret), true);
+          const changed = Buffer.from(raw);
+          changed[i % changed.length] = changed[i % changed.length]! ^ 0x01;
+          assert.equal(verify(changed, headers, secret), false);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  test("any header texts never throw", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (timestamp, signature) => {
+        const headers = new Headers();
+        try {
+          headers.set("x-webflow-timestamp", timestamp);
+          headers.set("x-webflow-signature", signature);
+        } catch {
+          return; // not a valid header value: HTTP never delivers it
+        }
+        assert.equal(verifyWebflowSignature(body, headers, WEBFLOW_SECRET, NOW), false);
+      }),
       { numRuns: 300 },
     );
   });

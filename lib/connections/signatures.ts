@@ -39,6 +39,35 @@ export function verifyTypeformSignature(rawBody: Uint8Array, header: string | nu
   return equalText(header.slice(prefix.length), digest);
 }
 
+/** How far Webflow's timestamp may be from our clock, either way: Webflow says to refuse a request "older than 5 minutes". */
+export const WEBFLOW_TOLERANCE_MS = 5 * 60 * 1000;
+
+/**
+ * Webflow (https://developers.webflow.com/data/docs/working-with-webhooks, "Validating request
+ * signatures"; its SDK's webhooks.verifySignature): `x-webflow-signature` is hex
+ * HMAC-SHA256(secret, `<x-webflow-timestamp>:<the request body>`), the timestamp in
+ * milliseconds since the epoch. The secret is the one Webflow returned when the webhook was
+ * created through its API, or the OAuth app's client secret. A timestamp missing, not a whole
+ * number, or more than 5 minutes from `now` (older, or ahead of our clock) is a refusal: a
+ * replayed delivery. The raw bytes are checked first; the body re-serialised as Webflow's
+ * examples hash it (JSON.stringify of the parsed body) is checked too.
+ */
+export function verifyWebflowSignature(rawBody: Uint8Array, headers: Headers, secret: string, now: Date): boolean {
+  const timestamp = headers.get("x-webflow-timestamp");
+  const signature = headers.get("x-webflow-signature");
+  if (timestamp === null || signature === null || secret === "" || !/^\d{1,16}$/.test(timestamp)) return false;
+  if (Math.abs(now.getTime() - Number(timestamp)) > WEBFLOW_TOLERANCE_MS) return false;
+  const digest = (bytes: Uint8Array | string) => createHmac("sha256", secret).update(`${timestamp}:`).update(bytes).digest("hex");
+  if (equalText(signature, digest(rawBody))) return true;
+  let compact: string;
+  try {
+    compact = JSON.stringify(JSON.parse(Buffer.from(rawBody).toString("utf8")));
+  } catch {
+    return false;
+  }
+  return equalText(signature, digest(compact));
+}
+
 /**
  * Constant-time equality of two texts, compared as their UTF-8 bytes. Texts of different
  * lengths differ at once: only the expected length (public, 44 for a base64 SHA-256)

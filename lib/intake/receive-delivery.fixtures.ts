@@ -16,7 +16,7 @@ import { deliveryResponse, receiveDelivery } from "./receive-delivery";
 export { changes, CLI_ACTOR, db, tallyExample };
 
 let teams = 0;
-export async function connect(builder: "tally" | "typeform" | "generic") {
+export async function connect(builder: "tally" | "typeform" | "webflow" | "generic") {
   const team = await createTeam({ slug: `connections-${++teams}`, name: `Connections ${teams}` });
   const created = await changes.createConnection({ teamId: team.id, builder, createdById: null, actor: CLI_ACTOR });
   return { team, ...created, token: created.path.split("/").pop()! };

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
-import { isBuilderId } from "@/lib/connections/builders";
+import { BUILDERS, isBuilderId, secretFromBuilder } from "@/lib/connections/builders";
 import {
   createConnection,
   deleteConnection,
@@ -30,6 +30,7 @@ export async function createConnectionAction(
 ): Promise<ActionResult<{ id: string; url: string; signingSecret: string | null }>> {
   return withTeamRole<{ id: string; url: string; signingSecret: string | null }>(slug, MANAGERS, async ({ team, user, actor }) => {
     if (!isBuilderId(builder)) return { ok: false, error: "Choose a form builder." };
+    if (secretFromBuilder(builder)) return { ok: false, error: `${BUILDERS[builder].name} connections are made with the CLI for now.` };
     if (typeof name !== "string" || name.length > 100) return { ok: false, error: "The name can be at most 100 characters." };
     const created = await createConnection({ teamId: team.id, builder, name, createdById: user.id, actor });
     revalidatePath(connectionsPath(team.slug));
