@@ -1,6 +1,6 @@
 // Operator CLI for form-builder connections (docs/connections.md "CLI"):
 //   npm run connections -- create --team <slug> --builder <tally|typeform|webflow|generic> [--name "…"] [--signing-secret <s>] [--json]
-//     (--signing-secret is required for webflow: the secret Webflow gave for its webhook)
+//     (--signing-secret for webflow: the secret Webflow gave for its webhook; or later, on the connection's page)
 //   npm run connections -- list --team <slug> [--json]
 //   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
 //   npm run connections -- delete <connection-id> --team <slug>
@@ -18,7 +18,8 @@ const USAGE = `Usage:
   npm run connections -- list --team <slug> [--json]
   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
   npm run connections -- delete <connection-id> --team <slug>
---signing-secret is required for webflow: the secret Webflow gave when its webhook was created.`;
+--signing-secret for webflow: the secret Webflow gave when its webhook was created (or set it later on the
+connection's page; until then its deliveries are refused).`;
 
 const teamId = async (slug: string | undefined) => (await teamOfOption(slug)).id;
 

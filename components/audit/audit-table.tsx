@@ -28,6 +28,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "web_form.deleted": "Web form deleted",
   "connection.created": "Connection created",
   "connection.url_rolled": "Connection URL rolled",
+  "connection.secret_set": "Connection signing secret set",
   "connection.enabled": "Connection enabled",
   "connection.disabled": "Connection disabled",
   "connection.mapping_changed": "Connection mapping changed",

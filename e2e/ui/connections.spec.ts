@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { createConnection } from "../../lib/connections/connection-changes";
 import { tallyExample } from "../../lib/connections/fixtures/tally-example";
+import { webflowExample, webflowHeaders } from "../../lib/connections/fixtures/webflow-example";
 import { db } from "../../lib/db/client";
 import { checkPage, VIEWPORTS } from "../support/accessibility-check";
 import { BASE_URL, newTeamWithUser, newUser } from "../support/fixtures";
@@ -92,6 +93,48 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
   await expect(member.getByRole("heading", { name: "Connection Contact form" })).toBeVisible();
   await expect(member.getByRole("button", { name: "Roll URL" })).toHaveCount(0);
   await expect(member.getByRole("button", { name: /^Replay/ })).toHaveCount(0);
+});
+
+test("connecting Webflow in the UI: the URL first, then Webflow's own secret on the connection's page; refused until then", async ({
+  signInAs,
+}) => {
+  const { team, user } = await newTeamWithUser("owner");
+  const admin = await signInAs(user);
+  await admin.goto(`/t/${team.slug}/settings/connections`);
+  await admin.getByLabel("Form builder").selectOption({ label: "Webflow" });
+  await admin.getByRole("button", { name: "Connect" }).click();
+  const shown = admin.getByRole("region", { name: "Connection URL, shown once" });
+  const url = await shown.getByRole("textbox", { name: "Connection URL" }).inputValue();
+  // Webflow makes the secret: none is shown here.
+  await expect(shown.getByRole("textbox", { name: "Signing secret" })).toHaveCount(0);
+  const secret = "webflow-secret-0123456789abcdef";
+  const body = JSON.stringify(webflowExample());
+  expect(
+    (
+      await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", ...webflowHeaders(body, secret, Date.now()) },
+        body,
+      })
+    ).status,
+  ).toBe(401);
+
+  await admin.getByRole("link", { name: "Open the connection" }).click();
+  await expect(admin.getByText("No secret yet: every delivery is refused until one is set.")).toBeVisible();
+  await checkPage(admin, "settings: a Webflow connection without its secret");
+  await admin.getByLabel("Signing secret from Webflow").fill(secret);
+  await admin.getByRole("button", { name: "Save signing secret" }).click();
+  await expect(admin.getByRole("status").filter({ hasText: "Signing secret saved." })).toBeVisible();
+  await expect(admin.getByText("A secret is set (it is never shown). Saving replaces it.")).toBeVisible();
+  await expect(admin.getByLabel("Signing secret from Webflow")).toHaveValue("");
+  const created = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...webflowHeaders(body, secret, Date.now()) },
+    body,
+  });
+  expect(created.status).toBe(201);
+  await admin.reload();
+  await expect(admin.getByRole("cell", { name: "Lead created 201" })).toBeVisible();
 });
 
 test("the connections pages on a phone: no axe violation, nothing scrolls sideways", async ({ signInAs }) => {

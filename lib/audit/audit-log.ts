@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   "web_form.deleted",
   "connection.created",
   "connection.url_rolled",
+  "connection.secret_set",
   "connection.enabled",
   "connection.disabled",
   "connection.mapping_changed",

@@ -33,7 +33,7 @@ export const BUILDER_GUIDES: Readonly<Record<BuilderId, BuilderGuide>> = {
       "Webflow signs only webhooks made through its API, each with its own secret; a webhook added in Webflow's site settings is not signed and every delivery from it is refused.",
     steps: [
       'Create the webhook with Webflow\'s API (Create Webhook: POST https://api.webflow.com/v2/sites/<site id>/webhooks) with triggerType "form_submission" and the connection URL as url.',
-      "Paste the secret Webflow returns for the webhook (or your Webflow app's client secret, for a webhook your app made) as the signing secret when you make the connection.",
+      "Paste the secret Webflow returns for the webhook (or your Webflow app's client secret, for a webhook your app made) under Signing secret on this connection's page.",
       "Publish the site and submit the form once: the lead (or a delivery that needs mapping) shows in this connection's log.",
     ],
   },

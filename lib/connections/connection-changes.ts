@@ -4,6 +4,7 @@ import { db } from "../db/client";
 import { BUILDERS, secretFromBuilder, signs, type BuilderId } from "./builders";
 import {
   insertConnection,
+  findConnectionIn,
   removeConnection,
   writeConnectionEnabled,
   writeConnectionMapping,
@@ -39,18 +40,16 @@ export async function createConnection(options: {
   teamId: string;
   builder: BuilderId;
   name?: string;
-  /** A secret the builder made: required for Webflow; otherwise one is generated for builders that sign. */
+  /** A secret the builder made (Webflow: or set later, setConnectionSigningSecret); otherwise one is generated for builders that sign. */
   signingSecret?: string;
   createdById: string | null;
   actor: AuditActor;
 }): Promise<NewConnection> {
   const { teamId, builder } = options;
   const given = options.signingSecret?.trim() || null;
-  if (secretFromBuilder(builder) && given === null) {
-    throw new Error(`A ${BUILDERS[builder].name} connection needs the signing secret ${BUILDERS[builder].name} gave for its webhook`);
-  }
   const token = generateConnectionToken();
-  const signingSecret = signs(builder) ? (given ?? generateSigningSecret()) : null;
+  // Webflow's secret exists only once its webhook (which needs this URL) is made: it may come later.
+  const signingSecret = secretFromBuilder(builder) ? given : signs(builder) ? (given ?? generateSigningSecret()) : null;
   const name = (options.name?.trim() || BUILDERS[builder].name).slice(0, MAX_NAME_LENGTH);
   const id = await db().$transaction(async (tx) => {
     const created = await insertConnection(tx, {
@@ -109,6 +108,28 @@ export async function rollConnectionUrl(options: {
     return true;
   });
   return rolled ? { path: connectionPath(token), oldWorksUntil: previousUntil } : null;
+}
+
+/**
+ * Sets the secret a builder made (Webflow), replacing any earlier one: deliveries are checked
+ * with it from now on. False when the team has no such connection or its builder makes no
+ * secret of its own (ours are generated, shown once, and rolled with a new connection).
+ */
+export async function setConnectionSigningSecret(options: {
+  teamId: string;
+  id: string;
+  secret: string;
+  actor: AuditActor;
+}): Promise<boolean> {
+  const secret = options.secret.trim();
+  if (!secret) return false;
+  return db().$transaction(async (tx) => {
+    const connection = await findConnectionIn(tx, { teamId: options.teamId, id: options.id });
+    if (!connection || !secretFromBuilder(connection.builder)) return false;
+    await writeSigningSecret(tx, { id: options.id, ciphertext: seal(secret, signingSecretContext(options.id)) });
+    await recordAuditEvent({ teamId: options.teamId, action: "connection.secret_set", actor: options.actor, targetId: options.id }, tx);
+    return true;
+  });
 }
 
 /** Turns a connection off (its deliveries are refused and logged) or on again; false when there is no such connection. */

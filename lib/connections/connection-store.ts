@@ -20,6 +20,8 @@ export type ConnectionView = {
   builder: BuilderId;
   name: string;
   mapping: Record<string, string>;
+  /** Whether it has a signing secret (a builder that signs; Webflow's is set by the team). */
+  hasSigningSecret: boolean;
   tokenHint: string;
   previousTokenExpiresAt: Date | null;
   enabled: boolean;
@@ -28,6 +30,7 @@ export type ConnectionView = {
 
 const VIEW_SELECT = {
   id: true,
+  signingSecretCiphertext: true,
   builder: true,
   name: true,
   mapping: true,
@@ -67,8 +70,15 @@ export function intakeView(
   return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping) };
 }
 
-function view(row: Omit<ConnectionView, "builder" | "mapping"> & { builder: string; mapping: unknown }): ConnectionView {
-  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping) };
+function view({
+  signingSecretCiphertext,
+  ...row
+}: Omit<ConnectionView, "builder" | "mapping" | "hasSigningSecret"> & {
+  builder: string;
+  mapping: unknown;
+  signingSecretCiphertext: string | null;
+}): ConnectionView {
+  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping), hasSigningSecret: signingSecretCiphertext !== null };
 }
 
 export async function listConnections(teamId: string): Promise<ConnectionView[]> {
@@ -79,6 +89,12 @@ export async function listConnections(teamId: string): Promise<ConnectionView[]>
 export async function findConnection(options: { teamId: string; id: string }): Promise<ConnectionView | null> {
   const row = await db().connection.findFirst({ where: { id: options.id, teamId: options.teamId }, select: VIEW_SELECT });
   return row && view(row);
+}
+
+/** The connection's builder inside a change's transaction; null when the team has no such connection. */
+export async function findConnectionIn(tx: Tx, options: { teamId: string; id: string }): Promise<{ builder: BuilderId } | null> {
+  const row = await tx.connection.findFirst({ where: { id: options.id, teamId: options.teamId }, select: { builder: true } });
+  return row && { builder: row.builder as BuilderId };
 }
 
 export async function insertConnection(

@@ -11,10 +11,10 @@ process.env.FORM_SUBMISSIONS_PER_FORM = "100000";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
-const { INVALID_SIGNATURE } = await import("./receive-delivery");
+const { INVALID_SIGNATURE, NO_SECRET_YET } = await import("./receive-delivery");
 const { webflowExample, webflowHeaders } = await import("../connections/fixtures/webflow-example");
 const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { CLI_ACTOR, changes, db, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -43,16 +43,31 @@ function webflowBody(id = "6321ca84df3949bfc6752327"): string {
 }
 
 describe("POST /api/connections/<token> (Webflow)", () => {
-  test("a Webflow connection needs Webflow's secret, and never shows it back", async () => {
-    const team = await createTeam({ slug: "webflow-no-secret", name: "Webflow no secret" });
-    for (const signingSecret of [undefined, "", "   "]) {
-      await assert.rejects(
-        changes.createConnection({ teamId: team.id, builder: "webflow", signingSecret, createdById: null, actor: CLI_ACTOR }),
-        /Webflow connection needs the signing secret/,
-      );
-    }
-    const c = await connectWebflow();
-    assert.equal(c.signingSecret, null);
+  test("made without Webflow's secret, every delivery is refused (401) until the team sets it; it is never shown back", async () => {
+    const team = await createTeam({ slug: "webflow-later", name: "Webflow later" });
+    const made = await changes.createConnection({ teamId: team.id, builder: "webflow", createdById: null, actor: CLI_ACTOR });
+    assert.equal(made.signingSecret, null);
+    const token = made.path.split("/").pop()!;
+    const body = webflowBody("later1");
+    const early = await deliver(token, body, webflowHeaders(body, SECRET, Date.now()));
+    assert.equal(early.status, 401);
+    assert.equal((await early.json()).error, NO_SECRET_YET);
+    assert.equal((await leadsOf(team.id)).length, 0);
+
+    assert.equal(
+      await changes.setConnectionSigningSecret({ teamId: team.id, id: made.id, secret: `  ${SECRET}  `, actor: CLI_ACTOR }),
+      true,
+    );
+    assert.equal((await deliver(token, body, webflowHeaders(body, SECRET, Date.now()))).status, 201);
+    const audit = await db().auditEvent.findMany({ where: { teamId: team.id, action: "connection.secret_set" } });
+    assert.equal(audit.length, 1);
+    assert.ok(!JSON.stringify(audit).includes(SECRET));
+    // Only a builder that makes its own secret takes one; another team's connection is not found.
+    const tally = await changes.createConnection({ teamId: team.id, builder: "tally", createdById: null, actor: CLI_ACTOR });
+    assert.equal(await changes.setConnectionSigningSecret({ teamId: team.id, id: tally.id, secret: "x", actor: CLI_ACTOR }), false);
+    const other = await createTeam({ slug: "webflow-other", name: "Webflow other" });
+    assert.equal(await changes.setConnectionSigningSecret({ teamId: other.id, id: made.id, secret: "x", actor: CLI_ACTOR }), false);
+    assert.equal(await changes.setConnectionSigningSecret({ teamId: team.id, id: made.id, secret: "   ", actor: CLI_ACTOR }), false);
   });
 
   test("Webflow's documented example signed with the timestamp now: 201 and the lead, field by field", async () => {

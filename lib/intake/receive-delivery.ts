@@ -31,6 +31,7 @@ import { storeLead, type IntakeChannel } from "./store-lead";
 export const CONNECTION_NOT_FOUND = "Connection not found";
 export const CONNECTION_OFF = "This connection is turned off";
 export const INVALID_SIGNATURE = "Invalid signature";
+export const NO_SECRET_YET = "This connection has no signing secret yet: set it on the connection's page";
 export const NEEDS_MAPPING = "Delivery kept, no lead made yet: it needs mapping";
 /** Builders send every question of the form, with its options: more than create_lead's 64 KiB. */
 export const CONNECTION_BODY_BYTES = 256 * 1024;
@@ -148,8 +149,10 @@ function verifySignature(connection: ConnectionForIntake, body: ReadBody, header
   const verify = BUILDERS[connection.builder].verify;
   if (!verify) return;
   const sealed = connection.signingSecretCiphertext;
-  const secret = sealed ? open(sealed, signingSecretContext(connection.id)) : "";
-  if (!verify(body, headers, secret)) throw new ApiError(401, INVALID_SIGNATURE, AUTHENTICATION_FAILED);
+  // A Webflow connection before the team set Webflow's secret: nothing can be verified yet.
+  if (!sealed) throw new ApiError(401, NO_SECRET_YET, AUTHENTICATION_FAILED);
+  if (!verify(body, headers, open(sealed, signingSecretContext(connection.id))))
+    throw new ApiError(401, INVALID_SIGNATURE, AUTHENTICATION_FAILED);
 }
 
 async function readDelivery(connection: ConnectionForIntake, body: ReadBody) {

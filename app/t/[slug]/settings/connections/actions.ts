@@ -3,13 +3,14 @@
 import { revalidatePath } from "next/cache";
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
-import { BUILDERS, isBuilderId, secretFromBuilder } from "@/lib/connections/builders";
+import { isBuilderId } from "@/lib/connections/builders";
 import {
   createConnection,
   deleteConnection,
   rollConnectionUrl,
   setConnectionEnabled,
   setConnectionMapping,
+  setConnectionSigningSecret,
 } from "@/lib/connections/connection-changes";
 import { isAnswerTarget, type AnswerTarget } from "@/lib/connections/map-answers";
 import { publicBaseUrl } from "@/lib/http/public-url";
@@ -30,7 +31,6 @@ export async function createConnectionAction(
 ): Promise<ActionResult<{ id: string; url: string; signingSecret: string | null }>> {
   return withTeamRole<{ id: string; url: string; signingSecret: string | null }>(slug, MANAGERS, async ({ team, user, actor }) => {
     if (!isBuilderId(builder)) return { ok: false, error: "Choose a form builder." };
-    if (secretFromBuilder(builder)) return { ok: false, error: `${BUILDERS[builder].name} connections are made with the CLI for now.` };
     if (typeof name !== "string" || name.length > 100) return { ok: false, error: "The name can be at most 100 characters." };
     const created = await createConnection({ teamId: team.id, builder, name, createdById: user.id, actor });
     revalidatePath(connectionsPath(team.slug));
@@ -106,5 +106,16 @@ export async function replayDeliveryAction(
     if (!replayed) return { ok: false, error: "That delivery is not kept any more (it made its lead, or was deleted)." };
     if (replayed.kind === "needs_mapping") return { ok: true, leadId: null, reason: replayed.reason };
     return { ok: true, leadId: replayed.kind === "created" ? replayed.result.leadId : replayed.leadId, reason: null };
+  });
+}
+
+/** Sets the signing secret a builder made (Webflow): deliveries are checked with it from now on. */
+export async function setConnectionSecretAction(slug: string, id: string, secret: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    if (typeof secret !== "string" || !secret.trim() || secret.length > 500)
+      return { ok: false, error: "Paste the signing secret (at most 500 characters)." };
+    const set = typeof id === "string" && (await setConnectionSigningSecret({ teamId: team.id, id, secret, actor }));
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return set ? { ok: true } : { ok: false, error: GONE };
   });
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
-import { BUILDER_IDS, BUILDERS, secretFromBuilder } from "@/lib/connections/builders";
+import { BUILDER_IDS, BUILDERS } from "@/lib/connections/builders";
 import { deliveryActivity } from "@/lib/connections/connection-delivery-store";
 import { listConnections, type ConnectionView } from "@/lib/connections/connection-store";
 import { hoursAgo } from "@/lib/time/clock";
@@ -9,10 +9,6 @@ import { ApiIntegrationSection } from "@/components/settings/api-integration-sec
 import { IntegrationCards, type IntegrationCard } from "@/components/settings/integration-cards";
 
 export const metadata: Metadata = { title: "Connections · Lead Intake" };
-
-// A builder whose secret the user brings (Webflow) is made with the CLI for now: the page
-// cannot take the secret yet (docs/connections.md "Webflow").
-const PAGE_BUILDERS = BUILDER_IDS.filter((id) => !secretFromBuilder(id));
 
 const deliveries = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "delivery" : "deliveries"}`;
 
@@ -60,7 +56,7 @@ export default async function ConnectionsPage({ params }: { params: Promise<{ sl
           canManage
             ? {
                 title: "Connect a form builder",
-                content: <ConnectForm slug={team.slug} builders={PAGE_BUILDERS.map((id) => ({ value: id, label: BUILDERS[id].name }))} />,
+                content: <ConnectForm slug={team.slug} builders={BUILDER_IDS.map((id) => ({ value: id, label: BUILDERS[id].name }))} />,
               }
             : null
         }

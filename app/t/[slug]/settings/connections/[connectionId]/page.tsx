@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
-import { BUILDERS } from "@/lib/connections/builders";
+import { BUILDERS, secretFromBuilder } from "@/lib/connections/builders";
 import { latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
 import { findConnection } from "@/lib/connections/connection-store";
 import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
@@ -10,6 +10,7 @@ import { now } from "@/lib/time/clock";
 import { ConnectionControls } from "@/components/connections/connection-controls";
 import { DeliveryLog } from "@/components/connections/delivery-log";
 import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
+import { SecretForm } from "@/components/connections/secret-form";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DetailCard } from "@/components/settings/detail-card";
 import { SectionHeader } from "@/components/settings/section-header";
@@ -62,6 +63,19 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
           />
         ) : null}
       </DetailCard>
+      {canManage && secretFromBuilder(connection.builder) ? (
+        <section aria-labelledby="connection-secret-title" className={`${cardClass} mb-6 px-5 py-4`}>
+          <h3 id="connection-secret-title" className="mb-3 text-base font-semibold text-slate-900">
+            Signing secret
+          </h3>
+          <SecretForm
+            slug={team.slug}
+            connectionId={connection.id}
+            builderName={BUILDERS[connection.builder].name}
+            isSet={connection.hasSigningSecret}
+          />
+        </section>
+      ) : null}
       <h3 className="mb-3 text-base font-semibold text-slate-900">Mapping</h3>
       {answers.length === 0 ? (
         <p className={`${cardClass} mb-6 px-5 py-8 text-center text-sm text-slate-600`}>
