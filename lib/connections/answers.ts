@@ -47,3 +47,16 @@ export class UnknownPayload extends Error {
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+/** A plain JSON value an answer may hold as it is: text, a number, true or false. */
+export const isScalar = (value: unknown): value is string | number | boolean =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
+
+/** Text that is not empty; null for anything else. */
+export const nonEmpty = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
+
+/** A value named in a refusal's message: the start of a text, else its type; never more. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
+  return value === undefined ? "none" : typeof value;
+}

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { RawField } from "../http/read-body";
-import { isJsonObject, UnknownPayload, type Answer, type Delivery } from "./answers";
+import { isScalar, isJsonObject, UnknownPayload, type Answer, type Delivery } from "./answers";
 
 // Generic JSON: what Zapier, Make, n8n, HubSpot workflows or a team's own code send. Any
 // JSON object, flat or nested, or urlencoded/multipart fields. Every answer is named by
@@ -136,5 +136,3 @@ function canonicalJson(value: unknown, depth = 0): string {
 }
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
-
-const isScalar = (value: unknown): value is Scalar => typeof value === "string" || typeof value === "number" || typeof value === "boolean";

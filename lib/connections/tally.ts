@@ -1,4 +1,13 @@
-import { isJsonObject, UnknownPayload, type Answer, type AnswerType, type AnswerValue, type Delivery } from "./answers";
+import {
+  isJsonObject,
+  UnknownPayload,
+  type Answer,
+  type AnswerType,
+  type AnswerValue,
+  type Delivery,
+  isScalar,
+  describeValue,
+} from "./answers";
 
 // Tally's webhook body (https://tally.so/help/webhooks, "Example webhook event"):
 //   { eventId, eventType: "FORM_RESPONSE", createdAt,
@@ -41,7 +50,7 @@ type Option = { id: string; text: string };
 export function parseTallyDelivery(body: unknown): Delivery {
   if (!isJsonObject(body)) throw new UnknownPayload("A Tally delivery is a JSON object");
   if (body.eventType !== "FORM_RESPONSE") {
-    throw new UnknownPayload(`A Tally delivery has eventType "FORM_RESPONSE", not ${describe(body.eventType)}`);
+    throw new UnknownPayload(`A Tally delivery has eventType "FORM_RESPONSE", not ${describeValue(body.eventType)}`);
   }
   const data = body.data;
   if (!isJsonObject(data)) throw new UnknownPayload("A Tally delivery has a data object");
@@ -153,12 +162,4 @@ function readOptions(field: TallyField, list: unknown): Map<string, string> {
   return new Map(options.map((option) => [option.id, option.text]));
 }
 
-const isScalar = (value: unknown): value is string | number | boolean =>
-  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-
 const unknownValue = (field: TallyField) => new UnknownPayload(`${field.where} has a value of a shape Tally does not document`);
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
-  return value === undefined ? "none" : typeof value;
-}

@@ -1,4 +1,14 @@
-import { isJsonObject, UnknownPayload, type Answer, type AnswerType, type AnswerValue, type Delivery } from "./answers";
+import {
+  isJsonObject,
+  UnknownPayload,
+  type Answer,
+  type AnswerType,
+  type AnswerValue,
+  type Delivery,
+  nonEmpty,
+  isScalar,
+  describeValue,
+} from "./answers";
 
 // Typeform's webhook body (https://www.typeform.com/developers/webhooks/example-payload/):
 //   { event_id, event_type: "form_response",
@@ -71,7 +81,7 @@ type Definition = { byId: Map<string, Question>; byRef: Map<string, Question> };
 export function parseTypeformDelivery(body: unknown): Delivery {
   if (!isJsonObject(body)) throw new UnknownPayload("A Typeform delivery is a JSON object");
   if (body.event_type !== "form_response") {
-    throw new UnknownPayload(`A Typeform delivery has event_type "form_response", not ${describe(body.event_type)}`);
+    throw new UnknownPayload(`A Typeform delivery has event_type "form_response", not ${describeValue(body.event_type)}`);
   }
   const response = body.form_response;
   if (!isJsonObject(response)) throw new UnknownPayload("A Typeform delivery has a form_response object");
@@ -202,14 +212,4 @@ function readHidden(hidden: unknown): Answer[] {
     if (!isScalar(value)) throw new UnknownPayload(`Typeform hidden field ${index + 1} has a value that is not text`);
     return [{ key: `hidden.${name}`, label: name, type: "hidden", value }];
   });
-}
-
-const nonEmpty = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
-
-const isScalar = (value: unknown): value is string | number | boolean =>
-  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
-  return value === undefined ? "none" : typeof value;
 }

@@ -1,4 +1,14 @@
-import { isJsonObject, UnknownPayload, type Answer, type AnswerType, type AnswerValue, type Delivery } from "./answers";
+import {
+  isJsonObject,
+  UnknownPayload,
+  type Answer,
+  type AnswerType,
+  type AnswerValue,
+  type Delivery,
+  nonEmpty,
+  isScalar,
+  describeValue,
+} from "./answers";
 
 // Webflow's form_submission webhook body (https://developers.webflow.com/data/docs/working-with-webhooks,
 // https://developers.webflow.com/data/reference/webhooks/events/form-submission):
@@ -35,7 +45,7 @@ const META_FIELDS: readonly (readonly [string, string])[] = [
 export function parseWebflowDelivery(body: unknown): Delivery {
   if (!isJsonObject(body)) throw new UnknownPayload("A Webflow delivery is a JSON object");
   if (body.triggerType !== "form_submission") {
-    throw new UnknownPayload(`A Webflow delivery has triggerType "form_submission", not ${describe(body.triggerType)}`);
+    throw new UnknownPayload(`A Webflow delivery has triggerType "form_submission", not ${describeValue(body.triggerType)}`);
   }
   const payload = body.payload;
   if (!isJsonObject(payload)) throw new UnknownPayload("A Webflow delivery has a payload object");
@@ -83,14 +93,4 @@ function answerValue(value: unknown): AnswerValue | null | undefined {
     return kept.length ? kept : null;
   }
   return undefined;
-}
-
-const nonEmpty = (value: unknown): string | null => (typeof value === "string" && value !== "" ? value : null);
-
-const isScalar = (value: unknown): value is string | number | boolean =>
-  typeof value === "string" || typeof value === "number" || typeof value === "boolean";
-
-function describe(value: unknown): string {
-  if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
-  return value === undefined ? "none" : typeof value;
 }
