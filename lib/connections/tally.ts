@@ -1,13 +1,5 @@
-import {
-  isJsonObject,
-  UnknownPayload,
-  type Answer,
-  type AnswerType,
-  type AnswerValue,
-  type Delivery,
-  isScalar,
-  describeValue,
-} from "./answers";
+import { describeValue, isJsonObject, isScalar, UnknownPayload } from "./answers";
+import type { Answer, AnswerType, AnswerValue, Delivery } from "./answers";
 
 // Tally's webhook body (https://tally.so/help/webhooks, "Example webhook event"):
 //   { eventId, eventType: "FORM_RESPONSE", createdAt,

@@ -1,14 +1,5 @@
-import {
-  isJsonObject,
-  UnknownPayload,
-  type Answer,
-  type AnswerType,
-  type AnswerValue,
-  type Delivery,
-  nonEmpty,
-  isScalar,
-  describeValue,
-} from "./answers";
+import { describeValue, isJsonObject, isScalar, nonEmpty, UnknownPayload } from "./answers";
+import type { Answer, AnswerType, AnswerValue, Delivery } from "./answers";
 
 // Typeform's webhook body (https://www.typeform.com/developers/webhooks/example-payload/):
 //   { event_id, event_type: "form_response",

@@ -1,14 +1,5 @@
-import {
-  isJsonObject,
-  UnknownPayload,
-  type Answer,
-  type AnswerType,
-  type AnswerValue,
-  type Delivery,
-  nonEmpty,
-  isScalar,
-  describeValue,
-} from "./answers";
+import { describeValue, isJsonObject, isScalar, nonEmpty, UnknownPayload } from "./answers";
+import type { Answer, AnswerType, AnswerValue, Delivery } from "./answers";
 
 // Webflow's form_submission webhook body (https://developers.webflow.com/data/docs/working-with-webhooks,
 // https://developers.webflow.com/data/reference/webhooks/events/form-submission):
