@@ -7,6 +7,7 @@ import { Dialog } from "./dialog";
 import { FormError } from "./form-error";
 import { buttonClass } from "./styles";
 import { useActionRunner } from "./use-action-runner";
+import { useHydrated } from "./use-hydrated";
 
 export type ConfirmButtonProps<T extends object> = {
   /** The trigger's accessible name. */
@@ -38,6 +39,7 @@ export function ConfirmButton<T extends object>({
   onDone,
 }: ConfirmButtonProps<T>) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const { pending, error, setError, run } = useActionRunner();
 
   const confirm = () =>
@@ -51,6 +53,7 @@ export function ConfirmButton<T extends object>({
     <>
       <button
         type="button"
+        disabled={!hydrated}
         onClick={() => {
           setError(null);
           setOpen(true);

@@ -8,6 +8,7 @@ import { PlusIcon } from "./icons";
 import { buttonClass } from "./styles";
 import { SubmitButton } from "./submit-button";
 import { useFormAction } from "./use-form-action";
+import { useHydrated } from "./use-hydrated";
 
 export type FormDialogProps<T extends object> = {
   /** The trigger's accessible name (and its text, without `trigger`). */
@@ -48,6 +49,7 @@ export function FormDialog<T extends object>({
   children,
 }: FormDialogProps<T>) {
   const [open, setOpen] = useState(false);
+  const hydrated = useHydrated();
   const [announced, setAnnounced] = useState<string | null>(null);
   const { pending, error, setError, onSubmit } = useFormAction(submit, {
     unreachable,
@@ -62,6 +64,7 @@ export function FormDialog<T extends object>({
     <div className="shrink-0">
       <button
         type="button"
+        disabled={!hydrated}
         onClick={() => {
           setError(null);
           setOpen(true);
