@@ -8,6 +8,7 @@ export type FilterChoices = {
   sources: { id: string; name: string }[];
   keys: { keyId: string; description: string | null }[];
   forms: { id: string; name: string }[];
+  connections: { id: string; name: string }[];
 };
 
 /**
@@ -21,6 +22,7 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
     filter.utmCampaign ||
     filter.apiKeyId ||
     filter.formId ||
+    filter.connectionId ||
     filter.createdFrom ||
     filter.createdTo ||
     filter.duplicatesOnly,
@@ -79,6 +81,16 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
             any="Any form"
             options={choices.forms.map((form) => ({ value: form.id, label: `${form.name} (${form.id})` }))}
           />
+          {choices.connections.length ? (
+            <FilterSelect
+              id="filter-connection"
+              label="Created by connection"
+              name="connection"
+              value={filter.connectionId}
+              any="Any connection"
+              options={namedChoices(choices.connections)}
+            />
+          ) : null}
           <FilterInput id="filter-utm-source" label="UTM source" name="utm_source" value={filter.utmSource ?? ""} maxLength={200} />
           <FilterInput id="filter-utm-campaign" label="UTM campaign" name="utm_campaign" value={filter.utmCampaign ?? ""} maxLength={200} />
           <FilterInput id="filter-from" label="Created from (UTC)" name="from" type="date" value={filter.createdFrom ?? ""} />

@@ -86,6 +86,11 @@ export async function listConnections(teamId: string): Promise<ConnectionView[]>
   return rows.map(view);
 }
 
+/** The team's connections by name, for the lead list's filter. */
+export async function listConnectionLabels(teamId: string): Promise<{ id: string; name: string }[]> {
+  return db().connection.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+}
+
 export async function findConnection(options: { teamId: string; id: string }): Promise<ConnectionView | null> {
   const row = await db().connection.findFirst({ where: { id: options.id, teamId: options.teamId }, select: VIEW_SELECT });
   return row && view(row);

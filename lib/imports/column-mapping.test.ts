@@ -49,7 +49,7 @@ describe("proposeMapping", () => {
     ]);
   });
 
-  test("the lead list's export is mapped whole: its ids, times, key and currency are left out", () => {
+  test("the lead list's export is mapped whole: its ids, times, key, form, connection and currency are left out", () => {
     const mapping = proposeMapping(EXPORT_COLUMNS);
     const byColumn = Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, mapping[i]]));
     assert.deepEqual(byColumn, {
@@ -75,6 +75,8 @@ describe("proposeMapping", () => {
       utm_term: "utm_term",
       utm_content: "utm_content",
       api_key: "ignore",
+      web_form: "ignore",
+      connection: "ignore",
       invalid_phone: "phone",
       invalid_mobile_no: "mobile_no",
       invalid_website: "website",

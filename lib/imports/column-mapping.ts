@@ -125,8 +125,8 @@ for (const [target, names] of Object.entries(SYNONYMS) as [ColumnTarget, string[
   for (const name of names) BY_KEY.set(headerKey(name), target);
 }
 
-/** Columns of the lead list's export that an import leaves out: new ids, times and keys are the importing team's. */
-const EXPORT_ONLY = ["id", "created_at", "api_key", "currency"];
+/** Columns of the lead list's export that an import leaves out: new ids, times, keys, forms and connections are the importing team's. */
+const EXPORT_ONLY = ["id", "created_at", "api_key", "web_form", "connection", "currency"];
 const EXPORT_MARKERS = ["id", "created_at", "first_name", "extra_fields"];
 
 /** The target a header suggests; an unknown header is an extra field. */

@@ -8,6 +8,8 @@ import type { LeadInput } from "../leads/parse-lead-input";
 import { addLeadSource } from "../teams/lead-sources";
 import { setWorkspaceCurrency } from "../workspace/settings";
 import { previewImport } from "./import-preview";
+import { createLead } from "../leads/create-lead";
+import { EXPORT_COLUMNS } from "../leads/export-leads";
 import { refusedRowsCsv } from "./lead-import";
 import { actor, lead, makeTeam, run, text, upload } from "./lead-import.fixtures";
 
@@ -64,6 +66,25 @@ test("round trip: the lead list's export imports back with no manual mapping, fi
   assert.deepEqual(imported, original);
   assert.equal(Object.getOwnPropertyNames(imported[0]!.extraFields).includes("__proto__"), true);
   await setWorkspaceCurrency("USD");
+});
+
+test("the export names the key, web form and connection that made a lead; an import leaves them to the importing team", async () => {
+  const [from, to] = [await makeTeam(), await makeTeam()];
+  const ids = { apiKeyId: "k".repeat(20), formId: "form_" + "f".repeat(16), connectionId: "conn_" + "c".repeat(16) };
+  await createLead({ team: { id: from.id, defaultPhoneCountry: null }, ...ids, input: { extraFields: {}, name: "Via Tally" } });
+  const csv = await text(await exportLeadsCsv({ team: from, filter: EMPTY_FILTER, actor }));
+  const [header, row] = csv.replace(/^\uFEFF/, "").split("\r\n");
+  const cell = (name: (typeof EXPORT_COLUMNS)[number]) => row!.split(",")[header!.split(",").indexOf(`"${name}"`)];
+  assert.deepEqual(
+    [cell("api_key"), cell("web_form"), cell("connection")],
+    [`"${ids.apiKeyId}"`, `"${ids.formId}"`, `"${ids.connectionId}"`],
+  );
+
+  const { record, proposed } = await upload(to.id, csv, "export.csv");
+  await run(record, { mapping: proposed });
+  const [imported] = await db().lead.findMany({ where: { teamId: to.id } });
+  assert.deepEqual([imported!.firstName, imported!.apiKeyId, imported!.formId, imported!.connectionId], ["Via", null, null, null]);
+  assert.deepEqual(imported!.extraFields, {});
 });
 
 test("sources: a Source column's team source by name (unknown: API, like the API), else the one chosen for the file", async () => {

@@ -16,6 +16,8 @@ const EXPORT_SELECT = {
   ...UTM_SELECT,
   extraFields: true,
   apiKeyId: true,
+  formId: true,
+  connectionId: true,
 } as const;
 
 export type ExportLead = ListRow &

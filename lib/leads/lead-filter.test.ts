@@ -17,13 +17,14 @@ const webinar = await addLeadSource(team.id, "Webinar");
 
 async function lead(
   input: Partial<LeadInput> & { name: string },
-  options: { teamId?: string; apiKeyId?: string; formId?: string; createdAt?: string } = {},
+  options: { teamId?: string; apiKeyId?: string; formId?: string; connectionId?: string; createdAt?: string } = {},
 ) {
   const teamId = options.teamId ?? team.id;
   const { leadId } = await createLead({
     team: { id: teamId, defaultPhoneCountry: "GB" },
     apiKeyId: options.apiKeyId ?? null,
     formId: options.formId ?? null,
+    connectionId: options.connectionId ?? null,
     input: { extraFields: {}, ...input },
   });
   if (options.createdAt) await db().lead.update({ where: { id: leadId }, data: { createdAt: new Date(options.createdAt) } });
@@ -48,24 +49,29 @@ const may = await lead(
   { createdAt: "2026-05-01T00:00:00Z", formId: form },
 );
 await lead({ name: "Other Team", utm_campaign: "spring", email: "dup@example.com" }, { teamId: other.id, formId: form });
+const connection = "conn_" + "c".repeat(16);
+const june = await lead({ name: "June Tally", utm_source: "google" }, { createdAt: "2026-06-01T00:00:00Z", connectionId: connection });
+await lead({ name: "Other Tally" }, { teamId: other.id, connectionId: connection });
 
 const ids = async (filter: Partial<LeadFilter>) =>
   (await listLeads({ team, filter: { ...EMPTY_FILTER, ...filter } })).leads.map((l) => l.id);
 
 test("each filter narrows the list, and filters combine", async () => {
   assert.deepEqual(await ids({ sourceId: webinar.id }), [may, march]);
-  assert.deepEqual(await ids({ utmSource: "google" }), [aprilFirst, march]);
+  assert.deepEqual(await ids({ utmSource: "google" }), [june, aprilFirst, march]);
   assert.deepEqual(await ids({ utmCampaign: "spring" }), [aprilFirst, march]);
   assert.deepEqual(await ids({ apiKeyId: "a".repeat(20) }), [aprilLast, march]);
   assert.deepEqual(await ids({ formId: form }), [may, aprilFirst], "created by form, never another team's lead of the same form id");
   assert.deepEqual(await ids({ formId: form, utmCampaign: "spring" }), [aprilFirst]);
+  assert.deepEqual(await ids({ connectionId: connection }), [june], "created by connection, never another team's lead of the same id");
+  assert.deepEqual(await ids({ connectionId: connection, utmSource: "bing" }), []);
   assert.deepEqual(await ids({ createdFrom: "2026-04-01", createdTo: "2026-04-30" }), [aprilLast, aprilFirst], "both days inclusive, UTC");
-  assert.deepEqual(await ids({ createdFrom: "2026-04-02" }), [may, aprilLast]);
+  assert.deepEqual(await ids({ createdFrom: "2026-04-02" }), [june, may, aprilLast]);
   assert.deepEqual(await ids({ createdTo: "2026-03-31" }), [march]);
   assert.deepEqual(await ids({ duplicatesOnly: true }), [may, aprilLast]);
   assert.deepEqual(await ids({ utmSource: "google", sourceId: webinar.id }), [march]);
   assert.deepEqual(await ids({ query: "april", utmSource: "bing" }), [aprilLast], "a search inside a filter");
-  assert.deepEqual(await ids({ sort: "oldest" }), [march, aprilFirst, aprilLast, may]);
+  assert.deepEqual(await ids({ sort: "oldest" }), [march, aprilFirst, aprilLast, may, june]);
 });
 
 test("the heading's count agrees with the list for every kind of filter (equality ones are counted in SQL)", async () => {
@@ -77,6 +83,7 @@ test("the heading's count agrees with the list for every kind of filter (equalit
     { apiKeyId: "a".repeat(20) },
     { formId: form },
     { formId: form, utmCampaign: "spring" },
+    { connectionId: connection },
     { utmSource: "google", sourceId: webinar.id },
     { utmSource: "nowhere" },
     { createdFrom: "2026-04-01", createdTo: "2026-04-30" },
@@ -120,7 +127,7 @@ test("pages oldest first in both directions", async () => {
   const second = await listLeads({ team, filter, take: 3, after: first.olderCursor! });
   assert.deepEqual(
     second.leads.map((l) => l.id),
-    [may],
+    [may, june],
   );
   assert.equal(second.olderCursor, null);
   const back = await listLeads({ team, filter, take: 3, before: second.newerCursor! });
@@ -166,7 +173,7 @@ test("duplicates only pages through more leads than one scan batch", async () =>
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
     new URLSearchParams(
-      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1",
+      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1",
     ),
   );
   assert.deepEqual(filter, {
@@ -176,6 +183,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     utmCampaign: "c",
     apiKeyId: "k",
     formId: "f1",
+    connectionId: "c1",
     importId: "imp_1",
     createdFrom: null,
     createdTo: "2026-04-30",
@@ -185,7 +193,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
   assert.equal(
     new URLSearchParams(filterParams(filter)).toString(),
-    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest",
+    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest",
   );
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");

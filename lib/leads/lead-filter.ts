@@ -14,6 +14,8 @@ export type LeadFilter = {
   apiKeyId: string | null;
   /** The web form that created the lead. */
   formId: string | null;
+  /** The form-builder connection that created the lead. */
+  connectionId: string | null;
   /** The CSV import that created the lead. */
   importId: string | null;
   /** Inclusive UTC days, YYYY-MM-DD. */
@@ -30,6 +32,7 @@ export const EMPTY_FILTER: LeadFilter = {
   utmCampaign: null,
   apiKeyId: null,
   formId: null,
+  connectionId: null,
   importId: null,
   createdFrom: null,
   createdTo: null,
@@ -68,6 +71,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     utmCampaign: text(params, "utm_campaign", 200),
     apiKeyId: text(params, "key", 40),
     formId: text(params, "form", 40),
+    connectionId: text(params, "connection", 40),
     importId: text(params, "import", 40),
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
@@ -85,6 +89,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.utmCampaign) params.utm_campaign = filter.utmCampaign;
   if (filter.apiKeyId) params.key = filter.apiKeyId;
   if (filter.formId) params.form = filter.formId;
+  if (filter.connectionId) params.connection = filter.connectionId;
   if (filter.importId) params.import = filter.importId;
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;

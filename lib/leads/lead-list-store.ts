@@ -73,6 +73,7 @@ function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
     ...(filter.utmCampaign ? { utmCampaign: filter.utmCampaign } : {}),
     ...(filter.apiKeyId ? { apiKeyId: filter.apiKeyId } : {}),
     ...(filter.formId ? { formId: filter.formId } : {}),
+    ...(filter.connectionId ? { connectionId: filter.connectionId } : {}),
     ...(filter.importId ? { importId: filter.importId } : {}),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
   };

@@ -51,7 +51,7 @@ export async function countLeadsUpTo(
 }
 
 /** The filters that are one column's equality: the match count is then a COUNT over a LIMIT on their index. */
-export const EQUALITY_FILTER_COLUMNS = ["sourceId", "utmSource", "utmCampaign", "apiKeyId", "formId", "importId"] as const;
+export const EQUALITY_FILTER_COLUMNS = ["sourceId", "utmSource", "utmCampaign", "apiKeyId", "formId", "connectionId", "importId"] as const;
 export type EqualityFilterColumn = (typeof EQUALITY_FILTER_COLUMNS)[number];
 
 export function findLead(options: { id: string; teamId: string }) {

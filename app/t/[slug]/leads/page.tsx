@@ -3,6 +3,7 @@ import Link from "next/link";
 import { listApiKeyLabels } from "@/lib/api-keys/api-key-list";
 import { listLeadSourceNames } from "@/lib/teams/lead-sources";
 import { listWebFormLabels } from "@/lib/web-forms/web-form-store";
+import { listConnectionLabels } from "@/lib/connections/connection-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { filterParams, listQueryString, narrows, parseListPosition } from "@/lib/leads/lead-filter";
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
@@ -26,12 +27,13 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads`);
   const position = parseListPosition(await searchParams);
   const { filter } = position;
-  const [page, total, sources, keys, forms] = await Promise.all([
+  const [page, total, sources, keys, forms, connections] = await Promise.all([
     listLeads({ team, filter, after: position.after, before: position.before }),
     countMatchingLeads(team, filter, COUNT_CAP),
     listLeadSourceNames(team.id),
     listApiKeyLabels(team.id),
     listWebFormLabels(team.id),
+    listConnectionLabels(team.id),
   ]);
   const base = `/t/${team.slug}/leads`;
   const withFilter = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...filterParams(filter), ...extra })}`;
@@ -57,7 +59,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
             ) : null}
           </p>
         </div>
-        <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms }} />
+        <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms, connections }} />
       </div>
       {canManage ? (
         <div className="mb-4 flex flex-wrap gap-2">

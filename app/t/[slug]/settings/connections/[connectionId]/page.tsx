@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
@@ -16,7 +17,7 @@ import { DetailCard } from "@/components/settings/detail-card";
 import { SectionHeader } from "@/components/settings/section-header";
 import { OnOffBadge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
-import { cardClass } from "@/components/ui/styles";
+import { cardClass, linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Connection · Lead Intake" };
 
@@ -42,7 +43,14 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
       <Breadcrumb href={`/t/${team.slug}/settings/connections`}>← Connections</Breadcrumb>
       <SectionHeader
         title={`Connection ${connection.name}`}
-        description={`${BUILDERS[connection.builder].name} · /api/connections/c_…${connection.tokenHint}`}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span>{`${BUILDERS[connection.builder].name} · /api/connections/c_…${connection.tokenHint}`}</span>
+            <Link href={`/t/${team.slug}/leads?connection=${encodeURIComponent(connection.id)}`} className={linkClass}>
+              Leads from this connection
+            </Link>
+          </span>
+        }
       />
       <DetailCard
         facts={[
