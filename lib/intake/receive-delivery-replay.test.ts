@@ -5,7 +5,7 @@ import fc from "fast-check";
 // Connections beyond Tally's signature (lib/intake/receive-delivery.ts, docs/connections.md), on
 // a real database (SQLite and PostgreSQL): Generic JSON and form bodies, generated bodies that
 // never give a 5xx, and the replay of a delivery kept as "needs mapping" (the page's Replay).
-process.env.FORM_SUBMISSIONS_PER_FORM = "100000";
+process.env.CONNECTION_DELIVERIES_PER_CONNECTION = "100000";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();

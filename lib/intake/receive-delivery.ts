@@ -11,8 +11,9 @@ import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
 import { mediaTypeOf, readBody, type ReadBody } from "../http/read-body";
 import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
+import { refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
-import { spendFormBudget } from "../web-forms/form-limits";
+import { spendConnectionBudget } from "../web-forms/form-limits";
 import { now as appNow } from "../time/clock";
 import { storeLead, type IntakeChannel } from "./store-lead";
 
@@ -53,16 +54,20 @@ export async function receiveDelivery(options: { request: Request; context: Requ
   const kept: Kept = { body: null, submissionId: null };
   try {
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
-    await spendFormBudget(context, connection.id);
+    await spendConnectionBudget(context, connection.id);
     const body = await readBody(request, CONNECTION_BODY_BYTES);
     verifySignature(connection, body, request.headers);
     kept.body = body;
     return await leadFromBody(connection, body, context, kept, now);
   } catch (thrown) {
     const error = toApiError(thrown, context);
-    await recordUnmade({ ...logRow(connection, kept, now), outcome: "refused", status: error.status, error: error.error }).catch(
-      () => undefined,
-    );
+    // A refusal with its body (verified, then refused) is always kept: it may be a lead.
+    // Bodiless ones (a bad signature, a spent budget, a connection turned off) come in
+    // floods: rows as the request log's refusals (one per error and address per interval).
+    if (kept.body || refusalRowDue({ connectionId: connection.id }, context.ip, error.status, error.error))
+      await recordUnmade({ ...logRow(connection, kept, now), outcome: "refused", status: error.status, error: error.error }).catch(
+        () => undefined,
+      );
     throw error;
   }
 }

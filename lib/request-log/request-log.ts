@@ -67,7 +67,11 @@ const MAX_TRACKED = 10_000;
 const lastRow = new Map<string, number>();
 const channelWindows = new Map<string, { since: number; rows: number }>();
 
-const channelOf = (target: RequestTarget) => (target.apiKeyId ? `key:${target.apiKeyId}` : `form:${target.formId}`);
+/** What refusal rows are counted by: a key, a web form, or a form builder's connection (whose rows live in its own log). */
+type RefusalChannel = Pick<RequestTarget, "apiKeyId" | "formId"> & { connectionId?: string | null };
+
+const channelOf = (target: RefusalChannel) =>
+  target.apiKeyId ? `key:${target.apiKeyId}` : target.connectionId ? `connection:${target.connectionId}` : `form:${target.formId}`;
 
 /** True, and remembered, when `id` had no row in the last interval. */
 function onePerInterval(id: string, now: number): boolean {
@@ -93,7 +97,7 @@ function channelHasRoom(channel: string, now: number): boolean {
 }
 
 /** Whether a refusal of `target` gets a row now. */
-export function refusalRowDue(target: RequestTarget, ip: string | null, status: number, error: string, now = clock().getTime()): boolean {
+export function refusalRowDue(target: RefusalChannel, ip: string | null, status: number, error: string, now = clock().getTime()): boolean {
   const channel = channelOf(target);
   if (status === 429) return onePerInterval(`${channel}|429`, now);
   // Checked first: a repeat from the same address must not use up the channel's room.

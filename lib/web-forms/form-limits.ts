@@ -7,6 +7,8 @@ import { consume, createLimiter, limiterSet } from "../rate-limit/limiter-store"
 // The web forms' limits (docs/web-forms.md): submissions per client address (over every
 // form of this deployment) and per form, and challenge fetches per address, each per
 // FORM_RATE_LIMIT_WINDOW_SECONDS; in Redis when REDIS_URL is set, like the API's limits.
+// A form builder's connection (docs/connections.md) has a budget of its own in the same
+// window.
 
 const limiters = limiterSet("leadIntakeFormLimiters", (config) => {
   const window = config.FORM_RATE_LIMIT_WINDOW_SECONDS;
@@ -14,11 +16,14 @@ const limiters = limiterSet("leadIntakeFormLimiters", (config) => {
     submissionsPerIp: createLimiter("form-ip", config.FORM_SUBMISSIONS_PER_IP, window),
     submissionsPerForm: createLimiter("form", config.FORM_SUBMISSIONS_PER_FORM, window),
     challengesPerIp: createLimiter("form-challenge-ip", config.FORM_CHALLENGES_PER_IP, window),
+    deliveriesPerConnection: createLimiter("connection", config.CONNECTION_DELIVERIES_PER_CONNECTION, window),
   };
 });
 
-function refuse(context: RequestContext, limit: string, formId: string, msBeforeNext: number, error: string): never {
-  log("warn", "rate_limit.exceeded", { request_id: context.requestId, ip: context.ip, limit, form_id: formId });
+type Channel = { form_id: string } | { connection_id: string };
+
+function refuse(context: RequestContext, limit: string, channel: Channel, msBeforeNext: number, error: string): never {
+  log("warn", "rate_limit.exceeded", { request_id: context.requestId, ip: context.ip, limit, ...channel });
   const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
   throw new ApiError(429, `${error}; retry in ${seconds} s`, RATE_LIMITED, { "Retry-After": String(seconds) });
 }
@@ -29,7 +34,7 @@ function refuse(context: RequestContext, limit: string, formId: string, msBefore
  */
 export async function spendAddressBudget(context: RequestContext, formId: string): Promise<void> {
   const byIp = await consume(limiters().submissionsPerIp, context.ip);
-  if (byIp) refuse(context, "form_submissions_per_ip", formId, byIp.msBeforeNext, "Too many submissions from this address");
+  if (byIp) refuse(context, "form_submissions_per_ip", { form_id: formId }, byIp.msBeforeNext, "Too many submissions from this address");
 }
 
 /**
@@ -39,11 +44,30 @@ export async function spendAddressBudget(context: RequestContext, formId: string
  */
 export async function spendFormBudget(context: RequestContext, formId: string): Promise<void> {
   const byForm = await consume(limiters().submissionsPerForm, formId);
-  if (byForm) refuse(context, "form_submissions_per_form", formId, byForm.msBeforeNext, "Too many submissions to this form");
+  if (byForm) refuse(context, "form_submissions_per_form", { form_id: formId }, byForm.msBeforeNext, "Too many submissions to this form");
 }
 
 /** Spends one challenge fetch of the address's budget; 429 when it is gone. */
 export async function spendChallengeBudget(context: RequestContext, formId: string): Promise<void> {
   const verdict = await consume(limiters().challengesPerIp, context.ip);
-  if (verdict) refuse(context, "form_challenges_per_ip", formId, verdict.msBeforeNext, "Too many spam-check requests from this address");
+  if (verdict)
+    refuse(context, "form_challenges_per_ip", { form_id: formId }, verdict.msBeforeNext, "Too many spam-check requests from this address");
+}
+
+/**
+ * Spends one delivery of a form builder's connection (CONNECTION_DELIVERIES_PER_CONNECTION
+ * per window); 429 with Retry-After when it is gone, which the builders retry. Every post
+ * to a known connection spends it, before its body is read: a builder's delivery costs its
+ * sender nothing, and the connection's URL is what a flood would need.
+ */
+export async function spendConnectionBudget(context: RequestContext, connectionId: string): Promise<void> {
+  const verdict = await consume(limiters().deliveriesPerConnection, connectionId);
+  if (verdict)
+    refuse(
+      context,
+      "connection_deliveries",
+      { connection_id: connectionId },
+      verdict.msBeforeNext,
+      "Too many deliveries to this connection",
+    );
 }
