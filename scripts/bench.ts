@@ -3,7 +3,7 @@
 // preload of leads, the signed-in lead pages and the secret check. Writes
 // bench/results/latest.json and latest.md. Knobs: scripts/bench/options.ts.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import pg from "pg";
@@ -11,7 +11,7 @@ import path from "node:path";
 import { benchOptions, wants, type BenchOptions } from "./bench/options";
 import { buildIfNeeded, startServer } from "./bench/server";
 import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
-import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY } from "./bench/bodies";
+import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY, tallyLeadBody } from "./bench/bodies";
 import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureFullExport, measureQuery } from "./bench/lead-queries";
@@ -22,6 +22,8 @@ import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
 import { createApiKey } from "../lib/api-keys/api-key-changes";
+import { CLI_ACTOR } from "../lib/audit/audit-log";
+import { createConnection } from "../lib/connections/connection-changes";
 import { createTeam } from "../lib/teams/team-store";
 import { countLeads } from "../lib/leads/lead-store";
 import { formatLeadId } from "../lib/leads/lead-id";
@@ -31,7 +33,7 @@ import { findUserByEmail } from "../lib/users/user-store";
 import { DEFAULT_DEMO_ADMIN_EMAIL } from "../lib/setup/seed";
 
 const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
-/** Rows per side of the webhook comparison. */
+/** Rows per side of the webhook comparison (and of the connection's). */
 const WEBHOOK_PAIRS = 3;
 
 /** The row with the median throughput (its latencies and CPU come with it). */
@@ -188,6 +190,49 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       } finally {
         await hooks.close();
       }
+    }
+
+    if (wants(options, "connection")) {
+      // Issue 30: a form builder's signed delivery against create_lead, paired as the
+      // webhook rows are (each side's median of rows taken in turn). The Tally body carries
+      // the same lead fields as create_lead's JSON body; its signature is Tally's.
+      const tallyTeam = await createTeam({ slug: "bench-tally", name: "Bench Tally", defaultPhoneCountry: "GB" });
+      const made = await createConnection({ teamId: tallyTeam.id, builder: "tally", createdById: null, actor: CLI_ACTOR });
+      const secret = made.signingSecret!;
+      const tally: LoadRequest = {
+        method: "POST",
+        path: made.path,
+        headers: { "content-type": "application/json", "user-agent": "Tally Webhooks" },
+        body: tallyLeadBody,
+        sign: (body) => ({ "tally-signature": createHmac("sha256", secret).update(body).digest("base64") }),
+      };
+      const json: LoadRequest = {
+        method: "POST",
+        path: CREATE_LEAD,
+        headers: { ...auth, "content-type": "application/json" },
+        body: jsonLeadBody,
+      };
+      await warmUp(server.baseUrl, tally, options.connections, 3 * options.warmup);
+      const plain: LoadResult[] = [];
+      const signed: LoadResult[] = [];
+      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
+        plain.push(await measure(server, json, run(options.connections)));
+        signed.push(await measure(server, tally, run(options.connections)));
+      }
+      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const stored = await countLeads(tallyTeam.id);
+      record(
+        row(`create-json-beside-tally-${options.connections}`, `create_lead, JSON (${sides})`, options.connections, medianRow(plain), null),
+      );
+      record(
+        row(
+          `connection-tally-${options.connections}`,
+          `Tally delivery to a connection, signed (${sides}; ${stored.toLocaleString("en-US")} leads made)`,
+          options.connections,
+          medianRow(signed),
+          null,
+        ),
+      );
     }
 
     if (wants(options, "import")) {

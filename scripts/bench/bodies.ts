@@ -41,3 +41,46 @@ export function multipartLeadBody(): string {
   );
   return `${parts.join("")}--${MULTIPART_BOUNDARY}--\r\n`;
 }
+
+/**
+ * A Tally delivery (the shape of Tally's documented example, lib/connections/fixtures/
+ * tally-example.json) of a lead form with the fields jsonLeadBody sends: name, email,
+ * phone, company, job title, website, a choice, a message and the UTM hidden fields. A new
+ * responseId per request, so each delivery is a new submission, not Tally's retry.
+ */
+export function tallyLeadBody(): string {
+  const n = next();
+  const id = `bench${n.toString(36)}`;
+  const field = (key: string, label: string, type: string, value: unknown, extra: object = {}) => ({ key, label, type, value, ...extra });
+  return JSON.stringify({
+    eventId: `bench-event-${n}`,
+    eventType: "FORM_RESPONSE",
+    createdAt: "2026-11-26T10:00:00.000Z",
+    data: {
+      responseId: id,
+      submissionId: id,
+      respondentId: `r${id}`,
+      formId: "BnchFm",
+      formName: "Contact sales",
+      createdAt: "2026-11-26T10:00:00.000Z",
+      fields: [
+        field("question_name", "Full name", "INPUT_TEXT", `Ada Lovelace ${n}`),
+        field("question_email", "Email", "INPUT_EMAIL", `ada.${n}@example.com`),
+        field("question_phone", "Phone number", "INPUT_PHONE_NUMBER", `+447911${String(100000 + (n % 900000))}`),
+        field("question_company", "Company", "INPUT_TEXT", "Analytical Engines Ltd"),
+        field("question_title", "Job title", "INPUT_TEXT", "Head of Mathematics"),
+        field("question_site", "Website", "INPUT_LINK", "analytical-engines.example.com"),
+        field("question_size", "Team size", "MULTIPLE_CHOICE", ["opt-2"], {
+          options: [
+            { id: "opt-1", text: "1–10" },
+            { id: "opt-2", text: "11–50" },
+            { id: "opt-3", text: "51+" },
+          ],
+        }),
+        field("question_message", "Message", "TEXTAREA", "Please call me back about pricing."),
+        field("question_utm_source", "utm_source", "HIDDEN_FIELDS", "google"),
+        field("question_utm_campaign", "utm_campaign", "HIDDEN_FIELDS", "spring-launch"),
+      ],
+    },
+  });
+}

@@ -6,6 +6,8 @@ export type LoadRequest = {
   headers?: Record<string, string>;
   /** A fresh body per request (unique emails), or none. */
   body?: () => string;
+  /** Headers computed from each request's body (a builder's signature). */
+  sign?: (body: string) => Record<string, string>;
 };
 
 export type LoadResult = {
@@ -22,6 +24,11 @@ export type LoadResult = {
   serverCpuMicros: number | null;
 };
 
+function withBody<R extends { headers?: Record<string, string> }>(r: R, request: LoadRequest): R & { body: string } {
+  const body = request.body!();
+  return { ...r, body, ...(request.sign ? { headers: { ...r.headers, ...request.sign(body) } } : {}) };
+}
+
 function options(baseUrl: string, request: LoadRequest, connections: number, duration: number): Options {
   const base = { method: request.method, path: request.path, headers: request.headers ?? {} };
   return {
@@ -29,7 +36,7 @@ function options(baseUrl: string, request: LoadRequest, connections: number, dur
     connections,
     duration,
     timeout: 30,
-    requests: [request.body ? { ...base, setupRequest: (r) => ({ ...r, body: request.body!() }) } : base],
+    requests: [request.body ? { ...base, setupRequest: (r) => withBody(r, request) } : base],
   };
 }
 

@@ -60,6 +60,8 @@ export async function startServer(options: {
     // One key sends every create: the per-key abuse limit (600 a minute by default) would
     // answer 429 within a second. Raised, not removed: the limiter still runs per request.
     RATE_LIMIT_PER_KEY: process.env.RATE_LIMIT_PER_KEY || "1000000000",
+    // The same for the connection row's one Tally connection (1,000 per 10 minutes by default).
+    CONNECTION_DELIVERIES_PER_CONNECTION: process.env.CONNECTION_DELIVERIES_PER_CONNECTION || "1000000000",
     // The webhook row delivers to a receiver in the bench process, on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
   };

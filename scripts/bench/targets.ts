@@ -43,6 +43,23 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
     }
   }
 
+  // Issue 30: a signed form-builder delivery costs intake no more than 10 % over create_lead.
+  for (const [prefix, label] of [
+    ["", ""],
+    ["pg-", "PostgreSQL: "],
+  ] as const) {
+    const plain = find(`${prefix}create-json-beside-tally-${c}`);
+    const tally = find(`${prefix}connection-tally-${c}`);
+    if (plain?.reqPerSec && tally?.reqPerSec != null) {
+      const ratio = tally.reqPerSec / plain.reqPerSec;
+      targets.push({
+        target: `${label}a signed Tally delivery at ${c} connections ≥ 0.9 × create_lead JSON, 0 errors`,
+        value: `${ratio.toFixed(2)} × (${Math.round(tally.reqPerSec)} vs ${Math.round(plain.reqPerSec)} req/s), ${tally.errors! + tally.non2xx!} errors`,
+        met: ratio >= 0.9 && tally.errors === 0 && tally.non2xx === 0,
+      });
+    }
+  }
+
   // Issue 20: imports.
   for (const [prefix, label, floor] of [
     ["", "SQLite", 2000],
