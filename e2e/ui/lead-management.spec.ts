@@ -234,7 +234,7 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
     .getByRole("link", { name: "1 lead" })
     .click();
   await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads\\?source=${webinar.id}$`));
-  await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+  await expect(page.getByText(/^1 lead matches,/)).toBeVisible();
   await expect(rows).toHaveText([new RegExp(march)]);
 
   const apply = async (fill: () => Promise<void>) => {
@@ -258,12 +258,12 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
       .then(() => undefined),
   );
   await expect(page).toHaveURL(new RegExp(`form=${formId}`));
-  await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+  await expect(page.getByText(/^1 lead matches,/)).toBeVisible();
   // The form's own page links to the same list.
   await page.goto(`/t/${team.slug}/settings/web-forms/${formId}`);
   await page.getByRole("link", { name: "Leads from this form" }).click();
   await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads\\?form=${formId}$`));
-  await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+  await expect(page.getByText(/^1 lead matches,/)).toBeVisible();
   await expect(rows).toHaveText([new RegExp(dupOne)]);
   await page.reload();
   await expect(page.getByLabel("Created by form")).toHaveValue(formId);
@@ -317,7 +317,7 @@ test("the search finds names without accents, phone numbers as the intake reads 
     await search.fill(query);
     await search.press("Enter");
     await expect(rows).toHaveText([new RegExp(id)]);
-    await expect(page.getByText(/^1 lead match,/)).toBeVisible();
+    await expect(page.getByText(/^1 lead matches,/)).toBeVisible();
   }
 });
 

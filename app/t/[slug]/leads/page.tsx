@@ -48,7 +48,10 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         <div>
           <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Leads</h1>
           <p className="mt-1 text-sm text-slate-600">
-            {narrowed ? `${leadCount(total)} match` : `${leadCount(total)} in ${team.name}`}, {sortLabel}.
+            {narrowed
+              ? `${leadCount(total)} ${total.count === 1 && !total.capped ? "matches" : "match"}`
+              : `${leadCount(total)} in ${team.name}`}
+            , {sortLabel}.
             {narrowed ? (
               <>
                 {" "}
