@@ -1,14 +1,16 @@
 // Operator CLI for form-builder connections (docs/connections.md "CLI"):
-//   npm run connections -- create --team <slug> --builder <tally|typeform|webflow|generic> [--name "…"] [--signing-secret <s>] [--json]
-//     (--signing-secret for webflow: the secret Webflow gave for its webhook; or later, on the connection's page)
+//   npm run connections -- create --team <slug> --builder <id> [--name "…"] [--signing-secret <s>] [--json]
+//     (<id>: tally, typeform, jotform, webflow, framer, wpforms, gravityforms, elementor, fillout, googleforms, generic)
+//     (--signing-secret for webflow: the secret Webflow gave for its webhook; or later, on the connection's page;
+//      for generic: an optional secret every delivery then sends in X-Connection-Secret)
 //   npm run connections -- list --team <slug> [--json]
 //   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
 //   npm run connections -- delete <connection-id> --team <slug>
 // The URL (and a signing secret) is printed once, by create and roll: only digests and
 // sealed secrets are stored.
 import { CLI_ACTOR } from "../lib/audit/audit-log";
-import { BUILDER_IDS, isBuilderId } from "../lib/connections/builders";
-import { createConnection, deleteConnection, rollConnectionUrl } from "../lib/connections/connection-changes";
+import { BUILDER_IDS, isBuilderId, secretSetByTeam } from "../lib/connections/builders";
+import { createConnection, deleteConnection, rollConnectionUrl, secretProblem } from "../lib/connections/connection-changes";
 import { listConnections } from "../lib/connections/connection-store";
 import { env } from "../lib/env";
 import { runCli, teamOfOption, UsageError } from "./cli";
@@ -19,7 +21,8 @@ const USAGE = `Usage:
   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
   npm run connections -- delete <connection-id> --team <slug>
 --signing-secret for webflow: the secret Webflow gave when its webhook was created (or set it later on the
-connection's page; until then its deliveries are refused).`;
+connection's page; until then its deliveries are refused); for generic: an optional secret of at least 16
+characters that every delivery then sends in the X-Connection-Secret header.`;
 
 const teamId = async (slug: string | undefined) => (await teamOfOption(slug)).id;
 
@@ -38,6 +41,13 @@ const OPTIONS = {
 runCli(USAGE, OPTIONS, async (command, rest, values) => {
   if (command === "create") {
     if (!isBuilderId(values.builder)) throw new UsageError(`--builder must be one of: ${BUILDER_IDS.join(", ")}`);
+    const given = values["signing-secret"];
+    if (given !== undefined) {
+      if (!secretSetByTeam(values.builder))
+        throw new UsageError(`--signing-secret is for webflow and generic; ${values.builder}'s is generated`);
+      const problem = secretProblem(values.builder, given);
+      if (problem) throw new UsageError(`--signing-secret: ${problem}`);
+    }
     const created = await createConnection({
       teamId: await teamId(values.team),
       builder: values.builder,

@@ -3,7 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { deleteConnectionAction, rollConnectionUrlAction, setConnectionEnabledAction } from "@/app/t/[slug]/settings/connections/actions";
-import type { BuilderGuide } from "@/lib/connections/builder-guides";
+import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
+import type { BuilderId } from "@/lib/connections/builders";
 import { RollDialog } from "@/components/api-keys/expiry-select";
 import { DeleteAndLeaveButton } from "@/components/ui/confirm-button";
 import { ActionOutcome } from "@/components/ui/form-error";
@@ -17,14 +18,16 @@ export function ConnectionControls({
   connectionId,
   name,
   enabled,
-  guide,
+  builder,
 }: {
   slug: string;
   connectionId: string;
   name: string;
   enabled: boolean;
-  guide: BuilderGuide;
+  /** The builder's id, not its guide: a guide may hold a function (its script), which a server page cannot pass to this client component. */
+  builder: BuilderId;
 }) {
+  const guide = BUILDER_GUIDES[builder];
   const router = useRouter();
   const { pending, error, run } = useActionRunner();
   const [rolled, setRolled] = useState<{ url: string; oldWorksUntil: string | null } | null>(null);

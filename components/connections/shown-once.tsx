@@ -2,7 +2,7 @@
 
 import type { BuilderGuide } from "@/lib/connections/builder-guides";
 import { CopyButton } from "@/components/ui/copy-button";
-import { cardClass, inputClass } from "@/components/ui/styles";
+import { cardClass, focusRingClass, inputClass } from "@/components/ui/styles";
 
 /** One value to paste into the builder, read-only with a copy button. */
 function CopyRow({ id, label, value }: { id: string; label: string; value: string }) {
@@ -21,6 +21,31 @@ function CopyRow({ id, label, value }: { id: string; label: string; value: strin
         />
         <CopyButton text={value} label={`Copy the ${label}`} />
       </div>
+    </div>
+  );
+}
+
+/**
+ * Code to paste into the builder, with the URL in it (Google Forms' Apps Script): read-only,
+ * scrolling inside itself (focusable, so a keyboard can scroll it), with a copy button.
+ */
+function ScriptBlock({ script }: { script: string }) {
+  return (
+    <div className="min-w-0">
+      <div className="flex items-center justify-between gap-2">
+        <h3 id="connection-script" className="text-sm font-medium text-slate-800">
+          Apps Script
+        </h3>
+        <CopyButton text={script} label="Copy the Apps Script" />
+      </div>
+      <pre
+        role="region"
+        aria-labelledby="connection-script"
+        tabIndex={0}
+        className={`mt-1.5 max-h-80 overflow-auto rounded-md bg-slate-900 p-3 text-xs leading-relaxed text-slate-100 ${focusRingClass}`}
+      >
+        <code>{script}</code>
+      </pre>
     </div>
   );
 }
@@ -47,6 +72,7 @@ export function ShownOnce({ url, signingSecret, guide }: { url: string; signingS
           </ol>
         </div>
       ) : null}
+      {guide?.script ? <ScriptBlock script={guide.script(url)} /> : null}
     </div>
   );
 }

@@ -161,3 +161,55 @@ test("the connections pages on a phone: no axe violation, nothing scrolls sidewa
   await expect(page.getByRole("dialog", { name: "Delete connection?" })).toBeVisible();
   await checkPage(page, "settings: a connection, delete dialog (phone)");
 });
+
+test("connecting Google Forms in the UI: the Apps Script to paste, with the URL in it, passes axe on a laptop and a phone", async ({
+  signInAs,
+}) => {
+  const { team, user } = await newTeamWithUser("admin");
+  const admin = await signInAs(user);
+  await admin.goto(`/t/${team.slug}/settings/connections`);
+  await admin.getByLabel("Form builder").selectOption({ label: "Google Forms" });
+  await admin.getByRole("button", { name: "Connect" }).click();
+  const shown = admin.getByRole("region", { name: "Connection URL, shown once" });
+  const url = await shown.getByRole("textbox", { name: "Connection URL" }).inputValue();
+  const script = shown.getByRole("region", { name: "Apps Script" });
+  // The URL inside the script as a JavaScript string, exactly once.
+  await expect(script).toContainText(`${JSON.stringify(url)}`);
+  await expect(script).toContainText("function install()");
+  await expect(shown.getByRole("button", { name: "Copy the Apps Script" })).toBeVisible();
+  await checkPage(admin, "settings: a Google Forms connection just made");
+  const phone = VIEWPORTS.find((viewport) => viewport.name === "phone")!;
+  await admin.setViewportSize({ width: phone.width, height: phone.height });
+  await checkPage(admin, "settings: a Google Forms connection just made (phone)");
+});
+
+test("a Generic connection's secret header, set on its page; its lead listed by 'Leads from this connection'", async ({ signInAs }) => {
+  const { team, user } = await newTeamWithUser("owner");
+  const created = await createConnection({ teamId: team.id, builder: "generic", name: "Zapier", createdById: null, actor: CLI_ACTOR });
+  const url = `${BASE_URL}${created.path}`;
+  const post = (body: object, headers: Record<string, string> = {}) =>
+    fetch(url, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const admin = await signInAs(user);
+  await admin.goto(`/t/${team.slug}/settings/connections/${created.id}`);
+  await expect(admin.getByRole("heading", { name: "Secret header (optional)" })).toBeVisible();
+  await expect(admin.getByText("No secret: the URL alone is the credential.")).toBeVisible();
+  await admin.getByLabel("Secret (at least 16 characters)").fill("too-short");
+  await admin.getByRole("button", { name: "Save secret" }).click();
+  // The browser's own check (minlength) keeps the form from being sent.
+  await expect(admin.getByText("No secret: the URL alone is the credential.")).toBeVisible();
+  const secret = "zapier-secret-4d1f8a2c9e";
+  await admin.getByLabel("Secret (at least 16 characters)").fill(secret);
+  await admin.getByRole("button", { name: "Save secret" }).click();
+  await expect(admin.getByRole("status").filter({ hasText: "Secret saved." })).toBeVisible();
+  await checkPage(admin, "settings: a Generic connection with a secret header");
+
+  expect((await post({ name: "Eve Forger" })).status).toBe(401);
+  expect((await post({ name: "Ada Lovelace" }, { "X-Connection-Secret": secret })).status).toBe(201);
+  expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
+
+  await admin.getByRole("link", { name: "Leads from this connection" }).click();
+  await expect(admin).toHaveURL(new RegExp(`/t/${team.slug}/leads\\?connection=${created.id}$`));
+  await expect(admin.getByText(/^1 lead matches/)).toBeVisible();
+  await expect(admin.getByRole("link", { name: "Ada Lovelace" })).toBeVisible();
+  await expect(admin.getByLabel("Created by connection")).toHaveValue(created.id);
+});

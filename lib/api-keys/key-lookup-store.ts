@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import { pgTime, sqliteTime } from "../db/column-values";
-import { driver } from "../db/driver";
+import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
 
 // The API key's statements of the intake's hot path (spec 5), on the database driver itself
 // like the lead's transaction (lib/leads/lead-writer.ts, docs/performance.md "The intake on
@@ -46,26 +46,10 @@ const POSTGRES = {
 } as const;
 
 type Prepared = { key: Database.Statement; touchKey: Database.Statement };
-const prepared = new WeakMap<Database.Database, Prepared>();
-
-/** The statements prepared once per connection. */
-function statementsOf(database: Database.Database): Prepared {
-  let statements = prepared.get(database);
-  if (!statements) {
-    statements = {
-      key: database.prepare(SQLITE.key).safeIntegers(false),
-      touchKey: database.prepare(SQLITE.touchKey).safeIntegers(false),
-    };
-    prepared.set(database, statements);
-  }
-  return statements;
-}
-
-function readTime(value: unknown): Date | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "number" || typeof value === "bigint") return new Date(Number(value));
-  return new Date(String(value));
-}
+const statementsOf = preparedPerConnection((database): Prepared => ({
+  key: database.prepare(SQLITE.key).safeIntegers(false),
+  touchKey: database.prepare(SQLITE.touchKey).safeIntegers(false),
+}));
 
 /** The key with its team, for authentication (spec 5); null for an unknown id. */
 export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> {
@@ -78,8 +62,8 @@ export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> 
   return {
     id: row.id,
     secretDigest: row.secretDigest,
-    lastUsedAt: readTime(row.lastUsedAt),
-    expiresAt: readTime(row.expiresAt),
+    lastUsedAt: readDriverTime(row.lastUsedAt),
+    expiresAt: readDriverTime(row.expiresAt),
     team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
   };
 }

@@ -60,3 +60,19 @@ export function describeValue(value: unknown): string {
   if (typeof value === "string") return JSON.stringify(value.slice(0, 40));
   return value === undefined ? "none" : typeof value;
 }
+
+/**
+ * A flat field's value as an answer (Webflow's payload.data, Framer's body): text, true/false,
+ * a finite number, or a list of plain values kept as texts. null: no answer (null, "", a list
+ * of nothing but ""); undefined: a shape no flat form sends (an object, a list of objects).
+ */
+export function flatAnswerValue(value: unknown): AnswerValue | null | undefined {
+  if (value === null || value === "") return null;
+  if (typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
+  if (Array.isArray(value) && value.every(isScalar)) {
+    const kept = value.filter((item) => item !== "").map(String);
+    return kept.length ? kept : null;
+  }
+  return undefined;
+}

@@ -1,7 +1,7 @@
 import { seal } from "../api-keys/secret-box";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { BUILDERS, secretFromBuilder, signs, type BuilderId } from "./builders";
+import { BUILDERS, secretFromUs, secretSetByTeam, type BuilderId } from "./builders";
 import {
   insertConnection,
   findConnectionIn,
@@ -48,8 +48,9 @@ export async function createConnection(options: {
   const { teamId, builder } = options;
   const given = options.signingSecret?.trim() || null;
   const token = generateConnectionToken();
-  // Webflow's secret exists only once its webhook (which needs this URL) is made: it may come later.
-  const signingSecret = secretFromBuilder(builder) ? given : signs(builder) ? (given ?? generateSigningSecret()) : null;
+  // Webflow's secret exists only once its webhook (which needs this URL) is made: it may come
+  // later; Generic's is optional.
+  const signingSecret = secretFromUs(builder) ? (given ?? generateSigningSecret()) : secretSetByTeam(builder) ? given : null;
   const name = (options.name?.trim() || BUILDERS[builder].name).slice(0, MAX_NAME_LENGTH);
   const id = await db().$transaction(async (tx) => {
     const created = await insertConnection(tx, {
@@ -68,7 +69,7 @@ export async function createConnection(options: {
     return created;
   });
   // A secret the user gave us is never shown back.
-  return { id, path: connectionPath(token), signingSecret: secretFromBuilder(builder) ? null : signingSecret };
+  return { id, path: connectionPath(token), signingSecret: secretFromUs(builder) ? signingSecret : null };
 }
 
 /**
@@ -110,10 +111,23 @@ export async function rollConnectionUrl(options: {
   return rolled ? { path: connectionPath(token), oldWorksUntil: previousUntil } : null;
 }
 
+/** A Generic connection's secret header is chosen by the team: at least this long. */
+export const MIN_TEAM_SECRET_LENGTH = 16;
+
+/** Why a secret the team gives for this builder cannot be used; null when it can. */
+export function secretProblem(builder: BuilderId, secret: string): string | null {
+  const trimmed = secret.trim();
+  if (!trimmed || trimmed.length > 500) return "Paste the secret (at most 500 characters).";
+  if (BUILDERS[builder].secretFrom === "team" && trimmed.length < MIN_TEAM_SECRET_LENGTH)
+    return `Choose a secret of at least ${MIN_TEAM_SECRET_LENGTH} characters (a random one: it guards the URL).`;
+  return null;
+}
+
 /**
- * Sets the secret a builder made (Webflow), replacing any earlier one: deliveries are checked
- * with it from now on. False when the team has no such connection or its builder makes no
- * secret of its own (ours are generated, shown once, and rolled with a new connection).
+ * Sets the secret a builder made (Webflow), or a Generic connection's secret header,
+ * replacing any earlier one: deliveries are checked with it from now on. False when the team
+ * has no such connection, its builder takes no secret from the team (ours are generated,
+ * shown once, and rolled with a new connection), or the secret is unusable (secretProblem).
  */
 export async function setConnectionSigningSecret(options: {
   teamId: string;
@@ -125,7 +139,7 @@ export async function setConnectionSigningSecret(options: {
   if (!secret) return false;
   return db().$transaction(async (tx) => {
     const connection = await findConnectionIn(tx, { teamId: options.teamId, id: options.id });
-    if (!connection || !secretFromBuilder(connection.builder)) return false;
+    if (!connection || !secretSetByTeam(connection.builder) || secretProblem(connection.builder, secret)) return false;
     await writeSigningSecret(tx, { id: options.id, ciphertext: seal(secret, signingSecretContext(options.id)) });
     await recordAuditEvent({ teamId: options.teamId, action: "connection.secret_set", actor: options.actor, targetId: options.id }, tx);
     return true;

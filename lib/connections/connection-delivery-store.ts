@@ -27,15 +27,6 @@ export type DeliveryView = {
 
 export const newDeliveryId = () => `dlv_${randomUUID().replaceAll("-", "")}`;
 
-/** The lead a submission already made, if it made one. */
-export async function findDeliveredLead(options: { connectionId: string; submissionId: string }): Promise<string | null> {
-  const row = await db().connectionDelivery.findUnique({
-    where: { connectionId_submissionId: options },
-    select: { leadId: true },
-  });
-  return row?.leadId ?? null;
-}
-
 /** Counts another attempt of a submission that already made its lead. */
 export async function countRepeat(options: { connectionId: string; submissionId: string; at: Date }): Promise<void> {
   await db().connectionDelivery.updateMany({
@@ -128,12 +119,14 @@ export async function listDeliveries(options: { teamId: string; connectionId: st
 export async function findKeptDelivery(options: {
   teamId: string;
   deliveryId: string;
-}): Promise<{ connection: ConnectionForIntake; payload: string; contentType: string | null } | null> {
+}): Promise<{ connection: ConnectionForIntake; payload: string; contentType: string | null; submissionId: string | null } | null> {
   const row = await db().connectionDelivery.findFirst({
     where: { id: options.deliveryId, teamId: options.teamId, outcome: "needs_mapping", payload: { not: null } },
-    select: { payload: true, contentType: true, connection: { select: INTAKE_SELECT } },
+    select: { payload: true, contentType: true, submissionId: true, connection: { select: INTAKE_SELECT } },
   });
-  return row && { connection: intakeView(row.connection), payload: row.payload!, contentType: row.contentType };
+  return (
+    row && { connection: intakeView(row.connection), payload: row.payload!, contentType: row.contentType, submissionId: row.submissionId }
+  );
 }
 
 /** The answers of the connection's latest delivery that was read (keys, labels, targets): the mapping editor's rows. */

@@ -3,7 +3,8 @@ import type { BuilderId } from "./builders";
 import type { AnswerOverrides } from "./map-answers";
 
 // Every database access for form-builder connections, and nothing else: a store only
-// stores. Their log is connection-delivery-store.ts; the audited changes are
+// stores. The intake's two lookups are on the driver (connection-intake-store.ts); their
+// log is connection-delivery-store.ts; the audited changes are
 // connection-changes.ts; the intake's use is lib/intake/receive-delivery.ts.
 
 export type ConnectionForIntake = {
@@ -42,18 +43,6 @@ const VIEW_SELECT = {
 
 const asMapping = (value: unknown): AnswerOverrides =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as AnswerOverrides) : {};
-
-/**
- * The connection whose current URL token has this digest, or whose replaced one does until
- * it expires (`now`); null otherwise.
- */
-export async function findConnectionForIntake(digest: string, now: Date): Promise<ConnectionForIntake | null> {
-  const row = await db().connection.findFirst({
-    where: { OR: [{ tokenDigest: digest }, { previousTokenDigest: digest, previousTokenExpiresAt: { gt: now } }] },
-    select: INTAKE_SELECT,
-  });
-  return row && intakeView(row);
-}
 
 export const INTAKE_SELECT = {
   id: true,

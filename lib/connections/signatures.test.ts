@@ -7,6 +7,9 @@ import { TYPEFORM_EXAMPLE_FILE, typeformExampleBody } from "./fixtures/typeform-
 import { WEBFLOW_EXAMPLE_FILE, webflowExampleBody, webflowHeaders } from "./fixtures/webflow-example";
 import { equalText, verifyTallySignature, verifyTypeformSignature, verifyWebflowSignature } from "./signatures";
 
+// Framer's and WPForms' signatures have files of their own (this one is near its 300 lines):
+// signatures-framer.test.ts, signatures-wpforms.test.ts.
+
 // Tally signs as its documentation shows (https://tally.so/help/webhooks, "Add a signing
 // secret"): createHmac('sha256', signingSecret).update(JSON.stringify(payload)).digest('base64').
 const SECRET = "tally-signing-secret-for-tests";

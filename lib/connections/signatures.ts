@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
+import { formTree, phpJson } from "./wpforms-form";
 
 // Each builder's signature, exactly as its own documentation describes it, checked over
 // the body's bytes as they arrived (never a re-serialised parse) and compared in constant
@@ -66,6 +67,64 @@ export function verifyWebflowSignature(rawBody: Uint8Array, headers: Headers, se
     return false;
   }
   return equalText(signature, digest(compact));
+}
+
+/**
+ * Framer (https://www.framer.com/help/articles/framer-form-webhook-setup/, "How to secure
+ * webhook destinations"): `Framer-Signature` is "A SHA-256 hash of the form data and
+ * submission ID, signed with your secret", written `sha256=` and 64 hex digits;
+ * `Framer-Webhook-Submission-Id` is the submission's id. Checked as hex
+ * HMAC-SHA256(secret, the body's bytes followed by the submission id), nothing between them
+ * and no timestamp: the page's order, and what every public receiver of Framer's webhooks
+ * checks (the page's own code sample is not in the copy read: docs/connections.md "Framer").
+ * A missing id, a header without `sha256=`, or another digest after it is a refusal.
+ */
+export function verifyFramerSignature(rawBody: Uint8Array, header: string | null, submissionId: string | null, secret: string): boolean {
+  const prefix = "sha256=";
+  if (header === null || !submissionId || secret === "" || !header.startsWith(prefix)) return false;
+  const digest = createHmac("sha256", secret).update(rawBody).update(submissionId, "utf8").digest("hex");
+  return equalText(header.slice(prefix.length), digest);
+}
+
+/** How far WPForms' timestamp may be from our clock, either way: the addon signs "like Stripe", whose check allows 5 minutes. */
+export const WPFORMS_TOLERANCE_MS = 5 * 60 * 1000;
+
+/**
+ * WPForms' Webhooks addon (its src/Process.php, generate_signature, "We do it like a Stripe"):
+ * `X-WPForms-Webhook-Signature` is `t=<unix seconds>,v=<hex HMAC-SHA256(the webhook's Secret,
+ * "<t>.<body>")>`, the timestamp taken when the delivery is sent. The body signed is the JSON
+ * text sent (Request Format JSON: checked over the raw bytes) or, sent as a form, the JSON
+ * wp_json_encode writes of the same keys (rebuilt from the form: wpforms-form.ts). A header
+ * not exactly of that form, a timestamp more than 5 minutes from `now`, or another body
+ * type is a refusal.
+ */
+export function verifyWPFormsSignature(
+  body: { bytes: Uint8Array; mediaType: string },
+  header: string | null,
+  secret: string,
+  now: Date,
+): boolean {
+  const parts = header === null ? null : /^t=(\d{1,12}),v=([0-9a-f]{64})$/.exec(header);
+  if (parts === null || secret === "") return false;
+  const [, timestamp, signature] = parts as RegExpExecArray & [string, string, string];
+  if (Math.abs(now.getTime() - Number(timestamp) * 1000) > WPFORMS_TOLERANCE_MS) return false;
+  let signed: Uint8Array | string | null = null;
+  if (body.mediaType === "application/json") signed = body.bytes;
+  if (body.mediaType === "application/x-www-form-urlencoded") {
+    const tree = formTree(body.bytes);
+    signed = tree && phpJson(tree);
+  }
+  if (signed === null) return false;
+  const digest = createHmac("sha256", secret).update(`${timestamp}.`).update(signed).digest("hex");
+  return equalText(signature, digest);
+}
+
+/** The header a Generic JSON connection's sender puts its secret in, once the team set one. */
+export const SECRET_HEADER = "x-connection-secret";
+
+/** Generic JSON's optional second factor: the header holds the team's secret, compared in constant time. */
+export function verifySecretHeader(header: string | null, secret: string): boolean {
+  return header !== null && secret !== "" && equalText(header.trim(), secret);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { describeValue, isJsonObject, isScalar, nonEmpty, UnknownPayload } from "./answers";
-import type { Answer, AnswerType, AnswerValue, Delivery } from "./answers";
+import { describeValue, flatAnswerValue, isJsonObject, nonEmpty, UnknownPayload } from "./answers";
+import type { Answer, AnswerType, Delivery } from "./answers";
 
 // Webflow's form_submission webhook body (https://developers.webflow.com/data/docs/working-with-webhooks,
 // https://developers.webflow.com/data/reference/webhooks/events/form-submission):
@@ -44,7 +44,7 @@ export function parseWebflowDelivery(body: unknown): Delivery {
 
   const types = readSchema(payload.schema);
   const answers = Object.entries(payload.data).flatMap(([name, value], index): Answer[] => {
-    const read = answerValue(value);
+    const read = flatAnswerValue(value);
     if (read === undefined) throw new UnknownPayload(`Webflow field ${index + 1} has a value that is not text, a number or a list`);
     if (read === null) return [];
     const type = types.get(name);
@@ -72,16 +72,4 @@ function readSchema(schema: unknown): Map<string, AnswerType> {
     if (name !== null && type && !types.has(name)) types.set(name, type);
   });
   return types;
-}
-
-/** The field's value; null: no answer (empty, null, an empty list); undefined: a shape Webflow does not document. */
-function answerValue(value: unknown): AnswerValue | null | undefined {
-  if (value === null || value === "") return null;
-  if (typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  if (Array.isArray(value) && value.every(isScalar)) {
-    const kept = value.filter((item) => item !== "").map(String);
-    return kept.length ? kept : null;
-  }
-  return undefined;
 }

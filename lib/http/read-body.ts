@@ -105,11 +105,15 @@ export type ReadBody = { bytes: Uint8Array<ArrayBuffer>; contentType: string; me
 /**
  * Reads a body of one of the supported types (JSON, multipart/form-data,
  * application/x-www-form-urlencoded) in UTF-8, never more than `limit` bytes of it. Other
- * types: 415; an unreadable body: 400; a larger one: 413.
+ * types: 415 (text/plain and none are JSON with `plainTextIsJson`); an unreadable body:
+ * 400; a larger one: 413.
  */
-export async function readBody(request: Request, limit: number): Promise<ReadBody> {
+export async function readBody(request: Request, limit: number, options: { plainTextIsJson?: boolean } = {}): Promise<ReadBody> {
   const contentType = request.headers.get("content-type") ?? "";
-  const mediaType = mediaTypeOf(contentType);
+  let mediaType = mediaTypeOf(contentType);
+  // A sender that posts JSON as text/plain, or with no type (form builders' webhooks: never
+  // lose their lead over a header): read as JSON, which then answers 400 if it is not.
+  if (options.plainTextIsJson && (mediaType === "text/plain" || mediaType === "")) mediaType = "application/json";
   if (!SUPPORTED.includes(mediaType as (typeof SUPPORTED)[number])) {
     throw new ApiError(
       415,

@@ -63,6 +63,28 @@ describe("POST /api/connections/<token> (Tally)", () => {
     assert.equal(row!.attempts, 2);
   });
 
+  test("JSON sent as text/plain or with no Content-Type is read as JSON (a builder's header never loses its lead)", async () => {
+    const c = await connect("tally");
+    for (const [n, type] of [
+      [1, "text/plain;charset=UTF-8"],
+      [2, ""],
+    ] as const) {
+      const body = tallyBody([FULL_NAME], `plain${n}`);
+      const answer = await deliver(c.token, body, { "content-type": type, "tally-signature": tallySignature(body, c.signingSecret!) });
+      assert.equal(answer.status, 201, type);
+    }
+    assert.equal((await leadsOf(c.team.id)).length, 2);
+    // Another type is still refused, and text that is not JSON is a 400.
+    const body = tallyBody([FULL_NAME], "plain3");
+    const signed = { "tally-signature": tallySignature(body, c.signingSecret!) };
+    assert.equal((await deliver(c.token, body, { ...signed, "content-type": "application/xml" })).status, 415);
+    const text = "name=Ada";
+    assert.equal(
+      (await deliver(c.token, text, { "content-type": "text/plain", "tally-signature": tallySignature(text, c.signingSecret!) })).status,
+      400,
+    );
+  });
+
   test("the same submission delivered eight times at once makes one lead", async () => {
     const c = await connect("tally");
     const body = tallyBody([FULL_NAME], "burst1");

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { open } from "../api-keys/secret-box";
 import { UnknownPayload } from "../connections/answers";
-import { BUILDERS } from "../connections/builders";
-import { countRepeat, findDeliveredLead, findKeptDelivery, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
-import { findConnectionForIntake, type ConnectionForIntake } from "../connections/connection-store";
+import { BUILDERS, secretOptional, type BuilderId } from "../connections/builders";
+import { countRepeat, findKeptDelivery, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
+import { findConnectionForIntake, findDeliveredLead } from "../connections/connection-intake-store";
+import type { ConnectionForIntake } from "../connections/connection-store";
 import { isConnectionToken, signingSecretContext, tokenDigest } from "../connections/connection-token";
 import { mapAnswers } from "../connections/map-answers";
 import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
@@ -32,6 +33,7 @@ import { storeLead, type IntakeChannel } from "./store-lead";
 export const CONNECTION_NOT_FOUND = "Connection not found";
 export const CONNECTION_OFF = "This connection is turned off";
 export const INVALID_SIGNATURE = "Invalid signature";
+export const WRONG_SECRET_HEADER = "Missing or wrong X-Connection-Secret header";
 export const NO_SECRET_YET = "This connection has no signing secret yet: set it on the connection's page";
 export const NEEDS_MAPPING = "Delivery kept, no lead made yet: it needs mapping";
 /** Builders send every question of the form, with its options: more than create_lead's 64 KiB. */
@@ -40,11 +42,14 @@ export const CONNECTION_BODY_BYTES = 256 * 1024;
 export type DeliveryResult =
   { kind: "created"; result: CreateLeadResult } | { kind: "repeat"; leadId: string } | { kind: "needs_mapping"; reason: string };
 
+/** A delivery's result and the builder it came from (how it is answered: deliveryResponse). */
+export type Received = DeliveryResult & { builder: BuilderId };
+
 class RepeatedSubmission extends Error {}
 
 const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
-export async function receiveDelivery(options: { request: Request; context: RequestContext; token: string }): Promise<DeliveryResult> {
+export async function receiveDelivery(options: { request: Request; context: RequestContext; token: string }): Promise<Received> {
   const { request, context } = options;
   const now = appNow();
   const connection = isConnectionToken(options.token) ? await findConnectionForIntake(tokenDigest(options.token), now) : null;
@@ -55,10 +60,10 @@ export async function receiveDelivery(options: { request: Request; context: Requ
   try {
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
     await spendConnectionBudget(context, connection.id);
-    const body = await readBody(request, CONNECTION_BODY_BYTES);
+    const body = await readBody(request, CONNECTION_BODY_BYTES, { plainTextIsJson: true });
     verifySignature(connection, body, request.headers);
     kept.body = body;
-    return await leadFromBody(connection, body, context, kept, now);
+    return { ...(await leadFromBody(connection, body, request.headers, context, kept, now)), builder: connection.builder };
   } catch (thrown) {
     const error = toApiError(thrown, context);
     // A refusal with its body (verified, then refused) is always kept: it may be a lead.
@@ -81,12 +86,15 @@ type Kept = { body: ReadBody | null; submissionId: string | null };
 async function leadFromBody(
   connection: ConnectionForIntake,
   body: ReadBody,
+  headers: Headers,
   context: RequestContext,
   kept: Kept,
   now: Date,
+  keptId: string | null = null,
 ): Promise<DeliveryResult> {
-  const delivery = await readDelivery(connection, body);
-  const submissionId = delivery.submissionId ?? bodyDigest(body.bytes);
+  const delivery = await readDelivery(connection, body, headers);
+  // A replay has no headers: a submission whose id came in one (Framer's) keeps the id it was kept under.
+  const submissionId = delivery.submissionId ?? keptId ?? bodyDigest(body.bytes);
   kept.submissionId = submissionId;
   const key = { connectionId: connection.id, submissionId };
   const made = await findDeliveredLead(key);
@@ -135,13 +143,13 @@ export async function replayDelivery(options: {
 }): Promise<DeliveryResult | null> {
   const found = await findKeptDelivery(options);
   if (!found) return null;
-  const { connection, payload, contentType } = found;
+  const { connection, payload, contentType, submissionId } = found;
   const bytes = new Uint8Array(Buffer.from(payload, "utf8"));
   const body: ReadBody = { bytes, contentType: contentType ?? "application/json", mediaType: mediaTypeOf(contentType) };
   const now = appNow();
   const kept: Kept = { body, submissionId: null };
   try {
-    return await leadFromBody(connection, body, options.context, kept, now);
+    return await leadFromBody(connection, body, new Headers(), options.context, kept, now, submissionId);
   } catch (thrown) {
     const error = toApiError(thrown, options.context);
     if (error.status >= 500) throw error;
@@ -154,15 +162,19 @@ function verifySignature(connection: ConnectionForIntake, body: ReadBody, header
   const verify = BUILDERS[connection.builder].verify;
   if (!verify) return;
   const sealed = connection.signingSecretCiphertext;
-  // A Webflow connection before the team set Webflow's secret: nothing can be verified yet.
-  if (!sealed) throw new ApiError(401, NO_SECRET_YET, AUTHENTICATION_FAILED);
+  if (!sealed) {
+    // Generic's secret header is optional: without one, the URL alone authenticates.
+    if (secretOptional(connection.builder)) return;
+    // A Webflow connection before the team set Webflow's secret: nothing can be verified yet.
+    throw new ApiError(401, NO_SECRET_YET, AUTHENTICATION_FAILED);
+  }
   if (!verify(body, headers, open(sealed, signingSecretContext(connection.id))))
-    throw new ApiError(401, INVALID_SIGNATURE, AUTHENTICATION_FAILED);
+    throw new ApiError(401, secretOptional(connection.builder) ? WRONG_SECRET_HEADER : INVALID_SIGNATURE, AUTHENTICATION_FAILED);
 }
 
-async function readDelivery(connection: ConnectionForIntake, body: ReadBody) {
+async function readDelivery(connection: ConnectionForIntake, body: ReadBody, headers: Headers) {
   try {
-    return await BUILDERS[connection.builder].read(body);
+    return await BUILDERS[connection.builder].read(body, headers);
   } catch (error) {
     if (error instanceof UnknownPayload) throw validationError(error.message);
     throw error;
@@ -181,14 +193,18 @@ function logRow(connection: ConnectionForIntake, kept: Kept, at: Date) {
   };
 }
 
-/** The connection endpoint's answer: 201 a new lead, 200 a submission's lead made before, 202 kept as "needs mapping". */
-export function deliveryResponse(delivered: DeliveryResult): Response {
+/**
+ * The connection endpoint's answer: 201 a new lead, 200 a submission's lead made before, 202
+ * kept as "needs mapping"; 200 for all three to a builder that takes nothing else (Elementor Pro).
+ */
+export function deliveryResponse(delivered: Received): Response {
+  const status = (usual: number) => (BUILDERS[delivered.builder].onlyOk200 ? 200 : usual);
   switch (delivered.kind) {
     case "created":
-      return jsonResponse(leadCreatedBody(delivered.result), 201);
+      return jsonResponse(leadCreatedBody(delivered.result), status(201));
     case "repeat":
       return jsonResponse(leadCreatedBody({ leadId: delivered.leadId, skipped: [] }), 200, { "Idempotent-Replayed": "true" });
     case "needs_mapping":
-      return jsonResponse({ success: true, lead_id: null, message: `${NEEDS_MAPPING}: ${delivered.reason}` }, 202);
+      return jsonResponse({ success: true, lead_id: null, message: `${NEEDS_MAPPING}: ${delivered.reason}` }, status(202));
   }
 }

@@ -8,10 +8,12 @@ import {
   createConnection,
   deleteConnection,
   rollConnectionUrl,
+  secretProblem,
   setConnectionEnabled,
   setConnectionMapping,
   setConnectionSigningSecret,
 } from "@/lib/connections/connection-changes";
+import { findConnection } from "@/lib/connections/connection-store";
 import { isAnswerTarget, type AnswerTarget } from "@/lib/connections/map-answers";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { replayDelivery } from "@/lib/intake/receive-delivery";
@@ -109,12 +111,15 @@ export async function replayDeliveryAction(
   });
 }
 
-/** Sets the signing secret a builder made (Webflow): deliveries are checked with it from now on. */
+/** Sets the signing secret a builder made (Webflow), or Generic's secret header: deliveries are checked with it from now on. */
 export async function setConnectionSecretAction(slug: string, id: string, secret: string): Promise<ActionResult> {
   return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
-    if (typeof secret !== "string" || !secret.trim() || secret.length > 500)
-      return { ok: false, error: "Paste the signing secret (at most 500 characters)." };
-    const set = typeof id === "string" && (await setConnectionSigningSecret({ teamId: team.id, id, secret, actor }));
+    if (typeof id !== "string" || typeof secret !== "string") return { ok: false, error: GONE };
+    const connection = await findConnection({ teamId: team.id, id });
+    if (!connection) return { ok: false, error: GONE };
+    const problem = secretProblem(connection.builder, secret);
+    if (problem) return { ok: false, error: problem };
+    const set = await setConnectionSigningSecret({ teamId: team.id, id, secret, actor });
     revalidatePath(connectionsPath(team.slug), "layout");
     return set ? { ok: true } : { ok: false, error: GONE };
   });

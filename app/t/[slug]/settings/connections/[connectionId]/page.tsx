@@ -2,8 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
-import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
-import { BUILDERS, secretFromBuilder } from "@/lib/connections/builders";
+import { BUILDERS, secretOptional, secretSetByTeam } from "@/lib/connections/builders";
 import { latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
 import { findConnection } from "@/lib/connections/connection-store";
 import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
@@ -67,19 +66,20 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
             connectionId={connection.id}
             name={connection.name}
             enabled={connection.enabled}
-            guide={BUILDER_GUIDES[connection.builder]}
+            builder={connection.builder}
           />
         ) : null}
       </DetailCard>
-      {canManage && secretFromBuilder(connection.builder) ? (
+      {canManage && secretSetByTeam(connection.builder) ? (
         <section aria-labelledby="connection-secret-title" className={`${cardClass} mb-6 px-5 py-4`}>
           <h3 id="connection-secret-title" className="mb-3 text-base font-semibold text-slate-900">
-            Signing secret
+            {secretOptional(connection.builder) ? "Secret header (optional)" : "Signing secret"}
           </h3>
           <SecretForm
             slug={team.slug}
             connectionId={connection.id}
             builderName={BUILDERS[connection.builder].name}
+            optional={secretOptional(connection.builder)}
             isSet={connection.hasSigningSecret}
           />
         </section>
