@@ -6,10 +6,26 @@
 /**
  * What the builder says an answer is, where it says it. `email`, `phone`, `url`, `name`,
  * `first_name` and `last_name` decide the lead field before the label does
- * (map-answers.ts); the others are descriptive, for the connection's page.
+ * (map-answers.ts); `meta` is a row the builder may add among the answers without saying
+ * which it is (Elementor's "Page URL", "User Agent" … rows, or a question of that title):
+ * ignored unless the team maps it, never lost from sight; the others are descriptive, for
+ * the connection's page.
  */
 export type AnswerType =
-  "email" | "phone" | "name" | "first_name" | "last_name" | "url" | "text" | "number" | "date" | "choice" | "hidden" | "file" | "payment";
+  | "email"
+  | "phone"
+  | "name"
+  | "first_name"
+  | "last_name"
+  | "url"
+  | "text"
+  | "number"
+  | "date"
+  | "choice"
+  | "hidden"
+  | "file"
+  | "payment"
+  | "meta";
 
 /** A list is a question with several values (checkboxes, multi-select, ranking, files), in the order sent. */
 export type AnswerValue = string | number | boolean | string[];
@@ -27,7 +43,11 @@ export type Delivery = {
   /** The builder's id of the submission, the same on every retry; null when the body has none. */
   submissionId: string | null;
   answers: Answer[];
-  /** The builder's ids and times (form id, event id, …): shown in the log, never mapped to the lead. */
+  /**
+   * The builder's own ids and times (form id, event id, …), never an answer: kept apart,
+   * not mapped to the lead and (yet) not stored. Anything a respondent could have typed is
+   * an answer instead (typed `meta` when it may be the builder's metadata).
+   */
   meta: Record<string, string>;
 };
 

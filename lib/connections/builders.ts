@@ -16,6 +16,7 @@ import {
   verifyTypeformSignature,
   verifyWebflowSignature,
   verifyWPFormsSignature,
+  wpformsSignatureOf,
 } from "./signatures";
 import { parseTallyDelivery } from "./tally";
 import { parseTypeformDelivery } from "./typeform";
@@ -107,7 +108,7 @@ export const BUILDERS: Readonly<Record<BuilderId, Builder>> = {
     // JSON or a form, as the webhook's Request Format says; the timestamp is checked against the app's clock.
     verify: (body, headers, secret) => verifyWPFormsSignature(body, headers.get("x-wpforms-webhook-signature"), secret, now()),
     secretFrom: "us",
-    read: async (body) => readWPFormsBody(body),
+    read: async (body, headers) => readWPFormsBody(body, wpformsSignatureOf(headers.get("x-wpforms-webhook-signature"))),
   },
   gravityforms: {
     id: "gravityforms",

@@ -118,8 +118,12 @@ export const MIN_TEAM_SECRET_LENGTH = 16;
 export function secretProblem(builder: BuilderId, secret: string): string | null {
   const trimmed = secret.trim();
   if (!trimmed || trimmed.length > 500) return "Paste the secret (at most 500 characters).";
-  if (BUILDERS[builder].secretFrom === "team" && trimmed.length < MIN_TEAM_SECRET_LENGTH)
-    return `Choose a secret of at least ${MIN_TEAM_SECRET_LENGTH} characters (a random one: it guards the URL).`;
+  if (BUILDERS[builder].secretFrom === "team") {
+    if (trimmed.length < MIN_TEAM_SECRET_LENGTH)
+      return `Choose a secret of at least ${MIN_TEAM_SECRET_LENGTH} characters (a random one: it guards the URL).`;
+    // An HTTP header's value arrives as bytes, read as Latin-1: a secret beyond ASCII would never match.
+    if (!/^[\x21-\x7e]+$/.test(trimmed)) return "Use letters, digits and ASCII punctuation only, no spaces (it travels in an HTTP header).";
+  }
   return null;
 }
 

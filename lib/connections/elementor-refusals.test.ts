@@ -5,12 +5,12 @@ import type { RawField } from "../http/read-body";
 import { UnknownPayload } from "./answers";
 import { parseElementorBody, parseElementorFields } from "./elementor";
 import { ELEMENTOR_ADVANCED_EXAMPLE } from "./fixtures/elementor-example";
-import { formBody } from "./fixtures/php-form-body";
+import { formBody, phpHttpBuildQuery } from "./fixtures/php-form-body";
 
 // Bodies that are not what Elementor Pro's Webhook action sends (its source:
 // modules/forms/actions/webhook.php) are refused with UnknownPayload and a message saying
-// what was expected; generated bodies never throw anything else. The examples read field
-// by field: elementor.test.ts.
+// what was expected; generated bodies never throw anything else, and generated forms read
+// back as Elementor wrote them. The examples read field by field: elementor.test.ts.
 
 function assertUnknown(fields: RawField[], message: RegExp): void {
   assert.throws(
@@ -20,6 +20,7 @@ function assertUnknown(fields: RawField[], message: RegExp): void {
 }
 
 const FORM: RawField = ["form[id]", "abc1234"];
+const read = async (text: string | Buffer) => parseElementorBody(formBody(text));
 
 describe("unknown Elementor Pro shapes are refused, never guessed", () => {
   const cases: [string, RawField[], RegExp][] = [
@@ -102,6 +103,65 @@ describe("any form body gives a Delivery or UnknownPayload, never another error 
         check(fields);
       }),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("generated forms read back as Elementor wrote them (fast-check)", () => {
+  const id = fc.stringMatching(/^[A-Za-z0-9_]{1,12}$/);
+  const text = fc.string({ maxLength: 20 });
+  const type = fc.constantFrom("text", "email", "tel", "url", "textarea", "select", "radio", "checkbox", "number", "hidden", "date");
+  const field = fc.record({ type, title: text, value: text, choices: fc.array(text, { maxLength: 3 }) });
+
+  test("Advanced Data on: every field with a value is an answer keyed by its id, in order, with its title or id", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.tuple(id, field), { selector: ([key]) => key, maxLength: 6 }), async (generated) => {
+        const fields = Object.fromEntries(
+          generated.map(([key, f]) => [
+            key,
+            {
+              id: key,
+              type: f.type,
+              title: f.title,
+              value: f.value,
+              raw_value: f.type === "checkbox" ? f.choices : f.value,
+              required: false,
+            },
+          ]),
+        );
+        // Object.fromEntries puts integer-like ids first, as PHP would not: compare by the order written.
+        const written = Object.keys(fields);
+        const delivery = await read(phpHttpBuildQuery({ form: { id: "abc1234", name: "F" }, fields }));
+        const expected = written.filter((key) => {
+          const f = fields[key]!;
+          return Array.isArray(f.raw_value) && f.raw_value.some((choice) => choice !== "") ? true : f.value !== "";
+        });
+        assert.deepEqual(
+          delivery.answers.map((answer) => answer.key),
+          expected,
+        );
+        for (const answer of delivery.answers) assert.equal(answer.label, fields[answer.key]!.title || answer.key);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("Advanced Data off: every non-empty label is an answer, the rows and the form metadata", async () => {
+    // A label beginning "form[", "fields[" or "meta[" would read as Advanced Data: no form has one.
+    const label = text.filter((value) => !/^(form|fields|meta)\[/.test(value));
+    const labels = fc.uniqueArray(fc.tuple(label, text), { selector: ([name]) => name, maxLength: 6 });
+    await fc.assert(
+      fc.asyncProperty(labels, async (generated) => {
+        // Metadata rows' titles are answers too (typed meta); form_id and form_name are the form's.
+        const kept = generated.filter(([label]) => label !== "form_id" && label !== "form_name");
+        const delivery = await read(phpHttpBuildQuery([...kept, ["form_id", "abc1234"]]));
+        assert.deepEqual(
+          delivery.answers.map((answer) => [answer.label, answer.value]),
+          kept.filter(([label, value]) => label !== "" && value !== ""),
+        );
+        assert.equal(delivery.meta.form_id, "abc1234");
+      }),
+      { numRuns: 300 },
     );
   });
 });

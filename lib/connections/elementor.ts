@@ -70,14 +70,17 @@ export function parseElementorFields(fields: Iterable<RawField>): Delivery {
   return advanced ? readAdvanced(pairs) : readSimple(pairs);
 }
 
-/** Advanced Data off: labels and values; the metadata rows and the form's id and name apart. */
+/**
+ * Advanced Data off: labels and values; the form's id and name apart. A metadata row's title
+ * (Date, Page URL …) may also be a question's label: such rows are answers typed `meta`,
+ * ignored unless the team maps them.
+ */
 function readSimple(pairs: [string, string][]): Delivery {
   const meta: Record<string, string> = {};
   const byLabel = new Map<string, string[]>();
   for (const [name, value] of pairs) {
-    const metaKey = META_TITLES.get(name) ?? (name === "form_id" || name === "form_name" ? name : undefined);
-    if (metaKey !== undefined) {
-      if (value !== "") meta[metaKey] = value;
+    if (name === "form_id" || name === "form_name") {
+      if (value !== "") meta[name] = value;
       continue;
     }
     // A field without a label is sent as "No Label <id>": an empty name is no field's.
@@ -90,7 +93,7 @@ function readSimple(pairs: [string, string][]): Delivery {
   const answers = [...byLabel].flatMap(([label, values]): Answer[] => {
     const kept = values.filter((value) => value !== "");
     if (!kept.length) return [];
-    return [{ key: label, label, value: kept.length === 1 ? kept[0]! : kept }];
+    return [{ key: label, label, ...(META_TITLES.has(label) && { type: "meta" as const }), value: kept.length === 1 ? kept[0]! : kept }];
   });
   return { submissionId: null, answers, meta };
 }

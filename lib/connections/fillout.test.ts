@@ -162,6 +162,14 @@ function assertUnknown(body: unknown, message: RegExp): void {
   );
 }
 
+test("an entry with neither a name nor a visible id is labelled by its place (found by fast-check: seed 1415529526)", () => {
+  const delivery = parseFilloutDelivery({ submissionId: "s", questions: [], urlParameters: [{ id: " ", name: "", value: "x" }] });
+  assert.deepEqual(
+    delivery.answers.map((answer) => [answer.key, answer.label]),
+    [["urlParameters. ", "URL parameter 1"]],
+  );
+});
+
 describe("unknown Fillout shapes are refused, never guessed", () => {
   const example = filloutExample();
   const cases: [string, unknown, RegExp][] = [

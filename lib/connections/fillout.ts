@@ -120,8 +120,9 @@ function entries(list: unknown, what: string): Entry[] {
     if (!isJsonObject(item)) throw new UnknownPayload(`Fillout ${what} ${index + 1} is not an object`);
     const id = nonEmpty(item.id);
     if (id === null) throw new UnknownPayload(`Fillout ${what} ${index + 1} has no id`);
-    // A question without a title has no name; its id still names it.
-    const name = typeof item.name === "string" && item.name.trim() !== "" ? item.name : id;
+    // A question without a title has no name; its id still names it, else its place ("URL parameter 2").
+    const blank = (text: unknown) => typeof text !== "string" || text.trim() === "";
+    const name = !blank(item.name) ? (item.name as string) : !blank(id) ? id : `${what} ${index + 1}`;
     return { id, name, item };
   });
 }

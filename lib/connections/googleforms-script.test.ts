@@ -119,8 +119,8 @@ describe("a response", () => {
     assert.equal(parseGoogleFormsDelivery(body).answers[0]!.label, "Full name");
   });
 
-  test("a refusal (non-2xx) is logged with its status and answer, not retried, not thrown", () => {
-    for (const status of [401, 404, 422, 429, 500]) {
+  test("a refusal (401, 404, 422) is logged with its status and answer, not retried, not thrown", () => {
+    for (const status of [401, 404, 422]) {
       const run = loadAppsScript(script, EXAMPLE_FORM, { status, body: '{"success":false}' });
       assert.doesNotThrow(() => run.submit());
       assert.equal(run.fetches.length, 1);
@@ -130,6 +130,31 @@ describe("a response", () => {
       const run = loadAppsScript(script, EXAMPLE_FORM, { status, body: "{}" });
       run.submit();
       assert.deepEqual(run.errors, []);
+    }
+  });
+
+  test("busy (429) or failing (5xx): tried again after 5 s and 30 s, the same body each time; then logged and left", () => {
+    const busy = { status: 429, body: '{"success":false}' };
+    const later = loadAppsScript(script, EXAMPLE_FORM, [busy, { status: 201, body: "{}" }]);
+    later.submit();
+    assert.equal(later.fetches.length, 2);
+    assert.deepEqual(later.sleeps, [5000]);
+    assert.equal(later.fetches[1]!.params.payload, later.fetches[0]!.params.payload);
+    assert.deepEqual(later.errors, [`Lead Intake answered 429 to response ${EXAMPLE_FORM.responseId}: {"success":false} (trying again)`]);
+    const unreachable = loadAppsScript(script, EXAMPLE_FORM, [
+      { status: 0, body: "" },
+      { status: 201, body: "{}" },
+    ]);
+    assert.doesNotThrow(() => unreachable.submit());
+    assert.equal(unreachable.fetches.length, 2);
+    assert.match(unreachable.errors[0]!, /^Lead Intake answered 0 to response .*Address unavailable.*\(trying again\)$/);
+    for (const status of [429, 500, 503]) {
+      const run = loadAppsScript(script, EXAMPLE_FORM, { status, body: "x" });
+      assert.doesNotThrow(() => run.submit());
+      assert.equal(run.fetches.length, 3);
+      assert.deepEqual(run.sleeps, [5000, 30000]);
+      assert.equal(run.errors.length, 3);
+      assert.doesNotMatch(run.errors[2]!, /trying again/);
     }
   });
 

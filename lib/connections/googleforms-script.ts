@@ -16,6 +16,7 @@ import { GOOGLE_FORMS_SOURCE, GOOGLE_FORMS_VERSION } from "./googleforms";
 //   ScriptApp.getProjectTriggers(), Trigger.getHandlerFunction(),
 //   ScriptApp.newTrigger(name).forForm(form).onFormSubmit().create()
 //                                                                  script/script-app, script/trigger
+//   Utilities.sleep(milliseconds)                                  utilities/utilities
 //   console.log / console.error                                   base/console
 // Plain ES5 (var, function): it runs on the V8 runtime and on the older one alike.
 // lib/connections/googleforms-script.test.ts runs it in node:vm against fakes of these objects.
@@ -58,6 +59,9 @@ var CONNECTION_URL = ${JSON.stringify(connectionUrl)};
 
 var QUESTION_TYPES = ${JSON.stringify(QUESTION_TYPES)};
 
+/** How long to wait before each new try of a delivery Lead Intake could not take yet. */
+var RETRY_WAITS_MS = [5000, 30000];
+
 /** Run once: adds the "On form submit" trigger that calls ${GOOGLE_FORMS_HANDLER}. Running it again adds none. */
 function install() {
   var form = FormApp.getActiveForm();
@@ -72,7 +76,11 @@ function install() {
   console.log("Installed: each new response is now sent to the connection URL.");
 }
 
-/** Called by the trigger with the form-submit event. Posts the response once; retries nothing. */
+/**
+ * Called by the trigger with the form-submit event. Posts the response; when Lead Intake is
+ * busy (429), failing (5xx) or unreachable, tries again after 5 s and after 30 s more (the
+ * same response is the same lead however often it arrives). Any other answer is logged.
+ */
 function ${GOOGLE_FORMS_HANDLER}(e) {
   var form = FormApp.getActiveForm();
   var response = e.response;
@@ -88,15 +96,27 @@ function ${GOOGLE_FORMS_HANDLER}(e) {
   if (email) body.respondentEmail = email;
   body.answers = response.getItemResponses().map(answerOf);
 
-  var answer = UrlFetchApp.fetch(CONNECTION_URL, {
-    method: "post",
-    contentType: "application/json",
-    payload: JSON.stringify(body),
-    muteHttpExceptions: true
-  });
-  var status = answer.getResponseCode();
-  if (status < 200 || status > 299) {
-    console.error("Lead Intake answered " + status + " to response " + body.responseId + ": " + answer.getContentText());
+  var payload = JSON.stringify(body);
+  for (var attempt = 0; ; attempt++) {
+    var status = 0;
+    var text;
+    try {
+      var answer = UrlFetchApp.fetch(CONNECTION_URL, {
+        method: "post",
+        contentType: "application/json",
+        payload: payload,
+        muteHttpExceptions: true
+      });
+      status = answer.getResponseCode();
+      text = answer.getContentText();
+    } catch (error) {
+      text = String(error);
+    }
+    if (status >= 200 && status <= 299) return;
+    var again = (status === 0 || status === 429 || status >= 500) && attempt < RETRY_WAITS_MS.length;
+    console.error("Lead Intake answered " + status + " to response " + body.responseId + ": " + text + (again ? " (trying again)" : ""));
+    if (!again) return;
+    Utilities.sleep(RETRY_WAITS_MS[attempt]);
   }
 }
 

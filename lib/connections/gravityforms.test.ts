@@ -37,7 +37,7 @@ describe("Gravity Forms' entry, Request Format JSON, Request Body All Fields", (
   const delivery = parseGravityFormsJson(gravityFormsExample());
 
   test("the submission id is the entry's id; its other properties are metadata, empty ones left out", () => {
-    assert.equal(delivery.submissionId, "159");
+    assert.equal(delivery.submissionId, "rocket.test#159");
     assert.deepEqual(delivery.meta, EXPECTED_META);
   });
 
@@ -83,7 +83,7 @@ describe("Request Format FORM: the same entry urlencoded", () => {
   test("the same answers (in the order sent), the same id and metadata; the nulls http_build_query left out are absent anyway", async () => {
     const form = await parseGravityFormsBody(formBody(GRAVITYFORMS_FORM_EXAMPLE));
     const json = parseGravityFormsJson(gravityFormsExample());
-    assert.equal(form.submissionId, "159");
+    assert.equal(form.submissionId, "rocket.test#159");
     assert.deepEqual(form.meta, json.meta);
     assert.deepEqual(
       form.answers.map((answer) => answer.key),
@@ -151,6 +151,21 @@ describe("Request Body Select Fields: the keys the admin names", () => {
       ["__proto__", "__proto__", undefined, "too"],
     ]);
     assert.equal(Object.getPrototypeOf(delivery.meta), Object.prototype);
+  });
+
+  test("Select Fields keys named like entry properties (status, ip, currency) are the admin's questions: answers", () => {
+    const delivery = parseGravityFormsJson({ id: "163", status: "Looking", ip: "n/a", currency: "EUR", name: "Ada Lovelace" });
+    assert.equal(delivery.submissionId, "163");
+    assert.deepEqual(
+      delivery.answers.map((answer) => answer.key),
+      ["status", "ip", "currency", "name"],
+    );
+  });
+
+  test("the same entry id from two sites is two submissions: the id is scoped by the source URL's host", () => {
+    const from = (site: string) =>
+      parseGravityFormsJson({ id: "12", form_id: "1", source_url: `https://${site}/contact/`, "1": "Ada Lovelace" }).submissionId;
+    assert.deepEqual([from("staging.example.com"), from("example.com")], ["staging.example.com#12", "example.com#12"]);
   });
 
   test("an entry property's value as text: a number, true/false as 1/0", () => {

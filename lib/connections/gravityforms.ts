@@ -82,8 +82,12 @@ function readEntry(pairs: [string, unknown][]): Delivery {
   const answers: Answer[] = [];
   const meta: Record<string, string> = {};
   let submissionId: string | null = null;
+  // "All Fields" sends the entry, with its id and form_id; "Select Fields" sends keys the
+  // admin named, which are answers (a key named "status" or "ip" is a question's), but for
+  // `id`: the Entry ID, when the admin picked it under that key, is the submission's id.
+  const entry = pairs.some(([key]) => key === "form_id");
   pairs.forEach(([key, value], index) => {
-    if (ENTRY_PROPERTIES.has(key)) {
+    if (key === "id" || (entry && ENTRY_PROPERTIES.has(key))) {
       const text = propertyText(key, value);
       if (key === "id") submissionId = entryId(text);
       // The key is one of ENTRY_PROPERTIES: never "__proto__" or another name of Object.prototype.
@@ -94,7 +98,18 @@ function readEntry(pairs: [string, unknown][]): Delivery {
     if (read === undefined) throw new UnknownPayload(`Gravity Forms value ${index + 1} is not text, a number or a list of them`);
     if (read !== null) answers.push({ key, label: key, value: read });
   });
-  return { submissionId, answers, meta };
+  return { submissionId: siteScoped(submissionId, meta.source_url), answers, meta };
+}
+
+/**
+ * An entry id is unique within one WordPress site only: with the host of the entry's
+ * source_url before it, two sites posting to one connection (staging and production) never
+ * share a submission id, so neither's lead is answered as the other's.
+ */
+function siteScoped(id: string | null, sourceUrl: string | undefined): string | null {
+  if (id === null || sourceUrl === undefined) return id;
+  const host = URL.canParse(sourceUrl) ? new URL(sourceUrl).host : "";
+  return host ? `${host}#${id}` : id;
 }
 
 /** An entry property's value as text; null when empty. An object is no property's value. */

@@ -278,4 +278,22 @@ describe("whatever the answers and overrides, parseLeadInput takes the fields or
       { numRuns: 1000 },
     );
   });
+
+  test("keys and labels are stored as valid Unicode (a lone surrogate, refused by PostgreSQL's jsonb, becomes U+FFFD)", () => {
+    const mapped = mapAnswers([
+      { key: "name", label: "Name", value: "Ada Lovelace" },
+      { key: "q\ud800", label: "Note \udc00", value: "hi" },
+    ]);
+    assert.deepEqual(mapped.answers[1], { key: "q\ufffd", label: "Note \ufffd", target: "extra", field: "Note \ufffd" });
+    // The override of that answer is keyed as the page shows it.
+    assert.equal(mapAnswers([{ key: "q\ud800", label: "x", value: "Ada" }], { "q\ufffd": "name" }).needsMapping, null);
+  });
+
+  test("one label repeated thousands of times: each gets its own number, in order", () => {
+    const answers = Array.from({ length: 5000 }, (_, i) => ({ key: `k${i}`, label: "x", value: String(i) }));
+    const names = mapAnswers(answers).answers.map((answer) => answer.field);
+    assert.deepEqual(names.slice(0, 3), ["x", "x (2)", "x (3)"]);
+    assert.equal(names.at(-1), "x (5000)");
+    assert.equal(new Set(names).size, 5000);
+  });
 });

@@ -58,12 +58,15 @@ export function isAnswerTarget(value: unknown): value is AnswerTarget {
   return typeof value === "string" && (LEAD_FIELDS.has(value) || value === "extra" || value === "ignore");
 }
 
-export function mapAnswers(answers: readonly Answer[], overrides: AnswerOverrides = {}): MappedDelivery {
+export function mapAnswers(sent: readonly Answer[], overrides: AnswerOverrides = {}): MappedDelivery {
+  // Keys and labels as valid Unicode: they are stored (the log's answers, an override's key),
+  // and PostgreSQL's jsonb refuses a lone surrogate.
+  const answers = sent.map((answer) => ({ ...answer, key: answer.key.toWellFormed(), label: answer.label.toWellFormed() }));
   const targets = chooseTargets(answers, overrides);
   const fields: RawField[] = [];
   const mapped: MappedAnswer[] = [];
   // Extra field names are unique and never a lead field's name, which parseLeadInput would read as that field.
-  const names = new Set<string>(KNOWN_FIELDS);
+  const names = new UniqueNames(KNOWN_FIELDS);
 
   const full = targets.indexOf("name");
   const parts = (["first_name", "last_name"] as const).map((part) => targets.indexOf(part)).filter((index) => index !== -1);
@@ -75,7 +78,7 @@ export function mapAnswers(answers: readonly Answer[], overrides: AnswerOverride
     if (target === "ignore") {
       mapped.push({ key: answer.key, label: answer.label, target, field: null });
     } else if (target === "extra") {
-      const field = uniqueName(cleanName(answer.label) || cleanName(answer.key) || "Answer", names);
+      const field = names.claim(cleanName(answer.label) || cleanName(answer.key) || "Answer");
       fields.push([field, answer.value]);
       mapped.push({ key: answer.key, label: answer.label, target, field });
     } else {
@@ -113,7 +116,8 @@ function chooseTargets(answers: readonly Answer[], overrides: AnswerOverrides): 
     // An override that cannot be honoured (its field is already filled) keeps the answer as an extra field: never remapped silently.
     if (isAnswerTarget(override) && !claim(index, override)) claim(index, "extra");
   });
-  answers.forEach((answer, index) => claim(index, typeTarget(answer)));
+  // A builder's metadata row is ignored unless the team mapped it above.
+  answers.forEach((answer, index) => claim(index, answer.type === "meta" ? "ignore" : typeTarget(answer)));
   answers.forEach((answer, index) => {
     // A typed answer keeps its type's meaning; a file is never a lead field.
     if (answer.type && (BY_TYPE.has(answer.type) || answer.type === "file")) return;
@@ -159,14 +163,28 @@ function cleanName(label: string): string {
   );
 }
 
-/** `base`, else "base (2)", "base (3)" …, cut with "…" to the extra field name limit. */
-function uniqueName(base: string, taken: Set<string>): string {
-  for (let n = 1; ; n++) {
-    const suffix = n === 1 ? "" : ` (${n})`;
-    const name = fit(base, LIMITS.extraFieldKey - suffix.length) + suffix;
-    if (!taken.has(name)) {
-      taken.add(name);
-      return name;
+/**
+ * Names handed out once each: `base`, else "base (2)", "base (3)" …, cut with "…" to the
+ * extra field name limit. Each base remembers its next number, so a delivery repeating one
+ * label thousands of times costs linear time, not quadratic.
+ */
+class UniqueNames {
+  private readonly taken: Set<string>;
+  private readonly next = new Map<string, number>();
+
+  constructor(reserved: Iterable<string>) {
+    this.taken = new Set(reserved);
+  }
+
+  claim(base: string): string {
+    for (let n = this.next.get(base) ?? 1; ; n++) {
+      const suffix = n === 1 ? "" : ` (${n})`;
+      const name = fit(base, LIMITS.extraFieldKey - suffix.length) + suffix;
+      if (!this.taken.has(name)) {
+        this.taken.add(name);
+        this.next.set(base, n + 1);
+        return name;
+      }
     }
   }
 }

@@ -140,6 +140,20 @@ describe("the JSON WPForms signs for a form body (phpJson, phpString)", () => {
     assert.equal(phpJson(formTree(Buffer.from("0=a&1=b"))!), '["a","b"]');
     assert.equal(phpJson(formTree(Buffer.from("1=a"))!), '{"1":"a"}');
     assert.equal(phpJson(formTree(Buffer.from(""))!), "[]");
+    // A key named unix outside a Date / Time field's {value, unix} is a text, as PHP held it.
+    assert.equal(phpJson(formTree(Buffer.from("unix=5&d%5Bunix%5D=5"))!), '{"unix":"5","d":{"unix":"5"}}');
+    // Names nested deeper than the addon writes are not its form.
+    assert.equal(formTree(Buffer.from("a%5Bb%5D%5Bc%5D%5Bd%5D=1")), null);
+    assert.equal(formTree(Buffer.from(`a${"%5B%5D".repeat(6000)}=1`)), null);
+  });
+
+  test("a date the addon could not read (unix false, sent as 0) verifies against the JSON it signed", () => {
+    const form = "when%5Bvalue%5D=not+a+date&when%5Bunix%5D=0&name=Ada";
+    const signed = '{"when":{"value":"not a date","unix":false},"name":"Ada"}';
+    assert.equal(verify(form, FORM_TYPE, header(signed)), true);
+    // And a real 0 (1970-01-01) as PHP signed it.
+    assert.equal(verify(form, FORM_TYPE, header('{"when":{"value":"not a date","unix":0},"name":"Ada"}')), true);
+    assert.equal(verify(form, FORM_TYPE, header('{"when":{"value":"not a date","unix":"0"},"name":"Ada"}')), false);
   });
 
   test("any text: phpString is ASCII and reads back as the text (fast-check)", () => {

@@ -1,5 +1,5 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
-import { formTree, phpJson } from "./wpforms-form";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { formTree, hasZeroUnix, phpJson } from "./wpforms-form";
 
 // Each builder's signature, exactly as its own documentation describes it, checked over
 // the body's bytes as they arrived (never a re-serialised parse) and compared in constant
@@ -108,23 +108,36 @@ export function verifyWPFormsSignature(
   if (parts === null || secret === "") return false;
   const [, timestamp, signature] = parts as RegExpExecArray & [string, string, string];
   if (Math.abs(now.getTime() - Number(timestamp) * 1000) > WPFORMS_TOLERANCE_MS) return false;
-  let signed: Uint8Array | string | null = null;
-  if (body.mediaType === "application/json") signed = body.bytes;
+  const candidates: (Uint8Array | string)[] = [];
+  if (body.mediaType === "application/json") candidates.push(body.bytes);
   if (body.mediaType === "application/x-www-form-urlencoded") {
     const tree = formTree(body.bytes);
-    signed = tree && phpJson(tree);
+    if (tree) candidates.push(phpJson(tree));
+    // A date the addon could not read: signed with unix false, sent as 0.
+    if (tree && hasZeroUnix(tree)) candidates.push(phpJson(tree, { unixFalse: true }));
   }
-  if (signed === null) return false;
-  const digest = createHmac("sha256", secret).update(`${timestamp}.`).update(signed).digest("hex");
-  return equalText(signature, digest);
+  return candidates.some((signed) =>
+    equalText(signature, createHmac("sha256", secret).update(`${timestamp}.`).update(signed).digest("hex")),
+  );
+}
+
+/** The `v` of a WPForms signature header (its HMAC, which covers the timestamp and the body); null when there is none. */
+export function wpformsSignatureOf(header: string | null): string | null {
+  return (header === null ? null : /^t=\d{1,12},v=([0-9a-f]{64})$/.exec(header)?.[1]) ?? null;
 }
 
 /** The header a Generic JSON connection's sender puts its secret in, once the team set one. */
 export const SECRET_HEADER = "x-connection-secret";
 
-/** Generic JSON's optional second factor: the header holds the team's secret, compared in constant time. */
+/**
+ * Generic JSON's optional second factor: the header holds the team's secret. Compared as
+ * SHA-256 digests in constant time: unlike an HMAC's, the secret's length is not public, and
+ * comparing digests of equal length tells a timing nothing of it.
+ */
 export function verifySecretHeader(header: string | null, secret: string): boolean {
-  return header !== null && secret !== "" && equalText(header.trim(), secret);
+  if (header === null || secret === "") return false;
+  const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
+  return timingSafeEqual(digest(header.trim()), digest(secret));
 }
 
 /**

@@ -42,6 +42,13 @@ function decode(text: string): string | null {
   }
 }
 
+/**
+ * The addon's array is at most two deep (`key[value]`, `key[unix]`, `key[0]`): a name nested
+ * deeper is not one it writes. The bound also keeps phpJson and treeValue, which recurse,
+ * from a stack overflow on a body of thousands of `[]`.
+ */
+const MAX_SEGMENTS = 2;
+
 /** "key[a][b]" → ["key", "a", "b"]; null for a name PHP would not have written. */
 function pathOf(name: string): string[] | null {
   const open = name.indexOf("[");
@@ -49,7 +56,7 @@ function pathOf(name: string): string[] | null {
   const path = [name.slice(0, open)];
   const rest = name.slice(open);
   const segments = /^(?:\[[^[\]]*\])+$/.test(rest) ? rest.slice(1, -1).split("][") : null;
-  if (path[0] === "" || segments === null) return null;
+  if (path[0] === "" || segments === null || segments.length > MAX_SEGMENTS) return null;
   return [...path, ...segments];
 }
 
@@ -73,14 +80,31 @@ const isList = (tree: FormTree) => [...tree.keys()].every((key, index) => key ==
 /** A date-time field's `unix` is a whole number in PHP (strtotime): json_encode writes it bare. */
 const UNIX_TIME = /^-?(?:0|[1-9]\d{0,17})$/;
 
-/** The tree as json_encode($array) writes it (flags 0: "/" escaped, non-ASCII as \uXXXX). */
-export function phpJson(tree: FormTree): string {
+/** A Date / Time field's array: exactly `value` and `unix`. */
+const isDateTime = (tree: FormTree) => tree.size === 2 && tree.has("value") && tree.has("unix");
+
+/**
+ * The tree as json_encode($array) writes it (flags 0: "/" escaped, non-ASCII as \uXXXX).
+ * A Date / Time field's `unix` is written bare, as the number PHP held; with
+ * `unixFalse`, a `unix` of "0" is written `false`: the addon sets it to false when the date
+ * could not be read, which http_build_query sends as 0 but json_encode signed as false.
+ */
+export function phpJson(tree: FormTree, options: { unixFalse?: boolean } = {}, inDateTime = false): string {
   const list = isList(tree);
   const items = [...tree].map(([key, value]) => {
-    const written = typeof value === "string" ? (key === "unix" && UNIX_TIME.test(value) ? value : phpString(value)) : phpJson(value);
+    let written: string;
+    if (typeof value !== "string") written = phpJson(value, options, isDateTime(value));
+    else if (inDateTime && key === "unix" && options.unixFalse && value === "0") written = "false";
+    else if (inDateTime && key === "unix" && UNIX_TIME.test(value)) written = value;
+    else written = phpString(value);
     return list ? written : `${phpString(key)}:${written}`;
   });
   return list ? `[${items.join(",")}]` : `{${items.join(",")}}`;
+}
+
+/** Whether some Date / Time field's `unix` is "0" (then the signed text may have held false there). */
+export function hasZeroUnix(tree: FormTree): boolean {
+  return [...tree.values()].some((value) => typeof value !== "string" && isDateTime(value) && value.get("unix") === "0");
 }
 
 const SHORT_ESCAPES = new Map([

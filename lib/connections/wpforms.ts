@@ -15,14 +15,24 @@ import { formTree, treeValue } from "./wpforms-form";
 //   - a File Upload field: the list of its files' URLs (form: key[0]=…&key[1]=…);
 //   - "" for a field that was not answered.
 // Nothing says a value's type, and the body carries no id of the entry, no form id, no time:
-// the submission id is null (the intake then uses the body's digest). WPForms sends each
-// delivery once (no retry in the addon).
+// the submission id is the signature's (readWPFormsBody). WPForms sends each delivery once
+// (no retry in the addon).
 
 /** Where WPForms joins a field's several values (its "||"): they are split back into a list. */
 export const WPFORMS_MULTIPLE = "||";
 
-/** Reads a WPForms Webhooks body: JSON, or a form as WordPress encodes the same array. */
-export function readWPFormsBody(body: ReadBody): Delivery {
+/**
+ * Reads a WPForms Webhooks body: JSON, or a form as WordPress encodes the same array. The
+ * submission id is the signature's HMAC (`signature`, verified before): it covers the
+ * timestamp and the signed text, so the same request sent again, even re-encoded (a form's
+ * `%31` for `1`), is the same submission, and two sends of the same answers are two.
+ */
+export function readWPFormsBody(body: ReadBody, signature: string | null = null): Delivery {
+  const delivery = readUnsigned(body);
+  return signature ? { ...delivery, submissionId: `wpforms:${signature}` } : delivery;
+}
+
+function readUnsigned(body: ReadBody): Delivery {
   if (body.mediaType === "application/json") return parseWPFormsDelivery(parseJson(body.bytes), "json");
   if (body.mediaType === "application/x-www-form-urlencoded") {
     const tree = formTree(body.bytes);

@@ -99,6 +99,16 @@ export function mediaTypeOf(contentType: string | null): string {
   return (contentType ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
+/**
+ * The media type a body is read as. With `plainTextIsJson`, a sender that posts JSON as
+ * text/plain, or with no type (form builders' webhooks: never lose their lead over a
+ * header), is read as JSON, which then answers 400 if it is not.
+ */
+export function bodyMediaType(contentType: string | null, options: { plainTextIsJson?: boolean } = {}): string {
+  const mediaType = mediaTypeOf(contentType);
+  return options.plainTextIsJson && (mediaType === "text/plain" || mediaType === "") ? "application/json" : mediaType;
+}
+
 /** A body as it arrived: its bytes (at most the reader's limit) and its declared type. */
 export type ReadBody = { bytes: Uint8Array<ArrayBuffer>; contentType: string; mediaType: string };
 
@@ -110,10 +120,7 @@ export type ReadBody = { bytes: Uint8Array<ArrayBuffer>; contentType: string; me
  */
 export async function readBody(request: Request, limit: number, options: { plainTextIsJson?: boolean } = {}): Promise<ReadBody> {
   const contentType = request.headers.get("content-type") ?? "";
-  let mediaType = mediaTypeOf(contentType);
-  // A sender that posts JSON as text/plain, or with no type (form builders' webhooks: never
-  // lose their lead over a header): read as JSON, which then answers 400 if it is not.
-  if (options.plainTextIsJson && (mediaType === "text/plain" || mediaType === "")) mediaType = "application/json";
+  const mediaType = bodyMediaType(contentType, options);
   if (!SUPPORTED.includes(mediaType as (typeof SUPPORTED)[number])) {
     throw new ApiError(
       415,

@@ -33,6 +33,12 @@ describe("header recognition (case, spaces, _ and - ignored)", () => {
     ["Prénom", "first_name"],
     ["Favourite colour", "extra"],
     ["Notes", "extra"],
+    // A form's "your …" (Contact Form 7's your-email, Jotform's "Your Email").
+    ["Your Email", "email"],
+    ["your-name", "name"],
+    ["Your Phone Number", "phone"],
+    ["Your message", "extra"],
+    ["Yourself", "extra"],
   ];
   for (const [header, target] of cases) test(`${JSON.stringify(header)} → ${target}`, () => assert.equal(recogniseHeader(header), target));
 });

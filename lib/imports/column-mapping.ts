@@ -129,9 +129,14 @@ for (const [target, names] of Object.entries(SYNONYMS) as [ColumnTarget, string[
 const EXPORT_ONLY = ["id", "created_at", "api_key", "web_form", "connection", "currency"];
 const EXPORT_MARKERS = ["id", "created_at", "first_name", "extra_fields"];
 
-/** The target a header suggests; an unknown header is an extra field. */
+/**
+ * The target a header suggests; an unknown header is an extra field. A form's "Your email",
+ * "Your name" (Contact Form 7's your-email, Jotform's "Your Email") reads as the name after
+ * "your".
+ */
 export function recogniseHeader(header: string): ColumnTarget {
-  return BY_KEY.get(headerKey(header)) ?? "extra";
+  const key = headerKey(header);
+  return BY_KEY.get(key) ?? (key.startsWith("your") ? BY_KEY.get(key.slice("your".length)) : undefined) ?? "extra";
 }
 
 /**

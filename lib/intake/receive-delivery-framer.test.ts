@@ -99,13 +99,13 @@ describe("POST /api/connections/<token> (Framer)", () => {
   test("kept as 'needs mapping', replayed once mapped: the lead keeps the header's submission id; Framer's retry then finds it", async () => {
     const c = await connectFramer();
     const { Name: _name, ...fields } = framerExample();
-    const body = framerBody({ ...fields, "Your name": "Grace Hopper" });
+    const body = framerBody({ ...fields, "Who are you?": "Grace Hopper" });
     const headers = framerHeaders(body, c.secret, "kept-1");
     assert.equal((await deliver(c.token, body, headers)).status, 202);
     const [kept] = await logOf(c.id);
     assert.deepEqual([kept!.outcome, kept!.submissionId, kept!.payload], ["needs_mapping", "kept-1", body]);
 
-    await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: { "Your name": "name" }, actor: CLI_ACTOR });
+    await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: { "Who are you?": "name" }, actor: CLI_ACTOR });
     const context = { requestId: "framer-replay", ip: "198.51.100.7" };
     assert.equal((await replayDelivery({ teamId: c.team.id, deliveryId: kept!.id, context }))?.kind, "created");
     const [lead, ...more] = await leadsOf(c.team.id);

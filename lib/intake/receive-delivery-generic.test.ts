@@ -46,6 +46,8 @@ describe("Generic JSON's secret header", () => {
   test("a secret shorter than 16 characters is refused and not set; a builder that signs takes none from the team", async () => {
     assert.match(secretProblem("generic", "short-secret") ?? "", /at least 16 characters/);
     assert.equal(secretProblem("generic", SECRET), null);
+    assert.match(secretProblem("generic", "geheimnis-für-zapier") ?? "", /ASCII/);
+    assert.match(secretProblem("generic", "two words secret value") ?? "", /no spaces/);
     assert.equal(secretProblem("webflow", "short"), null, "Webflow's secret is Webflow's, whatever its length");
     const c = await connect("generic");
     assert.equal(

@@ -42,7 +42,7 @@ describe("POST /api/connections/<token> (Gravity Forms)", () => {
     assert.match((await kept.json()).message, new RegExp(`^${NEEDS_MAPPING}`));
     assert.equal((await leadsOf(c.team.id)).length, 0);
     const [row] = await logOf(c.id);
-    assert.deepEqual([row!.outcome, row!.status, row!.submissionId, row!.payload], ["needs_mapping", 202, "159", body]);
+    assert.deepEqual([row!.outcome, row!.status, row!.submissionId, row!.payload], ["needs_mapping", 202, "rocket.test#159", body]);
 
     await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: GRAVITYFORMS_MAPPING, actor: CLI_ACTOR });
     const made = await deliver(c.token, body, JSON_TYPE);
@@ -62,7 +62,7 @@ describe("POST /api/connections/<token> (Gravity Forms)", () => {
     assert.equal(more.length, 0);
     assert.deepEqual(
       [after!.outcome, after!.status, after!.leadId, after!.submissionId, after!.payload],
-      ["created", 201, lead!.id, "159", null],
+      ["created", 201, lead!.id, "rocket.test#159", null],
     );
 
     // The same entry sent again (a feed re-sent from the entry, a retry): the same lead, nothing new.
@@ -74,7 +74,7 @@ describe("POST /api/connections/<token> (Gravity Forms)", () => {
     // One row for the entry, every send of it counted.
     assert.deepEqual(
       (await logOf(c.id)).map((r) => [r.outcome, r.submissionId, r.attempts]),
-      [["created", "159", 3]],
+      [["created", "rocket.test#159", 3]],
     );
   });
 
@@ -93,8 +93,8 @@ describe("POST /api/connections/<token> (Gravity Forms)", () => {
     assert.deepEqual(
       (await logOf(c.id)).map((row) => [row.submissionId, row.attempts]),
       [
-        ["159", 2],
-        ["160", 1],
+        ["rocket.test#159", 2],
+        ["rocket.test#160", 1],
       ],
     );
   });

@@ -109,7 +109,7 @@ describe("POST /api/connections/<token> (Jotform)", () => {
       jotformFields(
         (answers) => {
           delete answers.q3_studentsName;
-          answers.q10_yourName = "Ada Lovelace";
+          answers.q10_whoAreYou = "Ada Lovelace";
         },
         { submissionID: "unnamed-1" },
       ),
@@ -117,7 +117,7 @@ describe("POST /api/connections/<token> (Jotform)", () => {
     assert.equal((await deliver(c.token, body, MULTIPART)).status, 202);
     const [kept] = await logOf(c.id);
     assert.deepEqual([kept!.outcome, kept!.payload], ["needs_mapping", body]);
-    await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: { q10_yourName: "name" }, actor: CLI_ACTOR });
+    await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: { q10_whoAreYou: "name" }, actor: CLI_ACTOR });
     const context = { requestId: "jotform-replay", ip: "198.51.100.7" };
     assert.equal((await replayDelivery({ teamId: c.team.id, deliveryId: kept!.id, context }))?.kind, "created");
     const [lead] = await leadsOf(c.team.id);

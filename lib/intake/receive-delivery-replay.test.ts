@@ -68,6 +68,38 @@ describe("POST /api/connections/<token> (Generic JSON)", () => {
     assert.match(row!.error!, /email/i);
   });
 
+  test("JSON kept as it arrived, as text/plain or untyped, replays as JSON into the lead", async () => {
+    const c = await connect("generic");
+    const context = { requestId: "replay-plain", ip: "198.51.100.7" };
+    for (const [n, type] of [
+      [1, "text/plain;charset=UTF-8"],
+      [2, ""],
+    ] as const) {
+      const body = JSON.stringify({ who: `Ada Lovelace ${n}`, email: `ada${n}@example.com` });
+      assert.equal((await deliver(c.token, body, { "content-type": type })).status, 202);
+    }
+    await changes.setConnectionMapping({ teamId: c.team.id, id: c.id, mapping: { who: "name" }, actor: CLI_ACTOR });
+    for (const row of await logOf(c.id)) {
+      assert.equal(
+        (await replayDelivery({ teamId: c.team.id, deliveryId: row.id, context }))?.kind,
+        "created",
+        row.contentType ?? "untyped",
+      );
+    }
+    assert.deepEqual((await leadsOf(c.team.id)).map((lead) => lead.lastName).sort(), ["Lovelace 1", "Lovelace 2"]);
+  });
+
+  test("submission ids that differ only in lone surrogates are two submissions, two leads", async () => {
+    const c = await connect("googleforms");
+    const { googleFormsExample } = await import("../connections/fixtures/googleforms-example");
+    for (const id of ["\ud800a", "\ud801a"]) {
+      const body = { ...(googleFormsExample() as Record<string, unknown>), responseId: id };
+      assert.equal((await deliver(c.token, JSON.stringify(body))).status, 201);
+    }
+    assert.equal((await leadsOf(c.team.id)).length, 2);
+    assert.ok((await logOf(c.id)).every((row) => row.submissionId?.startsWith("sha256-utf16:")));
+  });
+
   test("generated JSON bodies never answer 5xx, and every answer is the envelope or a lead", async () => {
     const c = await connect("generic");
     await fc.assert(

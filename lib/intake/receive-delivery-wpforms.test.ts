@@ -62,13 +62,19 @@ describe("POST /api/connections/<token> (WPForms)", () => {
     const { lead_id: leadId } = await response.json();
     await assertExampleLead(c.team.id, c.id, leadId);
 
-    const again = await deliver(c.token, JSON_BODY, { ...JSON_TYPE, ...wpformsHeaders(JSON_BODY, c.secret, nowSeconds()) });
+    // The same request again (a proxy's retry, a replayed capture): the same lead.
+    const again = await deliver(c.token, JSON_BODY, headers);
     assert.equal(again.status, 200);
     assert.equal((await again.json()).lead_id, leadId);
     const [row, ...more] = await logOf(c.id);
     assert.equal(more.length, 0);
     assert.deepEqual([row!.outcome, row!.leadId, row!.attempts, row!.payload], ["created", leadId, 2, null]);
-    assert.match(row!.submissionId!, /^sha256:[0-9a-f]{64}$/);
+    // The submission id is the signature's HMAC: it covers the timestamp and the body.
+    assert.match(row!.submissionId!, /^wpforms:[0-9a-f]{64}$/);
+    // The same answers sent again later (a second entry, signed at another time) are a second lead.
+    const later = await deliver(c.token, JSON_BODY, { ...JSON_TYPE, ...wpformsHeaders(JSON_BODY, c.secret, nowSeconds() - 60) });
+    assert.equal(later.status, 201);
+    assert.equal((await leadsOf(c.team.id)).length, 2);
   });
 
   test("Request Format FORM, signed over the JSON of the same keys as the addon signs: 201 and the same lead", async () => {
@@ -78,6 +84,18 @@ describe("POST /api/connections/<token> (WPForms)", () => {
     const response = await deliver(c.token, FORM_BODY, headers);
     assert.equal(response.status, 201);
     await assertExampleLead(c.team.id, c.id, (await response.json()).lead_id);
+    // Re-encoded ("%20" for "+"), the same signed request still verifies: the same submission, no second lead.
+    const reencoded = FORM_BODY.replaceAll("+", "%20");
+    assert.notEqual(reencoded, FORM_BODY);
+    assert.equal((await deliver(c.token, reencoded, headers)).status, 200);
+    assert.equal((await leadsOf(c.team.id)).length, 1);
+  });
+
+  test("a form body nested thousands deep (no name the addon writes): 401 before any recursion, never a 500", async () => {
+    const c = await connectWPForms();
+    const body = `a${"%5B%5D".repeat(6000)}=1`;
+    const response = await deliver(c.token, body, { ...FORM_TYPE, "X-WPForms-Webhook-Signature": `t=${nowSeconds()},v=${"0".repeat(64)}` });
+    assert.equal(response.status, 401);
   });
 
   test("a stale or future timestamp, a wrong secret, no header, a changed byte: 401, nothing stored", async () => {

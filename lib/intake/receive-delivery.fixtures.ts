@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { CLI_ACTOR } from "../audit/audit-log";
+import type { BuilderId } from "../connections/builders";
 import * as changes from "../connections/connection-changes";
 import { tallyExample } from "../connections/fixtures/tally-example";
 import { db } from "../db/client";
@@ -16,7 +17,7 @@ import { deliveryResponse, receiveDelivery } from "./receive-delivery";
 export { changes, CLI_ACTOR, db, tallyExample };
 
 let teams = 0;
-export async function connect(builder: "tally" | "typeform" | "webflow" | "generic") {
+export async function connect(builder: BuilderId) {
   const team = await createTeam({ slug: `connections-${++teams}`, name: `Connections ${teams}` });
   const created = await changes.createConnection({ teamId: team.id, builder, createdById: null, actor: CLI_ACTOR });
   return { team, ...created, token: created.path.split("/").pop()! };

@@ -10,7 +10,7 @@ import { mapAnswers } from "../connections/map-answers";
 import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
 import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
-import { mediaTypeOf, readBody, type ReadBody } from "../http/read-body";
+import { bodyMediaType, readBody, type ReadBody } from "../http/read-body";
 import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
@@ -47,7 +47,20 @@ export type Received = DeliveryResult & { builder: BuilderId };
 
 class RepeatedSubmission extends Error {}
 
+/** How a delivery's body is read, live and on replay: JSON sent as text/plain, or untyped, is JSON. */
+const READ_OPTIONS = { plainTextIsJson: true };
+
 const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
+
+/**
+ * A builder's submission id as stored: as sent when it is valid Unicode; otherwise a digest
+ * of its UTF-16 code units (stored as UTF-8, two ids differing only in lone surrogates would
+ * both become U+FFFD and the second submission would be answered as the first).
+ */
+function wellFormedId(id: string | null): string | null {
+  if (id === null || id.isWellFormed()) return id;
+  return `sha256-utf16:${createHash("sha256").update(Buffer.from(id, "utf16le")).digest("hex")}`;
+}
 
 export async function receiveDelivery(options: { request: Request; context: RequestContext; token: string }): Promise<Received> {
   const { request, context } = options;
@@ -60,7 +73,7 @@ export async function receiveDelivery(options: { request: Request; context: Requ
   try {
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
     await spendConnectionBudget(context, connection.id);
-    const body = await readBody(request, CONNECTION_BODY_BYTES, { plainTextIsJson: true });
+    const body = await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
     verifySignature(connection, body, request.headers);
     kept.body = body;
     return { ...(await leadFromBody(connection, body, request.headers, context, kept, now)), builder: connection.builder };
@@ -94,7 +107,7 @@ async function leadFromBody(
 ): Promise<DeliveryResult> {
   const delivery = await readDelivery(connection, body, headers);
   // A replay has no headers: a submission whose id came in one (Framer's) keeps the id it was kept under.
-  const submissionId = delivery.submissionId ?? keptId ?? bodyDigest(body.bytes);
+  const submissionId = wellFormedId(delivery.submissionId) ?? keptId ?? bodyDigest(body.bytes);
   kept.submissionId = submissionId;
   const key = { connectionId: connection.id, submissionId };
   const made = await findDeliveredLead(key);
@@ -145,7 +158,7 @@ export async function replayDelivery(options: {
   if (!found) return null;
   const { connection, payload, contentType, submissionId } = found;
   const bytes = new Uint8Array(Buffer.from(payload, "utf8"));
-  const body: ReadBody = { bytes, contentType: contentType ?? "application/json", mediaType: mediaTypeOf(contentType) };
+  const body: ReadBody = { bytes, contentType: contentType ?? "application/json", mediaType: bodyMediaType(contentType, READ_OPTIONS) };
   const now = appNow();
   const kept: Kept = { body, submissionId: null };
   try {
