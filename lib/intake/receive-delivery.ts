@@ -110,11 +110,8 @@ async function leadFromBody(
   const submissionId = wellFormedId(delivery.submissionId) ?? keptId ?? bodyDigest(body.bytes);
   kept.submissionId = submissionId;
   const key = { connectionId: connection.id, submissionId };
-  const made = await findDeliveredLead(key);
-  if (made) {
-    await countRepeat({ ...key, at: now });
-    return { kind: "repeat", leadId: made };
-  }
+  // A submission seen before is found by the lead's own transaction (its log row's unique
+  // key): a new one, the usual case, costs no lookup first.
   const mapped = mapAnswers(delivery.answers, connection.mapping);
   // What the page's mapping editor shows: each answer's key, label and target, never its value.
   const answers = mapped.answers;
@@ -123,6 +120,9 @@ async function leadFromBody(
     input = parseLeadInput(mapped.fields);
   } catch (refused) {
     if (!(refused instanceof ApiError) || refused.status !== 422) throw refused;
+    // The submission made its lead before, under an earlier mapping: the builder's retry.
+    const made = await findDeliveredLead(key);
+    if (made) return repeat(key, made);
     const reason = mapped.needsMapping ?? refused.error;
     await recordUnmade({ ...logRow(connection, kept, now), outcome: "needs_mapping", status: 202, error: reason, answers });
     return { kind: "needs_mapping", reason };
@@ -134,13 +134,19 @@ async function leadFromBody(
     });
     return { kind: "created", result };
   } catch (error) {
-    // The same submission made its lead meanwhile (a concurrent retry, another instance).
+    // The submission made its lead before (the builder's retry) or meanwhile (a concurrent
+    // retry, another instance): its transaction rolled back, the first lead is the answer.
     if (!(error instanceof RepeatedSubmission)) throw error;
     const leadId = await findDeliveredLead(key);
     if (!leadId) throw error;
-    await countRepeat({ ...key, at: appNow() });
-    return { kind: "repeat", leadId };
+    return repeat(key, leadId);
   }
+}
+
+/** Counts another attempt of a submission that made its lead, and answers that lead. */
+async function repeat(key: { connectionId: string; submissionId: string }, leadId: string): Promise<DeliveryResult> {
+  await countRepeat({ ...key, at: appNow() });
+  return { kind: "repeat", leadId };
 }
 
 /**
