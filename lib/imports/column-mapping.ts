@@ -129,14 +129,22 @@ for (const [target, names] of Object.entries(SYNONYMS) as [ColumnTarget, string[
 const EXPORT_ONLY = ["id", "created_at", "api_key", "web_form", "connection", "currency"];
 const EXPORT_MARKERS = ["id", "created_at", "first_name", "extra_fields"];
 
+const recognised = new Map<string, ColumnTarget>();
+
 /**
  * The target a header suggests; an unknown header is an extra field. A form's "Your email",
  * "Your name" (Contact Form 7's your-email, Jotform's "Your Email") reads as the name after
  * "your".
  */
 export function recogniseHeader(header: string): ColumnTarget {
+  // A form's labels come again with each of its deliveries: recognised once (NFKD is not free).
+  const known = recognised.get(header);
+  if (known !== undefined) return known;
   const key = headerKey(header);
-  return BY_KEY.get(key) ?? (key.startsWith("your") ? BY_KEY.get(key.slice("your".length)) : undefined) ?? "extra";
+  const target = BY_KEY.get(key) ?? (key.startsWith("your") ? BY_KEY.get(key.slice("your".length)) : undefined) ?? "extra";
+  if (recognised.size >= 10_000) recognised.clear();
+  recognised.set(header, target);
+  return target;
 }
 
 /**

@@ -187,8 +187,23 @@ function verifySignature(connection: ConnectionForIntake, body: ReadBody, header
     // A Webflow connection before the team set Webflow's secret: nothing can be verified yet.
     throw new ApiError(401, NO_SECRET_YET, AUTHENTICATION_FAILED);
   }
-  if (!verify(body, headers, open(sealed, signingSecretContext(connection.id))))
+  if (!verify(body, headers, signingSecret(connection.id, sealed)))
     throw new ApiError(401, secretOptional(connection.builder) ? WRONG_SECRET_HEADER : INVALID_SIGNATURE, AUTHENTICATION_FAILED);
+}
+
+/**
+ * A connection's signing secret, opened once per sealed value and kept in this process (the
+ * process holds the key that opens it anyway): AES-GCM per delivery cost as much as the HMAC.
+ * A new or rolled secret is a new sealed value; the cache is bounded.
+ */
+const openedSecrets = new Map<string, string>();
+function signingSecret(connectionId: string, sealed: string): string {
+  const cached = openedSecrets.get(sealed);
+  if (cached !== undefined) return cached;
+  const secret = open(sealed, signingSecretContext(connectionId));
+  if (openedSecrets.size >= 1_000) openedSecrets.clear();
+  openedSecrets.set(sealed, secret);
+  return secret;
 }
 
 async function readDelivery(connection: ConnectionForIntake, body: ReadBody, headers: Headers) {
