@@ -27,8 +27,8 @@ import { storeLead, type IntakeChannel } from "./store-lead";
 // and makes nothing (the builder retried). A delivery whose answers make no valid lead
 // (no name, an invalid email) is kept whole in the connection's log as "needs mapping"
 // (202): never lost. Otherwise the lead is stored by the one intake use case, its log row
-// in its transaction. Every refusal of a known connection is in its log; the body is kept
-// only once its signature is verified.
+// in its transaction. Every refusal of a known connection is in its log (a flood of bodiless
+// ones as the request log writes them); the body is kept only once its signature is verified.
 
 export const CONNECTION_NOT_FOUND = "Connection not found";
 export const CONNECTION_OFF = "This connection is turned off";
