@@ -80,7 +80,7 @@ test("a Gravity Forms connection made with the CLI: the entry needs mapping once
   const log = await db().connectionDelivery.findMany({ where: { connectionId: created.id }, orderBy: { createdAt: "asc" } });
   expect(log.map((row) => [row.outcome, row.status, row.submissionId, row.attempts])).toEqual([
     ["created", 201, "rocket.test#159", 3],
-    ["created", 201, "160", 1],
+    ["created", 201, "rocket.test#160", 1],
     ["refused", 422, null, 1],
   ]);
 });

@@ -41,7 +41,8 @@ test("a WPForms connection made with the CLI: the addon's JSON and form deliveri
   expect(created.signing_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
   const secret = created.signing_secret!;
 
-  const first = await postJson(created.url, wpformsHeaders(JSON_BODY, secret, nowSeconds()));
+  const signed = wpformsHeaders(JSON_BODY, secret, nowSeconds());
+  const first = await postJson(created.url, signed);
   expect(first.status).toBe(201);
   const answer = (await first.json()) as { success: boolean; lead_id: string; message: string };
   expect(answer).toEqual({ success: true, lead_id: expect.stringMatching(/^CRM-LEAD-\d+$/), message: "Lead created successfully" });
@@ -65,8 +66,9 @@ test("a WPForms connection made with the CLI: the addon's JSON and form deliveri
     attachments: ["https://example.com/wp-content/uploads/wpforms/12-0f3c/brief.pdf"],
   });
 
-  // The same delivery again (WPForms sends no submission id: the body's digest stands for it).
-  const again = await postJson(created.url, wpformsHeaders(JSON_BODY, secret, nowSeconds()));
+  // The same request again (WPForms sends no submission id: the signature's HMAC, over the
+  // timestamp and the body, stands for it).
+  const again = await postJson(created.url, signed);
   expect(again.status).toBe(200);
   expect(((await again.json()) as { lead_id: string }).lead_id).toBe(answer.lead_id);
 
@@ -77,8 +79,9 @@ test("a WPForms connection made with the CLI: the addon's JSON and form deliveri
   expect((await postForm(created.url, wpformsHeaders(FORM_BODY, secret, nowSeconds()))).status).toBe(401);
   expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
 
-  // Request Format FORM: the addon signs the JSON of the same keys and sends the form.
-  const asForm = await postForm(created.url, wpformsHeaders(JSON_BODY, secret, nowSeconds()));
+  // Request Format FORM: the addon signs the JSON of the same keys and sends the form (another
+  // entry, signed a second earlier: another submission).
+  const asForm = await postForm(created.url, wpformsHeaders(JSON_BODY, secret, nowSeconds() - 1));
   expect(asForm.status).toBe(201);
   const formLead = await db().lead.findUniqueOrThrow({ where: { id: ((await asForm.json()) as { lead_id: string }).lead_id } });
   expect(formLead).toMatchObject({ firstName: "Renée", lastName: "Dupont", email: "renee.dupont@example.com", utmSource: "newsletter" });
