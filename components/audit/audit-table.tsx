@@ -48,6 +48,8 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.exported": "Leads exported",
   "lead.merged": "Leads merged",
   "lead.retention_applied": "Old leads deleted (retention)",
+  "lead.status_changed": "Lead status changed",
+  "lead.assigned": "Lead assigned",
   "lead.import_started": "Import started",
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",

@@ -3,6 +3,12 @@ import { inputClass, labelClass } from "@/components/ui/styles";
 
 export type EndpointFieldValues = { url: string; description: string | null; events: string[] };
 
+/** The events an endpoint can subscribe to; a new endpoint starts with lead.created only. */
+const EVENT_CHOICES = [
+  { event: "lead.created", description: "a lead was created", onForNew: true },
+  { event: "lead.updated", description: "a lead's status or owner changed", onForNew: false },
+] as const;
+
 /** The URL, description and events of an endpoint: the add and edit dialogs' fields. */
 export function EndpointFields({ idPrefix, initial }: { idPrefix: string; initial?: EndpointFieldValues }) {
   return (
@@ -32,16 +38,18 @@ export function EndpointFields({ idPrefix, initial }: { idPrefix: string; initia
       </Field>
       <fieldset>
         <legend className={labelClass}>Events</legend>
-        <label className="mt-1.5 flex items-center gap-2 text-sm text-slate-700">
-          <input
-            type="checkbox"
-            name="events"
-            value="lead.created"
-            defaultChecked={initial ? initial.events.includes("lead.created") : true}
-            className="h-4 w-4 rounded border-slate-300"
-          />
-          <code className="font-mono">lead.created</code>: a lead was created
-        </label>
+        {EVENT_CHOICES.map((choice) => (
+          <label key={choice.event} className="mt-1.5 flex items-center gap-2 text-sm text-slate-700">
+            <input
+              type="checkbox"
+              name="events"
+              value={choice.event}
+              defaultChecked={initial ? initial.events.includes(choice.event) : choice.onForNew}
+              className="h-4 w-4 rounded border-slate-300"
+            />
+            <code className="font-mono">{choice.event}</code>: {choice.description}
+          </label>
+        ))}
       </fieldset>
     </>
   );

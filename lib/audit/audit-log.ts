@@ -48,6 +48,9 @@ export const AUDIT_ACTIONS = [
   "lead.exported",
   "lead.merged",
   "lead.retention_applied",
+  // One event per lead: { from, to } statuses, or owners' user ids (null: unassigned).
+  "lead.status_changed",
+  "lead.assigned",
   // Imports name the file, the counts and the duplicates mode; never a row's content.
   "lead.import_started",
   "lead.import_cancelled",
@@ -74,22 +77,26 @@ export function webActor(userId: string, headers: Pick<Headers, "get">): AuditAc
 
 export type AuditDetails = Record<string, string | number | boolean | null>;
 
-export async function recordAuditEvent(
-  event: { teamId: string; action: AuditAction; actor: AuditActor; targetId?: string | null; details?: AuditDetails },
-  client: Tx = db(),
-): Promise<void> {
-  await client.auditEvent.create({
-    data: {
-      teamId: event.teamId,
-      action: event.action,
-      actorUserId: event.actor.userId,
-      via: event.actor.via,
-      ip: event.actor.ip,
-      targetId: event.targetId ?? null,
-      // Details are descriptive text only; the log redaction keeps a secret out of them too.
-      details: event.details ? (redact(event.details) as AuditDetails) : undefined,
-    },
-  });
+export type NewAuditEvent = { teamId: string; action: AuditAction; actor: AuditActor; targetId?: string | null; details?: AuditDetails };
+
+const auditRow = (event: NewAuditEvent) => ({
+  teamId: event.teamId,
+  action: event.action,
+  actorUserId: event.actor.userId,
+  via: event.actor.via,
+  ip: event.actor.ip,
+  targetId: event.targetId ?? null,
+  // Details are descriptive text only; the log redaction keeps a secret out of them too.
+  details: event.details ? (redact(event.details) as AuditDetails) : undefined,
+});
+
+export async function recordAuditEvent(event: NewAuditEvent, client: Tx = db()): Promise<void> {
+  await client.auditEvent.create({ data: auditRow(event) });
+}
+
+/** Several events at once (one per lead of a change), in statements of at most 500 rows. */
+export async function recordAuditEvents(events: readonly NewAuditEvent[], client: Tx = db()): Promise<void> {
+  for (let i = 0; i < events.length; i += 500) await client.auditEvent.createMany({ data: events.slice(i, i + 500).map(auditRow) });
 }
 
 export type AuditEventView = {

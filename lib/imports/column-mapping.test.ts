@@ -55,7 +55,7 @@ describe("proposeMapping", () => {
     ]);
   });
 
-  test("the lead list's export is mapped whole: its ids, times, key, form, connection and currency are left out", () => {
+  test("the lead list's export is mapped whole: its ids, times, key, form, connection, currency, status and owner are left out", () => {
     const mapping = proposeMapping(EXPORT_COLUMNS);
     const byColumn = Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, mapping[i]]));
     assert.deepEqual(byColumn, {
@@ -83,6 +83,8 @@ describe("proposeMapping", () => {
       api_key: "ignore",
       web_form: "ignore",
       connection: "ignore",
+      status: "ignore",
+      owner: "ignore",
       invalid_phone: "phone",
       invalid_mobile_no: "mobile_no",
       invalid_website: "website",
@@ -91,8 +93,8 @@ describe("proposeMapping", () => {
     assert.equal(mappingProblem(EXPORT_COLUMNS, mapping, LIMITS.extraFieldCount), null);
   });
 
-  test("outside the export, id and created_at are extra fields like any unknown column", () => {
-    assert.deepEqual(proposeMapping(["ID", "Name", "Created at"]), ["extra", "name", "extra"]);
+  test("outside the export, id, created_at, status and owner are extra fields like any unknown column", () => {
+    assert.deepEqual(proposeMapping(["ID", "Name", "Created at", "Status", "Owner"]), ["extra", "name", "extra", "extra", "extra"]);
   });
 });
 

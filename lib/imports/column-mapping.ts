@@ -125,8 +125,11 @@ for (const [target, names] of Object.entries(SYNONYMS) as [ColumnTarget, string[
   for (const name of names) BY_KEY.set(headerKey(name), target);
 }
 
-/** Columns of the lead list's export that an import leaves out: new ids, times, keys, forms and connections are the importing team's. */
-const EXPORT_ONLY = ["id", "created_at", "api_key", "web_form", "connection", "currency"];
+/**
+ * Columns of the lead list's export that an import leaves out: new ids, times, keys, forms and
+ * connections are the importing team's, and an imported lead is New and unassigned (docs/routing.md).
+ */
+const EXPORT_ONLY = ["id", "created_at", "api_key", "web_form", "connection", "currency", "status", "owner"];
 const EXPORT_MARKERS = ["id", "created_at", "first_name", "extra_fields"];
 
 const recognised = new Map<string, ColumnTarget>();

@@ -11,6 +11,10 @@ import { previewImport } from "./import-preview";
 import { createLead } from "../leads/create-lead";
 import { EXPORT_COLUMNS } from "../leads/export-leads";
 import { refusedRowsCsv } from "./lead-import";
+import { CLI_ACTOR } from "../audit/audit-log";
+import { assignLeads, setLeadStatus } from "../leads/lead-ownership";
+import { addMember } from "../teams/team-store";
+import { createUser } from "../users/user-store";
 import { actor, lead, makeTeam, run, text, upload } from "./lead-import.fixtures";
 
 // What an import stores per field (lib/imports/column-mapping.ts, import-row.ts): the lead
@@ -68,22 +72,33 @@ test("round trip: the lead list's export imports back with no manual mapping, fi
   await setWorkspaceCurrency("USD");
 });
 
-test("the export names the key, web form and connection that made a lead; an import leaves them to the importing team", async () => {
+test("the export names the key, web form, connection, status and owner of a lead; an import leaves them to the importing team", async () => {
   const [from, to] = [await makeTeam(), await makeTeam()];
   const ids = { apiKeyId: "k".repeat(20), formId: "form_" + "f".repeat(16), connectionId: "conn_" + "c".repeat(16) };
-  await createLead({ team: { id: from.id, defaultPhoneCountry: null }, ...ids, input: { extraFields: {}, name: "Via Tally" } });
+  const { leadId } = await createLead({
+    team: { id: from.id, defaultPhoneCountry: null },
+    ...ids,
+    input: { extraFields: {}, name: "Via Tally" },
+  });
+  const owner = await createUser({ email: `owner-${from.slug}@example.com`, password: "correct horse battery" });
+  await addMember({ teamId: from.id, userId: owner.id, role: "member" });
+  assert.equal((await assignLeads({ teamId: from.id, leadIds: [leadId], ownerId: owner.id, actor: CLI_ACTOR })).ok, true);
+  assert.equal((await setLeadStatus({ teamId: from.id, leadIds: [leadId], status: "qualified", actor: CLI_ACTOR })).ok, true);
   const csv = await text(await exportLeadsCsv({ team: from, filter: EMPTY_FILTER, actor }));
   const [header, row] = csv.replace(/^\uFEFF/, "").split("\r\n");
   const cell = (name: (typeof EXPORT_COLUMNS)[number]) => row!.split(",")[header!.split(",").indexOf(`"${name}"`)];
   assert.deepEqual(
-    [cell("api_key"), cell("web_form"), cell("connection")],
-    [`"${ids.apiKeyId}"`, `"${ids.formId}"`, `"${ids.connectionId}"`],
+    [cell("api_key"), cell("web_form"), cell("connection"), cell("status"), cell("owner")],
+    [`"${ids.apiKeyId}"`, `"${ids.formId}"`, `"${ids.connectionId}"`, `"qualified"`, `"${owner.email}"`],
   );
 
   const { record, proposed } = await upload(to.id, csv, "export.csv");
   await run(record, { mapping: proposed });
   const [imported] = await db().lead.findMany({ where: { teamId: to.id } });
-  assert.deepEqual([imported!.firstName, imported!.apiKeyId, imported!.formId, imported!.connectionId], ["Via", null, null, null]);
+  assert.deepEqual(
+    [imported!.firstName, imported!.apiKeyId, imported!.formId, imported!.connectionId, imported!.status, imported!.ownerId],
+    ["Via", null, null, null, "new", null],
+  );
   assert.deepEqual(imported!.extraFields, {});
 });
 

@@ -83,6 +83,11 @@ describe("createLead stores every field by the rules", async () => {
       formId: null,
       connectionId: null,
       importId: null,
+      // New and unassigned (docs/routing.md).
+      status: "new",
+      ownerId: null,
+      assignedAt: null,
+      firstContactedAt: null,
     });
     assert.match(leadId, /^CRM-LEAD-\d{5,}$/);
   });

@@ -6,10 +6,10 @@ import { type LeadTeam } from "./lead-list-store";
 
 // The CSV export of the lead list's current filter (docs/leads.md "Export"). Streamed: the
 // response is written batch by batch as the keyset walk reads them, so memory stays flat
-// at any size. Every lead field is a column; the extra fields are ONE column holding a JSON
-// object (keys sorted): one column per extra-field name would need a first pass over every
-// exported lead before the header could be written, and would change the header from one
-// export to the next.
+// at any size. Every lead field is a column (the owner as their email); the extra fields are
+// ONE column holding a JSON object (keys sorted): one column per extra-field name would need
+// a first pass over every exported lead before the header could be written, and would
+// change the header from one export to the next.
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -36,6 +36,8 @@ export const EXPORT_COLUMNS = [
   "api_key",
   "web_form",
   "connection",
+  "status",
+  "owner",
   "invalid_phone",
   "invalid_mobile_no",
   "invalid_website",
@@ -75,6 +77,8 @@ export function exportCells(lead: ExportLead): (string | null)[] {
     lead.apiKeyId,
     lead.formId,
     lead.connectionId,
+    lead.status,
+    lead.owner?.email ?? null,
     lead.skippedPhone,
     lead.skippedMobileNo,
     lead.skippedWebsite,

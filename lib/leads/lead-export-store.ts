@@ -18,6 +18,8 @@ const EXPORT_SELECT = {
   apiKeyId: true,
   formId: true,
   connectionId: true,
+  status: true,
+  owner: { select: { email: true } },
 } as const;
 
 export type ExportLead = ListRow &
@@ -25,6 +27,8 @@ export type ExportLead = ListRow &
     createdAt: Date;
     source: { name: string };
     extraFields: unknown;
+    status: string;
+    owner: { email: string } | null;
   };
 
 /**

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import {
@@ -12,9 +13,14 @@ import {
   JOB_COLUMNS,
   LEAD_BATCH_COLUMNS,
   LEAD_COLUMNS,
+  NEW_LEAD_DEFAULTED_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
 } from "./lead-columns";
-import { modelFields } from "./lead-writer.fixtures";
+import { NEW_LEAD_STATUS } from "./lead-status";
+import { writeLead, writeLeadBatch } from "./lead-writer";
+import { leadFieldsOf, modelFields, storableOn } from "./lead-writer.fixtures";
+import { resolveLeadSource } from "../teams/lead-sources";
+import { createTeam } from "../teams/team-store";
 
 // The lead writer writes with its own SQL (lib/leads/lead-writer.ts). These tests keep its
 // column lists (lib/leads/lead-columns.ts) honest against Prisma, which owns the schema:
@@ -23,6 +29,9 @@ import { modelFields } from "./lead-writer.fixtures";
 // What it writes reads back as Prisma's own write: lead-writer-parity.test.ts.
 
 const database = await useTestDatabase();
+// Every top-level await comes before the first describe (node:test may run the suites first).
+const team = await createTeam({ slug: "columns", name: "Columns" });
+const source = await resolveLeadSource(team.id);
 
 /** Columns of the table that are NOT NULL and have no default in the database itself. */
 async function requiredWithoutDefault(table: string): Promise<string[]> {
@@ -65,11 +74,30 @@ describe("the hot path covers every column Prisma's schema has (a schema change 
       assert.deepEqual(missing, []);
     });
   }
-  test("Lead: an import's batch insert (the other raw Lead writer) writes every column but a merge's", () => {
+  test("Lead: an import's batch insert (the other raw Lead writer) writes every column but a merge's and a new lead's defaults", () => {
     assert.deepEqual(
-      [...Object.keys(LEAD_BATCH_COLUMNS), "mergedLeadIds"].sort(),
+      [...Object.keys(LEAD_BATCH_COLUMNS), "mergedLeadIds", ...NEW_LEAD_DEFAULTED_COLUMNS].sort(),
       modelFields("Lead"),
       "lib/leads/lead-columns.ts LEAD_BATCH_COLUMNS must write each new column of Lead",
     );
   });
+});
+
+test("a new lead, one or an import's batch, is New, unassigned and never contacted: the defaults of the columns left out", async () => {
+  const fields = fc.sample(leadFieldsOf(team.id).filter(storableOn(database.provider)), 1)[0]!;
+  const one = await writeLead({
+    lead: { ...fields, firstName: "One" },
+    source: { chosen: source },
+    events: { origin: {}, emails: false },
+    now: new Date(),
+  });
+  const batch = await db().$transaction((tx) =>
+    writeLeadBatch(tx, [{ ...fields, firstName: "Batch", sourceId: source.id, currency: "USD", importId: null }]),
+  );
+  const rows = await db().lead.findMany({
+    where: { id: { in: [one.leadId, ...batch] } },
+    select: { status: true, ownerId: true, assignedAt: true, firstContactedAt: true },
+  });
+  const fresh = { status: NEW_LEAD_STATUS, ownerId: null, assignedAt: null, firstContactedAt: null };
+  assert.deepEqual(rows, [fresh, fresh]);
 });

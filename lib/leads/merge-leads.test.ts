@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
-import { listAuditEvents, type AuditActor } from "../audit/audit-log";
-import { createTeam } from "../teams/team-store";
+import { CLI_ACTOR, listAuditEvents, type AuditActor } from "../audit/audit-log";
+import { db } from "../db/client";
+import { addMember, createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER } from "./lead-filter";
 import { listLeads } from "./lead-list-store";
+import { assignLeads, setLeadStatus } from "./lead-ownership";
 import { findLead } from "./lead-store";
 import { combineExtraFields, mergeLeads } from "./merge-leads";
 import type { LeadInput } from "./parse-lead-input";
@@ -112,4 +114,27 @@ test("of two concurrent merges of the same leads exactly one succeeds and no lea
     );
     assert.equal((await listAuditEvents(team.id)).length, 1);
   }
+});
+
+test("the kept lead keeps its own owner, status and first contact, whatever the merged leads had", async () => {
+  const team = await makeTeam();
+  const [kept, taken] = await Promise.all(
+    ["kept", "taken"].map((name) => db().user.create({ data: { email: `${name}-${team.slug}@example.com`, passwordHash: "x" } })),
+  );
+  for (const user of [kept!, taken!]) await addMember({ teamId: team.id, userId: user.id, role: "member" });
+  const survivor = await lead(team.id, { name: "Ada Lovelace", email: "ada@example.com" });
+  const newer = await lead(team.id, { name: "Ada King", email: "ada@example.com" });
+  const unowned = await lead(team.id, { name: "Ada", email: "ada@example.com" });
+  await assignLeads({ teamId: team.id, leadIds: [survivor], ownerId: kept!.id, actor: CLI_ACTOR });
+  await assignLeads({ teamId: team.id, leadIds: [newer], ownerId: taken!.id, actor: CLI_ACTOR });
+  await setLeadStatus({ teamId: team.id, leadIds: [newer], status: "qualified", actor: CLI_ACTOR });
+  const before = await db().lead.findUniqueOrThrow({ where: { id: survivor } });
+
+  assert.deepEqual(await mergeLeads({ teamId: team.id, survivorId: survivor, mergedIds: [newer, unowned], choices: {}, actor }), {
+    ok: true,
+  });
+  const after = await db().lead.findUniqueOrThrow({ where: { id: survivor } });
+  assert.deepEqual([after.status, after.ownerId, after.assignedAt, after.firstContactedAt], ["new", kept!.id, before.assignedAt, null]);
+  // A merge is no status or owner change.
+  assert.equal(await db().auditEvent.count({ where: { teamId: team.id, action: "lead.assigned", targetId: survivor } }), 1);
 });

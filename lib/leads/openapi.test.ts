@@ -46,3 +46,19 @@ test("the webhooks section documents the lead.created payload from the schema th
     ["webhook-id", "webhook-timestamp", "webhook-signature"],
   );
 });
+
+test("lead.created names the lead's status and owner; lead.updated documents its changes from the schema that builds it", () => {
+  type Node = { properties?: Record<string, Node>; enum?: string[]; anyOf?: Node[]; type?: string | string[] };
+  const body = (event: "lead.created" | "lead.updated") =>
+    openApiDocument().webhooks[event].post.requestBody.content["application/json"].schema as unknown as Node;
+  const lead = body("lead.created").properties!.data!.properties!.lead!.properties!;
+  assert.deepEqual(lead.status!.enum, ["new", "contacted", "nurture", "qualified", "unqualified", "junk"]);
+  assert.ok(lead.owner, "the lead's owner");
+  const updated = body("lead.updated").properties!.data!.properties!;
+  assert.deepEqual(Object.keys(updated), ["team", "lead_id", "changes"]);
+  assert.deepEqual(Object.keys(updated.changes!.properties!), ["status", "owner"]);
+  assert.deepEqual(
+    openApiDocument().webhooks["lead.updated"].post.parameters.map((p) => p.name),
+    ["webhook-id", "webhook-timestamp", "webhook-signature"],
+  );
+});

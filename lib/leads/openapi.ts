@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LEAD_CREATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
+import { LEAD_CREATED, LEAD_UPDATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
+import { leadUpdatedEventSchema } from "../webhooks/lead-updated-event";
 import { LIMITS, leadInputSchema } from "./lead-input-schema";
 
 const PATH = "/api/method/crm.api.leads.create_lead";
@@ -77,26 +78,32 @@ export function openApiDocument(serverUrl?: string) {
     // What Lead Intake POSTs to a team's webhook endpoints (docs/webhooks.md), from the
     // schema that builds each payload.
     webhooks: {
-      [LEAD_CREATED]: {
-        post: {
-          summary: "A lead was created",
-          description:
-            "Signed with the Standard Webhooks scheme (headers webhook-id, webhook-timestamp, webhook-signature; secret whsec_…). Answer 2xx within 10 s; anything else is retried with exponential backoff for about a day.",
-          operationId: "leadCreatedWebhook",
-          parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
-            name,
-            in: "header",
-            required: true,
-            description,
-            schema: { type: "string" },
-          })),
-          requestBody: {
-            required: true,
-            content: { "application/json": { schema: z.toJSONSchema(leadCreatedEventSchema, { target: "draft-2020-12" }) } },
-          },
-          responses: { "2XX": { description: "Received; any other answer is retried." } },
-        },
+      [LEAD_CREATED]: webhookOperation("A lead was created", "leadCreatedWebhook", leadCreatedEventSchema),
+      [LEAD_UPDATED]: webhookOperation("A lead's status or owner changed", "leadUpdatedWebhook", leadUpdatedEventSchema),
+    },
+  };
+}
+
+/** A webhook's entry in the OpenAPI document, its body from the schema that builds it. */
+function webhookOperation(summary: string, operationId: string, schema: z.ZodType) {
+  return {
+    post: {
+      summary,
+      description:
+        "Signed with the Standard Webhooks scheme (headers webhook-id, webhook-timestamp, webhook-signature; secret whsec_…). Answer 2xx within 10 s; anything else is retried with exponential backoff for about a day.",
+      operationId,
+      parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+        name,
+        in: "header",
+        required: true,
+        description,
+        schema: { type: "string" },
+      })),
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: z.toJSONSchema(schema, { target: "draft-2020-12" }) } },
       },
+      responses: { "2XX": { description: "Received; any other answer is retried." } },
     },
   };
 }

@@ -1,12 +1,15 @@
 import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { wakeDeliveries } from "../jobs/wake";
+import { releaseLeadsOfLeaver } from "../leads/lead-ownership";
 import { revokeInvitesBeyondRights } from "./invite-changes";
 import type { Role } from "./roles";
 import { countOwners, findMemberRole, lockTeam, writeMembership } from "./team-store";
 
 // A member's role changes, or the member is removed: the last-owner rule (a team always
 // keeps an owner), the audit event and the revocation of the member's invites their new
-// role no longer allows, in one transaction. The rows are team-store.ts'.
+// role no longer allows, in one transaction; a removed member's leads become unassigned
+// in it too (lib/leads/lead-ownership.ts). The rows are team-store.ts'.
 
 export class LastOwnerError extends Error {
   constructor() {
@@ -24,7 +27,9 @@ export class LastOwnerError extends Error {
  * transaction left its pg connection checked out of the pool (Prisma 6.19 adapter-pg),
  * so the pool could never close and, in time, ran dry. Returns false when the user is not a member. A real change
  * is recorded ("member.role_changed" or "member.removed") in the same transaction, and
- * the member's pending invites their new role no longer allows are revoked with it.
+ * the member's pending invites their new role no longer allows are revoked with it. A removed
+ * member's leads in the team become unassigned with it, each audited as "lead.assigned" to no
+ * one by the same actor and sent as lead.updated.
  */
 export async function changeMembership(options: {
   teamId: string;
@@ -33,7 +38,8 @@ export async function changeMembership(options: {
   actor?: AuditActor;
 }): Promise<boolean> {
   const member = { teamId: options.teamId, userId: options.userId };
-  return db().$transaction(
+  let jobs = 0;
+  const changed = await db().$transaction(
     async (tx) => {
       await lockTeam(tx, options.teamId);
       const current = await findMemberRole(tx, member);
@@ -58,9 +64,12 @@ export async function changeMembership(options: {
           tx,
         );
         await revokeInvitesBeyondRights(tx, { teamId: options.teamId, inviterId: options.userId, role: options.role, actor });
+        if (options.role === null) ({ jobs } = await releaseLeadsOfLeaver(tx, { ...member, actor }));
       }
       return true;
     },
     { maxWait: 10_000, timeout: 10_000 },
   );
+  if (jobs) wakeDeliveries();
+  return changed;
 }

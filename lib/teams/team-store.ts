@@ -1,3 +1,4 @@
+import { join } from "@prisma/client/runtime/client";
 import { env } from "../env";
 import { db, type Tx } from "../db/client";
 import { API_SOURCE_NAME } from "./lead-sources";
@@ -141,6 +142,28 @@ export async function writeMembership(tx: Tx, options: { teamId: string; userId:
   const where = { userId_teamId: { userId: options.userId, teamId: options.teamId } };
   if (options.role === null) await tx.membership.delete({ where });
   else await tx.membership.update({ where, data: { role: options.role } });
+}
+
+/**
+ * The roles of these users in the team (the members among them), their memberships locked
+ * against removal until `tx` ends (a lead's owner must stay a member: lib/leads/lead-ownership.ts).
+ * PostgreSQL: FOR SHARE, so a removal (which deletes the row) waits for the change to commit
+ * and then releases what it assigned; SQLite: the transaction holds the write lock.
+ */
+export async function lockMemberRoles(tx: Tx, teamId: string, userIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(userIds)];
+  if (!ids.length) return new Map();
+  if (env().DATABASE_PROVIDER === "postgres") {
+    await tx.$queryRaw`SELECT 1 FROM "Membership" WHERE "teamId" = ${teamId} AND "userId" IN (${join(ids)}) FOR SHARE`;
+  }
+  const rows = await tx.membership.findMany({ where: { teamId, userId: { in: ids } }, select: { userId: true, role: true } });
+  return new Map(rows.map((row) => [row.userId, row.role]));
+}
+
+/** The team's slug, as `tx` sees it (a webhook payload names the team by it). */
+export async function findTeamSlug(tx: Tx, teamId: string): Promise<string> {
+  const team = await tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { slug: true } });
+  return team.slug;
 }
 
 export async function countOwners(tx: Tx, teamId: string): Promise<number> {

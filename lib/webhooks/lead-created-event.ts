@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { LEAD_STATUSES, NEW_LEAD_STATUS, type LeadStatus } from "../leads/lead-status";
 import type { NewLead } from "../leads/new-lead";
 
 // The body of every webhook delivery: one zod schema, which builds the payload here and the
@@ -7,17 +8,28 @@ import type { NewLead } from "../leads/new-lead";
 // Field names follow the create_lead request (snake_case).
 
 export const LEAD_CREATED = "lead.created";
+/** A lead's status or owner changed (lead-updated-event.ts). */
+export const LEAD_UPDATED = "lead.updated";
 export const TEST_EVENT = "webhook.test";
 /** The events an endpoint can subscribe to. */
-export const WEBHOOK_EVENTS = [LEAD_CREATED] as const;
+export const WEBHOOK_EVENTS = [LEAD_CREATED, LEAD_UPDATED] as const;
 
 const nullableText = z.string().nullable();
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
 
-const teamSchema = z.object({
+export const teamSchema = z.object({
   id: z.string(),
   slug: z.string().meta({ example: "demo" }),
 });
+
+export const leadStatusSchema = z.enum(LEAD_STATUSES).meta({ description: "new, contacted, nurture, qualified, unqualified or junk" });
+
+/** A lead's owner as events name it: a member of the team, or null (unassigned). */
+export const leadOwnerSchema = z
+  .object({ id: z.string(), email: z.string(), name: nullableText })
+  .nullable()
+  .meta({ description: "The member the lead is assigned to, or null (unassigned)." });
+export type LeadOwner = z.infer<typeof leadOwnerSchema>;
 
 export const leadCreatedEventSchema = z.object({
   id: z.string().meta({ description: "The event id, also sent as the webhook-id header; the same for every retry.", example: "evt_3f0c…" }),
@@ -54,6 +66,8 @@ export const leadCreatedEventSchema = z.object({
       skipped: z.object({ phone: nullableText, mobile_no: nullableText, website: nullableText }).meta({
         description: "What was sent as phone, mobile_no or website when it was unreadable and skipped.",
       }),
+      status: leadStatusSchema.meta({ description: "The lead's status: new for every new lead." }),
+      owner: leadOwnerSchema,
     }),
     created_by: z.object({
       api_key_id: nullableText.meta({ description: "The API key that created the lead, or null." }),
@@ -87,6 +101,9 @@ export function leadCreatedEvent(options: {
   lead: NewLead;
   sourceName: string;
   origin: LeadOrigin;
+  /** A new lead is New and unassigned unless told otherwise. */
+  status?: LeadStatus;
+  owner?: LeadOwner;
 }): LeadCreatedEvent {
   const { lead } = options;
   return leadCreatedEventSchema.parse({
@@ -120,6 +137,8 @@ export function leadCreatedEvent(options: {
         },
         extra_fields: lead.extraFields,
         skipped: { phone: lead.skippedPhone, mobile_no: lead.skippedMobileNo, website: lead.skippedWebsite },
+        status: options.status ?? NEW_LEAD_STATUS,
+        owner: options.owner ?? null,
       },
       created_by: {
         api_key_id: options.origin.apiKeyId ?? null,

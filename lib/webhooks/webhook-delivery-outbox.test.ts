@@ -33,9 +33,11 @@ describe("the outbox row commits with the lead", () => {
         payload.data.lead.first_name,
         payload.data.lead.utm.source,
         payload.data.lead.extra_fields,
+        payload.data.lead.status,
+        payload.data.lead.owner,
         payload.data.created_by,
       ],
-      [leadId, "Ada", "ads", { colour: "teal" }, { api_key_id: "key-1", form_id: null, connection_id: null }],
+      [leadId, "Ada", "ads", { colour: "teal" }, "new", null, { api_key_id: "key-1", form_id: null, connection_id: null }],
     );
   });
 

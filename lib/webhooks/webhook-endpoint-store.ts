@@ -80,6 +80,16 @@ export async function findEndpoint(options: { id: string; teamId: string }): Pro
   return row ? toView(row) : null;
 }
 
+/** The ids of the team's enabled endpoints subscribed to `event`, as `tx` sees them (an event's outbox rows). */
+export async function subscribedEndpointIds(tx: Tx, teamId: string, event: string): Promise<string[]> {
+  const rows = await tx.webhookEndpoint.findMany({
+    where: { teamId, enabled: true },
+    orderBy: { id: "asc" },
+    select: { id: true, events: true },
+  });
+  return rows.filter((row) => row.events.split(" ").includes(event)).map((row) => row.id);
+}
+
 /** The sealing context of an endpoint's replaced secret (its current one is sealed to the bare id). */
 const previousContext = (id: string) => `${id}:previous`;
 
