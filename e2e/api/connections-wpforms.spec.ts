@@ -41,7 +41,8 @@ test("a WPForms connection made with the CLI: the addon's JSON and form deliveri
   expect(created.signing_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
   const secret = created.signing_secret!;
 
-  const signed = wpformsHeaders(JSON_BODY, secret, nowSeconds());
+  const sentAt = nowSeconds();
+  const signed = wpformsHeaders(JSON_BODY, secret, sentAt);
   const first = await postJson(created.url, signed);
   expect(first.status).toBe(201);
   const answer = (await first.json()) as { success: boolean; lead_id: string; message: string };
@@ -80,8 +81,8 @@ test("a WPForms connection made with the CLI: the addon's JSON and form deliveri
   expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
 
   // Request Format FORM: the addon signs the JSON of the same keys and sends the form (another
-  // entry, signed a second earlier: another submission).
-  const asForm = await postForm(created.url, wpformsHeaders(JSON_BODY, secret, nowSeconds() - 1));
+  // entry, signed 30 s before the first: another submission, however the clock ticked meanwhile).
+  const asForm = await postForm(created.url, wpformsHeaders(JSON_BODY, secret, sentAt - 30));
   expect(asForm.status).toBe(201);
   const formLead = await db().lead.findUniqueOrThrow({ where: { id: ((await asForm.json()) as { lead_id: string }).lead_id } });
   expect(formLead).toMatchObject({ firstName: "Renée", lastName: "Dupont", email: "renee.dupont@example.com", utmSource: "newsletter" });
