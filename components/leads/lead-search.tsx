@@ -1,4 +1,5 @@
-import type { LeadFilter } from "@/lib/leads/lead-filter";
+import { OWNER_ME, OWNER_NONE, type LeadFilter } from "@/lib/leads/lead-filter";
+import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "@/lib/leads/lead-status";
 import { Field } from "@/components/ui/field";
 import { SearchIcon } from "@/components/ui/icons";
 import { namedChoices, SelectOptions, type Choice } from "@/components/ui/select-options";
@@ -9,6 +10,8 @@ export type FilterChoices = {
   keys: { keyId: string; description: string | null }[];
   forms: { id: string; name: string }[];
   connections: { id: string; name: string }[];
+  /** The team's members: the owner filter's choices. */
+  members: { userId: string; email: string; name: string | null }[];
 };
 
 /**
@@ -23,6 +26,8 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
     filter.apiKeyId ||
     filter.formId ||
     filter.connectionId ||
+    filter.status ||
+    filter.owner ||
     filter.createdFrom ||
     filter.createdTo ||
     filter.duplicatesOnly,
@@ -54,6 +59,29 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
       <details open={filtered || filter.sort !== "newest"} className="rounded-md text-sm">
         <summary className="cursor-pointer font-medium text-slate-700">Filters and sort</summary>
         <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">
+          <FilterSelect
+            id="filter-status"
+            label="Status"
+            name="status"
+            value={filter.status}
+            any="Any status"
+            options={LEAD_STATUSES.map((status) => ({ value: status, label: LEAD_STATUS_LABELS[status] }))}
+          />
+          <FilterSelect
+            id="filter-owner"
+            label="Owner"
+            name="owner"
+            value={filter.owner}
+            any="Any owner"
+            options={[
+              { value: OWNER_ME, label: "Me" },
+              { value: OWNER_NONE, label: "Unassigned" },
+              ...choices.members.map((member) => ({
+                value: member.userId,
+                label: member.name ? `${member.name} (${member.email})` : member.email,
+              })),
+            ]}
+          />
           <FilterSelect
             id="filter-source"
             label="Source"

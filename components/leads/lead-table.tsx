@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useState } from "react";
 import { deleteLeadsAction, deleteMatchingLeadsAction } from "@/app/t/[slug]/leads/actions";
 import type { LeadListItem } from "@/lib/leads/lead-list-store";
+import { LEAD_STATUS_LABELS } from "@/lib/leads/lead-status";
 import { Badge } from "@/components/ui/badge";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
@@ -13,7 +14,7 @@ const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-6
 const td = "px-3 py-3 text-sm text-slate-700 sm:px-4";
 // On a phone the list keeps name, email and date in view: the date goes under the email,
 // the name's column is capped so a long name wraps instead of pushing the others out, and
-// the ID, organization and source columns are hidden (the lead's page has them all).
+// the ID, organization, status, owner and source columns are hidden (the lead's page has them all).
 const wide = "hidden sm:table-cell";
 const checkbox =
   "h-4 w-4 rounded border-slate-400 text-indigo-600 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
@@ -123,6 +124,12 @@ export function LeadTable({
                 Email<span className="sm:hidden"> · Created</span>
               </th>
               <th scope="col" className={`${th} ${wide}`}>
+                Status
+              </th>
+              <th scope="col" className={`${th} ${wide}`}>
+                Owner
+              </th>
+              <th scope="col" className={`${th} ${wide}`}>
                 Source
               </th>
               <th scope="col" className={`${th} ${wide}`}>
@@ -159,6 +166,10 @@ export function LeadTable({
                   <div className="mt-0.5 text-xs text-slate-500 sm:hidden">
                     <DateTime value={lead.createdAt} />
                   </div>
+                </td>
+                <td className={`${td} ${wide} whitespace-nowrap`}>{LEAD_STATUS_LABELS[lead.status]}</td>
+                <td className={`${td} ${wide} [overflow-wrap:anywhere]`}>
+                  {lead.owner ? (lead.owner.name ?? lead.owner.email) : <span className="text-slate-500">Unassigned</span>}
                 </td>
                 <td className={`${td} ${wide}`}>
                   <Badge tone="indigo">{lead.source}</Badge>

@@ -1,6 +1,6 @@
 import { recordAuditEvent, type AuditActor, type AuditDetails } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
-import type { LeadFilter } from "./lead-filter";
+import { resolveOwner, type LeadFilter } from "./lead-filter";
 import { matchingLeadIds, type LeadTeam } from "./lead-list-store";
 import { deleteLeads } from "./lead-store";
 
@@ -85,7 +85,8 @@ export async function deleteMatchingLeads(options: {
   expected: number;
   actor: AuditActor;
 }): Promise<DeleteMatchingResult> {
-  const ids = await matchingLeadIds(options.team, options.filter, BULK_DELETE_LIMIT);
+  // Owner "me": the deleting user, as on the list they confirmed from.
+  const ids = await matchingLeadIds(options.team, resolveOwner(options.filter, options.actor.userId), BULK_DELETE_LIMIT);
   if (ids === null) {
     return { ok: false, error: `More than ${BULK_DELETE_LIMIT.toLocaleString("en-US")} leads match: narrow the filter first.` };
   }

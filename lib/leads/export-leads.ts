@@ -1,6 +1,6 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { BOM, csvRow } from "./csv";
-import { narrows, type LeadFilter } from "./lead-filter";
+import { narrows, resolveOwner, type LeadFilter } from "./lead-filter";
 import { exportLeadBatches, type ExportLead } from "./lead-export-store";
 import { type LeadTeam } from "./lead-list-store";
 
@@ -103,7 +103,8 @@ export async function exportLeadsCsv(options: {
     details: { filtered: narrows(options.filter), sort: options.filter.sort },
   });
   const encoder = new TextEncoder();
-  const batches = exportLeadBatches(options.team, options.filter);
+  // Owner "me": the exporting user.
+  const batches = exportLeadBatches(options.team, resolveOwner(options.filter, options.actor.userId));
   let started = false;
   return new ReadableStream<Uint8Array>(
     {

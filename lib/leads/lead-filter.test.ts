@@ -5,8 +5,17 @@ import { db } from "../db/client";
 import { createTeam } from "../teams/team-store";
 import { addLeadSource } from "../teams/lead-sources";
 import { createLead } from "./create-lead";
-import { EMPTY_FILTER, filterParams, listQueryString, parseLeadFilter, parseListPosition, type LeadFilter } from "./lead-filter";
+import {
+  EMPTY_FILTER,
+  filterParams,
+  listQueryString,
+  parseLeadFilter,
+  parseListPosition,
+  resolveOwner,
+  type LeadFilter,
+} from "./lead-filter";
 import { countMatchingLeads, listLeads, matchingLeadIds } from "./lead-list-store";
+import { makeUser } from "./lead-ownership.fixtures";
 import type { LeadInput } from "./parse-lead-input";
 
 await useTestDatabase();
@@ -53,6 +62,15 @@ const connection = "conn_" + "c".repeat(16);
 const june = await lead({ name: "June Tally", utm_source: "google" }, { createdAt: "2026-06-01T00:00:00Z", connectionId: connection });
 await lead({ name: "Other Tally" }, { teamId: other.id, connectionId: connection });
 
+// Status and owner (written directly: the rules are lead-ownership.ts'). Unassigned and New: aprilFirst, june.
+const ada = await makeUser("Ada Owner");
+const bob = await makeUser(null);
+const own = (id: string, data: { status?: string; ownerId?: string }) => db().lead.update({ where: { id }, data });
+await own(march, { status: "contacted", ownerId: ada.id });
+await own(aprilLast, { status: "qualified", ownerId: ada.id });
+await own(may, { status: "contacted", ownerId: bob.id });
+await own(await lead({ name: "Other Owned" }, { teamId: other.id }), { status: "contacted", ownerId: ada.id });
+
 const ids = async (filter: Partial<LeadFilter>) =>
   (await listLeads({ team, filter: { ...EMPTY_FILTER, ...filter } })).leads.map((l) => l.id);
 
@@ -74,6 +92,34 @@ test("each filter narrows the list, and filters combine", async () => {
   assert.deepEqual(await ids({ sort: "oldest" }), [march, aprilFirst, aprilLast, may, june]);
 });
 
+test("status and owner filter the list, never another team's lead, and combine with the others", async () => {
+  assert.deepEqual(await ids({ status: "contacted" }), [may, march]);
+  assert.deepEqual(await ids({ status: "new" }), [june, aprilFirst]);
+  assert.deepEqual(await ids({ status: "junk" }), []);
+  assert.deepEqual(await ids({ owner: ada.id }), [aprilLast, march]);
+  assert.deepEqual(await ids({ owner: "none" }), [june, aprilFirst], "none: unassigned");
+  assert.deepEqual(await ids({ owner: "me" }), [], "an unresolved me matches no lead");
+  assert.deepEqual(await ids(resolveOwner({ ...EMPTY_FILTER, owner: "me" }, bob.id)), [may]);
+  assert.deepEqual(resolveOwner({ ...EMPTY_FILTER, owner: "me" }, null).owner, "me");
+  assert.deepEqual(await ids({ status: "contacted", owner: ada.id }), [march]);
+  assert.deepEqual(await ids({ owner: ada.id, utmSource: "google" }), [march]);
+  assert.deepEqual(await ids({ owner: "none", query: "april" }), [aprilFirst], "a search inside the owner filter");
+  assert.deepEqual(await ids({ status: "new", createdFrom: "2026-05-01" }), [june]);
+  assert.deepEqual(await ids({ owner: bob.id, duplicatesOnly: true }), [may]);
+  assert.deepEqual(await ids({ owner: "none", sort: "oldest" }), [aprilFirst, june]);
+  assert.deepEqual(await matchingLeadIds(team, { ...EMPTY_FILTER, owner: "none" }, 100), [aprilFirst, june]);
+});
+
+test("the list names each lead's status and owner", async () => {
+  const { leads } = await listLeads({ team });
+  const byId = new Map(leads.map((l) => [l.id, l]));
+  assert.equal(byId.get(march)?.status, "contacted");
+  assert.deepEqual(byId.get(march)?.owner, { name: "Ada Owner", email: ada.email });
+  assert.deepEqual(byId.get(may)?.owner, { name: null, email: bob.email });
+  assert.equal(byId.get(june)?.status, "new");
+  assert.equal(byId.get(june)?.owner, null);
+});
+
 test("the heading's count agrees with the list for every kind of filter (equality ones are counted in SQL)", async () => {
   const filters: Partial<LeadFilter>[] = [
     {},
@@ -89,6 +135,20 @@ test("the heading's count agrees with the list for every kind of filter (equalit
     { createdFrom: "2026-04-01", createdTo: "2026-04-30" },
     { query: "april", utmSource: "bing" },
     { duplicatesOnly: true },
+    { status: "contacted" },
+    { status: "new" },
+    { status: "junk" },
+    { owner: ada.id },
+    { owner: "none" },
+    { owner: "me" },
+    { status: "contacted", owner: ada.id },
+    { status: "new", owner: "none" },
+    { status: "contacted", owner: "none" },
+    { owner: "none", utmSource: "google" },
+    { owner: ada.id, sourceId: webinar.id },
+    { owner: "none", query: "april" },
+    { status: "new", createdFrom: "2026-05-01" },
+    { owner: bob.id, duplicatesOnly: true },
   ];
   for (const filter of filters) {
     const listed = (await ids(filter)).length;
@@ -173,7 +233,7 @@ test("duplicates only pages through more leads than one scan batch", async () =>
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
     new URLSearchParams(
-      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1",
+      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1",
     ),
   );
   assert.deepEqual(filter, {
@@ -185,6 +245,8 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     formId: "f1",
     connectionId: "c1",
     importId: "imp_1",
+    status: "nurture",
+    owner: "me",
     createdFrom: null,
     createdTo: "2026-04-30",
     duplicatesOnly: true,
@@ -193,8 +255,15 @@ test("the URL form of a filter and a list position round-trips, dropping what is
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
   assert.equal(
     new URLSearchParams(filterParams(filter)).toString(),
-    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&to=2026-04-30&duplicates=1&sort=oldest",
+    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&to=2026-04-30&duplicates=1&sort=oldest",
   );
+  assert.deepEqual(
+    filterParams(parseLeadFilter(new URLSearchParams("status=won&owner=a%20b"))),
+    {},
+    "an unknown status or owner is dropped",
+  );
+  assert.deepEqual(filterParams(parseLeadFilter(new URLSearchParams("status=new&owner=none"))), { status: "new", owner: "none" });
+  assert.equal(listQueryString(parseListPosition(new URLSearchParams("owner=cl123&after=7"))), "owner=cl123&after=7");
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");
   assert.equal(listQueryString(parseListPosition(new URLSearchParams("https://evil.example/"))), "");

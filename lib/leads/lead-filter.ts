@@ -2,6 +2,8 @@
 // "Filters"). Parsing is total: a missing, malformed or oversized value is dropped, never
 // an error, so a hand-edited or stale link still shows a list.
 
+import { isLeadStatus, type LeadStatus } from "./lead-status";
+
 export type LeadSort = "newest" | "oldest";
 
 export type LeadFilter = {
@@ -18,6 +20,12 @@ export type LeadFilter = {
   connectionId: string | null;
   /** The CSV import that created the lead. */
   importId: string | null;
+  status: LeadStatus | null;
+  /**
+   * The owner: a user id, "me" (the signed-in user: resolveOwner before querying; left
+   * unresolved it matches no lead) or "none" (unassigned).
+   */
+  owner: string | null;
   /** Inclusive UTC days, YYYY-MM-DD. */
   createdFrom: string | null;
   createdTo: string | null;
@@ -34,6 +42,8 @@ export const EMPTY_FILTER: LeadFilter = {
   formId: null,
   connectionId: null,
   importId: null,
+  status: null,
+  owner: null,
   createdFrom: null,
   createdTo: null,
   duplicatesOnly: false,
@@ -52,6 +62,11 @@ function text(params: Params, name: string, max: number): string | null {
   const value = read(params, name)?.trim();
   return value ? value.slice(0, max) : null;
 }
+
+/** The owner filter's words beside a user id. */
+export const OWNER_ME = "me";
+export const OWNER_NONE = "none";
+const USER_ID = /^[A-Za-z0-9_-]{1,40}$/;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -73,6 +88,8 @@ export function parseLeadFilter(params: Params): LeadFilter {
     formId: text(params, "form", 40),
     connectionId: text(params, "connection", 40),
     importId: text(params, "import", 40),
+    status: ((value) => (isLeadStatus(value) ? value : null))(read(params, "status")),
+    owner: ((value) => (value && USER_ID.test(value) ? value : null))(read(params, "owner")),
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
     duplicatesOnly: read(params, "duplicates") === "1",
@@ -91,6 +108,8 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.formId) params.form = filter.formId;
   if (filter.connectionId) params.connection = filter.connectionId;
   if (filter.importId) params.import = filter.importId;
+  if (filter.status) params.status = filter.status;
+  if (filter.owner) params.owner = filter.owner;
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;
   if (filter.duplicatesOnly) params.duplicates = "1";
@@ -101,6 +120,17 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
 /** True when the filter narrows the list (the sort alone does not). */
 export function narrows(filter: LeadFilter): boolean {
   return Object.keys(filterParams({ ...filter, sort: "newest" })).length > 0;
+}
+
+/** The filter as the store reads it: owner "me" becomes the signed-in user's id (null: none, then it matches no lead). */
+export function resolveOwner(filter: LeadFilter, userId: string | null): LeadFilter {
+  return filter.owner === OWNER_ME && userId ? { ...filter, owner: userId } : filter;
+}
+
+/** The owner column's value of the filter: undefined when it does not filter, null for unassigned. */
+export function ownerIdFilter(filter: Pick<LeadFilter, "owner">): string | null | undefined {
+  if (!filter.owner) return undefined;
+  return filter.owner === OWNER_NONE ? null : filter.owner;
 }
 
 /** The half-open createdAt range of the filter's inclusive UTC days. */

@@ -1,5 +1,6 @@
 import { join, raw, sqltag as sql } from "@prisma/client/runtime/client";
 import { db, type Tx } from "../db/client";
+import { ownerIdFilter, type LeadFilter } from "./lead-filter";
 import { searchKeys } from "./new-lead";
 
 // The lead's own queries: one lead, counts, deletes, an import's leads, retention and the
@@ -36,13 +37,14 @@ export function countLeads(teamId?: string): Promise<number> {
 export async function countLeadsUpTo(
   teamId: string,
   cap: number,
-  equal: Partial<Record<EqualityFilterColumn, string>> = {},
+  equal: Partial<Record<EqualityFilterColumn, string | null>> = {},
 ): Promise<{ count: number; capped: boolean }> {
   // Column names from a fixed list only; values are parameters.
   const conditions = [sql`"teamId" = ${teamId}`];
   for (const column of EQUALITY_FILTER_COLUMNS) {
     const value = equal[column];
-    if (value !== undefined) conditions.push(sql`${raw(`"${column}"`)} = ${value}`);
+    if (value === null) conditions.push(sql`${raw(`"${column}"`)} IS NULL`);
+    else if (value !== undefined) conditions.push(sql`${raw(`"${column}"`)} = ${value}`);
   }
   const [row] = await db().$queryRaw<{ count: number | bigint }[]>`
     SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE ${join(conditions, " AND ")} LIMIT ${cap + 1}) AS "capped"`;
@@ -51,8 +53,38 @@ export async function countLeadsUpTo(
 }
 
 /** The filters that are one column's equality: the match count is then a COUNT over a LIMIT on their index. */
-export const EQUALITY_FILTER_COLUMNS = ["sourceId", "utmSource", "utmCampaign", "apiKeyId", "formId", "connectionId", "importId"] as const;
+export const EQUALITY_FILTER_COLUMNS = [
+  "sourceId",
+  "utmSource",
+  "utmCampaign",
+  "apiKeyId",
+  "formId",
+  "connectionId",
+  "importId",
+  "status",
+  "ownerId",
+] as const;
 export type EqualityFilterColumn = (typeof EQUALITY_FILTER_COLUMNS)[number];
+
+/**
+ * The filter's equality conditions by column (null: IS NULL, the unassigned owner): the one
+ * source of both the list's where clause and its count in SQL, so that the count never
+ * ignores a filter the list applies. Every column must be named here (the Record's type).
+ */
+export function equalityFilters(filter: LeadFilter): Partial<Record<EqualityFilterColumn, string | null>> {
+  const values: Record<EqualityFilterColumn, string | null | undefined> = {
+    sourceId: filter.sourceId ?? undefined,
+    utmSource: filter.utmSource ?? undefined,
+    utmCampaign: filter.utmCampaign ?? undefined,
+    apiKeyId: filter.apiKeyId ?? undefined,
+    formId: filter.formId ?? undefined,
+    connectionId: filter.connectionId ?? undefined,
+    importId: filter.importId ?? undefined,
+    status: filter.status ?? undefined,
+    ownerId: ownerIdFilter(filter),
+  };
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined && value !== ""));
+}
 
 export function findLead(options: { id: string; teamId: string }) {
   return db().lead.findFirst({

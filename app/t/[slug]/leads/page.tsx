@@ -2,12 +2,14 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { listApiKeyLabels } from "@/lib/api-keys/api-key-list";
 import { listLeadSourceNames } from "@/lib/teams/lead-sources";
+import { listMembers } from "@/lib/teams/team-store";
 import { listWebFormLabels } from "@/lib/web-forms/web-form-store";
 import { listConnectionLabels } from "@/lib/connections/connection-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
-import { filterParams, listQueryString, narrows, parseListPosition } from "@/lib/leads/lead-filter";
+import { filterParams, listQueryString, narrows, parseListPosition, resolveOwner } from "@/lib/leads/lead-filter";
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
 import { LeadSearch } from "@/components/leads/lead-search";
+import { OwnerLinks } from "@/components/leads/owner-links";
 import { LeadTable } from "@/components/leads/lead-table";
 import { Pagination } from "@/components/leads/pagination";
 import { buttonClass, linkClass } from "@/components/ui/styles";
@@ -24,16 +26,19 @@ const leadCount = (n: { count: number; capped: boolean }) =>
 
 export default async function LeadsPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Search> }) {
   const { slug } = await params;
-  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads`);
+  const { team, user, canManage } = await requireTeamPage(slug, `/t/${slug}/leads`);
   const position = parseListPosition(await searchParams);
   const { filter } = position;
-  const [page, total, sources, keys, forms, connections] = await Promise.all([
-    listLeads({ team, filter, after: position.after, before: position.before }),
-    countMatchingLeads(team, filter, COUNT_CAP),
+  // Owner "me" is the signed-in user, read from the session; the URL keeps "me".
+  const query = resolveOwner(filter, user.id);
+  const [page, total, sources, keys, forms, connections, members] = await Promise.all([
+    listLeads({ team, filter: query, after: position.after, before: position.before }),
+    countMatchingLeads(team, query, COUNT_CAP),
     listLeadSourceNames(team.id),
     listApiKeyLabels(team.id),
     listWebFormLabels(team.id),
     listConnectionLabels(team.id),
+    listMembers(team.id),
   ]);
   const base = `/t/${team.slug}/leads`;
   const withFilter = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...filterParams(filter), ...extra })}`;
@@ -62,8 +67,9 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
             ) : null}
           </p>
         </div>
-        <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms, connections }} />
+        <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms, connections, members }} />
       </div>
+      <OwnerLinks base={base} owner={filter.owner} />
       {canManage ? (
         <div className="mb-4 flex flex-wrap gap-2">
           {/* A plain link: the browser downloads the streamed file itself. */}

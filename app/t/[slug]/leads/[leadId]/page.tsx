@@ -8,11 +8,15 @@ import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
 import { findLead } from "@/lib/leads/lead-store";
+import { isLeadStatus, NEW_LEAD_STATUS } from "@/lib/leads/lead-status";
+import { listMembers } from "@/lib/teams/team-store";
+import { now } from "@/lib/time/clock";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DeleteLeadButton } from "@/components/leads/delete-lead-button";
 import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
+import { LeadOwnershipCard } from "@/components/leads/lead-ownership-card";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 
@@ -29,7 +33,7 @@ export default async function LeadPage({
   searchParams: Promise<{ from?: string | string[] }>;
 }) {
   const { slug, leadId } = await params;
-  const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
+  const { user, team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads/${leadId}`);
   const { from } = await searchParams;
   // "← Leads" returns to the list's search, filter and page, rebuilt from parsed values.
   const listQuery = typeof from === "string" ? listQueryString(parseListPosition(new URLSearchParams(from))) : "";
@@ -37,11 +41,12 @@ export default async function LeadPage({
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key, formNames, connection] = await Promise.all([
+  const [duplicates, key, formNames, connection, members] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
     webFormNames(team.id, lead.formId ? [lead.formId] : []),
     lead.connectionId ? findConnection({ teamId: team.id, id: lead.connectionId }) : null,
+    listMembers(team.id),
   ]);
   const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
 
@@ -99,6 +104,19 @@ export default async function LeadPage({
         {canManage ? <DeleteLeadButton slug={team.slug} leadId={lead.id} backHref={backHref} /> : null}
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <LeadOwnershipCard
+          slug={team.slug}
+          lead={{
+            id: lead.id,
+            status: isLeadStatus(lead.status) ? lead.status : NEW_LEAD_STATUS,
+            ownerId: lead.ownerId,
+            createdAt: lead.createdAt,
+          }}
+          members={members}
+          viewerId={user.id}
+          canManage={canManage}
+          now={now()}
+        />
         <DetailCard title="Contact" rows={contact} />
         <DetailCard title="Organization" rows={organization} />
         <DetailCard title="Source and attribution" rows={attribution} />

@@ -1,0 +1,87 @@
+import type { Page } from "@playwright/test";
+import { listAuditEvents } from "../../lib/audit/audit-log";
+import { createLead } from "../../lib/leads/create-lead";
+import { findLead } from "../../lib/leads/lead-store";
+import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { newTeamWithUser, newUser } from "../support/fixtures";
+import { expect, test } from "../support/test";
+
+// A lead's status and owner on its page (docs/routing.md): any member sets the status and
+// takes an unassigned lead; owners and admins assign it to any member.
+
+const card = (page: Page) => page.getByRole("region", { name: "Status and owner" });
+const shown = (page: Page, term: "Status" | "Owner") =>
+  card(page)
+    .locator("dd")
+    .nth(term === "Status" ? 0 : 1);
+
+async function checkAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await checkPage(page, `${name} (${viewport.name})`);
+  }
+  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}
+
+test("a member marks a lead Contacted and takes it; an admin reassigns it to another member", async ({ signInAs }) => {
+  const { team, user: admin } = await newTeamWithUser("admin");
+  const member = await newUser({ team, role: "member", name: "Mia Member" });
+  const other = await newUser({ team, role: "member", name: "Otto Other" });
+  const { leadId } = await createLead({ team, apiKeyId: null, input: { extraFields: {}, name: "Routed Lead" } });
+
+  const page = await signInAs(member);
+  await page.goto(`/t/${team.slug}/leads/${leadId}`);
+  await expect(page.getByRole("heading", { level: 1, name: "Routed Lead" })).toBeVisible();
+  await expect(shown(page, "Status")).toHaveText(/^New · waiting \d+ (min|h|d)$/);
+  await expect(shown(page, "Owner")).toHaveText("Unassigned");
+  await expect(card(page).getByLabel("Change owner")).toHaveCount(0);
+  await checkAtBothSizes(page, "lead: status and owner, a member");
+
+  await card(page).getByLabel("Change status").selectOption({ label: "Contacted" });
+  await card(page).getByRole("button", { name: "Save status" }).click();
+  await expect(card(page).getByRole("status").filter({ hasText: "Status set to Contacted." })).toBeVisible();
+  await expect(shown(page, "Status")).toHaveText("Contacted");
+
+  await card(page).getByRole("button", { name: "Take this lead" }).click();
+  await expect(card(page).getByRole("status").filter({ hasText: "You own this lead now." })).toBeVisible();
+  await expect(shown(page, "Owner")).toHaveText("Mia Member");
+  await expect(card(page).getByRole("button", { name: "Take this lead" })).toHaveCount(0);
+
+  const adminPage = await signInAs(admin);
+  await adminPage.goto(`/t/${team.slug}/leads/${leadId}`);
+  await expect(shown(adminPage, "Owner")).toHaveText("Mia Member");
+  const ownerSelect = card(adminPage).getByLabel("Change owner");
+  await expect(ownerSelect).toHaveValue(member.id);
+  await checkAtBothSizes(adminPage, "lead: status and owner, an admin");
+  await ownerSelect.selectOption({ label: "Otto Other" });
+  await card(adminPage).getByRole("button", { name: "Save owner" }).click();
+  await expect(card(adminPage).getByRole("status").filter({ hasText: "Assigned to Otto Other." })).toBeVisible();
+  await expect(shown(adminPage, "Owner")).toHaveText("Otto Other");
+
+  const stored = await findLead({ id: leadId, teamId: team.id });
+  expect([stored?.status, stored?.ownerId, stored?.firstContactedAt instanceof Date]).toEqual(["contacted", other.id, true]);
+  const events = (await listAuditEvents(team.id)).filter((event) => ["lead.assigned", "lead.status_changed"].includes(event.action));
+  expect(events.map((event) => [event.action, event.actorUserId, event.targetId, event.details])).toEqual([
+    ["lead.assigned", admin.id, leadId, { from: member.id, to: other.id }],
+    ["lead.assigned", member.id, leadId, { from: null, to: member.id }],
+    ["lead.status_changed", member.id, leadId, { from: "new", to: "contacted" }],
+  ]);
+});
+
+test("a member cannot reassign a lead another member owns; the refusal is shown", async ({ signInAs }) => {
+  const { team, user: first } = await newTeamWithUser("member");
+  const second = await newUser({ team, role: "member" });
+  const { leadId } = await createLead({ team, apiKeyId: null, input: { extraFields: {}, name: "Raced Lead" } });
+
+  // Both open the unassigned lead; the first takes it, then the second tries.
+  const firstPage = await signInAs(first);
+  const secondPage = await signInAs(second);
+  await secondPage.goto(`/t/${team.slug}/leads/${leadId}`);
+  await firstPage.goto(`/t/${team.slug}/leads/${leadId}`);
+  await card(firstPage).getByRole("button", { name: "Take this lead" }).click();
+  await expect(shown(firstPage, "Owner")).toHaveText(first.email);
+
+  await card(secondPage).getByRole("button", { name: "Take this lead" }).click();
+  await expect(card(secondPage).getByRole("alert")).toHaveText("This lead is already assigned; only owners and admins reassign leads.");
+  expect((await findLead({ id: leadId, teamId: team.id }))?.ownerId).toBe(first.id);
+});
