@@ -169,7 +169,11 @@ export function LeadTable({
                 </td>
                 <td className={`${td} ${wide} whitespace-nowrap`}>{LEAD_STATUS_LABELS[lead.status]}</td>
                 <td className={`${td} ${wide} [overflow-wrap:anywhere]`}>
-                  {lead.owner ? (lead.owner.name ?? lead.owner.email) : <span className="text-slate-500">Unassigned</span>}
+                  {lead.owner ? (
+                    (lead.owner.name ?? lead.owner.email)
+                  ) : (
+                    <span className="whitespace-nowrap text-slate-500">Unassigned</span>
+                  )}
                 </td>
                 <td className={`${td} ${wide}`}>
                   <Badge tone="indigo">{lead.source}</Badge>
