@@ -20,6 +20,10 @@ describe("a webhook URL as members and the audit log see it", () => {
     ["https://example.com/hook", "https://example.com/hook"],
     ["https://EXAMPLE.com/%E2%80%A6abcdef", "https://example.com/…abc…"],
     ["https://example.com/😀😀😀😀😀😀", "https://example.com/😀😀😀😀…"],
+    // Found by the property below (seed 384629353): a control escape before the "…" of a masked URL.
+    ["http://a.aa/%00#a", "http://a.aa/%00…"],
+    ["https://example.com/%00%E2%80%A6x", "https://example.com/%00……"],
+    ["https://example.com/%C3%A9%FF", "https://example.com/é%FF"],
     ["not a url", "…"],
     ["", "…"],
   ];

@@ -29,19 +29,48 @@ export function maskWebhookUrl(url: string): string {
 }
 
 /**
- * The path with its percent-escapes decoded, each run of them on its own. A run stays
- * encoded when it is not valid UTF-8 or decodes to what a URL parser would not read back
- * as the same path (controls, spaces, "?", "#", "%", "\\").
+ * The path with its percent-escapes decoded, one character at a time (a UTF-8 sequence of
+ * escapes). A character stays encoded when its escapes are not valid UTF-8 or it is what a
+ * URL parser would not read back as the same path (controls, spaces, "?", "#", "%", "\\").
+ * One character at a time, not a whole run: "%00" before "%E2%80%A6" ("…") must not keep
+ * the "…" encoded, or a masked URL would not mask to itself.
  */
 function decoded(path: string): string {
   return path.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
-    try {
-      const text = decodeURIComponent(run);
-      return Array.from(text).some(unsafe) ? run : text;
-    } catch {
-      return run;
+    const escapes = run.match(/%[0-9a-f]{2}/gi)!;
+    let out = "";
+    for (let i = 0; i < escapes.length;) {
+      const length = sequenceLength(parseInt(escapes[i]!.slice(1), 16));
+      const sequence = escapes.slice(i, i + length).join("");
+      const char = length <= escapes.length - i ? decodeSequence(sequence) : null;
+      if (char === null || unsafe(char)) {
+        out += escapes[i];
+        i += 1;
+      } else {
+        out += char;
+        i += length;
+      }
     }
+    return out;
   });
+}
+
+/** How many bytes a UTF-8 sequence starting with `byte` has (1 for a byte that starts none). */
+function sequenceLength(byte: number): number {
+  if (byte >= 0xf0 && byte <= 0xf4) return 4;
+  if (byte >= 0xe0) return byte <= 0xef ? 3 : 1;
+  if (byte >= 0xc2) return 2;
+  return 1;
+}
+
+/** One character from its escapes; null when they are not valid UTF-8. */
+function decodeSequence(sequence: string): string | null {
+  try {
+    const text = decodeURIComponent(sequence);
+    return Array.from(text).length === 1 ? text : null;
+  } catch {
+    return null;
+  }
 }
 
 function unsafe(char: string): boolean {
