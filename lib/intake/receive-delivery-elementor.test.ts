@@ -13,8 +13,7 @@ process.env.CONNECTION_DELIVERIES_PER_CONNECTION = "100000";
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { ELEMENTOR_ADVANCED_EXAMPLE, ELEMENTOR_EXAMPLE } = await import("../connections/fixtures/elementor-example");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { changes, CLI_ACTOR, connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -23,12 +22,7 @@ mock.method(process.stderr, "write", () => true);
 const FORM_TYPE = { "content-type": "application/x-www-form-urlencoded" };
 const digest = (body: string) => `sha256:${createHash("sha256").update(body).digest("hex")}`;
 
-let teams = 0;
-async function connectElementor() {
-  const team = await createTeam({ slug: `elementor-${++teams}`, name: `Elementor ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "elementor", createdById: null, actor: CLI_ACTOR });
-  return { team, ...created, token: created.path.split("/").pop()! };
-}
+const connectElementor = () => connect("elementor");
 
 describe("POST /api/connections/<token> (Elementor Pro)", () => {
   test("Advanced Data off: the lead field by field by its labels; the metadata rows are no field of it", async () => {

@@ -12,20 +12,13 @@ process.env.CONNECTION_DELIVERIES_PER_CONNECTION = "100000";
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { filloutEnvelope, filloutExample } = await import("../connections/fixtures/fillout-example");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
 
-let teams = 0;
-
 /** A team with a Fillout connection: a URL and no secret. */
-async function connectFillout() {
-  const team = await createTeam({ slug: `fillout-${++teams}`, name: `Fillout ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "fillout", createdById: null, actor: CLI_ACTOR });
-  return { team, ...created, token: created.path.split("/").pop()! };
-}
+const connectFillout = () => connect("fillout");
 
 /** The documented example in the envelope, with this submission id, as compact JSON. */
 const envelopeBody = (submissionId = "abc") => JSON.stringify(filloutEnvelope((submission) => Object.assign(submission, { submissionId })));

@@ -13,19 +13,16 @@ const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { INVALID_SIGNATURE, replayDelivery } = await import("./receive-delivery");
 const { FRAMER_SUBMISSION_ID, framerExample, framerHeaders } = await import("../connections/fixtures/framer-example");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { changes, CLI_ACTOR, connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
 
-let teams = 0;
 /** A team with a Framer connection: its secret is ours, to set in Framer's webhook. */
-async function connectFramer() {
-  const team = await createTeam({ slug: `framer-${++teams}`, name: `Framer ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "framer", createdById: null, actor: CLI_ACTOR });
-  return { team, ...created, secret: created.signingSecret!, token: created.path.split("/").pop()! };
-}
+const connectFramer = async () => {
+  const created = await connect("framer");
+  return { ...created, secret: created.signingSecret! };
+};
 
 const framerBody = (fields: Record<string, unknown> = framerExample()) => JSON.stringify(fields);
 

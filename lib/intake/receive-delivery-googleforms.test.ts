@@ -14,20 +14,13 @@ await useTestDatabase();
 const { EXAMPLE_FORM, scriptRequest } = await import("../connections/fixtures/apps-script-fakes");
 const { googleFormsExampleBody } = await import("../connections/fixtures/googleforms-example");
 const { googleFormsScript } = await import("../connections/googleforms-script");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
 
-let teams = 0;
-
 /** A team with a Google Forms connection: a URL and no secret. */
-async function connectGoogleForms() {
-  const team = await createTeam({ slug: `googleforms-${++teams}`, name: `Google Forms ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "googleforms", createdById: null, actor: CLI_ACTOR });
-  return { team, ...created, token: created.path.split("/").pop()! };
-}
+const connectGoogleForms = () => connect("googleforms");
 
 /** What the script posts for this response, to this connection's URL. */
 function posted(token: string, form = EXAMPLE_FORM) {

@@ -14,8 +14,7 @@ const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { NEEDS_MAPPING } = await import("./receive-delivery");
 const { GRAVITYFORMS_MAPPING, gravityFormsFormBody, gravityFormsJsonBody } = await import("../connections/fixtures/gravityforms-example");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { changes, CLI_ACTOR, connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -23,13 +22,12 @@ mock.method(process.stderr, "write", () => true);
 const JSON_TYPE = { "content-type": "application/json" };
 const FORM_TYPE = { "content-type": "application/x-www-form-urlencoded" };
 
-let teams = 0;
 /** A team with a Gravity Forms connection, mapped as the admin maps the example's input ids, or not. */
 async function connectGravityForms(mapped: boolean) {
-  const team = await createTeam({ slug: `gravityforms-${++teams}`, name: `Gravity Forms ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "gravityforms", createdById: null, actor: CLI_ACTOR });
-  if (mapped) await changes.setConnectionMapping({ teamId: team.id, id: created.id, mapping: GRAVITYFORMS_MAPPING, actor: CLI_ACTOR });
-  return { team, ...created, token: created.path.split("/").pop()! };
+  const created = await connect("gravityforms");
+  if (mapped)
+    await changes.setConnectionMapping({ teamId: created.team.id, id: created.id, mapping: GRAVITYFORMS_MAPPING, actor: CLI_ACTOR });
+  return created;
 }
 
 describe("POST /api/connections/<token> (Gravity Forms)", () => {

@@ -15,21 +15,15 @@ await useTestDatabase();
 const { JOTFORM_CONTENT_TYPE, jotformExampleBody, jotformFields, jotformMultipart } =
   await import("../connections/fixtures/jotform-example");
 const { replayDelivery } = await import("./receive-delivery");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { changes, CLI_ACTOR, connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
 
 const MULTIPART = { "content-type": JOTFORM_CONTENT_TYPE, "user-agent": "JotForm" };
-let teams = 0;
 
 /** A team with a Jotform connection: a URL and no secret. */
-async function connectJotform() {
-  const team = await createTeam({ slug: `jotform-${++teams}`, name: `Jotform ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "jotform", createdById: null, actor: CLI_ACTOR });
-  return { team, ...created, token: created.path.split("/").pop()! };
-}
+const connectJotform = () => connect("jotform");
 
 /** The example with an email and a phone question added, under its own submission id. */
 const withContact = (submissionId: string) =>

@@ -13,8 +13,7 @@ const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
 const { INVALID_SIGNATURE } = await import("./receive-delivery");
 const { WPFORMS_EXAMPLE_FORM, WPFORMS_EXAMPLE_JSON, wpformsHeaders } = await import("../connections/fixtures/wpforms-example");
-const { createTeam } = await import("../teams/team-store");
-const { CLI_ACTOR, changes, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
+const { connect, deliver, leadsOf, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -25,13 +24,11 @@ const JSON_TYPE = { "content-type": "application/json; charset=utf-8" };
 const FORM_TYPE = { "content-type": "application/x-www-form-urlencoded; charset=utf-8" };
 const nowSeconds = (minutes = 0) => Math.floor(Date.now() / 1000) + minutes * 60;
 
-let teams = 0;
 /** A team with a WPForms connection: its secret is ours, pasted into the webhook's Secret. */
-async function connectWPForms() {
-  const team = await createTeam({ slug: `wpforms-${++teams}`, name: `WPForms ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder: "wpforms", createdById: null, actor: CLI_ACTOR });
-  return { team, ...created, secret: created.signingSecret!, token: created.path.split("/").pop()! };
-}
+const connectWPForms = async () => {
+  const created = await connect("wpforms");
+  return { ...created, secret: created.signingSecret! };
+};
 
 async function assertExampleLead(teamId: string, connectionId: string, leadId: string) {
   const [lead, ...others] = await leadsOf(teamId);
