@@ -18,6 +18,7 @@ import { leadQueries, measureFullExport, measureQuery } from "./bench/lead-queri
 import { secretChecksPerSecond } from "./bench/secret-check";
 import { webhookBench } from "./bench/webhook";
 import { importBench } from "./bench/import";
+import { ownersOf, routingBench } from "./bench/routing";
 import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { db } from "../lib/db/client";
@@ -233,6 +234,48 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
           null,
         ),
       );
+    }
+
+    if (wants(options, "routing")) {
+      // Issue 28: create_lead for a team with five active assignment rules (the last a round
+      // robin over four members with working hours) against the team without any, paired.
+      const routed = await routingBench();
+      const body = (headers: Record<string, string>): LoadRequest => ({
+        method: "POST",
+        path: CREATE_LEAD,
+        headers: { ...headers, "content-type": "application/json" },
+        body: jsonLeadBody,
+      });
+      await warmUp(server.baseUrl, body(routed.auth), options.connections, 3 * options.warmup);
+      const plain: LoadResult[] = [];
+      const withRules: LoadResult[] = [];
+      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
+        plain.push(await measure(server, body(auth), run(options.connections)));
+        withRules.push(await measure(server, body(routed.auth), run(options.connections)));
+      }
+      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const owners = await ownersOf(routed.teamId);
+      const made = owners.shares.reduce((sum, n) => sum + n, owners.unassigned);
+      record(
+        row(
+          `create-json-beside-routing-${options.connections}`,
+          `create_lead, JSON, no rules (${sides})`,
+          options.connections,
+          medianRow(plain),
+          null,
+        ),
+      );
+      record(
+        row(
+          `create-json-routed-${options.connections}`,
+          `create_lead, JSON, five rules, the last a round robin over four members (${sides}; ${made.toLocaleString("en-US")} leads: ${owners.shares.join(" / ")} each, ${owners.unassigned} unassigned)`,
+          options.connections,
+          medianRow(withRules),
+          null,
+        ),
+      );
+      if (owners.unassigned || Math.max(...owners.shares) - Math.min(...owners.shares) > 1)
+        throw new Error(`The round robin was not fair: ${JSON.stringify(owners)}`);
     }
 
     if (wants(options, "import")) {

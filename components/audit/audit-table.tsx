@@ -54,6 +54,11 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",
   "lead.import_undone": "Import undone",
+  "routing.rule_created": "Assignment rule created",
+  "routing.rule_updated": "Assignment rule changed",
+  "routing.rule_deleted": "Assignment rule deleted",
+  "routing.rules_reordered": "Assignment rules reordered",
+  "routing.fallback_changed": "Routing fallback changed",
   "team.created": "Team created",
   "user.password_changed": "Password changed",
   "user.password_reset": "Password reset",
@@ -106,6 +111,9 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.deleted":
     case "connection.created":
     case "connection.deleted":
+    case "routing.rule_created":
+    case "routing.rule_updated":
+    case "routing.rule_deleted":
       return { main: event.targetId ?? "—", note: typeof details.name === "string" ? details.name : undefined };
     // Masked again when shown: entries written before URLs were masked hold the full URL.
     case "webhook.created":

@@ -56,6 +56,12 @@ export const AUDIT_ACTIONS = [
   "lead.import_cancelled",
   "lead.imported",
   "lead.import_undone",
+  // Lead routing (Settings → Lead Routing): the rule's id as target, its name; never a lead's content.
+  "routing.rule_created",
+  "routing.rule_updated",
+  "routing.rule_deleted",
+  "routing.rules_reordered",
+  "routing.fallback_changed",
   "team.created",
   "user.password_changed",
   "user.password_reset",

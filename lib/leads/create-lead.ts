@@ -1,5 +1,6 @@
 import { env } from "../env";
 import { wakeDeliveries } from "../jobs/wake";
+import { now } from "../time/clock";
 import type { LeadSource } from "../teams/lead-sources";
 import { writeLead, type LeadFields, type LeadWrite } from "./lead-writer";
 import type { NewLead } from "./new-lead";
@@ -138,7 +139,8 @@ export async function createLead(
     spentChallenge: options.spentChallenge,
     delivery: options.delivery,
     events: { origin, emails: Boolean(env().SMTP_URL) },
-    now: new Date(),
+    // The app's clock (a test server's may be moved): assignment rules read members' hours at it.
+    now: now(),
   };
   const written = await writeLead(write);
   if (written.jobs) wakeDeliveries();

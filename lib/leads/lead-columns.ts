@@ -46,13 +46,16 @@ export const LEAD_COLUMNS = {
   formId: "text",
   connectionId: "text",
   createdAt: "timestamp",
+  // The owner an assignment rule gave the lead at intake (lib/routing/intake-assignment.ts), or null.
+  ownerId: "text",
+  assignedAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
 /**
  * Lead columns every new lead, one or an import's batch, leaves to their database defaults:
- * it is New ("new", lib/leads/lead-status.ts), unassigned and never contacted. They change
- * afterwards (lib/leads/lead-ownership.ts).
+ * it is New ("new", lib/leads/lead-status.ts) and never contacted. They change afterwards
+ * (lib/leads/lead-ownership.ts).
  */
-export const NEW_LEAD_DEFAULTED_COLUMNS = ["status", "ownerId", "assignedAt", "firstContactedAt"] as const;
+export const NEW_LEAD_DEFAULTED_COLUMNS = ["status", "firstContactedAt"] as const;
 /** Lead columns an API or form lead leaves to their default (null): set only by a merge, or by a CSV import; and a new lead's. */
 export const DEFAULTED_LEAD_COLUMNS = ["mergedLeadIds", "importId", ...NEW_LEAD_DEFAULTED_COLUMNS] as const;
 

@@ -2,7 +2,7 @@ import type { NewJob } from "../jobs/job-store";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
 import type { BodyEncoding } from "../request-log/request-log-store";
 import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
-import type { LeadOrigin } from "../webhooks/lead-created-event";
+import type { LeadOrigin, LeadOwner } from "../webhooks/lead-created-event";
 import { formatLeadId } from "./lead-id";
 import { searchKeys, type NewLead } from "./new-lead";
 
@@ -50,7 +50,8 @@ export type LeadWrite = {
   now: Date;
 };
 
-export type LeadWritten = { leadId: string; source: LeadSource; currency: string; jobs: number };
+/** The lead written: its id, source, currency, the owner routing gave it (null: unassigned), its outbox rows' count. */
+export type LeadWritten = { leadId: string; source: LeadSource; currency: string; ownerId: string | null; jobs: number };
 
 /** Thrown inside the transaction when the team has no API source yet (lead-writer.ts makes it, then writes again). */
 export class MissingApiSource extends Error {}
@@ -99,15 +100,17 @@ export function leadRow<T extends NewLead>(lead: T, seq: number, createdAt: Date
 export type Recipients = { teamSlug: () => string; endpoints: string[]; subscribers: string[] };
 
 /** The outbox rows of a new lead: a webhook delivery per endpoint, an email per subscriber. */
-export function outboxJobs(write: LeadWrite, leadId: string, lead: NewLead, sourceName: string, recipients: Recipients): NewJob[] {
+export function outboxJobs(
+  write: LeadWrite,
+  created: { leadId: string; lead: NewLead; sourceName: string; owner: LeadOwner },
+  recipients: Recipients,
+): NewJob[] {
   if (!recipients.endpoints.length && !recipients.subscribers.length) return [];
   return leadCreatedJobs({
     endpoints: recipients.endpoints,
     subscribers: recipients.subscribers,
     team: { id: write.lead.teamId, slug: recipients.teamSlug() },
-    leadId,
-    lead,
-    sourceName,
+    ...created,
     origin: write.events.origin,
     at: write.now,
   });

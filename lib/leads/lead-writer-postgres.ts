@@ -2,6 +2,7 @@ import type pg from "pg";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
+import { assignPostgres } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
   CONNECTION_DELIVERY_COLUMNS,
@@ -79,6 +80,7 @@ function leadStatement(withSourceLookup: boolean): string {
       SELECT ${teamId}, ${p.logApiKey}, ${p.logForm}, ${createdAt}, 201, l."id", NULL, ${p.logIp}, ${p.logEncoding} FROM l WHERE ${p.logWanted})
     SELECT l."id", l."seq", s."id" AS "sourceId", s."name" AS "sourceName", w."currency",
       (SELECT t."slug" FROM "Team" t WHERE t."id" = ${teamId}) AS "teamSlug",
+      (SELECT t."routingVersion" FROM "Team" t WHERE t."id" = ${teamId}) AS "routingVersion",
       ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = ${teamId} AND e."enabled"
             AND '${LEAD_CREATED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
       ARRAY(SELECT m."userId" FROM "Membership" m WHERE ${p.emails} AND m."teamId" = ${teamId} AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
@@ -100,10 +102,15 @@ const STATEMENTS = {
   delivery: { name: "intake_delivery", text: deliveryUpsertSql((i, type) => `$${i + 1}::${PG_CAST[type]}`) },
 } as const;
 
-type LeadStatementRow = { id: string; seq: number; sourceId: string; sourceName: string; currency: string; teamSlug: string } & Omit<
-  Recipients,
-  "teamSlug"
->;
+type LeadStatementRow = {
+  id: string;
+  seq: number;
+  sourceId: string;
+  sourceName: string;
+  currency: string;
+  teamSlug: string;
+  routingVersion: number;
+} & Omit<Recipients, "teamSlug">;
 
 /** Writes one lead and everything that commits with it (lead-writer.ts's writeLead on PostgreSQL). */
 export async function writeLeadPostgres(pool: pg.Pool, write: LeadWrite): Promise<LeadWritten> {
@@ -149,7 +156,10 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   if (!row) throw new MissingApiSource();
   const source = { id: row.sourceId, name: row.sourceName };
   const lead = { ...write.lead, sourceId: source.id, currency: row.currency };
-  const jobs = outboxJobs(write, row.id, lead, source.name, { ...row, teamSlug: () => row.teamSlug });
+  const teamId = write.lead.teamId;
+  const assigned = await assignPostgres(client, { teamId, version: row.routingVersion, leadId: row.id, lead, now: write.now });
+  const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner };
+  const jobs = outboxJobs(write, created, { ...row, teamSlug: () => row.teamSlug });
   for (const job of jobs) {
     const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
     await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
@@ -173,5 +183,5 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
     });
     if (rowCount !== 1) throw write.delivery.repeated();
   }
-  return { leadId: row.id, source, currency: row.currency, jobs: jobs.length };
+  return { leadId: row.id, source, currency: row.currency, ownerId: assigned.owner?.id ?? null, jobs: jobs.length };
 }

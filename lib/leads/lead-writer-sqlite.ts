@@ -3,6 +3,7 @@ import { sqliteValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
 import type { LeadSource } from "../teams/lead-sources";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
+import { assignSqlite } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
   API_REQUEST_COLUMNS,
@@ -81,7 +82,8 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     const counter = s.counter.get() as { value: number } | undefined;
     if (!counter) throw missingCounter();
     const lead = { ...write.lead, sourceId: source.id, currency };
-    const row = leadRow(lead, counter.value, write.now);
+    const assigned = assignSqlite(database, teamId, lead, write.now);
+    const row = { ...leadRow(lead, counter.value, write.now), ownerId: assigned.owner?.id ?? null, assignedAt: assigned.assignedAt };
     s.lead.run(rowValues(LEAD_COLUMNS, row));
     if (write.requestLog) {
       const log = { ...write.requestLog, teamId, createdAt: write.now, status: 201, leadId: row.id, error: null };
@@ -92,7 +94,8 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
       .map((endpoint) => endpoint.id);
     const subscribers = write.events.emails ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
     const teamSlug = () => (s.teamSlug.get(teamId) as { slug: string }).slug;
-    const jobs = outboxJobs(write, row.id, lead, source.name, { teamSlug, endpoints, subscribers });
+    const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner };
+    const jobs = outboxJobs(write, created, { teamSlug, endpoints, subscribers });
     for (const job of jobs)
       s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
     if (write.claim) {
@@ -105,7 +108,7 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     if (write.delivery) {
       if (s.delivery.run(rowValues(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, row.id))).changes !== 1) throw write.delivery.repeated();
     }
-    return { leadId: row.id, source, currency, jobs: jobs.length };
+    return { leadId: row.id, source, currency, ownerId: row.ownerId, jobs: jobs.length };
   });
 }
 

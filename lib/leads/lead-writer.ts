@@ -52,7 +52,12 @@ export async function writeLeadBatch(tx: Tx, leads: readonly (NewLead & { import
   if (!counter) throw missingCounter();
   const first = Number(counter.value) - leads.length + 1;
   const createdAt = new Date();
-  const rows = leads.map((lead, index) => ({ ...leadRow(lead, first + index, createdAt), importId: lead.importId ?? null }));
+  const rows = leads.map((lead, index) => ({
+    ...leadRow(lead, first + index, createdAt),
+    importId: lead.importId ?? null,
+    ownerId: null,
+    assignedAt: null,
+  }));
   // Multi-row INSERTs: Prisma's createMany compiles a plan per call in its query compiler,
   // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go
   // to the driver as they are.

@@ -1,7 +1,7 @@
 import type { NewJob } from "../jobs/job-store";
 import { MAX_ATTEMPTS } from "../jobs/retry-schedule";
 import type { NewLead } from "../leads/new-lead";
-import { LEAD_CREATED, leadCreatedEvent, newEventId, type LeadOrigin } from "../webhooks/lead-created-event";
+import { LEAD_CREATED, leadCreatedEvent, newEventId, type LeadOrigin, type LeadOwner } from "../webhooks/lead-created-event";
 import { newLeadEmailPayload } from "./new-lead-email";
 
 // What a new lead must set off: one outbox row per subscribed endpoint and per member who
@@ -18,6 +18,8 @@ export function leadCreatedJobs(options: {
   leadId: string;
   lead: NewLead;
   sourceName: string;
+  /** The owner routing gave the lead at intake; null: unassigned. */
+  owner: LeadOwner;
   origin: LeadOrigin;
   at: Date;
 }): NewJob[] {
@@ -34,6 +36,7 @@ export function leadCreatedJobs(options: {
         leadId: options.leadId,
         lead: options.lead,
         sourceName: options.sourceName,
+        owner: options.owner,
         origin: options.origin,
       }),
     );

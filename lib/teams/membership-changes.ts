@@ -2,6 +2,7 @@ import { CLI_ACTOR, recordAuditEvent, type AuditActor } from "../audit/audit-log
 import { db } from "../db/client";
 import { wakeDeliveries } from "../jobs/wake";
 import { releaseLeadsOfLeaver } from "../leads/lead-ownership";
+import { bumpRoutingVersion } from "../routing/assignment-rule-store";
 import { revokeInvitesBeyondRights } from "./invite-changes";
 import type { Role } from "./roles";
 import { countOwners, findMemberRole, lockTeam, writeMembership } from "./team-store";
@@ -64,7 +65,11 @@ export async function changeMembership(options: {
           tx,
         );
         await revokeInvitesBeyondRights(tx, { teamId: options.teamId, inviterId: options.userId, role: options.role, actor });
-        if (options.role === null) ({ jobs } = await releaseLeadsOfLeaver(tx, { ...member, actor }));
+        if (options.role === null) {
+          ({ jobs } = await releaseLeadsOfLeaver(tx, { ...member, actor }));
+          // The intake's cached routing of the team must forget the member (lib/routing/routing-snapshot.ts).
+          await bumpRoutingVersion(tx, options.teamId);
+        }
       }
       return true;
     },

@@ -60,6 +60,23 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
     }
   }
 
+  // Issue 28: five active assignment rules cost create_lead no more than 10 %.
+  for (const [prefix, label] of [
+    ["", "SQLite: "],
+    ["pg-", "PostgreSQL: "],
+  ] as const) {
+    const plain = find(`${prefix}create-json-beside-routing-${c}`);
+    const routed = find(`${prefix}create-json-routed-${c}`);
+    if (plain?.reqPerSec && routed?.reqPerSec != null) {
+      const ratio = routed.reqPerSec / plain.reqPerSec;
+      targets.push({
+        target: `${label}create_lead with five active rules (a round robin over four members with working hours) at ${c} connections ≥ 0.9 × with none, 0 errors`,
+        value: `${ratio.toFixed(2)} × (${Math.round(routed.reqPerSec)} vs ${Math.round(plain.reqPerSec)} req/s), ${routed.errors! + routed.non2xx!} errors`,
+        met: ratio >= 0.9 && routed.errors === 0 && routed.non2xx === 0,
+      });
+    }
+  }
+
   // Issue 20: imports.
   for (const [prefix, label, floor] of [
     ["", "SQLite", 2000],

@@ -1,0 +1,109 @@
+import type Database from "better-sqlite3";
+import type pg from "pg";
+import { PG_CAST, pgValue } from "../db/column-values";
+import { preparedPerConnection } from "../db/driver";
+import type { LeadOwner } from "../webhooks/lead-created-event";
+import { pickTurn, routeLead, type RoutePlan, type Routing } from "./route-lead";
+import { routingPostgres, routingSqlite } from "./routing-snapshot";
+import type { RoutedLead } from "./rule-conditions";
+
+// Assignment at intake (docs/routing.md "At intake"), inside the lead's own transaction, on
+// the database driver like the rest of the lead writer: the team's routing (cached under its
+// version), the plan (route-lead.ts), a round robin's turn taken and advanced on its rule's
+// row, and the owner checked to be a member still. A team without rules costs nothing but
+// reading its version (SQLite: one indexed read; PostgreSQL: a column of the lead's statement).
+
+/** The lead's owner and when it got them; both null when it stays unassigned. */
+export type Assignment = { owner: LeadOwner; assignedAt: Date | null };
+
+export const UNASSIGNED: Assignment = { owner: null, assignedAt: null };
+
+/** Whether the routing can assign anyone at all. */
+const routes = (routing: Routing | null): routing is Routing =>
+  routing !== null && (routing.rules.length > 0 || routing.fallbackUserId !== null);
+
+const ownerOf = (routing: Routing, userId: string): LeadOwner => {
+  const member = routing.members.get(userId)!;
+  return { id: userId, email: member.email, name: member.name };
+};
+
+type SqliteStatements = { turn: Database.Statement; setTurn: Database.Statement; member: Database.Statement };
+const statementsOf = preparedPerConnection((database): SqliteStatements => {
+  const prepare = (sql: string) => database.prepare(sql).safeIntegers(false);
+  return {
+    turn: prepare(`SELECT "turn" FROM "AssignmentRule" WHERE "id" = ?`),
+    setTurn: prepare(`UPDATE "AssignmentRule" SET "turn" = ? WHERE "id" = ?`),
+    member: prepare(`SELECT 1 FROM "Membership" WHERE "teamId" = ? AND "userId" = ?`),
+  };
+});
+
+/**
+ * Whom the new lead goes to, inside its SQLite transaction (which holds the write lock, so a
+ * turn is read and advanced without a race); called before the lead's row is inserted.
+ */
+export function assignSqlite(database: Database.Database, teamId: string, lead: RoutedLead, now: Date): Assignment {
+  const routing = routingSqlite(database, teamId);
+  if (!routes(routing)) return UNASSIGNED;
+  const s = statementsOf(database);
+  const userId = chosenSqlite(s, routeLead(routing, lead, now));
+  if (userId === null || !s.member.get(teamId, userId)) return UNASSIGNED;
+  return { owner: ownerOf(routing, userId), assignedAt: now };
+}
+
+function chosenSqlite(s: SqliteStatements, plan: RoutePlan): string | null {
+  if (plan.kind === "unassigned") return null;
+  if (plan.kind === "owner") return plan.userId;
+  const row = s.turn.get(plan.ruleId) as { turn: number } | undefined;
+  const picked = row && pickTurn(row.turn, plan.onDuty);
+  if (!picked) return null;
+  s.setTurn.run(picked.nextTurn, plan.ruleId);
+  return plan.userIds[picked.index]!;
+}
+
+const POSTGRES = {
+  // The member only while they are one (a removal since the routing was read leaves it unassigned).
+  owner: {
+    name: "routing_assign_owner",
+    text: `UPDATE "Lead" l SET "ownerId" = m."userId", "assignedAt" = $3::${PG_CAST.timestamp}
+      FROM "Membership" m WHERE l."id" = $1 AND m."teamId" = $2 AND m."userId" = $4 RETURNING l."ownerId"`,
+  },
+  // pickTurn in SQL: the rule's row is locked by its UPDATE and the turn computed from the row
+  // as committed, so instances take turns fairly; the new turn (index + 1) names the member.
+  turn: {
+    name: "routing_assign_turn",
+    text: `WITH r AS (
+        UPDATE "AssignmentRule" a SET "turn" = COALESCE((
+          SELECT ((a."turn" % $5) + g.k) % $5 + 1 FROM generate_series(0, $5 - 1) AS g(k)
+          WHERE ($6::boolean[])[((a."turn" % $5) + g.k) % $5 + 1] ORDER BY g.k LIMIT 1), a."turn")
+        WHERE a."id" = $4 RETURNING a."turn")
+      UPDATE "Lead" l SET "ownerId" = m."userId", "assignedAt" = $3::${PG_CAST.timestamp}
+      FROM r, "Membership" m WHERE l."id" = $1 AND m."teamId" = $2 AND m."userId" = ($7::text[])[r."turn"]
+      RETURNING l."ownerId"`,
+  },
+} as const;
+
+/**
+ * Whom the new lead `leadId` goes to, inside its PostgreSQL transaction, after its row is
+ * inserted: `version` is the team's routingVersion the lead's statement read. A lead that gets
+ * an owner costs one statement more; one that stays unassigned none.
+ */
+export async function assignPostgres(
+  client: pg.PoolClient,
+  options: { teamId: string; version: number; leadId: string; lead: RoutedLead; now: Date },
+): Promise<Assignment> {
+  const { teamId, leadId, now } = options;
+  const routing = await routingPostgres(client, teamId, options.version);
+  if (!routes(routing)) return UNASSIGNED;
+  const plan = routeLead(routing, options.lead, now);
+  if (plan.kind === "unassigned") return UNASSIGNED;
+  const at = pgValue("timestamp", now);
+  const { rows } =
+    plan.kind === "owner"
+      ? await client.query<{ ownerId: string }>({ ...POSTGRES.owner, values: [leadId, teamId, at, plan.userId] })
+      : await client.query<{ ownerId: string }>({
+          ...POSTGRES.turn,
+          values: [leadId, teamId, at, plan.ruleId, plan.userIds.length, plan.onDuty, plan.userIds],
+        });
+  const userId = rows[0]?.ownerId;
+  return userId ? { owner: ownerOf(routing, userId), assignedAt: now } : UNASSIGNED;
+}

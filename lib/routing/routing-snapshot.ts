@@ -1,0 +1,157 @@
+import type Database from "better-sqlite3";
+import type pg from "pg";
+import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
+import { log } from "../log/logger";
+import { parseWorkingHours } from "./availability";
+import { RULE_MODES, type Routing, type RoutingMember, type RoutingRule, type RuleMode } from "./route-lead";
+import { compileCondition, conditionSchema } from "./rule-conditions";
+
+// A team's routing as the intake reads it (docs/routing.md "At intake"): its enabled rules in
+// order, its fallback member and its members' availability, read on the database driver in
+// the lead's own transaction and kept per process under the team's routingVersion. Every
+// change that can change whom a lead goes to bumps that version (the rules and the fallback:
+// assignment-rule-store.ts; a member's availability: lib/users/availability-store.ts; a
+// membership: lib/teams/membership-changes.ts), and the lead's transaction reads the version
+// with the lead, so a cached routing is used only while it is the team's current one.
+
+const SQL = {
+  team: `SELECT "routingVersion", "routingFallbackUserId" FROM "Team" WHERE "id" = ?`,
+  rules: `SELECT "id", "name", "conditions", "mode", "userIds", "fallbackUserId" FROM "AssignmentRule"
+    WHERE "teamId" = ? AND "enabled" ORDER BY "position", "id"`,
+  members: `SELECT u."id", u."email", u."name", u."away", u."awayUntil", u."workingHours" FROM "Membership" m JOIN "User" u ON u."id" = m."userId"
+    WHERE m."teamId" = ?`,
+};
+
+const postgresText = (sql: string) => {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+};
+
+const POSTGRES = {
+  team: { name: "routing_team", text: postgresText(SQL.team) },
+  rules: { name: "routing_rules", text: postgresText(SQL.rules) },
+  members: {
+    name: "routing_members",
+    text: postgresText(SQL.members).replace('u."awayUntil"', '(EXTRACT(EPOCH FROM u."awayUntil") * 1000)::float8 AS "awayUntil"'),
+  },
+};
+
+type TeamRow = { routingVersion: number | string; routingFallbackUserId: string | null };
+type RuleRow = { id: string; name: string; conditions: unknown; mode: string; userIds: unknown; fallbackUserId: string | null };
+type MemberRow = { id: string; email: string; name: string | null; away: unknown; awayUntil: unknown; workingHours: unknown };
+
+/** JSON text (SQLite) or an already parsed jsonb value (PostgreSQL). */
+function readJson(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return null;
+  }
+}
+
+/** A stored rule, or null (logged) when it cannot be read: such a rule never matches. */
+function readRule(row: RuleRow): RoutingRule | null {
+  const conditions = readJson(row.conditions);
+  const userIds = readJson(row.userIds);
+  const parsed = Array.isArray(conditions) ? conditions.map((condition) => conditionSchema.safeParse(condition)) : null;
+  const mode = (RULE_MODES as readonly string[]).includes(row.mode) ? (row.mode as RuleMode) : null;
+  if (
+    !parsed ||
+    parsed.some((result) => !result.success) ||
+    !mode ||
+    !Array.isArray(userIds) ||
+    !userIds.every((id) => typeof id === "string")
+  ) {
+    log("warn", "routing.rule_unreadable", { ruleId: row.id });
+    return null;
+  }
+  return {
+    id: row.id,
+    name: row.name,
+    conditions: parsed.map((result) => compileCondition(result.data!)),
+    mode,
+    userIds: userIds as string[],
+    fallbackUserId: row.fallbackUserId,
+  };
+}
+
+/** The routing from its rows (either database's). */
+export function routingFromRows(team: TeamRow, rules: readonly RuleRow[], members: readonly MemberRow[]): Routing {
+  const availability = new Map<string, RoutingMember>();
+  for (const member of members) {
+    availability.set(member.id, {
+      email: member.email,
+      name: member.name,
+      away: member.away === true || member.away === 1 || member.away === 1n,
+      awayUntil: readDriverTime(member.awayUntil),
+      workingHours: parseWorkingHours(readJson(member.workingHours)),
+    });
+  }
+  return {
+    version: Number(team.routingVersion),
+    rules: rules.map(readRule).filter((rule): rule is RoutingRule => rule !== null),
+    fallbackUserId: team.routingFallbackUserId,
+    members: availability,
+  };
+}
+
+// The routing of each team this process has taken leads for, with the version it was read at.
+const cache = new Map<string, Routing>();
+const CACHE_LIMIT = 10_000;
+
+function keep(teamId: string, routing: Routing): Routing {
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(teamId, routing);
+  return routing;
+}
+
+type SqliteStatements = { team: Database.Statement; rules: Database.Statement; members: Database.Statement };
+const statementsOf = preparedPerConnection((database): SqliteStatements => {
+  const prepare = (sql: string) => database.prepare(sql).safeIntegers(false);
+  return { team: prepare(SQL.team), rules: prepare(SQL.rules), members: prepare(SQL.members) };
+});
+
+/** The team's current routing, inside the lead's SQLite transaction (one indexed read when cached). */
+export function routingSqlite(database: Database.Database, teamId: string): Routing | null {
+  const s = statementsOf(database);
+  const team = s.team.get(teamId) as TeamRow | undefined;
+  if (!team) return null;
+  const cached = cache.get(teamId);
+  if (cached && cached.version === Number(team.routingVersion)) return cached;
+  return keep(teamId, routingFromRows(team, s.rules.all(teamId) as RuleRow[], s.members.all(teamId) as MemberRow[]));
+}
+
+/**
+ * The team's routing at `version` (read by the lead's statement), inside the lead's
+ * PostgreSQL transaction: no statement at all while the cached one is current.
+ */
+export async function routingPostgres(client: pg.PoolClient, teamId: string, version: number): Promise<Routing | null> {
+  const cached = cache.get(teamId);
+  if (cached && cached.version === version) return cached;
+  const [team, rules, members] = await Promise.all([
+    client.query<TeamRow>({ ...POSTGRES.team, values: [teamId] }),
+    client.query<RuleRow>({ ...POSTGRES.rules, values: [teamId] }),
+    client.query<MemberRow>({ ...POSTGRES.members, values: [teamId] }),
+  ]);
+  if (!team.rows[0]) return null;
+  return keep(teamId, routingFromRows(team.rows[0], rules.rows, members.rows));
+}
+
+/** The team's routing as it is now, read afresh (Settings → Lead Routing's "Test a lead"); null when the team is gone. */
+export async function loadRouting(teamId: string): Promise<Routing | null> {
+  const d = await driver();
+  if (d.provider === "sqlite") {
+    return d.run((database) => {
+      const s = statementsOf(database);
+      const team = s.team.get(teamId) as TeamRow | undefined;
+      return team ? routingFromRows(team, s.rules.all(teamId) as RuleRow[], s.members.all(teamId) as MemberRow[]) : null;
+    });
+  }
+  const [team, rules, members] = await Promise.all([
+    d.pool.query<TeamRow>({ ...POSTGRES.team, values: [teamId] }),
+    d.pool.query<RuleRow>({ ...POSTGRES.rules, values: [teamId] }),
+    d.pool.query<MemberRow>({ ...POSTGRES.members, values: [teamId] }),
+  ]);
+  return team.rows[0] ? routingFromRows(team.rows[0], rules.rows, members.rows) : null;
+}
