@@ -9,9 +9,10 @@ import { MainNav } from "./main-nav";
 
 /**
  * The header collapsed on a phone (below 640 px): one "Menu" button that opens the main
- * sections, the account and Sign out under the header, so the header keeps to one row.
+ * sections (the team's, when there is one: `slug`), the account and Sign out under the
+ * header, so the header keeps to one row.
  */
-export function HeaderMenu({ slug, email }: { slug: string; email: string }) {
+export function HeaderMenu({ slug, email }: { slug: string | null; email: string }) {
   const { open, close, root, toggle } = useDisclosure("header-menu");
   return (
     <div ref={root} className="ml-auto shrink-0 sm:hidden">
@@ -20,8 +21,8 @@ export function HeaderMenu({ slug, email }: { slug: string; email: string }) {
       </button>
       {open ? (
         <div id="header-menu" className="absolute inset-x-0 top-full z-30 border-b border-slate-200 bg-white px-4 py-3 shadow-lg">
-          <MainNav slug={slug} variant="menu" onNavigate={close} />
-          <div className="mt-2 flex items-center justify-between gap-3 border-t border-slate-100 pt-2">
+          {slug ? <MainNav slug={slug} variant="menu" onNavigate={close} /> : null}
+          <div className={`flex items-center justify-between gap-3 ${slug ? "mt-2 border-t border-slate-100 pt-2" : ""}`}>
             <Link
               href="/account"
               onClick={close}

@@ -16,7 +16,7 @@ test("changing the password needs the current one and signs out every other sess
   const elsewhere = await signInAs(user);
   await here.goto(`/t/${team.slug}/leads`);
   await here.getByRole("link", { name: user.email }).click();
-  await expect(here.getByRole("heading", { level: 1, name: "Change password" })).toBeVisible();
+  await expect(here.getByRole("heading", { level: 2, name: "Change password" })).toBeVisible();
 
   await here.getByLabel("Current password").fill("not the password at all");
   await here.getByLabel("New password", { exact: true }).fill(NEW_PASSWORD);
