@@ -4,10 +4,13 @@ import Link from "next/link";
 import { useState } from "react";
 import { deleteLeadsAction, deleteMatchingLeadsAction } from "@/app/t/[slug]/leads/actions";
 import type { LeadListItem } from "@/lib/leads/lead-list-store";
-import { LEAD_STATUS_LABELS } from "@/lib/leads/lead-status";
+import { LEAD_STATUS_LABELS, NEW_LEAD_STATUS } from "@/lib/leads/lead-status";
+import { waitingTime } from "@/lib/leads/lead-waiting";
+import { BulkOwnership } from "@/components/leads/bulk-ownership";
 import { Badge } from "@/components/ui/badge";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { DateTime } from "@/components/ui/date-time";
+import type { Choice } from "@/components/ui/select-options";
 import { buttonClass, cardClass, linkClass } from "@/components/ui/styles";
 
 const th = "px-3 py-3 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase sm:px-4";
@@ -21,13 +24,17 @@ const checkbox =
 
 const leads = (n: number) => (n === 1 ? "1 lead" : `${n.toLocaleString("en-US")} leads`);
 
-/** What owners and admins may delete besides the selected rows: every lead matching the list's filter. */
-export type MatchingLeads = { count: number; capped: boolean; narrowed: boolean };
+/**
+ * What owners and admins manage: besides the selected rows, every lead matching the list's
+ * filter (to delete them); `members`, the team's, to assign the selected rows to.
+ */
+export type MatchingLeads = { count: number; capped: boolean; narrowed: boolean; members: Choice[] };
 
 /**
  * The lead list. `listQuery` (the list's URL query) travels to each detail page, whose
  * "← Leads" returns to this very search, filter and page. `manage`: owners and admins
- * select rows to delete, or delete every lead matching the filter.
+ * select rows to assign, set their status or delete them, or delete every lead matching
+ * the filter. `now`: the server's time of the page, from which a New lead's wait is told.
  */
 export function LeadTable({
   slug,
@@ -35,14 +42,22 @@ export function LeadTable({
   listQuery,
   sortLabel,
   manage,
+  now,
 }: {
   slug: string;
   leads: LeadListItem[];
   listQuery: string;
   sortLabel: string;
   manage?: MatchingLeads | null;
+  now: Date;
 }) {
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const [selected, setSelectedIds] = useState<ReadonlySet<string>>(new Set());
+  // The last bulk change's outcome, announced until the selection changes again.
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const setSelected = (next: ReadonlySet<string> | ((current: ReadonlySet<string>) => ReadonlySet<string>)) => {
+    setOutcome(null);
+    setSelectedIds(next);
+  };
   const visible = rows.filter((lead) => selected.has(lead.id)).map((lead) => lead.id);
   const allSelected = rows.length > 0 && visible.length === rows.length;
   const toggle = (id: string, on: boolean) =>
@@ -58,7 +73,22 @@ export function LeadTable({
     <>
       {manage ? (
         <div role="group" aria-label="Bulk actions" className="mb-3 flex flex-wrap items-center gap-3 text-sm text-slate-700">
-          <span aria-live="polite">{visible.length ? `${leads(visible.length)} selected` : "Select leads to delete them."}</span>
+          <span aria-live="polite">
+            {visible.length
+              ? `${leads(visible.length)} selected`
+              : (outcome ?? "Select leads to assign them, set their status or delete them.")}
+          </span>
+          {visible.length ? (
+            <BulkOwnership
+              slug={slug}
+              ids={visible}
+              members={manage.members}
+              onDone={(message) => {
+                setSelectedIds(new Set());
+                setOutcome(message);
+              }}
+            />
+          ) : null}
           {visible.length ? (
             <ConfirmButton
               label="Delete selected"
@@ -167,7 +197,12 @@ export function LeadTable({
                     <DateTime value={lead.createdAt} />
                   </div>
                 </td>
-                <td className={`${td} ${wide} whitespace-nowrap`}>{LEAD_STATUS_LABELS[lead.status]}</td>
+                <td className={`${td} ${wide} whitespace-nowrap`}>
+                  {LEAD_STATUS_LABELS[lead.status]}
+                  {lead.status === NEW_LEAD_STATUS ? (
+                    <span className="block text-xs text-slate-600">{waitingTime(lead.createdAt, now)}</span>
+                  ) : null}
+                </td>
                 <td className={`${td} ${wide} [overflow-wrap:anywhere]`}>
                   {lead.owner ? (
                     (lead.owner.name ?? lead.owner.email)

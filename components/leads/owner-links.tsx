@@ -10,7 +10,7 @@ const VIEWS = [
 /** Quick links above the list: the owner filter alone, the current one marked. */
 export function OwnerLinks({ base, owner }: { base: string; owner: string | null }) {
   return (
-    <nav aria-label="Lead views" className="mb-4 flex flex-wrap gap-4 text-sm">
+    <nav aria-label="Lead views" className="flex flex-wrap gap-4 text-sm">
       {VIEWS.map((view) =>
         view.owner === owner ? (
           <Link key={view.owner} href={`${base}?owner=${view.owner}`} aria-current="page" className="font-semibold text-slate-900">

@@ -1,4 +1,4 @@
-import { join, raw, sqltag as sql } from "@prisma/client/runtime/client";
+import { join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { db, type Tx } from "../db/client";
 import { ownerIdFilter, type LeadFilter } from "./lead-filter";
 import { searchKeys } from "./new-lead";
@@ -39,17 +39,22 @@ export async function countLeadsUpTo(
   cap: number,
   equal: Partial<Record<EqualityFilterColumn, string | null>> = {},
 ): Promise<{ count: number; capped: boolean }> {
-  // Column names from a fixed list only; values are parameters.
+  const conditions = equalityConditions(teamId, equal);
+  const [row] = await db().$queryRaw<{ count: number | bigint }[]>`
+    SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE ${join(conditions, " AND ")} LIMIT ${cap + 1}) AS "capped"`;
+  const count = Number(row?.count ?? 0);
+  return count > cap ? { count: cap, capped: true } : { count, capped: false };
+}
+
+/** The SQL conditions of the team and its equality filters (column names from a fixed list only; values are parameters). */
+export function equalityConditions(teamId: string, equal: Partial<Record<EqualityFilterColumn, string | null>>): Sql[] {
   const conditions = [sql`"teamId" = ${teamId}`];
   for (const column of EQUALITY_FILTER_COLUMNS) {
     const value = equal[column];
     if (value === null) conditions.push(sql`${raw(`"${column}"`)} IS NULL`);
     else if (value !== undefined) conditions.push(sql`${raw(`"${column}"`)} = ${value}`);
   }
-  const [row] = await db().$queryRaw<{ count: number | bigint }[]>`
-    SELECT COUNT(*) AS "count" FROM (SELECT 1 FROM "Lead" WHERE ${join(conditions, " AND ")} LIMIT ${cap + 1}) AS "capped"`;
-  const count = Number(row?.count ?? 0);
-  return count > cap ? { count: cap, capped: true } : { count, capped: false };
+  return conditions;
 }
 
 /** The filters that are one column's equality: the match count is then a COUNT over a LIMIT on their index. */

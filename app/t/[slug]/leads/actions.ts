@@ -6,13 +6,20 @@ import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-te
 import { BULK_DELETE_LIMIT, deleteLeadsById, deleteMatchingLeads } from "@/lib/leads/delete-leads";
 import { parseLeadFilter } from "@/lib/leads/lead-filter";
 import { erasePerson, parsePerson } from "@/lib/leads/erase-person";
+import { assignLeads, MAX_LEADS_PER_CHANGE, setLeadStatus } from "@/lib/leads/lead-ownership";
+import { isLeadStatus } from "@/lib/leads/lead-status";
 import { MAX_MERGED, MERGE_FIELDS, mergeLeads, type MergeField } from "@/lib/leads/merge-leads";
 
-// Owners and admins delete leads; each action checks the Origin, the session and the role
-// itself (withTeamRole). The rules (what is deleted, what is audited) are in lib/leads.
+// Owners and admins delete leads, and set the status and owner of the selected ones; each
+// action checks the Origin, the session and the role itself (withTeamRole). The rules (what
+// is deleted or changed, what is audited) are in lib/leads.
 
 const leadIdSchema = z.string().regex(/^CRM-LEAD-\d{5,15}$/);
 const leadIdsSchema = z.array(leadIdSchema).min(1).max(BULK_DELETE_LIMIT);
+
+// The same ids as the lead page's actions, at most a page of them (docs/routing.md).
+const changedIdsSchema = z.array(leadIdSchema).min(1).max(MAX_LEADS_PER_CHANGE);
+const userIdSchema = z.string().min(1).max(100);
 
 const leadsPath = (slug: string) => `/t/${slug}/leads`;
 
@@ -68,5 +75,35 @@ export async function mergeLeadsAction(
     // A refusal leaves the page as it is, so the admin reads why before reloading.
     if (result.ok) revalidatePath(leadsPath(team.slug), "layout");
     return result;
+  });
+}
+
+/** `changed`: how many of the selected leads changed (the others already were as asked). */
+type Changed = { changed: number };
+
+/** The selected leads' status; the use case's refusal is returned as is. */
+export async function setSelectedStatusAction(slug: string, ids: string[], status: string): Promise<ActionResult<Changed>> {
+  return withTeamRole<Changed>(slug, MANAGERS, async ({ team, actor }) => {
+    const parsed = changedIdsSchema.safeParse(ids);
+    if (!parsed.success) return { ok: false, error: `Choose between 1 and ${MAX_LEADS_PER_CHANGE} leads.` };
+    if (!isLeadStatus(status)) return { ok: false, error: "Choose a status." };
+    const result = await setLeadStatus({ teamId: team.id, leadIds: parsed.data, status, actor });
+    if (!result.ok) return result;
+    revalidatePath(leadsPath(team.slug));
+    return { ok: true, changed: result.changed.length };
+  });
+}
+
+/** The selected leads' owner: `ownerId` a member's user id, or "" for no one (unassigned). */
+export async function assignSelectedAction(slug: string, ids: string[], ownerId: string): Promise<ActionResult<Changed>> {
+  return withTeamRole<Changed>(slug, MANAGERS, async ({ team, actor }) => {
+    const parsed = changedIdsSchema.safeParse(ids);
+    if (!parsed.success) return { ok: false, error: `Choose between 1 and ${MAX_LEADS_PER_CHANGE} leads.` };
+    const owner = ownerId === "" ? null : userIdSchema.safeParse(ownerId);
+    if (owner !== null && !owner.success) return { ok: false, error: "Choose a member." };
+    const result = await assignLeads({ teamId: team.id, leadIds: parsed.data, ownerId: owner?.data ?? null, actor });
+    if (!result.ok) return result;
+    revalidatePath(leadsPath(team.slug));
+    return { ok: true, changed: result.changed.length };
   });
 }

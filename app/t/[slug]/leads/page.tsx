@@ -8,15 +8,18 @@ import { listConnectionLabels } from "@/lib/connections/connection-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { filterParams, listQueryString, narrows, parseListPosition, resolveOwner } from "@/lib/leads/lead-filter";
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
+import { countLeadsByStatus } from "@/lib/leads/lead-status-counts";
+import { now } from "@/lib/time/clock";
 import { LeadSearch } from "@/components/leads/lead-search";
 import { OwnerLinks } from "@/components/leads/owner-links";
+import { StatusViews } from "@/components/leads/status-views";
 import { LeadTable } from "@/components/leads/lead-table";
 import { Pagination } from "@/components/leads/pagination";
 import { buttonClass, linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Leads · Lead Intake" };
 
-// The heading's count stops here ("10,000+ leads"): cheap at any team size.
+// The heading's and the status views' counts stop here ("10,000+ leads"): cheap at any team size.
 const COUNT_CAP = 10_000;
 
 type Search = Record<string, string | string[] | undefined>;
@@ -31,9 +34,10 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const { filter } = position;
   // Owner "me" is the signed-in user, read from the session; the URL keeps "me".
   const query = resolveOwner(filter, user.id);
-  const [page, total, sources, keys, forms, connections, members] = await Promise.all([
+  const [page, total, byStatus, sources, keys, forms, connections, members] = await Promise.all([
     listLeads({ team, filter: query, after: position.after, before: position.before }),
     countMatchingLeads(team, query, COUNT_CAP),
+    countLeadsByStatus(team, query, COUNT_CAP),
     listLeadSourceNames(team.id),
     listApiKeyLabels(team.id),
     listWebFormLabels(team.id),
@@ -69,7 +73,10 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         </div>
         <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms, connections, members }} />
       </div>
-      <OwnerLinks base={base} owner={filter.owner} />
+      <div className="mb-4 space-y-2">
+        <OwnerLinks base={base} owner={filter.owner} />
+        <StatusViews base={base} filter={filter} counts={byStatus} />
+      </div>
       {canManage ? (
         <div className="mb-4 flex flex-wrap gap-2">
           {/* A plain link: the browser downloads the streamed file itself. */}
@@ -93,7 +100,8 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
             leads={page.leads}
             listQuery={listQueryString(position)}
             sortLabel={sortLabel}
-            manage={canManage ? { ...total, narrowed } : null}
+            manage={canManage ? { ...total, narrowed, members: members.map((m) => ({ value: m.userId, label: m.name || m.email })) } : null}
+            now={now()}
           />
           <Pagination
             previous={page.newerCursor !== null ? withFilter({ before: String(page.newerCursor) }) : null}
