@@ -182,7 +182,7 @@ if (cluster) {
   if (problems.length) fail("Migration drift check failed.");
 }
 
-const unitFiles = [...testFiles("lib"), ...testFiles("test"), ...testFiles("scripts")];
+const unitFiles = [...testFiles("lib"), ...testFiles("components"), ...testFiles("test"), ...testFiles("scripts")];
 // Migrated once per provider; each test file copies it (test/support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
 await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));

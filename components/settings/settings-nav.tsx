@@ -10,17 +10,23 @@ const linkClassName = {
 };
 
 /**
- * The settings tabs; the Audit log tab only for owners and admins (its page checks that again).
+ * The settings tabs; Lead Routing and the Audit log only for owners and admins (`canManage`;
+ * their pages check that again).
  * "API Integration" stays current on each of its sub-tabs (api-integration-nav.tsx).
  */
-export function SettingsNav({ slug, showAudit }: { slug: string; showAudit: boolean }) {
+export function SettingsNav({ slug, canManage }: { slug: string; canManage: boolean }) {
   const base = `/t/${slug}/settings`;
   const tabs: NavTab[] = [
     { href: `${base}/general`, label: "General" },
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/sources`, label: "Lead Sources" },
     { href: `${base}/api-keys`, label: "API Integration", also: apiIntegrationTabs(slug).map((tab) => tab.href) },
-    ...(showAudit ? [{ href: `${base}/audit`, label: "Audit log" }] : []),
+    ...(canManage
+      ? [
+          { href: `${base}/routing`, label: "Lead Routing" },
+          { href: `${base}/audit`, label: "Audit log" },
+        ]
+      : []),
   ];
   return (
     <NavTabs

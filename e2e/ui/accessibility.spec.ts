@@ -393,6 +393,9 @@ for (const viewport of VIEWPORTS) {
       await page.goto(`${settings}/audit`);
       await expect(page.getByRole("heading", { name: "Audit log" })).toBeVisible();
       await checkPage(page, "settings: audit log");
+      await page.goto(`${settings}/routing`);
+      await expect(page.getByRole("heading", { name: "Lead Routing" })).toBeVisible();
+      await checkPage(page, "settings: lead routing");
       await page.goto(`${settings}/api-keys`);
       await page
         .getByRole("button", { name: /^Edit key / })

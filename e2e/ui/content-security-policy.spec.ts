@@ -87,6 +87,7 @@ test("signed in, the main pages load and work with no CSP violation", async ({ p
     [`/t/${team.slug}/settings/sources`, "Lead Sources"],
     [`/t/${team.slug}/settings/general`, "General"],
     [`/t/${team.slug}/settings/audit`, "Audit log"],
+    [`/t/${team.slug}/settings/routing`, "Lead Routing"],
   ];
   for (const [path, heading] of pages) {
     await page.goto(path);

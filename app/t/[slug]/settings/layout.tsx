@@ -11,7 +11,7 @@ export default async function SettingsLayout({ children, params }: { children: R
         <p className="mt-1 text-sm text-slate-600">Manage your team, its members, lead sources and API access.</p>
       </div>
       <div className="flex flex-col gap-8 lg:flex-row">
-        <SettingsNav slug={slug} showAudit={canManage} />
+        <SettingsNav slug={slug} canManage={canManage} />
         <div className="min-w-0 flex-1">{children}</div>
       </div>
     </div>
