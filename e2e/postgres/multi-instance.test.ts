@@ -11,6 +11,7 @@ import { createConnection } from "../../lib/connections/connection-changes";
 import { tallyExample } from "../../lib/connections/fixtures/tally-example";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
+import { saveRule } from "../../lib/routing/assignment-rules";
 import { addMember, createTeam, type Team } from "../../lib/teams/team-store";
 import { createUser } from "../../lib/users/user-store";
 import { chromium, type Browser, type Page } from "@playwright/test";
@@ -80,6 +81,33 @@ test("500 creates spread over both instances: 500 rows, 500 distinct ids, no gap
   assert.equal(rows.length, 500);
   assert.deepEqual(new Set(rows.map((r) => r.id)), new Set(ids));
   console.log(`500 creates over 2 instances in ${seconds.toFixed(1)} s (${(500 / seconds).toFixed(0)}/s); ids ${seqs[0]}…${seqs[499]}`);
+});
+
+test("a round robin over four members, 100 creates spread over both instances at once: exactly 25 each, in the rule's order", async () => {
+  const team = await newTeam("routed");
+  const members: string[] = [];
+  for (let i = 0; i < 4; i++) {
+    const user = await createUser({
+      email: `rr-${i}-${randomBytes(4).toString("hex")}@example.com`,
+      password: randomBytes(16).toString("hex"),
+    });
+    await addMember({ teamId: team.id, userId: user.id, role: "member" });
+    members.push(user.id);
+  }
+  const input = { name: "Everyone", enabled: true, conditions: [], mode: "round_robin" as const, userIds: members, fallbackUserId: null };
+  const saved = await saveRule({ teamId: team.id, input, actor: CLI_ACTOR });
+  assert.ok(saved.ok);
+  const key = await createApiKey({ teamId: team.id });
+  // Both instances read the team's routing before the burst, so each plans from its own cache.
+  for (const instance of [a, b]) assert.equal((await createLeadVia(instance, key, { name: "Warm-up" })).status, 201);
+  const results = await pooled(100, 16, (i) => createLeadVia(i % 2 ? b : a, key, { name: `Lead ${i}` }));
+  assert.deepEqual(results.filter((r) => r.status !== 201).slice(0, 3), [], `instance logs:\n${a.output()}\n${b.output()}`);
+  const leads = await db().lead.findMany({ where: { teamId: team.id }, orderBy: { seq: "asc" }, select: { ownerId: true } });
+  const counts = members.map((member) => leads.slice(2).filter((lead) => lead.ownerId === member).length);
+  assert.deepEqual(counts, [25, 25, 25, 25]);
+  // In the order they were written, each lead goes to the member after the last one's.
+  const turns = leads.map((lead) => members.indexOf(lead.ownerId!));
+  for (let i = 1; i < turns.length; i++) assert.equal(turns[i], (turns[i - 1]! + 1) % 4, `lead ${i}`);
 });
 
 test("a form builder's delivery sent to both instances at once, twenty times: one lead, every answer naming it", async () => {

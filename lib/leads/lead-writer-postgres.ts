@@ -2,7 +2,7 @@ import type pg from "pg";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
-import { assignPostgres } from "../routing/intake-assignment";
+import { nextTurnSql, planPostgres, settlePostgres } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
   CONNECTION_DELIVERY_COLUMNS,
@@ -35,14 +35,9 @@ import { searchKeys } from "./new-lead";
 const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
   Object.keys(columns).map((name) => pgValue(columns[name]!, row[name]));
 
-// The lead's columns other than those the statement computes (id, seq, source, currency).
-const LEAD_PARAMS = (Object.keys(LEAD_COLUMNS) as LeadColumn[]).filter((name) => !["id", "seq", "sourceId", "currency"].includes(name));
-const COMPUTED: Partial<Record<LeadColumn, string>> = {
-  id: leadIdSql(`c."value"`),
-  seq: `c."value"`,
-  sourceId: `s."id"`,
-  currency: `w."currency"`,
-};
+// The lead's columns other than those the statement computes (id, seq, source, currency, owner).
+const COMPUTED_COLUMNS: readonly LeadColumn[] = ["id", "seq", "sourceId", "currency", "ownerId", "assignedAt"];
+const LEAD_PARAMS = (Object.keys(LEAD_COLUMNS) as LeadColumn[]).filter((name) => !COMPUTED_COLUMNS.includes(name));
 
 function leadStatement(withSourceLookup: boolean): string {
   const base = LEAD_PARAMS.length; // $1..$base: the lead's columns
@@ -57,11 +52,25 @@ function leadStatement(withSourceLookup: boolean): string {
     logIp: `$${base + 6}::text`,
     logEncoding: `$${base + 7}::text`,
     emails: `$${base + 8}::boolean`,
+    // The early routing plan (lib/routing/intake-assignment.ts planPostgres).
+    ruleId: `$${base + 9}::text`,
+    n: `$${base + 10}::int`,
+    onDuty: `$${base + 11}::boolean[]`,
+    userIds: `$${base + 12}::text[]`,
+    ownerId: `$${base + 13}::text`,
   };
   const paramOf = (name: LeadColumn) => `$${LEAD_PARAMS.indexOf(name) + 1}::${PG_CAST[LEAD_COLUMNS[name]]}`;
   const leadColumns = Object.keys(LEAD_COLUMNS) as LeadColumn[];
   const teamId = paramOf("teamId");
   const createdAt = paramOf("createdAt");
+  const computed: Partial<Record<LeadColumn, string>> = {
+    id: leadIdSql(`c."value"`),
+    seq: `c."value"`,
+    sourceId: `s."id"`,
+    currency: `w."currency"`,
+    ownerId: `(SELECT o."userId" FROM o)`,
+    assignedAt: `CASE WHEN EXISTS (SELECT 1 FROM o) THEN ${createdAt} END`,
+  };
   // pickSource's order: the requested name, else the API source.
   const source = withSourceLookup
     ? `SELECT "id", "name" FROM "LeadSource" WHERE "teamId" = ${teamId} AND "nameKey" IN (${p.wanted}, ${p.api})
@@ -71,14 +80,20 @@ function leadStatement(withSourceLookup: boolean): string {
     WITH s AS (${source}),
     w AS (SELECT COALESCE((SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1), '${DEFAULT_CURRENCY}') AS "currency"),
     c AS (${counterSql("1", ` AND EXISTS (SELECT 1 FROM s)`)}),
+    rr AS (
+      UPDATE "AssignmentRule" a SET "turn" = ${nextTurnSql("a", p.n, p.onDuty)}
+      WHERE a."id" = ${p.ruleId} AND a."teamId" = ${teamId} RETURNING a."turn"),
+    o AS (
+      SELECT m."userId" FROM "Membership" m
+      WHERE m."teamId" = ${teamId} AND m."userId" = COALESCE((${p.userIds})[(SELECT rr."turn" FROM rr)], ${p.ownerId})),
     l AS (
       INSERT INTO "Lead" (${leadColumns.map(quoteName).join(", ")})
-      SELECT ${leadColumns.map((name) => COMPUTED[name] ?? paramOf(name)).join(", ")} FROM c, s, w
-      RETURNING "id", "seq"),
+      SELECT ${leadColumns.map((name) => computed[name] ?? paramOf(name)).join(", ")} FROM c, s, w
+      RETURNING "id", "seq", "ownerId"),
     r AS (
       INSERT INTO "ApiRequest" ("teamId", "apiKeyId", "formId", "createdAt", "status", "leadId", "error", "ip", "encoding")
       SELECT ${teamId}, ${p.logApiKey}, ${p.logForm}, ${createdAt}, 201, l."id", NULL, ${p.logIp}, ${p.logEncoding} FROM l WHERE ${p.logWanted})
-    SELECT l."id", l."seq", s."id" AS "sourceId", s."name" AS "sourceName", w."currency",
+    SELECT l."id", l."seq", l."ownerId", s."id" AS "sourceId", s."name" AS "sourceName", w."currency",
       (SELECT t."slug" FROM "Team" t WHERE t."id" = ${teamId}) AS "teamSlug",
       (SELECT t."routingVersion" FROM "Team" t WHERE t."id" = ${teamId}) AS "routingVersion",
       ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = ${teamId} AND e."enabled"
@@ -110,6 +125,7 @@ type LeadStatementRow = {
   currency: string;
   teamSlug: string;
   routingVersion: number;
+  ownerId: string | null;
 } & Omit<Recipients, "teamSlug">;
 
 /** Writes one lead and everything that commits with it (lead-writer.ts's writeLead on PostgreSQL). */
@@ -138,7 +154,11 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
   const statement = keys ? STATEMENTS.leadBySource : STATEMENTS.leadChosenSource;
-  const sourceParams = keys ?? ("chosen" in write.source ? [write.source.chosen.id, write.source.chosen.name] : []);
+  const chosen = "chosen" in write.source ? write.source.chosen : null;
+  const sourceParams = keys ?? (chosen ? [chosen.id, chosen.name] : []);
+  const teamId = write.lead.teamId;
+  const early = await planPostgres(client, { teamId, lead: write.lead, sourceId: chosen?.id ?? null, now: write.now });
+  const planned = early?.owner;
   const { rows } = await client.query<LeadStatementRow>({
     ...statement,
     values: [
@@ -150,14 +170,25 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
       log?.ip ?? null,
       log?.encoding ?? null,
       write.events.emails,
+      planned?.ruleId ?? null,
+      planned?.n ?? 1,
+      planned?.onDuty ?? [],
+      planned?.userIds ?? [],
+      planned?.ownerId ?? null,
     ],
   });
   const row = rows[0];
   if (!row) throw new MissingApiSource();
   const source = { id: row.sourceId, name: row.sourceName };
   const lead = { ...write.lead, sourceId: source.id, currency: row.currency };
-  const teamId = write.lead.teamId;
-  const assigned = await assignPostgres(client, { teamId, version: row.routingVersion, leadId: row.id, lead, now: write.now });
+  const assigned = await settlePostgres(client, early, {
+    teamId,
+    version: Number(row.routingVersion),
+    leadId: row.id,
+    lead,
+    now: write.now,
+    ownerId: row.ownerId,
+  });
   const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner };
   const jobs = outboxJobs(write, created, { ...row, teamSlug: () => row.teamSlug });
   for (const job of jobs) {

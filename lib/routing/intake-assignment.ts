@@ -4,7 +4,7 @@ import { PG_CAST, pgValue } from "../db/column-values";
 import { preparedPerConnection } from "../db/driver";
 import type { LeadOwner } from "../webhooks/lead-created-event";
 import { pickTurn, routeLead, type RoutePlan, type Routing } from "./route-lead";
-import { routingPostgres, routingSqlite } from "./routing-snapshot";
+import { cachedRouting, routingPostgres, routingSqlite } from "./routing-snapshot";
 import type { RoutedLead } from "./rule-conditions";
 
 // Assignment at intake (docs/routing.md "At intake"), inside the lead's own transaction, on
@@ -12,6 +12,9 @@ import type { RoutedLead } from "./rule-conditions";
 // version), the plan (route-lead.ts), a round robin's turn taken and advanced on its rule's
 // row, and the owner checked to be a member still. A team without rules costs nothing but
 // reading its version (SQLite: one indexed read; PostgreSQL: a column of the lead's statement).
+// On PostgreSQL the plan is made before the lead's statement, which carries it out (every
+// statement after the counter's UPDATE lengthens the time every create of the database waits
+// for its row lock): planPostgres, then settlePostgres.
 
 /** The lead's owner and when it got them; both null when it stays unassigned. */
 export type Assignment = { owner: LeadOwner; assignedAt: Date | null };
@@ -60,6 +63,17 @@ function chosenSqlite(s: SqliteStatements, plan: RoutePlan): string | null {
   return plan.userIds[picked.index]!;
 }
 
+/**
+ * pickTurn in SQL, for the rule row `rule` (its "turn" as committed: the UPDATE that uses this
+ * locks the row, so instances take turns fairly), `n` members and the on-duty `mask`: the new
+ * turn, which is also the 1-based index of the member who gets the lead.
+ */
+export function nextTurnSql(rule: string, n: string, mask: string): string {
+  const start = `(${rule}."turn" % ${n})`;
+  return `COALESCE((SELECT (${start} + g.k) % ${n} + 1 FROM generate_series(0, ${n} - 1) AS g(k)
+    WHERE (${mask})[(${start} + g.k) % ${n} + 1] ORDER BY g.k LIMIT 1), ${rule}."turn")`;
+}
+
 const POSTGRES = {
   // The member only while they are one (a removal since the routing was read leaves it unassigned).
   owner: {
@@ -67,20 +81,76 @@ const POSTGRES = {
     text: `UPDATE "Lead" l SET "ownerId" = m."userId", "assignedAt" = $3::${PG_CAST.timestamp}
       FROM "Membership" m WHERE l."id" = $1 AND m."teamId" = $2 AND m."userId" = $4 RETURNING l."ownerId"`,
   },
-  // pickTurn in SQL: the rule's row is locked by its UPDATE and the turn computed from the row
-  // as committed, so instances take turns fairly; the new turn (index + 1) names the member.
   turn: {
     name: "routing_assign_turn",
     text: `WITH r AS (
-        UPDATE "AssignmentRule" a SET "turn" = COALESCE((
-          SELECT ((a."turn" % $5) + g.k) % $5 + 1 FROM generate_series(0, $5 - 1) AS g(k)
-          WHERE ($6::boolean[])[((a."turn" % $5) + g.k) % $5 + 1] ORDER BY g.k LIMIT 1), a."turn")
-        WHERE a."id" = $4 RETURNING a."turn")
+        UPDATE "AssignmentRule" a SET "turn" = ${nextTurnSql("a", "$5", "$6::boolean[]")} WHERE a."id" = $4 RETURNING a."turn")
       UPDATE "Lead" l SET "ownerId" = m."userId", "assignedAt" = $3::${PG_CAST.timestamp}
       FROM r, "Membership" m WHERE l."id" = $1 AND m."teamId" = $2 AND m."userId" = ($7::text[])[r."turn"]
       RETURNING l."ownerId"`,
   },
+  unassign: { name: "routing_unassign", text: `UPDATE "Lead" SET "ownerId" = NULL, "assignedAt" = NULL WHERE "id" = $1` },
 } as const;
+
+/**
+ * The plan as the lead's own statement takes it (lead-writer-postgres.ts): a round robin's
+ * rule, its members and who of them is on duty, or a fixed owner; all empty when the lead
+ * stays unassigned.
+ */
+export type PlannedOwner = {
+  ruleId: string | null;
+  n: number;
+  onDuty: readonly boolean[];
+  userIds: readonly string[];
+  ownerId: string | null;
+};
+
+const NO_OWNER: PlannedOwner = { ruleId: null, n: 1, onDuty: [], userIds: [], ownerId: null };
+
+function plannedOwner(plan: RoutePlan): PlannedOwner {
+  if (plan.kind === "unassigned") return NO_OWNER;
+  if (plan.kind === "owner") return { ...NO_OWNER, ownerId: plan.userId };
+  return { ruleId: plan.ruleId, n: plan.userIds.length, onDuty: plan.onDuty, userIds: plan.userIds, ownerId: null };
+}
+
+/** A plan made before the lead's statement, and the routing it was made from. */
+export type EarlyPlan = { routing: Routing; owner: PlannedOwner };
+
+/**
+ * Before the lead's statement: the plan from the team's routing as this process has it (read
+ * now when it has none), so the statement itself assigns the lead and takes the turn, with no
+ * statement more while the team's counter row is locked. Null when the plan needs the source
+ * the statement resolves (a rule tests the source, and the request named one by name).
+ */
+export async function planPostgres(
+  client: pg.PoolClient,
+  options: { teamId: string; lead: Omit<RoutedLead, "sourceId">; sourceId: string | null; now: Date },
+): Promise<EarlyPlan | null> {
+  const routing = cachedRouting(options.teamId) ?? (await routingPostgres(client, options.teamId, -1));
+  if (!routing) return null;
+  if (!routes(routing)) return { routing, owner: NO_OWNER };
+  if (options.sourceId === null && routing.rules.some((rule) => rule.conditions.some((condition) => condition.field === "source")))
+    return null;
+  return { routing, owner: plannedOwner(routeLead(routing, { ...options.lead, sourceId: options.sourceId ?? "" }, options.now)) };
+}
+
+/**
+ * After the lead's statement, which read the team's routing `version` and gave the lead
+ * `ownerId` by the early plan: that owner when the plan was made at that version; otherwise
+ * the lead is assigned again now, by the team's current routing (assignPostgres).
+ */
+export async function settlePostgres(
+  client: pg.PoolClient,
+  early: EarlyPlan | null,
+  options: { teamId: string; version: number; leadId: string; lead: RoutedLead; now: Date; ownerId: string | null },
+): Promise<Assignment> {
+  if (early && early.routing.version === options.version) {
+    return options.ownerId ? { owner: ownerOf(early.routing, options.ownerId), assignedAt: options.now } : UNASSIGNED;
+  }
+  const assigned = await assignPostgres(client, options);
+  if (!assigned.owner && options.ownerId) await client.query({ ...POSTGRES.unassign, values: [options.leadId] });
+  return assigned;
+}
 
 /**
  * Whom the new lead `leadId` goes to, inside its PostgreSQL transaction, after its row is

@@ -106,6 +106,11 @@ function keep(teamId: string, routing: Routing): Routing {
   return routing;
 }
 
+/** The team's routing as this process last read it, whatever its version; undefined when it never did. */
+export function cachedRouting(teamId: string): Routing | undefined {
+  return cache.get(teamId);
+}
+
 type SqliteStatements = { team: Database.Statement; rules: Database.Statement; members: Database.Statement };
 const statementsOf = preparedPerConnection((database): SqliteStatements => {
   const prepare = (sql: string) => database.prepare(sql).safeIntegers(false);
