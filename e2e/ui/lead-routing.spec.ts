@@ -5,6 +5,7 @@ import { CLI_ACTOR, listAuditEvents } from "../../lib/audit/audit-log";
 import { findLead } from "../../lib/leads/lead-store";
 import { readTeamRouting, saveRule } from "../../lib/routing/assignment-rules";
 import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { saveScreenshot } from "../support/screenshots";
 import { authHeaders, CREATE_LEAD, newTeam, newUser, newTeamWithUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -103,7 +104,10 @@ test("an admin builds a round-robin rule; two leads go to its two members in tur
 
   await test.step("tests leads in the box: Ada's turn, and no rule for a newsletter lead", async () => {
     await testLead(page, { name: "Preview Person", utm_source: "Google" }, `Landing page (${key.keyId})`);
-    await expect(testBox(page).getByRole("status")).toHaveText(/^Matches rule 'Google Ads' → Ada Able\. /);
+    await expect(testBox(page).getByRole("status")).toHaveText(
+      "Matches rule 'Google Ads' → Ada Able. It is this member's turn in the round robin.",
+    );
+    await saveScreenshot(page, "lead-routing");
     await testLead(page, { name: "Preview Person", utm_source: "newsletter" });
     await expect(testBox(page).getByRole("status")).toHaveText("No rule matches → unassigned.");
     await testLead(page, '["Preview Person"]');

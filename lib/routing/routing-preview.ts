@@ -59,14 +59,14 @@ export async function previewRouting(options: {
   };
   if (plan.kind === "unassigned") {
     const because = rule
-      ? `It matches "${rule.name}", but nobody it names is on duty and it has no fallback.`
+      ? "Nobody the rule names is on duty now, and it has no fallback."
       : "No rule matches it, and the team has no fallback member.";
     return { ok: true, rule: named, owner: null, because };
   }
   if (plan.kind === "owner") {
     const because = {
-      rule: `It matches "${rule?.name}".`,
-      rule_fallback: `It matches "${rule?.name}", but nobody it names is on duty: its fallback gets it.`,
+      rule: "The rule gives it to this member.",
+      rule_fallback: "Nobody the rule names is on duty now: its fallback gets it.",
       team_fallback: "No rule matches it: the team's fallback member gets it.",
     }[plan.reason];
     return { ok: true, rule: named, owner: person(plan.userId), because };
@@ -76,5 +76,5 @@ export async function previewRouting(options: {
   const owner = picked ? person(plan.userIds[picked.index]!) : null;
   const offDuty = plan.onDuty.filter((onDuty) => !onDuty).length;
   const skipped = offDuty ? ` (${offDuty} of its members ${offDuty === 1 ? "is" : "are"} away or off duty now)` : "";
-  return { ok: true, rule: named, owner, because: `It matches "${rule?.name}": it is this member's turn in the round robin${skipped}.` };
+  return { ok: true, rule: named, owner, because: `It is this member's turn in the round robin${skipped}.` };
 }
