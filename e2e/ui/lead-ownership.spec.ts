@@ -3,6 +3,7 @@ import { listAuditEvents } from "../../lib/audit/audit-log";
 import { createLead } from "../../lib/leads/create-lead";
 import { findLead } from "../../lib/leads/lead-store";
 import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { recordAction, replayAction } from "../support/server-actions";
 import { newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -84,4 +85,48 @@ test("a member cannot reassign a lead another member owns; the refusal is shown"
   await card(secondPage).getByRole("button", { name: "Take this lead" }).click();
   await expect(card(secondPage).getByRole("alert")).toHaveText("This lead is already assigned; only owners and admins reassign leads.");
   expect((await findLead({ id: leadId, teamId: team.id }))?.ownerId).toBe(first.id);
+});
+
+test("forged server-action calls are refused: a member replaying an admin's assignment, a user of another team replaying a status change", async ({
+  signInAs,
+}) => {
+  const { team, user: admin } = await newTeamWithUser("admin");
+  const member = await newUser({ team, role: "member", name: "Mia Member" });
+  await newUser({ team, role: "member", name: "Otto Other" });
+  const { team: elsewhere, user: outsider } = await newTeamWithUser("owner");
+  const { leadId } = await createLead({ team, apiKeyId: null, input: { extraFields: {}, name: "Guarded Lead" } });
+
+  // The admin's real calls, recorded: assign the lead to Otto, set it Qualified.
+  const adminPage = await signInAs(admin);
+  await adminPage.goto(`/t/${team.slug}/leads/${leadId}`);
+  await card(adminPage).getByLabel("Change owner").selectOption({ label: "Otto Other" });
+  const assign = await recordAction(adminPage, () => card(adminPage).getByRole("button", { name: "Save owner" }).click());
+  await expect(shown(adminPage, "Owner")).toHaveText("Otto Other");
+  await card(adminPage).getByLabel("Change status").selectOption({ label: "Qualified" });
+  const qualify = await recordAction(adminPage, () => card(adminPage).getByRole("button", { name: "Save status" }).click());
+  await expect(shown(adminPage, "Status")).toHaveText("Qualified");
+  // Back to unassigned and New, so a forged call that went through would show.
+  await card(adminPage).getByLabel("Change owner").selectOption({ label: "No one" });
+  await card(adminPage).getByRole("button", { name: "Save owner" }).click();
+  await expect(shown(adminPage, "Owner")).toHaveText("Unassigned");
+  await card(adminPage).getByLabel("Change status").selectOption({ label: "New" });
+  await card(adminPage).getByRole("button", { name: "Save status" }).click();
+  await expect(shown(adminPage, "Status")).toHaveText(/^New/);
+
+  // A member replays the assignment to Otto: members take leads for themselves only.
+  const memberPage = await signInAs(member);
+  const forgedAssign = await replayAction(memberPage, assign);
+  expect(forgedAssign.text).toContain("Members can take a lead only for themselves; owners and admins assign leads to others.");
+  // A user of another team (an owner there) replays the status change of this team's lead.
+  const outsiderPage = await signInAs(outsider);
+  const forgedStatus = await replayAction(outsiderPage, qualify);
+  expect(forgedStatus.text).toContain("Team not found.");
+  // The same call aimed at the outsider's own team, with this team's lead id: not theirs.
+  const aimed = qualify.body.replace(JSON.stringify(team.slug), JSON.stringify(elsewhere.slug));
+  expect(aimed).not.toBe(qualify.body);
+  const forgedElsewhere = await replayAction(outsiderPage, qualify, aimed);
+  expect(forgedElsewhere.text).toContain("A lead was not found in this team");
+
+  const stored = await findLead({ id: leadId, teamId: team.id });
+  expect([stored?.status, stored?.ownerId]).toEqual(["new", null]);
 });

@@ -48,10 +48,13 @@ const toRule = (row: RuleRecord): StoredRule => ({
 
 /** The team's rules in order, and its fallback member. */
 export async function readTeamRouting(teamId: string, client: Tx = db()): Promise<TeamRouting> {
-  const [rules, team] = await Promise.all([
-    client.assignmentRule.findMany({ where: { teamId }, orderBy: [{ position: "asc" }, { id: "asc" }], select: RULE_SELECT }),
-    client.team.findUnique({ where: { id: teamId }, select: { routingFallbackUserId: true } }),
-  ]);
+  // One after another: inside a transaction Prisma's pg client runs one query at a time.
+  const rules = await client.assignmentRule.findMany({
+    where: { teamId },
+    orderBy: [{ position: "asc" }, { id: "asc" }],
+    select: RULE_SELECT,
+  });
+  const team = await client.team.findUnique({ where: { id: teamId }, select: { routingFallbackUserId: true } });
   return { rules: rules.map(toRule), fallbackUserId: team?.routingFallbackUserId ?? null };
 }
 

@@ -7,18 +7,21 @@ import { RULE_MODES, type Routing, type RoutingMember, type RoutingRule, type Ru
 import { compileCondition, conditionSchema } from "./rule-conditions";
 
 // A team's routing as the intake reads it (docs/routing.md "At intake"): its enabled rules in
-// order, its fallback member and its members' availability, read on the database driver in
-// the lead's own transaction and kept per process under the team's routingVersion. Every
-// change that can change whom a lead goes to bumps that version (the rules and the fallback:
-// assignment-rule-store.ts; a member's availability: lib/users/availability-store.ts; a
-// membership: lib/teams/membership-changes.ts), and the lead's transaction reads the version
-// with the lead, so a cached routing is used only while it is the team's current one.
+// order, its fallback member and its members' availability and choice of assignment emails
+// (so the lead's transaction queues the owner's email with no statement more), read on the
+// database driver in the lead's own transaction and kept per process under the team's
+// routingVersion. Every change that can change whom a lead goes to, or whether they hear of
+// it, bumps that version (the rules and the fallback: assignment-rule-store.ts; a member's
+// availability: lib/users/availability-store.ts; a membership: lib/teams/membership-changes.ts;
+// a member's assignment emails: lib/notifications/notification-changes.ts), and the lead's
+// transaction reads the version with the lead, so a cached routing is used only while it is
+// the team's current one.
 
 const SQL = {
   team: `SELECT "routingVersion", "routingFallbackUserId" FROM "Team" WHERE "id" = ?`,
   rules: `SELECT "id", "name", "conditions", "mode", "userIds", "fallbackUserId" FROM "AssignmentRule"
     WHERE "teamId" = ? AND "enabled" ORDER BY "position", "id"`,
-  members: `SELECT u."id", u."email", u."name", u."away", u."awayUntil", u."workingHours" FROM "Membership" m JOIN "User" u ON u."id" = m."userId"
+  members: `SELECT u."id", u."email", u."name", u."away", u."awayUntil", u."workingHours", m."notifyAssignments" FROM "Membership" m JOIN "User" u ON u."id" = m."userId"
     WHERE m."teamId" = ?`,
 };
 
@@ -38,7 +41,18 @@ const POSTGRES = {
 
 type TeamRow = { routingVersion: number | string; routingFallbackUserId: string | null };
 type RuleRow = { id: string; name: string; conditions: unknown; mode: string; userIds: unknown; fallbackUserId: string | null };
-type MemberRow = { id: string; email: string; name: string | null; away: unknown; awayUntil: unknown; workingHours: unknown };
+type MemberRow = {
+  id: string;
+  email: string;
+  name: string | null;
+  away: unknown;
+  awayUntil: unknown;
+  workingHours: unknown;
+  notifyAssignments: unknown;
+};
+
+/** A boolean column: 0/1 on SQLite, true/false on PostgreSQL. */
+const readBoolean = (value: unknown) => value === true || value === 1 || value === 1n;
 
 /** JSON text (SQLite) or an already parsed jsonb value (PostgreSQL). */
 function readJson(value: unknown): unknown {
@@ -83,9 +97,10 @@ export function routingFromRows(team: TeamRow, rules: readonly RuleRow[], member
     availability.set(member.id, {
       email: member.email,
       name: member.name,
-      away: member.away === true || member.away === 1 || member.away === 1n,
+      away: readBoolean(member.away),
       awayUntil: readDriverTime(member.awayUntil),
       workingHours: parseWorkingHours(readJson(member.workingHours)),
+      notifyAssignments: readBoolean(member.notifyAssignments),
     });
   }
   return {
@@ -134,12 +149,11 @@ export function routingSqlite(database: Database.Database, teamId: string): Rout
 export async function routingPostgres(client: pg.PoolClient, teamId: string, version: number): Promise<Routing | null> {
   const cached = cache.get(teamId);
   if (cached && cached.version === version) return cached;
-  const [team, rules, members] = await Promise.all([
-    client.query<TeamRow>({ ...POSTGRES.team, values: [teamId] }),
-    client.query<RuleRow>({ ...POSTGRES.rules, values: [teamId] }),
-    client.query<MemberRow>({ ...POSTGRES.members, values: [teamId] }),
-  ]);
+  // One after another: a pg client runs one query at a time (queuing them is deprecated).
+  const team = await client.query<TeamRow>({ ...POSTGRES.team, values: [teamId] });
   if (!team.rows[0]) return null;
+  const rules = await client.query<RuleRow>({ ...POSTGRES.rules, values: [teamId] });
+  const members = await client.query<MemberRow>({ ...POSTGRES.members, values: [teamId] });
   return keep(teamId, routingFromRows(team.rows[0], rules.rows, members.rows));
 }
 
