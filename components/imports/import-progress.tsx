@@ -25,7 +25,18 @@ function pace(view: ImportStatusView, now: number): { rate: number | null; left:
  * survives a reload and every admin sees the same), with Cancel. When the import ends the
  * page reloads into its result.
  */
-export function ImportProgress({ slug, id, initial }: { slug: string; id: string; initial: ImportStatusView }) {
+export function ImportProgress({
+  slug,
+  id,
+  initial,
+  assignment,
+}: {
+  slug: string;
+  id: string;
+  initial: ImportStatusView;
+  /** How its new leads are assigned ("Assigned by the rules", …). */
+  assignment: string;
+}) {
   const router = useRouter();
   const [view, setView] = useState(initial);
   const [now, setNow] = useState(() => Date.now());
@@ -74,6 +85,9 @@ export function ImportProgress({ slug, id, initial }: { slug: string; id: string
       <p className="text-sm text-slate-600">
         So far: {number(view.createdCount)} created, {number(view.updatedCount)} updated, {number(view.skippedCount)} skipped as duplicates,{" "}
         {number(view.refusedCount)} refused. You can leave this page: the import goes on in the background.
+      </p>
+      <p className="text-sm text-slate-700">
+        <span className="font-medium">Owners:</span> {assignment}
       </p>
       <FormError error={error} />
       {view.status !== "cancelling" ? (

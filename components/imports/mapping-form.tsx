@@ -4,12 +4,14 @@ import { useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { discardImportAction, previewImportAction, startImportAction, type ImportChoices } from "@/app/t/[slug]/leads/import/actions";
 import { COLUMN_TARGETS, TARGET_LABELS, type ColumnMapping, type ColumnTarget } from "@/lib/imports/column-mapping";
+import type { AssignmentOptions } from "@/lib/imports/import-assignment-choice";
 import type { Preview, PreviewRow } from "@/lib/imports/import-preview";
 import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
 import { namedChoices, SelectOptions } from "@/components/ui/select-options";
 import { buttonClass, cardClass, focusRingClass, inputClass, labelClass } from "@/components/ui/styles";
 import { TableHead } from "@/components/ui/table-head";
+import { AssignmentChoice, type AssignChoice } from "./assignment-choice";
 
 const th = "px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase";
 const td = "px-3 py-2 text-sm text-slate-800 align-top";
@@ -35,8 +37,8 @@ function problems(row: PreviewRow): string {
 
 /**
  * Steps 2 to 4 of Leads → Import: each column's field (proposed from its name, or the
- * team's last mapping of the same headers), the source and duplicates choices, a preview
- * of the first rows as they will be stored, and the start.
+ * team's last mapping of the same headers), the source, duplicates and owner choices, a
+ * preview of the first rows as they will be stored, and the start.
  */
 export function MappingForm({
   slug,
@@ -47,6 +49,7 @@ export function MappingForm({
   proposed,
   remembered,
   sources,
+  assignment,
 }: {
   slug: string;
   id: string;
@@ -56,15 +59,17 @@ export function MappingForm({
   proposed: ColumnMapping;
   remembered: boolean;
   sources: { id: string; name: string }[];
+  assignment: AssignmentOptions;
 }) {
   const router = useRouter();
   const [mapping, setMapping] = useState<ColumnMapping>(proposed);
   const [duplicates, setDuplicates] = useState<ImportChoices["duplicates"]>("skip");
   const [sourceId, setSourceId] = useState<string>("");
+  const [assign, setAssign] = useState<AssignChoice>({ mode: "none", userId: null });
   const [preview, setPreview] = useState<Preview | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
-  const choices: ImportChoices = { mapping, duplicates, sourceId: sourceId || null };
+  const choices: ImportChoices = { mapping, duplicates, sourceId: sourceId || null, assign };
 
   const changed = (update: () => void) => {
     update();
@@ -190,6 +195,8 @@ export function MappingForm({
           </div>
         </fieldset>
       </section>
+
+      <AssignmentChoice slug={slug} value={assign} onChange={setAssign} options={assignment} />
 
       <FormError error={error} />
       <div className="flex flex-wrap gap-2">

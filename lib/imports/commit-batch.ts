@@ -4,13 +4,22 @@ import type { JobLease } from "../jobs/dispatcher";
 import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-merge-store";
 import { writeLeadBatch } from "../leads/lead-writer";
 import type { NewLead } from "../leads/new-lead";
+import {
+  batchAssignment,
+  batchOwners,
+  NO_ASSIGNMENT,
+  RoutingMovedError,
+  type BatchAssignment,
+  type ImportAssignChoice,
+} from "../routing/import-assignment";
+import { now } from "../time/clock";
 import { advanceCursor, insertRefusedRows } from "./import-store";
 
 // The one transaction that commits a batch of an import (lib/imports/import-job.ts): the
 // job's claim extended, duplicates filled, the cursor fenced and advanced, refused rows
-// stored, new leads written through the lead writer. The rows are the stores': the job's
-// (lib/jobs/job-store.ts), the leads' (lead-merge-store.ts, the lead writer), the import's
-// (import-store.ts).
+// stored, new leads given their owners (lib/routing/import-assignment.ts) and written through
+// the lead writer. The rows are the stores': the job's (lib/jobs/job-store.ts), the leads'
+// (lead-merge-store.ts, the lead writer), the import's (import-store.ts).
 
 /** A lead an import's batch updates (duplicates mode "update"): the fields it fills. */
 export type LeadFill = { id: string; fill: (lead: FillableLead) => FillableLead | null };
@@ -28,7 +37,12 @@ export type Batch = {
   updatedPending: number;
   skipped: number;
   refused: { row: number; cells: string[]; reason: string }[];
+  /** Whom the new leads go to (the import's choice); none when absent. */
+  assign?: ImportAssignChoice;
 };
+
+/** Times a batch is tried again when the team's routing changes under it, before the job's own retry. */
+const ROUTING_ATTEMPTS = 3;
 
 /** The batch's commit was refused: the import's cursor moved or the job's claim was lost (another runner has it). */
 export class BatchFencedError extends Error {
@@ -61,14 +75,30 @@ async function fillDuplicates(tx: Tx, batch: Batch): Promise<number> {
 
 /**
  * Commits one batch in one short transaction: the job's claim extended (only while this
- * worker holds it), the updated leads filled, the import's cursor and counts advanced (only
- * from `from`: a second runner's batch of the same rows finds the cursor moved and rolls
- * back), the refused rows stored, the new leads inserted with consecutive ids in file
- * order. Returns the counts the batch added.
+ * worker holds it), the updated leads filled (their owners kept), the import's cursor and
+ * counts advanced (only from `from`: a second runner's batch of the same rows finds the
+ * cursor moved and rolls back), the refused rows stored, the new leads given their owners
+ * and inserted with consecutive ids in file order. Returns the counts the batch added.
  */
 export async function commitBatch(
   batch: Batch,
   claim: { job: ClaimedJob; lease: JobLease; now: Date },
+): Promise<{ created: number; updated: number }> {
+  for (let attempt = 1; ; attempt++) {
+    // Read afresh for each batch: the rules as they are when the batch runs apply.
+    const assignment = await batchAssignment(batch.teamId, batch.assign ?? NO_ASSIGNMENT);
+    try {
+      return await commitOnce(batch, claim, assignment);
+    } catch (error) {
+      if (!(error instanceof RoutingMovedError) || attempt >= ROUTING_ATTEMPTS) throw error;
+    }
+  }
+}
+
+function commitOnce(
+  batch: Batch,
+  claim: { job: ClaimedJob; lease: JobLease; now: Date },
+  assignment: BatchAssignment,
 ): Promise<{ created: number; updated: number }> {
   return db().$transaction(
     async (tx) => {
@@ -83,8 +113,13 @@ export async function commitBatch(
         throw new BatchFencedError("The import's cursor moved: another runner committed these rows");
       }
       await insertRefusedRows(tx, batch.importId, batch.refused);
-      // Last: the lead counter's row lock is held from here to the commit only.
-      await writeLeadBatch(tx, batch.leads);
+      // Last: the lead counter's row lock is held from here to the commit only (from the
+      // owners' round-robin turns, on PostgreSQL, which lock it first: import-assignment.ts).
+      const owners = await batchOwners(tx, { teamId: batch.teamId, assignment, leads: batch.leads, now: now() });
+      await writeLeadBatch(
+        tx,
+        batch.leads.map((lead, index) => ({ ...lead, ownerId: owners[index] })),
+      );
       return { created: batch.leads.length, updated };
     },
     { maxWait: 10_000, timeout: 30_000 },

@@ -241,7 +241,15 @@ export async function runImport(options: {
       await nextTurn();
       const sorted = await sortDuplicates(record, prepared);
       await commitBatch(
-        { importId: record.id, teamId: record.teamId, from: record.cursor, rows: rows.length, refused, ...sorted },
+        {
+          importId: record.id,
+          teamId: record.teamId,
+          from: record.cursor,
+          rows: rows.length,
+          refused,
+          ...sorted,
+          assign: { mode: record.assignMode, userId: record.assignUserId },
+        },
         { job: options.job, lease: options.lease, now: now() },
       );
       await nextTurn();

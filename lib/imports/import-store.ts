@@ -1,5 +1,6 @@
 import { db, type Tx } from "../db/client";
 import { rawJson } from "../db/raw-json";
+import type { ImportAssignChoice, ImportAssignMode } from "../routing/import-assignment";
 import type { ColumnMapping } from "./column-mapping";
 
 // The imports' data (Import, ImportRefusedRow): a draft, its queueing, its cursor and
@@ -25,6 +26,9 @@ export type ImportRecord = {
   mapping: ColumnMapping | null;
   duplicates: DuplicatesMode;
   sourceId: string | null;
+  /** Whom its new leads go to (docs/routing.md "Imports"); assignUserId with "member" only. */
+  assignMode: ImportAssignMode;
+  assignUserId: string | null;
   totalRows: number;
   cursor: number;
   createdCount: number;
@@ -47,6 +51,7 @@ function toRecord(row: Row): ImportRecord {
     ...row,
     status: row.status as ImportStatus,
     duplicates: row.duplicates as DuplicatesMode,
+    assignMode: row.assignMode as ImportAssignMode,
     headers: row.headers as string[],
     mapping: (row.mapping as ColumnMapping | null) ?? null,
   };
@@ -97,7 +102,14 @@ export async function lastMapping(teamId: string, headerSignature: string): Prom
  */
 export async function queueDraft(
   tx: Tx,
-  options: { teamId: string; id: string; mapping: ColumnMapping; duplicates: DuplicatesMode; sourceId: string | null },
+  options: {
+    teamId: string;
+    id: string;
+    mapping: ColumnMapping;
+    duplicates: DuplicatesMode;
+    sourceId: string | null;
+    assign: ImportAssignChoice;
+  },
 ): Promise<boolean> {
   const { count } = await tx.import.updateMany({
     where: { id: options.id, teamId: options.teamId, status: "draft" },
@@ -107,9 +119,17 @@ export async function queueDraft(
       mapping: rawJson(options.mapping),
       duplicates: options.duplicates,
       sourceId: options.sourceId,
+      assignMode: options.assign.mode,
+      assignUserId: options.assign.mode === "member" ? options.assign.userId : null,
     },
   });
   return count === 1;
+}
+
+/** How the member an import assigns its leads to is named (their name, else their email); null when the user is gone. */
+export async function assigneeName(userId: string): Promise<string | null> {
+  const user = await db().user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
+  return user ? user.name || user.email : null;
 }
 
 /** The id of the import's job (the newest, should it have been queued again). */

@@ -4,6 +4,7 @@ import type { AuditActor } from "../audit/audit-log";
 import { Dispatcher } from "../jobs/dispatcher";
 import { createLead } from "../leads/create-lead";
 import type { LeadInput } from "../leads/parse-lead-input";
+import type { ImportAssignChoice } from "../routing/import-assignment";
 import { createTeam } from "../teams/team-store";
 import { proposeMapping, type ColumnMapping } from "./column-mapping";
 import { importHandler } from "./import-job";
@@ -31,16 +32,22 @@ export async function text(stream: ReadableStream<Uint8Array>): Promise<string> 
 /** Starts an import and runs its job to the end through the import lane's dispatcher. */
 export async function run(
   record: ImportRecord,
-  options: { mapping?: ColumnMapping; duplicates?: DuplicatesMode; sourceId?: string | null } = {},
+  options: { mapping?: ColumnMapping; duplicates?: DuplicatesMode; sourceId?: string | null; assign?: ImportAssignChoice } = {},
 ): Promise<ImportRecord> {
   const started = await startImport({
     record,
     mapping: options.mapping ?? proposeMapping(record.headers),
     duplicates: options.duplicates ?? "create",
     sourceId: options.sourceId ?? null,
+    assign: options.assign,
     actor,
   });
   assert.deepEqual(started, { ok: true });
+  return finish(record);
+}
+
+/** Runs a started import's job to the end through the import lane's dispatcher. */
+export async function finish(record: ImportRecord): Promise<ImportRecord> {
   // The lane takes what is due (other tests leave queued imports too) until this one has ended.
   const dispatcher = new Dispatcher({
     handlers: { import: importHandler },

@@ -13,9 +13,11 @@ import { BOM, csvRow } from "../leads/csv";
 import { LIMITS } from "../leads/lead-input-schema";
 import { deletionTransaction } from "../leads/delete-leads";
 import { deleteLeads, importedLeads } from "../leads/lead-store";
+import type { ImportAssignChoice } from "../routing/import-assignment";
 import { listLeadSourceNames } from "../teams/lead-sources";
 import { headerSignature, mappingProblem, proposeMapping, type ColumnMapping } from "./column-mapping";
 import { CsvFileError, inspectCsv, MAX_IMPORT_BYTES } from "./csv-file";
+import { acceptedAssignment, assignmentDetails } from "./import-assignment-choice";
 import { checkDraftRoom, IMPORT_DIR, ImportLimitError, takeUploadSlot } from "./import-drafts";
 import { IMPORT_MAX_ATTEMPTS, importFilePath } from "./import-job";
 import {
@@ -150,6 +152,7 @@ export async function startImport(options: {
   mapping: ColumnMapping;
   duplicates: DuplicatesMode;
   sourceId: string | null;
+  assign?: ImportAssignChoice;
   actor: AuditActor;
   now?: Date;
 }): Promise<StartResult> {
@@ -160,12 +163,15 @@ export async function startImport(options: {
     const sources = await listLeadSourceNames(record.teamId);
     if (!sources.some((s) => s.id === options.sourceId)) return { ok: false, error: "That lead source no longer exists: choose another." };
   }
+  const assign = await acceptedAssignment(record.teamId, options.assign);
+  if (!assign.ok) return assign;
   const { teamId, id } = record;
   const runAt = options.now ?? new Date();
   try {
     // One transaction: the import queued (holding the team's running slot), its job and the audit event.
     const queued = await db().$transaction(async (tx) => {
-      const draft = { teamId, id, mapping: options.mapping, duplicates: options.duplicates, sourceId: options.sourceId };
+      const { mapping, duplicates, sourceId } = options;
+      const draft = { teamId, id, mapping, duplicates, sourceId, assign: assign.choice };
       if (!(await queueDraft(tx, draft))) return false;
       await insertJobs(
         [{ teamId, kind: "import", eventId: id, eventType: "lead.import", payload: id, maxAttempts: IMPORT_MAX_ATTEMPTS, runAt }],
@@ -177,7 +183,7 @@ export async function startImport(options: {
           action: "lead.import_started",
           actor: options.actor,
           targetId: id,
-          details: { fileName: record.fileName, rows: record.totalRows, duplicates: options.duplicates },
+          details: { fileName: record.fileName, rows: record.totalRows, duplicates, ...assignmentDetails(assign.choice) },
         },
         tx,
       );

@@ -42,10 +42,14 @@ export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
 /**
  * Inserts leads inside `tx` (Prisma's, so an import's batch commits with its progress) with
  * consecutive ids in the order given (an import's batch, in file order); returns their ids.
- * Their sources are settled by the caller. The counter is advanced first thing here, so its
- * row lock, which create_lead waits for, is held only from here to the commit.
+ * Their sources and owners are settled by the caller; a lead with an owner is assigned at the
+ * batch's time. The counter is advanced first thing here, so its row lock, which create_lead
+ * waits for, is held only from here to the commit.
  */
-export async function writeLeadBatch(tx: Tx, leads: readonly (NewLead & { importId?: string | null })[]): Promise<string[]> {
+export async function writeLeadBatch(
+  tx: Tx,
+  leads: readonly (NewLead & { importId?: string | null; ownerId?: string | null })[],
+): Promise<string[]> {
   if (!leads.length) return [];
   // Raw: the same statement Prisma would send, without compiling it per call.
   const [counter] = await tx.$queryRawUnsafe<{ value: number | bigint }[]>(counterSql(String(leads.length)));
@@ -55,8 +59,8 @@ export async function writeLeadBatch(tx: Tx, leads: readonly (NewLead & { import
   const rows = leads.map((lead, index) => ({
     ...leadRow(lead, first + index, createdAt),
     importId: lead.importId ?? null,
-    ownerId: null,
-    assignedAt: null,
+    ownerId: lead.ownerId ?? null,
+    assignedAt: lead.ownerId ? createdAt : null,
   }));
   // Multi-row INSERTs: Prisma's createMany compiles a plan per call in its query compiler,
   // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go

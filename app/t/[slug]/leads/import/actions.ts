@@ -8,6 +8,7 @@ import { DUPLICATES_MODES, findImport, type DuplicatesMode } from "@/lib/imports
 import { previewImport, type Preview } from "@/lib/imports/import-preview";
 import { importStatusView, type ImportStatusView } from "@/lib/imports/import-status-view";
 import { cancelImport, discardDraft, startImport, undoImport } from "@/lib/imports/lead-import";
+import { IMPORT_ASSIGN_MODES } from "@/lib/routing/import-assignment";
 
 // Leads → Import (owners and admins); each action checks the Origin, the session and the
 // role itself (withTeamRole). The rules are lib/imports/lead-import.ts.
@@ -18,6 +19,7 @@ const choicesSchema = z.object({
   mapping: mappingSchema,
   duplicates: z.enum(DUPLICATES_MODES as [DuplicatesMode, ...DuplicatesMode[]]),
   sourceId: z.string().max(40).nullable(),
+  assign: z.object({ mode: z.enum(IMPORT_ASSIGN_MODES), userId: z.string().max(40).nullable() }),
 });
 export type ImportChoices = z.infer<typeof choicesSchema>;
 

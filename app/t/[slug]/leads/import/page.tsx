@@ -3,6 +3,7 @@ import Link from "next/link";
 import { MANAGERS, requireTeamPage } from "@/lib/auth/require-team-role";
 import { headerSignature } from "@/lib/imports/column-mapping";
 import { activeImport, findImport, lastMapping, listImports, type ImportRecord } from "@/lib/imports/import-store";
+import { assignmentLabel, assignmentOptions } from "@/lib/imports/import-assignment-choice";
 import { sampleRows } from "@/lib/imports/import-preview";
 import { keptLeadIds, MAX_IMPORT_BYTES, rememberedMapping } from "@/lib/imports/lead-import";
 import { proposeMapping } from "@/lib/imports/column-mapping";
@@ -37,7 +38,7 @@ const STATUS_LABEL: Record<ImportRecord["status"], string> = {
 
 const td = "px-4 py-3 text-sm text-slate-700";
 
-function Result({ slug, record, kept }: { slug: string; record: ImportRecord; kept: string[] }) {
+function Result({ slug, record, kept, assignment }: { slug: string; record: ImportRecord; kept: string[]; assignment: string }) {
   const heading = {
     done: "Import finished",
     cancelled: "Import cancelled",
@@ -59,6 +60,9 @@ function Result({ slug, record, kept }: { slug: string; record: ImportRecord; ke
         {record.fileName}: {number(record.cursor)} of {number(record.totalRows)} rows read.
         {record.status === "cancelled" ? " It was cancelled: the leads written before are kept." : ""}
         {record.status === "failed" && record.error ? ` ${record.error}` : ""}
+      </p>
+      <p className="text-sm text-slate-700">
+        <span className="font-medium">Owners:</span> {assignment}
       </p>
       <ProgressBar done={record.cursor} total={record.totalRows} />
       <dl aria-label="Import counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4">
@@ -141,10 +145,11 @@ function ImportList({ slug, imports }: { slug: string; imports: ImportRecord[] }
 
 async function Step({ slug, record }: { slug: string; record: ImportRecord }) {
   if (record.status === "draft") {
-    const [samples, last, sources] = await Promise.all([
+    const [samples, last, sources, assignment] = await Promise.all([
       sampleRows(record),
       lastMapping(record.teamId, headerSignature(record.headers)),
       listLeadSourceNames(record.teamId),
+      assignmentOptions(record.teamId),
     ]);
     const remembered = rememberedMapping(record.headers, last);
     return (
@@ -157,13 +162,16 @@ async function Step({ slug, record }: { slug: string; record: ImportRecord }) {
         proposed={remembered ?? proposeMapping(record.headers)}
         remembered={remembered !== null}
         sources={sources}
+        assignment={assignment}
       />
     );
   }
+  const assignment = await assignmentLabel(record);
   if (ACTIVE.includes(record.status)) {
-    return <ImportProgress slug={slug} id={record.id} initial={importStatusView(record)} />;
+    return <ImportProgress slug={slug} id={record.id} initial={importStatusView(record)} assignment={assignment} />;
   }
-  return <Result slug={slug} record={record} kept={record.status === "undone" ? await keptLeadIds(record) : []} />;
+  const kept = record.status === "undone" ? await keptLeadIds(record) : [];
+  return <Result slug={slug} record={record} kept={kept} assignment={assignment} />;
 }
 
 export default async function ImportPage({ params, searchParams }: { params: Promise<{ slug: string }>; searchParams: Promise<Search> }) {
