@@ -1,9 +1,11 @@
 import { recordAuditEvents, type AuditActor, type NewAuditEvent } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
+import { env } from "../env";
 import { insertJobs, type NewJob } from "../jobs/job-store";
 import { wakeDeliveries } from "../jobs/wake";
+import { assignedEmailJob } from "../notifications/assignment-email";
 import { isRole, type Role } from "../teams/roles";
-import { findTeamSlug, lockMemberRoles } from "../teams/team-store";
+import { assignmentEmailsEnabled, findTeamSlug, lockMemberRoles } from "../teams/team-store";
 import { now as clock } from "../time/clock";
 import { LEAD_UPDATED } from "../webhooks/lead-created-event";
 import { leadUpdatedJobs, type LeadChanges } from "../webhooks/lead-updated-event";
@@ -14,7 +16,7 @@ import { isLeadStatus, NEW_LEAD_STATUS, type LeadStatus } from "./lead-status";
 
 // A lead's status and owner (docs/routing.md): the rules, one transaction per change, an
 // audit event per changed lead and a lead.updated delivery per changed lead and subscribed
-// endpoint, written in that transaction. The rows are lead-ownership-store.ts'.
+// endpoint, and the new owner's assignment email per lead, written in that transaction. The rows are lead-ownership-store.ts'.
 //
 // - Any member of the team may change a lead's status; the first change away from New
 //   records the lead's first contact (never moved afterwards).
@@ -157,12 +159,33 @@ export async function assignLeads(options: {
     const changed = rows.filter((row) => row.ownerId !== ownerId);
     if (!changed.length) return { ok: true, changed: [] };
     const changes = changed.map((row) => ({ leadId: row.id, from: row.ownerId, to: ownerId }));
-    await writeLeadOwner(tx, { teamId, ids: changes.map((change) => change.leadId), ownerId, at });
+    const leadIds = changes.map((change) => change.leadId);
+    await writeLeadOwner(tx, { teamId, ids: leadIds, ownerId, at });
     jobs = await recordOwnerChanges(tx, { teamId, actor, at, changes });
+    jobs += await queueAssignmentEmails(tx, { teamId, actor, ownerId, leadIds, at });
     return { ok: true, changed: changes };
   });
   if (jobs) wakeDeliveries();
   return result;
+}
+
+/**
+ * The new owner's assignment emails (docs/routing.md "Emails"), one per lead, written in
+ * `tx`: when someone else assigned the leads (taking a lead for oneself sends nothing),
+ * email is configured and the owner wants them. Returns how many.
+ */
+async function queueAssignmentEmails(
+  tx: Tx,
+  options: { teamId: string; actor: AuditActor; ownerId: string | null; leadIds: readonly string[]; at: Date },
+): Promise<number> {
+  const { teamId, ownerId, at } = options;
+  if (ownerId === null || ownerId === options.actor.userId || !env().SMTP_URL) return 0;
+  if (!(await assignmentEmailsEnabled({ userId: ownerId, teamId }, tx))) return 0;
+  await insertJobs(
+    options.leadIds.map((leadId) => assignedEmailJob({ teamId, userId: ownerId, leadId, at })),
+    tx,
+  );
+  return options.leadIds.length;
 }
 
 /** The audit events (owners' user ids) and lead.updated deliveries (owners named) of owner changes. */

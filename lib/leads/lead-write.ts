@@ -1,4 +1,5 @@
 import type { NewJob } from "../jobs/job-store";
+import { assignedEmailJob } from "../notifications/assignment-email";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
 import type { BodyEncoding } from "../request-log/request-log-store";
 import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
@@ -45,7 +46,7 @@ export type LeadWrite = {
    * thrown (rolling the lead back) when the submission already made a lead.
    */
   delivery?: { id: string; connectionId: string; submissionId: string; answers: unknown; repeated: () => Error } | null;
-  /** What the "lead created" event says created the lead, and whether new-lead emails are sent (SMTP set). */
+  /** What the "lead created" event says created the lead, and whether emails are sent (SMTP set). */
   events: { origin: LeadOrigin; emails: boolean };
   now: Date;
 };
@@ -99,19 +100,31 @@ export function leadRow<T extends NewLead>(lead: T, seq: number, createdAt: Date
 /** Who hears of a new lead; the team's slug is read only when someone does. */
 export type Recipients = { teamSlug: () => string; endpoints: string[]; subscribers: string[] };
 
-/** The outbox rows of a new lead: a webhook delivery per endpoint, an email per subscriber. */
+/**
+ * The outbox rows of a new lead: a webhook delivery per endpoint, an email per subscriber,
+ * and the email to the owner routing gave it when emails are on and they want it
+ * (`notifyOwner`, from the routing the lead was assigned by: no statement more; nor is the
+ * team's slug read for it).
+ */
 export function outboxJobs(
   write: LeadWrite,
-  created: { leadId: string; lead: NewLead; sourceName: string; owner: LeadOwner },
+  created: { leadId: string; lead: NewLead; sourceName: string; owner: LeadOwner; notifyOwner: boolean },
   recipients: Recipients,
 ): NewJob[] {
-  if (!recipients.endpoints.length && !recipients.subscribers.length) return [];
-  return leadCreatedJobs({
-    endpoints: recipients.endpoints,
-    subscribers: recipients.subscribers,
-    team: { id: write.lead.teamId, slug: recipients.teamSlug() },
-    ...created,
-    origin: write.events.origin,
-    at: write.now,
-  });
+  const { notifyOwner, ...event } = created;
+  const jobs =
+    recipients.endpoints.length || recipients.subscribers.length
+      ? leadCreatedJobs({
+          endpoints: recipients.endpoints,
+          subscribers: recipients.subscribers,
+          team: { id: write.lead.teamId, slug: recipients.teamSlug() },
+          ...event,
+          origin: write.events.origin,
+          at: write.now,
+        })
+      : [];
+  if (write.events.emails && notifyOwner && event.owner) {
+    jobs.push(assignedEmailJob({ teamId: write.lead.teamId, userId: event.owner.id, leadId: event.leadId, at: write.now }));
+  }
+  return jobs;
 }

@@ -189,7 +189,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
     now: write.now,
     ownerId: row.ownerId,
   });
-  const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner };
+  const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
   const jobs = outboxJobs(write, created, { ...row, teamSlug: () => row.teamSlug });
   for (const job of jobs) {
     const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };

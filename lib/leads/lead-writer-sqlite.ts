@@ -94,7 +94,7 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
       .map((endpoint) => endpoint.id);
     const subscribers = write.events.emails ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
     const teamSlug = () => (s.teamSlug.get(teamId) as { slug: string }).slug;
-    const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner };
+    const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
     const jobs = outboxJobs(write, created, { teamSlug, endpoints, subscribers });
     for (const job of jobs)
       s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));

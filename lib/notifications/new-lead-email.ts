@@ -5,11 +5,13 @@ import { env } from "../env";
 import type { JobHandler } from "../jobs/dispatcher";
 import type { NewLead } from "../leads/new-lead";
 import { oneLine } from "../leads/one-line";
+import { assignmentEmail, isAssignmentEmail, type OutgoingEmail } from "./assignment-email";
 
 // New-lead emails (docs/webhooks.md "New-lead emails"): one per lead to each member who
 // opted in for the team, sent through the outbox like a webhook. The email names the lead
 // and links to it; it never carries an API key or secret. Whether the member still wants
-// it, and their address, are read when it is sent.
+// it, and their address, are read when it is sent. The handler here sends the assignment
+// emails and New-lead reminders too (assignment-email.ts).
 
 const payloadSchema = z.object({
   userId: z.string(),
@@ -73,19 +75,30 @@ function mailer(): Transporter {
   return holder.leadIntakeMailer;
 }
 
+/** A new-lead email, to the member while they still want them. */
+async function newLeadEmail(teamId: string, raw: unknown, baseUrl: string): Promise<OutgoingEmail> {
+  const payload = payloadSchema.parse(raw);
+  const member = await db().membership.findFirst({
+    where: { userId: payload.userId, teamId, notifyNewLeads: true },
+    select: { user: { select: { email: true } } },
+  });
+  if (!member) return { dropped: "The member no longer wants new-lead emails" };
+  return { to: member.user.email, ...newLeadMessage(payload, baseUrl) };
+}
+
+/**
+ * The dispatcher's handler of every job of kind "email": new-lead emails, and the
+ * assignment emails and New-lead reminders (assignment-email.ts), told apart by the payload.
+ */
 export function emailHandler(options: { baseUrl: string; transport?: Transporter; from?: string }): JobHandler {
   return {
     async run(job) {
       if (!emailConfigured() && !options.transport) return { ok: false, error: "Email is not configured (SMTP_URL)", retry: false };
-      const payload = payloadSchema.parse(JSON.parse(job.payload));
-      const member = await db().membership.findFirst({
-        where: { userId: payload.userId, teamId: job.teamId, notifyNewLeads: true },
-        select: { user: { select: { email: true } } },
-      });
-      if (!member) return { ok: false, error: "The member no longer wants new-lead emails", retry: false };
-      const message = newLeadMessage(payload, options.baseUrl);
+      const raw: unknown = JSON.parse(job.payload);
+      const email = await (isAssignmentEmail(raw) ? assignmentEmail : newLeadEmail)(job.teamId, raw, options.baseUrl);
+      if ("dropped" in email) return { ok: false, error: email.dropped, retry: false };
       try {
-        await (options.transport ?? mailer()).sendMail({ from: options.from ?? env().MAIL_FROM, to: member.user.email, ...message });
+        await (options.transport ?? mailer()).sendMail({ from: options.from ?? env().MAIL_FROM, ...email });
         return { ok: true };
       } catch (error) {
         const code = (error as { responseCode?: number; code?: string }).responseCode ?? (error as { code?: string }).code;

@@ -16,18 +16,21 @@ import type { RoutedLead } from "./rule-conditions";
 // statement after the counter's UPDATE lengthens the time every create of the database waits
 // for its row lock): planPostgres, then settlePostgres.
 
-/** The lead's owner and when it got them; both null when it stays unassigned. */
-export type Assignment = { owner: LeadOwner; assignedAt: Date | null };
+/**
+ * The lead's owner and when it got them, both null when it stays unassigned; `notifyOwner`:
+ * the owner wants an email when a lead is assigned to them (from the routing, at its version).
+ */
+export type Assignment = { owner: LeadOwner; assignedAt: Date | null; notifyOwner: boolean };
 
-export const UNASSIGNED: Assignment = { owner: null, assignedAt: null };
+export const UNASSIGNED: Assignment = { owner: null, assignedAt: null, notifyOwner: false };
 
 /** Whether the routing can assign anyone at all. */
 const routes = (routing: Routing | null): routing is Routing =>
   routing !== null && (routing.rules.length > 0 || routing.fallbackUserId !== null);
 
-const ownerOf = (routing: Routing, userId: string): LeadOwner => {
+const assignedTo = (routing: Routing, userId: string, at: Date): Assignment => {
   const member = routing.members.get(userId)!;
-  return { id: userId, email: member.email, name: member.name };
+  return { owner: { id: userId, email: member.email, name: member.name }, assignedAt: at, notifyOwner: member.notifyAssignments };
 };
 
 type SqliteStatements = { turn: Database.Statement; setTurn: Database.Statement; member: Database.Statement };
@@ -50,7 +53,7 @@ export function assignSqlite(database: Database.Database, teamId: string, lead: 
   const s = statementsOf(database);
   const userId = chosenSqlite(s, routeLead(routing, lead, now));
   if (userId === null || !s.member.get(teamId, userId)) return UNASSIGNED;
-  return { owner: ownerOf(routing, userId), assignedAt: now };
+  return assignedTo(routing, userId, now);
 }
 
 function chosenSqlite(s: SqliteStatements, plan: RoutePlan): string | null {
@@ -145,7 +148,7 @@ export async function settlePostgres(
   options: { teamId: string; version: number; leadId: string; lead: RoutedLead; now: Date; ownerId: string | null },
 ): Promise<Assignment> {
   if (early && early.routing.version === options.version) {
-    return options.ownerId ? { owner: ownerOf(early.routing, options.ownerId), assignedAt: options.now } : UNASSIGNED;
+    return options.ownerId ? assignedTo(early.routing, options.ownerId, options.now) : UNASSIGNED;
   }
   const assigned = await assignPostgres(client, options);
   if (!assigned.owner && options.ownerId) await client.query({ ...POSTGRES.unassign, values: [options.leadId] });
@@ -175,5 +178,5 @@ export async function assignPostgres(
           values: [leadId, teamId, at, plan.ruleId, plan.userIds.length, plan.onDuty, plan.userIds],
         });
   const userId = rows[0]?.ownerId;
-  return userId ? { owner: ownerOf(routing, userId), assignedAt: now } : UNASSIGNED;
+  return userId ? assignedTo(routing, userId, now) : UNASSIGNED;
 }

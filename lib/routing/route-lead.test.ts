@@ -37,7 +37,12 @@ const lead = (fields: Partial<RoutedLead> = {}): RoutedLead => ({
 });
 
 const onDuty: Availability = { away: false, awayUntil: null, workingHours: null };
-const member = (availability: Availability = onDuty): RoutingMember => ({ ...availability, email: "m@example.com", name: null });
+const member = (availability: Availability = onDuty): RoutingMember => ({
+  ...availability,
+  email: "m@example.com",
+  name: null,
+  notifyAssignments: true,
+});
 
 const rule = (id: string, conditions: Condition[], userIds: string[], extra: Partial<RoutingRule> = {}): RoutingRule => ({
   id,

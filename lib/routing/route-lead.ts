@@ -21,8 +21,11 @@ export type RoutingRule = {
   fallbackUserId: string | null;
 };
 
-/** A member of the team as routing sees them: their availability, and how events name them. */
-export type RoutingMember = Availability & { email: string; name: string | null };
+/**
+ * A member of the team as routing sees them: their availability, how events name them, and
+ * whether they want an email when a lead is assigned to them (docs/routing.md "Emails").
+ */
+export type RoutingMember = Availability & { email: string; name: string | null; notifyAssignments: boolean };
 
 /** A team's routing as the intake uses it: its enabled rules in order, its members' availability. */
 export type Routing = {

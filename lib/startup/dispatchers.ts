@@ -6,6 +6,7 @@ import { webhookHandler } from "../webhooks/webhook-delivery";
 import { removeAbandonedDrafts } from "../imports/import-drafts";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "../jobs/dispatcher";
+import { startNewLeadReminderSchedule } from "../maintenance/new-lead-reminders";
 import { registerWakers } from "../jobs/wake";
 
 // The dispatchers of this app process and their handlers, registered here and nowhere
@@ -51,7 +52,12 @@ export function startProcessDispatcher(): Dispatcher {
   registerWakers({ deliveries: () => dispatcher.nudge(), imports: () => imports.nudge() });
   dispatcher.start();
   imports.start();
-  (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
+  // The New-lead reminder (docs/routing.md "Emails"): every instance ticks, one a minute runs it.
+  const stopReminders = startNewLeadReminderSchedule();
+  (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => {
+    stopReminders();
+    return Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
+  };
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });
   return dispatcher;
 }

@@ -7,7 +7,7 @@ import { isRole, type Role } from "./roles";
 // Every database access for teams and memberships lives here, and nothing else: a store
 // only stores. The audited changes are use cases beside it: team-changes.ts (a user
 // creates a team), membership-changes.ts (roles and removals, with the last-owner rule),
-// and lib/notifications/notification-changes.ts (a member's new-lead emails).
+// and lib/notifications/notification-changes.ts (a member's new-lead and assignment emails).
 
 export { isRole, ROLES, type Role } from "./roles";
 
@@ -184,6 +184,24 @@ export async function writeNewLeadEmails(tx: Tx, options: { userId: string; team
   const { count } = await tx.membership.updateMany({
     where: { userId: options.userId, teamId: options.teamId },
     data: { notifyNewLeads: options.enabled },
+  });
+  return count === 1;
+}
+
+/** The member's choice of an email when a lead is assigned to them (on by default); false when not a member. */
+export async function assignmentEmailsEnabled(options: { userId: string; teamId: string }, tx?: Tx): Promise<boolean> {
+  const membership = await (tx ?? db()).membership.findUnique({
+    where: { userId_teamId: { userId: options.userId, teamId: options.teamId } },
+    select: { notifyAssignments: true },
+  });
+  return membership?.notifyAssignments ?? false;
+}
+
+/** Sets the member's assignment emails inside `tx`; false when the user is not a member of the team. */
+export async function writeAssignmentEmails(tx: Tx, options: { userId: string; teamId: string; enabled: boolean }): Promise<boolean> {
+  const { count } = await tx.membership.updateMany({
+    where: { userId: options.userId, teamId: options.teamId },
+    data: { notifyAssignments: options.enabled },
   });
   return count === 1;
 }

@@ -4,7 +4,9 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { emailConfigured } from "@/lib/notifications/new-lead-email";
-import { setNewLeadEmails } from "@/lib/notifications/notification-changes";
+import { writeNewLeadReminder } from "@/lib/notifications/new-lead-reminder-store";
+import { setAssignmentEmails, setNewLeadEmails } from "@/lib/notifications/notification-changes";
+import { isReminderDelay } from "@/lib/notifications/reminder-delays";
 import { ROLES } from "@/lib/teams/team-store";
 import { isPhoneCountry } from "@/lib/teams/phone-countries";
 import { setTeamRetention, updateTeamSettings } from "@/lib/teams/team-store";
@@ -35,6 +37,32 @@ export async function setNewLeadEmailsAction(slug: string, enabled: boolean): Pr
   return withTeamRole(slug, ROLES, async ({ team, user, actor }) => {
     if (enabled && !emailConfigured()) return { ok: false, error: "Email is not configured on this server (SMTP_URL)." };
     await setNewLeadEmails({ userId: user.id, teamId: team.id, enabled: enabled === true, actor });
+    revalidatePath(`/t/${team.slug}/settings/general`);
+    return { ok: true };
+  });
+}
+
+/** Any member's own choice: an email when a lead is assigned to them (and the New-lead reminders). */
+export async function setAssignmentEmailsAction(slug: string, enabled: boolean): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, user, actor }) => {
+    await setAssignmentEmails({ userId: user.id, teamId: team.id, enabled: enabled === true, actor });
+    revalidatePath(`/t/${team.slug}/settings/general`);
+    return { ok: true };
+  });
+}
+
+const reminderSchema = z.union([
+  z.literal(""),
+  z.coerce.number().refine((minutes) => isReminderDelay(minutes), "Choose a time from the list."),
+]);
+
+/** The team's New-lead reminder: after how many minutes a lead still New is reminded of (empty: off). */
+export async function updateNewLeadReminderAction(_previous: FormState, form: FormData): Promise<FormState> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team }) => {
+    const raw = form.get("newLeadReminderMinutes");
+    const parsed = reminderSchema.safeParse(typeof raw === "string" ? raw.trim() : "");
+    if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
+    await writeNewLeadReminder(team.id, parsed.data === "" ? null : parsed.data);
     revalidatePath(`/t/${team.slug}/settings/general`);
     return { ok: true };
   });
