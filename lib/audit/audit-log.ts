@@ -152,3 +152,9 @@ export async function listAuditEvents(teamId: string, options: { limit?: number;
     details: (row.details as AuditDetails | null) ?? null,
   }));
 }
+
+/** The id of the team's newest audit event, or null: a marker of "something changed" (lib/leads/speed-to-lead.ts). */
+export async function newestAuditEventId(teamId: string): Promise<string | null> {
+  const newest = await db().auditEvent.findFirst({ where: { teamId }, orderBy: { createdAt: "desc" }, select: { id: true } });
+  return newest?.id ?? null;
+}

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "../env";
 import { metrics } from "./metrics";
+import { refreshSpeedToLeadGauges } from "./speed-to-lead-gauges";
 
 // /api/metrics is for a Prometheus server, never for the public internet: without
 // METRICS_TOKEN configured it does not exist (404); with it, the request must carry the
@@ -20,6 +21,7 @@ export async function metricsResponse(request: Request): Promise<Response> {
     });
   }
   const { registry } = metrics();
+  await refreshSpeedToLeadGauges();
   return new Response(await registry.metrics(), {
     headers: { "Content-Type": registry.contentType, "Cache-Control": "no-store" },
   });

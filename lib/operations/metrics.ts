@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import { trackIntake } from "./intake-activity";
 
 // Prometheus metrics of this process (GET /api/metrics, behind METRICS_TOKEN). Label
@@ -15,6 +15,10 @@ type Metrics = {
   databaseErrors: Counter<"kind">;
   deliveries: Counter<"kind" | "outcome">;
   deliveryDuration: Histogram<"kind">;
+  // Speed to lead (lib/operations/speed-to-lead-gauges.ts sets them at each scrape).
+  timeToFirstContact: Gauge<"team" | "window" | "quantile">;
+  contactedLeads: Gauge<"team" | "window">;
+  newLeads: Gauge<"team">;
 };
 
 // Route handlers are bundled apart; one registry per process, kept on globalThis.
@@ -61,6 +65,24 @@ function create(): Metrics {
       help: "Time of one delivery attempt, by kind (webhook, email).",
       labelNames: ["kind"],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    timeToFirstContact: new Gauge({
+      name: "lead_intake_time_to_first_contact_seconds",
+      help: "Time from a lead's creation to its first contact, nearest-rank quantile (0.5, 0.9) over the leads created in the window (7d, 30d) and contacted, by team slug; absent while none was.",
+      labelNames: ["team", "window", "quantile"],
+      registers: [registry],
+    }),
+    contactedLeads: new Gauge({
+      name: "lead_intake_contacted_leads",
+      help: "Leads created in the window (7d, 30d) and contacted since, the quantiles' count, by team slug.",
+      labelNames: ["team", "window"],
+      registers: [registry],
+    }),
+    newLeads: new Gauge({
+      name: "lead_intake_new_leads",
+      help: "Leads whose status is New right now, by team slug, counted up to 10000.",
+      labelNames: ["team"],
       registers: [registry],
     }),
   };

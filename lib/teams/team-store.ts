@@ -84,6 +84,11 @@ export async function findMembership(options: { userId: string; slug: string }):
 
 export type TeamSummary = { slug: string; name: string; role: Role };
 
+/** Every team's id and slug, by slug (the /api/metrics gauges). */
+export async function listTeamSlugs(): Promise<{ id: string; slug: string }[]> {
+  return db().team.findMany({ select: { id: true, slug: true }, orderBy: { slug: "asc" } });
+}
+
 export async function listTeamsForUser(userId: string): Promise<TeamSummary[]> {
   const rows = await db().membership.findMany({
     where: { userId },

@@ -34,6 +34,12 @@ export function leadPages(options: { slug: string; deepCursor: number; emailPref
       label: 'Lead list, filtered by UTM campaign "campaign-7", with its match count',
       path: `${base}?utm_campaign=campaign-7`,
     },
+    // "My leads" as the signed-in admin sees it (the preload gives them every 4th lead), and
+    // the status views: each read on its own index, (teamId, ownerId, seq), (teamId, status,
+    // seq) and (teamId, ownerId, status, seq), with the views' counts and the heading's.
+    { id: "list-mine", label: "Lead list, My leads (owner=me: every 4th lead)", path: `${base}?owner=me` },
+    { id: "list-status", label: "Lead list, status view Contacted", path: `${base}?status=contacted` },
+    { id: "list-mine-new", label: "Lead list, My leads with status view New", path: `${base}?owner=me&status=new` },
     { id: "detail", label: "Lead detail", path: `${base}/${encodeURIComponent(options.detailId)}` },
   ];
 }

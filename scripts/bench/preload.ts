@@ -1,11 +1,15 @@
 import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseProvider, sqliteFilePath } from "../../lib/db/database-url";
+import { LEAD_STATUSES } from "../../lib/leads/lead-status";
 
 // Bulk-loads leads straight into the database (not through HTTP): one INSERT … SELECT
 // over generated numbers (a recursive CTE on SQLite, generate_series on PostgreSQL), so
 // the database makes the rows itself. The lead counter is advanced past the last number,
-// so ids made by the app afterwards stay unique.
+// so ids made by the app afterwards stay unique. Every 4th lead is owned by the team's first
+// member (the bench's admin: "My leads" and its status views have leads to show), the rest
+// are unassigned; the statuses go round the six, and a lead that left New was first
+// contacted minutes after its creation (never after now), as the app would have recorded it.
 
 export type PreloadTarget = { teamId: string; sourceId: string; apiKeyId: string; currency: string };
 
@@ -17,6 +21,8 @@ type Dialect = {
   extraFields: string;
   /** createdAt: epoch milliseconds (an SQL expression) in the form Prisma stores. */
   createdAt: (epochMs: string) => string;
+  /** The smaller of two numbers. */
+  least: (a: string, b: string) => string;
 };
 
 const SQLITE: Dialect = {
@@ -24,6 +30,7 @@ const SQLITE: Dialect = {
   extraFields: `('{"form":"contact","ref":' || (s % 997) || '}')`,
   // Prisma's SQLite adapter stores DateTime as ISO 8601 text with +00:00.
   createdAt: (epochMs) => `strftime('%Y-%m-%dT%H:%M:%f+00:00', (${epochMs}) / 1000.0, 'unixepoch')`,
+  least: (a, b) => `min(${a}, ${b})`,
 };
 
 const POSTGRES: Dialect = {
@@ -32,12 +39,27 @@ const POSTGRES: Dialect = {
   extraFields: `jsonb_build_object('form', 'contact', 'ref', s % 997)`,
   // Prisma's PostgreSQL DateTime is timestamp(3) without time zone, in UTC.
   createdAt: (epochMs) => `(to_timestamp((${epochMs}) / 1000.0) AT TIME ZONE 'UTC')`,
+  least: (a, b) => `least(${a}, ${b})`,
 };
+
+/** Who owns the preloaded leads: every 4th (`s % 4 = 0`) is `ownerId`'s; null, none is. */
+export type PreloadOwner = { ownerId: string | null };
 
 // A value for every column the app's Lead table may have (present ones are used, so the
 // loader keeps working when a branch adds search columns). `s` is the lead's number.
-function columnExpressions(dialect: Dialect, target: PreloadTarget, startMs: number, stepMs: number): Record<string, string> {
+function columnExpressions(
+  dialect: Dialect,
+  target: PreloadTarget & PreloadOwner,
+  startMs: number,
+  stepMs: number,
+  nowMs: number,
+): Record<string, string> {
   const text = (value: string) => `'${value.replaceAll("'", "''")}'`;
+  const created = `(${startMs} + CAST(s AS BIGINT) * ${stepMs})`;
+  // s / 4 (an integer division on both), so the owned leads (s % 4 = 0) get every status too;
+  // LEAD_STATUSES[0] is New.
+  const turn = `((s / 4) % ${LEAD_STATUSES.length})`;
+  const owned = target.ownerId === null ? "NULL" : `(CASE WHEN s % 4 = 0 THEN ${text(target.ownerId)} END)`;
   const first = `('First' || (s % 5000))`;
   const last = `('Last' || s)`;
   const email = `('lead' || s || '@example' || (s % 1000) || '.com')`;
@@ -63,7 +85,12 @@ function columnExpressions(dialect: Dialect, target: PreloadTarget, startMs: num
     utmCampaign: `('campaign-' || (s % 50))`,
     extraFields: dialect.extraFields,
     apiKeyId: text(target.apiKeyId),
-    createdAt: dialect.createdAt(`${startMs} + CAST(s AS BIGINT) * ${stepMs}`),
+    createdAt: dialect.createdAt(created),
+    status: `(CASE ${turn} ${LEAD_STATUSES.map((status, i) => `WHEN ${i} THEN ${text(status)}`).join(" ")} END)`,
+    ownerId: owned,
+    assignedAt: target.ownerId === null ? "NULL" : `(CASE WHEN s % 4 = 0 THEN ${dialect.createdAt(created)} END)`,
+    // 1 to 180 minutes after the creation, capped at now.
+    firstContactedAt: `(CASE WHEN ${turn} <> 0 THEN ${dialect.createdAt(dialect.least(`${created} + (s % 180 + 1) * 60000`, String(nowMs)))} END)`,
     // Search keys (lower-cased copies).
     nameKey: `lower(${first} || ' ' || ${last})`,
     lastNameKey: `lower(${last})`,
@@ -98,8 +125,13 @@ export function preloadSqlite(databaseUrl: string, target: PreloadTarget, total:
         const counter = database.prepare(`SELECT "value" FROM "Counter" WHERE "name" = 'lead'`).get() as { value: number } | undefined;
         const next = (counter?.value ?? 0) + 1;
         const last = next + missing - 1;
+        const member = database
+          .prepare(`SELECT "userId" FROM "Membership" WHERE "teamId" = ? ORDER BY "createdAt", "id" LIMIT 1`)
+          .get(target.teamId) as { userId: string } | undefined;
         // One lead every 100 ms, the last one now.
-        const expressions = columnExpressions(SQLITE, target, Date.now() - last * 100, 100);
+        const nowMs = Date.now();
+        const owner = { ...target, ownerId: member?.userId ?? null };
+        const expressions = columnExpressions(SQLITE, owner, nowMs - last * 100, 100, nowMs);
         const unknown = columns.filter((c) => !(c.name in expressions) && c.notnull && c.dflt_value === null);
         if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
         const used = columns.filter((c) => c.name in expressions);
@@ -159,7 +191,13 @@ export async function preloadPostgres(
       if (missing > 0) {
         const next = (counter.rows[0]?.value ?? 0) + 1;
         const last = next + missing - 1;
-        const expressions = columnExpressions(POSTGRES, target, Date.now() - last * 100, 100);
+        const member = await client.query<{ userId: string }>(
+          `SELECT "userId" FROM "Membership" WHERE "teamId" = $1 ORDER BY "createdAt", "id" LIMIT 1`,
+          [target.teamId],
+        );
+        const nowMs = Date.now();
+        const owner = { ...target, ownerId: member.rows[0]?.userId ?? null };
+        const expressions = columnExpressions(POSTGRES, owner, nowMs - last * 100, 100, nowMs);
         const unknown = columns.rows.filter((c) => !(c.name in expressions) && c.notnull && !c.hasDefault);
         if (unknown.length) throw new Error(`preload: no value for required Lead column(s) ${unknown.map((c) => c.name).join(", ")}`);
         const used = columns.rows.filter((c) => c.name in expressions);

@@ -9,10 +9,12 @@ import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { filterParams, listQueryString, narrows, parseListPosition, resolveOwner } from "@/lib/leads/lead-filter";
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
 import { countLeadsByStatus } from "@/lib/leads/lead-status-counts";
+import { speedToLead } from "@/lib/leads/speed-to-lead";
 import { now } from "@/lib/time/clock";
 import { LeadSearch } from "@/components/leads/lead-search";
 import { OwnerLinks } from "@/components/leads/owner-links";
 import { StatusViews } from "@/components/leads/status-views";
+import { SpeedToLeadCard } from "@/components/leads/speed-to-lead";
 import { LeadTable } from "@/components/leads/lead-table";
 import { Pagination } from "@/components/leads/pagination";
 import { buttonClass, linkClass } from "@/components/ui/styles";
@@ -34,10 +36,12 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   const { filter } = position;
   // Owner "me" is the signed-in user, read from the session; the URL keeps "me".
   const query = resolveOwner(filter, user.id);
-  const [page, total, byStatus, sources, keys, forms, connections, members] = await Promise.all([
+  const at = now();
+  const [page, total, byStatus, speed, sources, keys, forms, connections, members] = await Promise.all([
     listLeads({ team, filter: query, after: position.after, before: position.before }),
     countMatchingLeads(team, query, COUNT_CAP),
     countLeadsByStatus(team, query, COUNT_CAP),
+    speedToLead(team.id, at),
     listLeadSourceNames(team.id),
     listApiKeyLabels(team.id),
     listWebFormLabels(team.id),
@@ -73,6 +77,9 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         </div>
         <LeadSearch action={base} filter={filter} choices={{ sources, keys, forms, connections, members }} />
       </div>
+      <div className="mb-4">
+        <SpeedToLeadCard figures={speed} members={members} />
+      </div>
       <div className="mb-4 space-y-2">
         <OwnerLinks base={base} owner={filter.owner} />
         <StatusViews base={base} filter={filter} counts={byStatus} />
@@ -101,7 +108,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
             listQuery={listQueryString(position)}
             sortLabel={sortLabel}
             manage={canManage ? { ...total, narrowed, members: members.map((m) => ({ value: m.userId, label: m.name || m.email })) } : null}
-            now={now()}
+            now={at}
           />
           <Pagination
             previous={page.newerCursor !== null ? withFilter({ before: String(page.newerCursor) }) : null}
