@@ -106,7 +106,7 @@ test("forged server-action calls are refused: a member replaying an admin's assi
   const qualify = await recordAction(adminPage, () => card(adminPage).getByRole("button", { name: "Save status" }).click());
   await expect(shown(adminPage, "Status")).toHaveText("Qualified");
   // Back to unassigned and New, so a forged call that went through would show.
-  await card(adminPage).getByLabel("Change owner").selectOption({ label: "No one" });
+  await card(adminPage).getByLabel("Change owner").selectOption({ label: "Unassigned" });
   await card(adminPage).getByRole("button", { name: "Save owner" }).click();
   await expect(shown(adminPage, "Owner")).toHaveText("Unassigned");
   await card(adminPage).getByLabel("Change status").selectOption({ label: "New" });
