@@ -3,7 +3,7 @@
 import { Field } from "@/components/ui/field";
 import { SelectOptions } from "@/components/ui/select-options";
 import { inputClass, labelClass } from "@/components/ui/styles";
-import type { RuleDraft } from "./rule-draft";
+import { LATER_CHOICE, type RuleDraft } from "./rule-draft";
 import type { MemberName } from "./rule-words";
 
 const checkboxClass = "h-4 w-4 shrink-0 rounded border-slate-300";
@@ -94,7 +94,10 @@ export function AssigneeFields({
           onChange={(event) => onChange({ fallback: event.target.value })}
           className={`${inputClass} mt-1.5`}
         >
-          <SelectOptions none="Leave unassigned" choices={choices} />
+          <SelectOptions
+            none="Leave unassigned"
+            choices={[{ value: LATER_CHOICE, label: "The next member on duty, when one is" }, ...choices]}
+          />
         </select>
       </Field>
     </>

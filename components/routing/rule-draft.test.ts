@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { StoredRule } from "@/lib/routing/assignment-rules";
 import { conditionSchema, ORIGIN_FIELDS, TEXT_FIELDS, type Condition } from "@/lib/routing/rule-conditions";
-import { draftOf, EXTRA_CHOICE, inputOf, newCondition, splitValues, withField } from "./rule-draft";
+import { draftOf, EXTRA_CHOICE, inputOf, LATER_CHOICE, newCondition, splitValues, withField } from "./rule-draft";
 import { ORIGIN_FIELD_NAMES, TEXT_FIELD_NAMES } from "./rule-words";
 
 // The rule editor's state and the rule it saves (Settings → Lead Routing): values typed in one
@@ -38,10 +38,13 @@ const rule: fc.Arbitrary<StoredRule> = fc
     conditions: fc.array(condition, { maxLength: 4 }),
     rotation: fc.shuffledSubarray(MEMBERS, { minLength: 1 }),
     roundRobin: fc.boolean(),
-    fallbackUserId: fc.option(fc.constantFrom(...MEMBERS), { nil: null }),
+    // A member, nobody, or "later" (the next member on duty): never both.
+    fallback: fc.option(fc.constantFrom(...MEMBERS, "later"), { nil: null }),
   })
-  .map(({ rotation, roundRobin, ...rest }) => ({
+  .map(({ rotation, roundRobin, fallback, ...rest }) => ({
     ...rest,
+    fallbackUserId: fallback === "later" ? null : fallback,
+    fallbackLater: fallback === "later",
     id: "rule-1",
     position: 1,
     mode: roundRobin ? "round_robin" : "member",
@@ -55,6 +58,7 @@ const saved = (stored: StoredRule) => ({
   mode: stored.mode,
   userIds: stored.userIds,
   fallbackUserId: stored.fallbackUserId,
+  fallbackLater: stored.fallbackLater,
 });
 
 describe("rule editor: draft and saved rule", () => {
@@ -100,11 +104,20 @@ describe("rule editor: draft and saved rule", () => {
       mode: "round_robin",
       userIds: ["u-cy", "u-gone", "u-ada"],
       fallbackUserId: "u-gone",
+      fallbackLater: false,
     };
     const draft = draftOf(stored, MEMBERS);
     assert.deepEqual(draft.order, ["u-cy", "u-ada", "u-ben", "u-dee"]);
     assert.deepEqual(inputOf(draft).userIds, ["u-cy", "u-ada"]);
     assert.equal(inputOf(draft).fallbackUserId, null);
+  });
+
+  it("saves the fallback 'the next member on duty, when one is' as fallbackLater, without a member", () => {
+    const draft = { ...draftOf(null, MEMBERS), single: "u-ada", fallback: LATER_CHOICE };
+    assert.equal(inputOf(draft).fallbackLater, true);
+    assert.equal(inputOf(draft).fallbackUserId, null);
+    assert.equal(inputOf({ ...draft, fallback: "u-ben" }).fallbackLater, false);
+    assert.equal(inputOf({ ...draft, fallback: "u-ben" }).fallbackUserId, "u-ben");
   });
 
   it("takes a round robin's turns in the list's order, whatever order the boxes were ticked in", () => {

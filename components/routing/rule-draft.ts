@@ -8,6 +8,9 @@ import { EXTRA_FIELD_PREFIX, isOriginField } from "./rule-words";
 // ticked; a round robin's members are ticked in a list whose order is the turn order. The
 // server validates what is sent (lib/routing/assignment-rules.ts ruleInputSchema).
 
+/** The fallback select's choice "the next member on duty, when one is" (fallbackLater). */
+export const LATER_CHOICE = "later";
+
 /** The field select's choice for an extra field; its name is typed beside it. */
 export const EXTRA_CHOICE = "extra";
 
@@ -35,7 +38,7 @@ export type RuleDraft = {
   order: string[];
   /** The ticked members of a round robin. */
   rotation: string[];
-  /** "" leaves the lead unassigned. */
+  /** A member's id; "" leaves the lead unassigned; LATER_CHOICE: it waits for the next member on duty. */
   fallback: string;
 };
 
@@ -94,7 +97,7 @@ export function draftOf(rule: StoredRule | null, memberIds: readonly string[]): 
     single: mode === "member" ? (own[0] ?? "") : "",
     order,
     rotation: mode === "round_robin" ? own : [],
-    fallback: rule?.fallbackUserId && current.has(rule.fallbackUserId) ? rule.fallbackUserId : "",
+    fallback: rule?.fallbackLater ? LATER_CHOICE : rule?.fallbackUserId && current.has(rule.fallbackUserId) ? rule.fallbackUserId : "",
   };
 }
 
@@ -115,6 +118,7 @@ export function inputOf(draft: RuleDraft): RuleInput {
     conditions,
     mode: draft.mode,
     userIds,
-    fallbackUserId: draft.fallback || null,
+    fallbackUserId: draft.fallback === LATER_CHOICE ? null : draft.fallback || null,
+    fallbackLater: draft.fallback === LATER_CHOICE,
   };
 }

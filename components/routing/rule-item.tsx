@@ -82,7 +82,7 @@ export function RuleItem({
         <dt className="text-slate-600">Goes to</dt>
         <dd className="[overflow-wrap:anywhere] text-slate-900">{describeAssignee(rule, choices.members)}</dd>
         <dt className="text-slate-600">If nobody is on duty</dt>
-        <dd className="[overflow-wrap:anywhere] text-slate-900">{describeFallback(rule.fallbackUserId, choices.members)}</dd>
+        <dd className="[overflow-wrap:anywhere] text-slate-900">{describeFallback(rule, choices.members)}</dd>
       </dl>
       <div className="flex flex-wrap items-center gap-2">
         <button

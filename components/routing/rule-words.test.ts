@@ -52,9 +52,12 @@ describe("rule words", () => {
       describeAssignee({ mode: "round_robin", userIds: ["u-cy", "u-ada", "u-gone", "u-ben"] }, choices.members),
       "Round robin: Cy, Ada, a former member, ben@example.com",
     );
-    assert.equal(describeFallback(null, choices.members), "Unassigned");
-    assert.equal(describeFallback("u-cy", choices.members), "Cy");
-    assert.equal(describeFallback("u-gone", choices.members), "A former member");
+    const fallback = (fallbackUserId: string | null, fallbackLater = false) =>
+      describeFallback({ fallbackUserId, fallbackLater }, choices.members);
+    assert.equal(fallback(null), "Unassigned");
+    assert.equal(fallback("u-cy"), "Cy");
+    assert.equal(fallback("u-gone"), "A former member");
+    assert.equal(fallback(null, true), "The next member on duty, later");
   });
 
   it("answers 'Test a lead' in one sentence", () => {

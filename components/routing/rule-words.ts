@@ -62,6 +62,9 @@ export type MemberName = { id: string; short: string; long: string };
 /** What the rules may name: the team's members, and its sources, web forms, connections and API keys. */
 export type RoutingChoices = { members: MemberName[]; origins: Record<OriginField, Choice[]> };
 
+/** A rule's fallback "later" in words (If nobody is on duty: …). */
+export const LATER_WORDS = "The next member on duty, later";
+
 /** A member a rule names who has left the team (the intake skips them). */
 export const FORMER_MEMBER = "a former member";
 
@@ -105,9 +108,10 @@ export function describeAssignee(rule: Pick<StoredRule, "mode" | "userIds">, mem
   return `Round robin: ${rule.userIds.map((userId) => memberShortName(userId, members)).join(", ")}`;
 }
 
-/** Who gets a lead when nobody the rule names is on duty: "Ada", or "Unassigned". */
-export function describeFallback(fallbackUserId: string | null, members: readonly MemberName[]): string {
-  return fallbackUserId === null ? "Unassigned" : memberShortName(fallbackUserId, members, { start: true });
+/** Who gets a lead when nobody the rule names is on duty: "Ada", "The next member on duty, later", or "Unassigned". */
+export function describeFallback(rule: Pick<StoredRule, "fallbackUserId" | "fallbackLater">, members: readonly MemberName[]): string {
+  if (rule.fallbackLater) return LATER_WORDS;
+  return rule.fallbackUserId === null ? "Unassigned" : memberShortName(rule.fallbackUserId, members, { start: true });
 }
 
 /** "Test a lead"'s answer in one sentence: "Matches rule 'Google Ads' → Ada. It matches …", "No rule matches → unassigned." */

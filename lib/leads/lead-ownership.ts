@@ -170,6 +170,29 @@ export async function assignLeads(options: {
 }
 
 /**
+ * Inside `tx`, with the lead locked and `ownerId` checked to be a member: gives one lead of
+ * the team (owned by `from`) to `ownerId` at `at`, with assignLeads' own writes (the owner,
+ * the audit event with `reason`, lead.updated deliveries, the assignment email). Used by the
+ * waiting leads' job (lib/maintenance/waiting-leads.ts). Returns how many jobs it queued (the
+ * caller wakes the dispatchers after its commit).
+ */
+export async function writeLeadAssignment(
+  tx: Tx,
+  options: { teamId: string; leadId: string; from: string | null; ownerId: string; actor: AuditActor; at: Date; reason: string },
+): Promise<number> {
+  const { teamId, leadId, ownerId, actor, at } = options;
+  await writeLeadOwner(tx, { teamId, ids: [leadId], ownerId, at });
+  const jobs = await recordOwnerChanges(tx, {
+    teamId,
+    actor,
+    at,
+    changes: [{ leadId, from: options.from, to: ownerId }],
+    reason: options.reason,
+  });
+  return jobs + (await queueAssignmentEmails(tx, { teamId, actor, ownerId, leadIds: [leadId], at }));
+}
+
+/**
  * The new owner's assignment emails (docs/routing.md "Emails"), one per lead, written in
  * `tx`: when someone else assigned the leads (taking a lead for oneself sends nothing),
  * email is configured and the owner wants them. Returns how many.

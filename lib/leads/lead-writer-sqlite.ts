@@ -3,7 +3,7 @@ import { sqliteValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
 import type { LeadSource } from "../teams/lead-sources";
 import { LEAD_CREATED } from "../webhooks/lead-created-event";
-import { assignSqlite } from "../routing/intake-assignment";
+import { assignSqlite, insertWaitingSqlite } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
   API_REQUEST_COLUMNS,
@@ -85,6 +85,8 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     const assigned = assignSqlite(database, teamId, lead, write.now);
     const row = { ...leadRow(lead, counter.value, write.now), ownerId: assigned.owner?.id ?? null, assignedAt: assigned.assignedAt };
     s.lead.run(rowValues(LEAD_COLUMNS, row));
+    // A lead whose rule has nobody on duty waits for the next one (docs/routing.md "Assignment rules").
+    if (assigned.waitRuleId) insertWaitingSqlite(database, { leadId: row.id, teamId, ruleId: assigned.waitRuleId, since: write.now });
     if (write.requestLog) {
       const log = { ...write.requestLog, teamId, createdAt: write.now, status: 201, leadId: row.id, error: null };
       s.request.run(rowValues(API_REQUEST_COLUMNS, log));

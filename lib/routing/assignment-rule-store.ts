@@ -16,6 +16,8 @@ export type RuleData = {
   mode: RuleMode;
   userIds: string[];
   fallbackUserId: string | null;
+  /** Nobody on duty: the lead waits for the next member on duty (fallbackUserId is then null). */
+  fallbackLater: boolean;
 };
 
 export type StoredRule = RuleData & { id: string; position: number };
@@ -31,6 +33,7 @@ const RULE_SELECT = {
   mode: true,
   userIds: true,
   fallbackUserId: true,
+  fallbackLater: true,
 } as const;
 
 type RuleRecord = { [K in keyof typeof RULE_SELECT]: unknown };
@@ -44,6 +47,7 @@ const toRule = (row: RuleRecord): StoredRule => ({
   mode: row.mode as RuleMode,
   userIds: (Array.isArray(row.userIds) ? row.userIds : []) as string[],
   fallbackUserId: row.fallbackUserId as string | null,
+  fallbackLater: row.fallbackLater === true,
 });
 
 /** The team's rules in order, and its fallback member. */

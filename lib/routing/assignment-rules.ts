@@ -38,8 +38,14 @@ export const ruleInputSchema = z
       .max(MAX_RULE_MEMBERS, `At most ${MAX_RULE_MEMBERS} members.`)
       .refine((ids) => new Set(ids).size === ids.length, "Choose each member once."),
     fallbackUserId: userId.nullable(),
+    /** Nobody on duty: the lead waits for the next member on duty (instead of a fallback member). */
+    fallbackLater: z.boolean().default(false),
   })
-  .refine((rule) => rule.mode === "round_robin" || rule.userIds.length === 1, "A rule that assigns to one member names one member.");
+  .refine((rule) => rule.mode === "round_robin" || rule.userIds.length === 1, "A rule that assigns to one member names one member.")
+  .refine(
+    (rule) => !(rule.fallbackLater && rule.fallbackUserId !== null),
+    "Choose a fallback member or the next member on duty, not both.",
+  );
 
 export type RuleInput = z.input<typeof ruleInputSchema>;
 export type RoutingResult<T extends object = object> = ({ ok: true } & T) | { ok: false; error: string };

@@ -1,9 +1,9 @@
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { PG_CAST, pgValue } from "../db/column-values";
+import { PG_CAST, pgValue, sqliteValue } from "../db/column-values";
 import { preparedPerConnection } from "../db/driver";
 import type { LeadOwner } from "../webhooks/lead-created-event";
-import { pickTurn, routeLead, type RoutePlan, type Routing } from "./route-lead";
+import { pickTurn, planLead, type RoutePlan, type Routing } from "./route-lead";
 import { cachedRouting, routingPostgres, routingSqlite } from "./routing-snapshot";
 import type { RoutedLead } from "./rule-conditions";
 
@@ -14,13 +14,17 @@ import type { RoutedLead } from "./rule-conditions";
 // reading its version (SQLite: one indexed read; PostgreSQL: a column of the lead's statement).
 // On PostgreSQL the plan is made before the lead's statement, which carries it out (every
 // statement after the counter's UPDATE lengthens the time every create of the database waits
-// for its row lock): planPostgres, then settlePostgres.
+// for its row lock): planPostgres, then settlePostgres. A lead whose rule has nobody on duty
+// and waits (the rule's fallback "later") stays unassigned and gets its WaitingLead row in
+// the same transaction (lib/maintenance/waiting-leads.ts assigns it later): one statement
+// more for such a lead only.
 
 /**
  * The lead's owner and when it got them, both null when it stays unassigned; `notifyOwner`:
- * the owner wants an email when a lead is assigned to them (from the routing, at its version).
+ * the owner wants an email when a lead is assigned to them (from the routing, at its version);
+ * `waitRuleId`: the unassigned lead waits for the next member of this rule on duty.
  */
-export type Assignment = { owner: LeadOwner; assignedAt: Date | null; notifyOwner: boolean };
+export type Assignment = { owner: LeadOwner; assignedAt: Date | null; notifyOwner: boolean; waitRuleId?: string };
 
 export const UNASSIGNED: Assignment = { owner: null, assignedAt: null, notifyOwner: false };
 
@@ -33,31 +37,45 @@ const assignedTo = (routing: Routing, userId: string, at: Date): Assignment => {
   return { owner: { id: userId, email: member.email, name: member.name }, assignedAt: at, notifyOwner: member.notifyAssignments };
 };
 
-type SqliteStatements = { turn: Database.Statement; setTurn: Database.Statement; member: Database.Statement };
+type SqliteStatements = {
+  turn: Database.Statement;
+  setTurn: Database.Statement;
+  member: Database.Statement;
+  wait: Database.Statement;
+};
 const statementsOf = preparedPerConnection((database): SqliteStatements => {
   const prepare = (sql: string) => database.prepare(sql).safeIntegers(false);
   return {
     turn: prepare(`SELECT "turn" FROM "AssignmentRule" WHERE "id" = ?`),
     setTurn: prepare(`UPDATE "AssignmentRule" SET "turn" = ? WHERE "id" = ?`),
     member: prepare(`SELECT 1 FROM "Membership" WHERE "teamId" = ? AND "userId" = ?`),
+    wait: prepare(`INSERT INTO "WaitingLead" ("leadId", "teamId", "ruleId", "since") VALUES (?, ?, ?, ?)`),
   };
 });
 
 /**
  * Whom the new lead goes to, inside its SQLite transaction (which holds the write lock, so a
- * turn is read and advanced without a race); called before the lead's row is inserted.
+ * turn is read and advanced without a race); called before the lead's row is inserted. A lead
+ * that waits (`waitRuleId`) gets its row by insertWaitingSqlite once its own row is in.
  */
 export function assignSqlite(database: Database.Database, teamId: string, lead: RoutedLead, now: Date): Assignment {
   const routing = routingSqlite(database, teamId);
   if (!routes(routing)) return UNASSIGNED;
   const s = statementsOf(database);
-  const userId = chosenSqlite(s, routeLead(routing, lead, now));
+  const plan = planLead(routing, lead, now);
+  if (plan.kind === "wait") return { ...UNASSIGNED, waitRuleId: plan.ruleId };
+  const userId = chosenSqlite(s, plan);
   if (userId === null || !s.member.get(teamId, userId)) return UNASSIGNED;
   return assignedTo(routing, userId, now);
 }
 
+/** The waiting lead's row, in its SQLite transaction after the lead's own insert. */
+export function insertWaitingSqlite(database: Database.Database, wait: { leadId: string; teamId: string; ruleId: string; since: Date }) {
+  statementsOf(database).wait.run(wait.leadId, wait.teamId, wait.ruleId, sqliteValue("timestamp", wait.since));
+}
+
 function chosenSqlite(s: SqliteStatements, plan: RoutePlan): string | null {
-  if (plan.kind === "unassigned") return null;
+  if (plan.kind === "unassigned" || plan.kind === "wait") return null;
   if (plan.kind === "owner") return plan.userId;
   const row = s.turn.get(plan.ruleId) as { turn: number } | undefined;
   const picked = row && pickTurn(row.turn, plan.onDuty);
@@ -93,12 +111,17 @@ const POSTGRES = {
       RETURNING l."ownerId"`,
   },
   unassign: { name: "routing_unassign", text: `UPDATE "Lead" SET "ownerId" = NULL, "assignedAt" = NULL WHERE "id" = $1` },
+  wait: {
+    name: "routing_wait",
+    text: `INSERT INTO "WaitingLead" ("leadId", "teamId", "ruleId", "since") VALUES ($1, $2, $3, $4::${PG_CAST.timestamp})`,
+  },
 } as const;
 
 /**
  * The plan as the lead's own statement takes it (lead-writer-postgres.ts): a round robin's
  * rule, its members and who of them is on duty, or a fixed owner; all empty when the lead
- * stays unassigned.
+ * stays unassigned. `waitRuleId` (not the statement's): the lead waits for that rule's next
+ * member on duty, and settlePostgres writes its WaitingLead row.
  */
 export type PlannedOwner = {
   ruleId: string | null;
@@ -106,14 +129,16 @@ export type PlannedOwner = {
   onDuty: readonly boolean[];
   userIds: readonly string[];
   ownerId: string | null;
+  waitRuleId: string | null;
 };
 
-const NO_OWNER: PlannedOwner = { ruleId: null, n: 1, onDuty: [], userIds: [], ownerId: null };
+const NO_OWNER: PlannedOwner = { ruleId: null, n: 1, onDuty: [], userIds: [], ownerId: null, waitRuleId: null };
 
 function plannedOwner(plan: RoutePlan): PlannedOwner {
   if (plan.kind === "unassigned") return NO_OWNER;
+  if (plan.kind === "wait") return { ...NO_OWNER, waitRuleId: plan.ruleId };
   if (plan.kind === "owner") return { ...NO_OWNER, ownerId: plan.userId };
-  return { ruleId: plan.ruleId, n: plan.userIds.length, onDuty: plan.onDuty, userIds: plan.userIds, ownerId: null };
+  return { ...NO_OWNER, ruleId: plan.ruleId, n: plan.userIds.length, onDuty: plan.onDuty, userIds: plan.userIds };
 }
 
 /** A plan made before the lead's statement, and the routing it was made from. */
@@ -134,7 +159,7 @@ export async function planPostgres(
   if (!routes(routing)) return { routing, owner: NO_OWNER };
   if (options.sourceId === null && routing.rules.some((rule) => rule.conditions.some((condition) => condition.field === "source")))
     return null;
-  return { routing, owner: plannedOwner(routeLead(routing, { ...options.lead, sourceId: options.sourceId ?? "" }, options.now)) };
+  return { routing, owner: plannedOwner(planLead(routing, { ...options.lead, sourceId: options.sourceId ?? "" }, options.now)) };
 }
 
 /**
@@ -148,7 +173,8 @@ export async function settlePostgres(
   options: { teamId: string; version: number; leadId: string; lead: RoutedLead; now: Date; ownerId: string | null },
 ): Promise<Assignment> {
   if (early && early.routing.version === options.version) {
-    return options.ownerId ? assignedTo(early.routing, options.ownerId, options.now) : UNASSIGNED;
+    if (options.ownerId) return assignedTo(early.routing, options.ownerId, options.now);
+    return early.owner.waitRuleId ? waitFor(client, early.owner.waitRuleId, options) : UNASSIGNED;
   }
   const assigned = await assignPostgres(client, options);
   if (!assigned.owner && options.ownerId) await client.query({ ...POSTGRES.unassign, values: [options.leadId] });
@@ -167,8 +193,9 @@ export async function assignPostgres(
   const { teamId, leadId, now } = options;
   const routing = await routingPostgres(client, teamId, options.version);
   if (!routes(routing)) return UNASSIGNED;
-  const plan = routeLead(routing, options.lead, now);
+  const plan = planLead(routing, options.lead, now);
   if (plan.kind === "unassigned") return UNASSIGNED;
+  if (plan.kind === "wait") return waitFor(client, plan.ruleId, options);
   const at = pgValue("timestamp", now);
   const { rows } =
     plan.kind === "owner"
@@ -179,4 +206,10 @@ export async function assignPostgres(
         });
   const userId = rows[0]?.ownerId;
   return userId ? assignedTo(routing, userId, now) : UNASSIGNED;
+}
+
+/** The new lead stays unassigned and waits for the rule's next member on duty: its WaitingLead row. */
+async function waitFor(client: pg.PoolClient, ruleId: string, options: { teamId: string; leadId: string; now: Date }): Promise<Assignment> {
+  await client.query({ ...POSTGRES.wait, values: [options.leadId, options.teamId, ruleId, pgValue("timestamp", options.now)] });
+  return { ...UNASSIGNED, waitRuleId: ruleId };
 }

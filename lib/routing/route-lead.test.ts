@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { Availability } from "./availability";
-import { pickTurn, routeLead, type Routing, type RoutingMember, type RoutingRule } from "./route-lead";
+import { pickTurn, planLead, routeLead, type Routing, type RoutingMember, type RoutingRule } from "./route-lead";
 import { compileCondition, conditionHolds, type Condition, type RoutedLead } from "./rule-conditions";
 
 // The rules of routing, without a database: conditions, first match, the fallbacks, who is
@@ -51,6 +51,7 @@ const rule = (id: string, conditions: Condition[], userIds: string[], extra: Par
   mode: userIds.length > 1 ? "round_robin" : "member",
   userIds,
   fallbackUserId: null,
+  fallbackLater: false,
   ...extra,
 });
 
@@ -169,6 +170,32 @@ describe("routeLead", () => {
     });
     const single = routing([rule("one", [], ["ada"], { fallbackUserId: "ben" })], { ada: away, ben: member() });
     assert.deepEqual(routeLead(single, lead(), NOW), { kind: "owner", userId: "ben", ruleId: "one", reason: "rule_fallback" });
+  });
+
+  it("with nobody on duty and the fallback 'later', the lead waits (an import's stays unassigned); with someone on duty, as ever", () => {
+    const away = member({ away: true, awayUntil: null, workingHours: null });
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        fc.constantFrom<"member" | "round_robin">("member", "round_robin"),
+        (duty, later, mode) => {
+          const ids = (mode === "member" ? duty.slice(0, 1) : duty).map((_, i) => `m${i}`);
+          const members = Object.fromEntries(ids.map((id, i) => [id, duty[i] ? member() : away]));
+          const r = routing([rule("r", [], ids, { mode, fallbackLater: later }), rule("next", [], ["cy"])], { ...members, cy: member() });
+          const plan = planLead(r, lead(), NOW);
+          const nobody = !ids.some((_, i) => duty[i]);
+          if (nobody && later) {
+            assert.deepEqual(plan, { kind: "wait", ruleId: "r" });
+            assert.deepEqual(routeLead(r, lead(), NOW), { kind: "unassigned", ruleId: "r" });
+          } else {
+            assert.notEqual(plan.kind, "wait");
+            assert.deepEqual(routeLead(r, lead(), NOW), plan);
+            assert.equal(plan.kind === "unassigned", nobody);
+          }
+        },
+      ),
+    );
   });
 
   it("never assigns someone who is no member of the team", () => {

@@ -3,9 +3,10 @@ import { conditionHolds, type CompiledCondition, type RoutedLead } from "./rule-
 
 // Whom a new lead goes to (docs/routing.md "Assignment rules"): the team's enabled rules in
 // order, the first whose conditions all hold decides; a lead no rule matches goes to the
-// team's fallback member, or stays unassigned. Pure: the routing is the team's snapshot
-// (routing-snapshot.ts), `now` the lead's time; a round robin's turn is taken by the lead
-// writer in the lead's own transaction (pickTurn), so a rolled-back lead takes no turn.
+// team's fallback member, or stays unassigned; one whose rule has nobody on duty goes to the
+// rule's fallback member, stays unassigned, or waits (WaitingLead). Pure: the routing is the
+// team's snapshot (routing-snapshot.ts), `now` the lead's time; a round robin's turn is taken
+// by the lead writer in the lead's own transaction (pickTurn), so a rolled-back lead takes no turn.
 
 export const RULE_MODES = ["member", "round_robin"] as const;
 export type RuleMode = (typeof RULE_MODES)[number];
@@ -17,8 +18,10 @@ export type RoutingRule = {
   mode: RuleMode;
   /** The members the rule assigns to, in rotation order (one for "member"). */
   userIds: readonly string[];
-  /** Who gets the lead when none of userIds is on duty; null: it stays unassigned. */
+  /** Who gets the lead when none of userIds is on duty; null: it stays unassigned (or waits, `fallbackLater`). */
   fallbackUserId: string | null;
+  /** When none of userIds is on duty, the lead waits for the next one on duty (WaitingLead). */
+  fallbackLater: boolean;
 };
 
 /**
@@ -38,11 +41,13 @@ export type Routing = {
 };
 
 /**
- * What becomes of the lead: unassigned; a member (by a rule, or the team's fallback); or a
- * round robin's turn among `userIds`, of which those `onDuty` may get it (at least one).
+ * What becomes of the lead: unassigned; a member (by a rule, or the team's fallback); a
+ * round robin's turn among `userIds`, of which those `onDuty` may get it (at least one); or
+ * unassigned for now, waiting for the next member of the rule on duty (its fallback "later").
  */
 export type RoutePlan =
   | { kind: "unassigned"; ruleId: string | null }
+  | { kind: "wait"; ruleId: string }
   | { kind: "owner"; userId: string; ruleId: string | null; reason: "rule" | "rule_fallback" | "team_fallback" }
   | { kind: "turn"; ruleId: string; userIds: readonly string[]; onDuty: readonly boolean[] };
 
@@ -50,8 +55,14 @@ export function ruleMatches(rule: RoutingRule, lead: RoutedLead): boolean {
   return rule.conditions.every((condition) => conditionHolds(condition, lead));
 }
 
-/** The plan for a new lead of the team at `now`. */
-export function routeLead(routing: Routing, lead: RoutedLead, now: Date): RoutePlan {
+/** A plan that settles the lead now: every plan but "wait". */
+export type ImmediatePlan = Exclude<RoutePlan, { kind: "wait" }>;
+
+/**
+ * The plan for a new lead of the team at `now`, where a lead may wait (the intake, "Test a
+ * lead"): a rule with nobody on duty and its fallback "later" gives "wait".
+ */
+export function planLead(routing: Routing, lead: RoutedLead, now: Date): RoutePlan {
   const rule = routing.rules.find((candidate) => ruleMatches(candidate, lead));
   if (!rule) {
     const fallback = routing.fallbackUserId;
@@ -65,10 +76,17 @@ export function routeLead(routing: Routing, lead: RoutedLead, now: Date): RouteP
     if (rule.mode === "round_robin" && userIds.length > 1) return { kind: "turn", ruleId: rule.id, userIds, onDuty };
     return { kind: "owner", userId: userIds[onDuty.indexOf(true)]!, ruleId: rule.id, reason: "rule" };
   }
+  if (rule.fallbackLater) return { kind: "wait", ruleId: rule.id };
   const fallback = rule.fallbackUserId;
   return fallback !== null && routing.members.has(fallback)
     ? { kind: "owner", userId: fallback, ruleId: rule.id, reason: "rule_fallback" }
     : { kind: "unassigned", ruleId: rule.id };
+}
+
+/** The plan for a lead that cannot wait (an import's): planLead, a "wait" leaving it unassigned. */
+export function routeLead(routing: Routing, lead: RoutedLead, now: Date): ImmediatePlan {
+  const plan = planLead(routing, lead, now);
+  return plan.kind === "wait" ? { kind: "unassigned", ruleId: plan.ruleId } : plan;
 }
 
 /**

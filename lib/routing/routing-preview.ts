@@ -3,7 +3,7 @@ import { ApiError } from "../http/api-error";
 import { leadFieldsFromInput } from "../leads/create-lead";
 import { parseLeadInput } from "../leads/parse-lead-input";
 import { API_SOURCE_NAME, listLeadSourceNames } from "../teams/lead-sources";
-import { pickTurn, routeLead } from "./route-lead";
+import { pickTurn, planLead } from "./route-lead";
 import { loadRouting } from "./routing-snapshot";
 
 // "Test a lead" on Settings → Lead Routing: which rule a lead would match and whom it would
@@ -50,7 +50,7 @@ export async function previewRouting(options: {
   }
   const routing = await loadRouting(team.id);
   if (!routing) return { ok: false, error: "The team is gone." };
-  const plan = routeLead(routing, fields, now);
+  const plan = planLead(routing, fields, now);
   const rule = plan.ruleId ? routing.rules.find((candidate) => candidate.id === plan.ruleId)! : null;
   const named = rule ? { id: rule.id, name: rule.name } : null;
   const person = (userId: string) => {
@@ -61,6 +61,10 @@ export async function previewRouting(options: {
     const because = rule
       ? "Nobody the rule names is on duty now, and it has no fallback."
       : "No rule matches it, and the team has no fallback member.";
+    return { ok: true, rule: named, owner: null, because };
+  }
+  if (plan.kind === "wait") {
+    const because = "Nobody the rule names is on duty now: the lead waits for the next member on duty.";
     return { ok: true, rule: named, owner: null, because };
   }
   if (plan.kind === "owner") {

@@ -19,7 +19,7 @@ import { compileCondition, conditionSchema } from "./rule-conditions";
 
 const SQL = {
   team: `SELECT "routingVersion", "routingFallbackUserId" FROM "Team" WHERE "id" = ?`,
-  rules: `SELECT "id", "name", "conditions", "mode", "userIds", "fallbackUserId" FROM "AssignmentRule"
+  rules: `SELECT "id", "name", "conditions", "mode", "userIds", "fallbackUserId", "fallbackLater" FROM "AssignmentRule"
     WHERE "teamId" = ? AND "enabled" ORDER BY "position", "id"`,
   members: `SELECT u."id", u."email", u."name", u."away", u."awayUntil", u."workingHours", m."notifyAssignments" FROM "Membership" m JOIN "User" u ON u."id" = m."userId"
     WHERE m."teamId" = ?`,
@@ -40,7 +40,15 @@ const POSTGRES = {
 };
 
 type TeamRow = { routingVersion: number | string; routingFallbackUserId: string | null };
-type RuleRow = { id: string; name: string; conditions: unknown; mode: string; userIds: unknown; fallbackUserId: string | null };
+type RuleRow = {
+  id: string;
+  name: string;
+  conditions: unknown;
+  mode: string;
+  userIds: unknown;
+  fallbackUserId: string | null;
+  fallbackLater: unknown;
+};
 type MemberRow = {
   id: string;
   email: string;
@@ -87,6 +95,7 @@ function readRule(row: RuleRow): RoutingRule | null {
     mode,
     userIds: userIds as string[],
     fallbackUserId: row.fallbackUserId,
+    fallbackLater: readBoolean(row.fallbackLater),
   };
 }
 

@@ -7,6 +7,7 @@ import { removeAbandonedDrafts } from "../imports/import-drafts";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "../jobs/dispatcher";
 import { startNewLeadReminderSchedule } from "../maintenance/new-lead-reminders";
+import { startWaitingLeadSchedule } from "../maintenance/waiting-leads";
 import { registerWakers } from "../jobs/wake";
 
 // The dispatchers of this app process and their handlers, registered here and nowhere
@@ -54,8 +55,11 @@ export function startProcessDispatcher(): Dispatcher {
   imports.start();
   // The New-lead reminder (docs/routing.md "Emails"): every instance ticks, one a minute runs it.
   const stopReminders = startNewLeadReminderSchedule();
+  // Leads waiting for the next member on duty (docs/routing.md "Assignment rules"): likewise.
+  const stopWaiting = startWaitingLeadSchedule();
   (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => {
     stopReminders();
+    stopWaiting();
     return Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
   };
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });

@@ -1,0 +1,19 @@
+-- A rule's fallback "the next member on duty, later" (issue 28, docs/routing.md "Assignment rules").
+-- AlterTable
+ALTER TABLE "AssignmentRule" ADD COLUMN     "fallbackLater" BOOLEAN NOT NULL DEFAULT false;
+
+-- CreateTable
+CREATE TABLE "WaitingLead" (
+    "leadId" TEXT NOT NULL,
+    "teamId" TEXT NOT NULL,
+    "ruleId" TEXT NOT NULL,
+    "since" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "WaitingLead_pkey" PRIMARY KEY ("leadId")
+);
+
+-- CreateIndex
+CREATE INDEX "WaitingLead_teamId_since_idx" ON "WaitingLead"("teamId", "since");
+
+-- AddForeignKey
+ALTER TABLE "WaitingLead" ADD CONSTRAINT "WaitingLead_leadId_fkey" FOREIGN KEY ("leadId") REFERENCES "Lead"("id") ON DELETE CASCADE ON UPDATE CASCADE;
