@@ -145,6 +145,17 @@ test("an admin builds a round-robin rule; two leads go to its two members in tur
   const rows = adaPage.getByRole("table").getByRole("row");
   await expect(rows.filter({ hasText: "First Lead" })).toHaveCount(1);
   await expect(rows.filter({ hasText: "Second Lead" })).toHaveCount(0);
+
+  // Ada calls her lead back: Contacted, and the team's time to first contact appears.
+  const speed = adaPage.getByRole("region", { name: "Time to first contact" });
+  await expect(speed).toContainText("No lead contacted in the last 30 days.");
+  await rows.filter({ hasText: "First Lead" }).getByRole("link", { name: "First Lead" }).click();
+  const ownership = adaPage.getByRole("region", { name: "Status and owner" });
+  await ownership.getByLabel("Change status").selectOption({ label: "Contacted" });
+  await ownership.getByRole("button", { name: "Save status" }).click();
+  await expect(ownership.getByRole("status").filter({ hasText: "Status set to Contacted." })).toBeVisible();
+  await adaPage.goto(`/t/${team.slug}/leads`);
+  await expect(speed).toContainText(/7 days: median [^,]+, 90th percentile [^(]+ \(1 lead\)/);
 });
 
 test("an admin moves and deletes rules; a member has no Lead Routing tab and the server refuses the page", async ({ signInAs }) => {
