@@ -8,13 +8,20 @@ import { env } from "../env";
 /**
  * Runs `sql` on a short-lived connection with a lock timeout: when the table is busy the
  * statement gives up after `lockTimeoutMs` (throwing) instead of queueing everyone
- * behind its lock request. `before` runs first on the same connection.
+ * behind its lock request. `before` runs first on the same connection; `onNotice` hears
+ * what the statement reports.
  */
 export async function runPostgresMaintenance(
   sql: string,
-  options: { lockTimeoutMs: number; before?: (client: pg.Client) => Promise<void> },
+  options: {
+    lockTimeoutMs: number;
+    before?: (client: pg.Client) => Promise<void>;
+    /** The statement's notices (VACUUM VERBOSE's report). */
+    onNotice?: (notice: { message?: string; detail?: string }) => void;
+  },
 ): Promise<void> {
   const client = new pg.Client({ connectionString: env().DATABASE_URL, connectionTimeoutMillis: env().DB_CONNECT_TIMEOUT_MS });
+  if (options.onNotice) client.on("notice", options.onNotice);
   await client.connect();
   try {
     await client.query(`SET lock_timeout = ${Math.max(1, Math.floor(options.lockTimeoutMs))}`);
