@@ -14,34 +14,48 @@ export type CappedCount = { count: number; capped: boolean };
 export type StatusCounts = Record<LeadStatus, CappedCount>;
 
 /**
- * The leads of each status matching `filter` (its own status ignored). Equality filters
- * only (owner, source, …, or none): one statement, a COUNT over a LIMIT of `cap` + 1 per
- * status on the (teamId, status, seq) index (for one owner SQLite's planner may take the
- * (teamId, ownerId, seq) one instead), no row leaving the database. A search, a date
- * range or "possible duplicates only": the newest `cap` + 1 matches (the heading count's
- * walk, duplicates' scan limit included), tallied by status; when they are not all the
- * matches, every count is a lower bound (capped).
+ * The leads of each status matching `filter` (its own status ignored). No filter, or the
+ * owner's only: one statement, a COUNT over a LIMIT of `cap` + 1 per status on the
+ * (teamId, status, seq) or (teamId, ownerId, status, seq) index, no row leaving the
+ * database. Any other filter (a source, a UTM field, a search, a date range, "possible
+ * duplicates only"): the newest TALLY_LIMIT + 1 matches (duplicates' scan limit included),
+ * tallied by status; when they are not all the matches, every count is a lower bound (capped).
  */
 export async function countLeadsByStatus(team: LeadTeam, filter: LeadFilter, cap: number): Promise<StatusCounts> {
   const others: LeadFilter = { ...filter, status: null, sort: "newest" };
-  if (onlyEqualityFilters(others)) return equalityCounts(team.id, equalityFilters(others), cap);
+  const equal = equalityFilters(others);
+  if (onlyEqualityFilters(others) && coveredByStatusIndexes(equal)) return equalityCounts(team.id, equal, cap);
+  // Any other filter: the status of its newest matches, read row by row; TALLY_LIMIT of them.
+  const limit = Math.min(cap, TALLY_LIMIT);
   if (others.duplicatesOnly) {
     const walk = await walkLeads<ListRow & { status: string }>(team, others, {
       order: "desc",
-      want: cap + 1,
+      want: limit + 1,
       scanLimit: DUPLICATE_COUNT_SCAN_LIMIT,
       select: { status: true },
     });
-    return tally(walk.rows.slice(0, cap), walk.more || walk.rows.length > cap);
+    return tally(walk.rows.slice(0, limit), walk.more || walk.rows.length > limit);
   }
   // Only the status of each match, in the index order so the LIMIT stops the walk.
   const rows = await db().lead.findMany({
     where: leadWhere(team, others),
     orderBy: { seq: "desc" },
-    take: cap + 1,
+    take: limit + 1,
     select: { status: true },
   });
-  return tally(rows.slice(0, cap), rows.length > cap);
+  return tally(rows.slice(0, limit), rows.length > limit);
+}
+
+/**
+ * Matches tallied by status when no index holds both the filter's columns and the status:
+ * each is a row read (a UTM campaign's 10,001 newest took the list's page from 31 ms to
+ * 470 ms p50 at a million leads in the bench); beyond it the counts are lower bounds.
+ */
+export const TALLY_LIMIT = 1_000;
+
+/** Whether the equality filters are the owner's at most: (teamId, status, seq) and (teamId, ownerId, status, seq) count them from the index alone. */
+function coveredByStatusIndexes(equal: Partial<Record<EqualityFilterColumn, string | null>>): boolean {
+  return Object.entries(equal).every(([column, value]) => value === undefined || column === "ownerId" || column === "status");
 }
 
 /**
