@@ -1,6 +1,6 @@
 import { CLI_ACTOR, type AuditActor } from "../audit/audit-log";
-import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
+import { startSchedule } from "./schedule";
 import { deleteAudited } from "../leads/delete-leads";
 import { claimJob } from "../jobs/job-claim-store";
 import { teamsWithRetention } from "../teams/team-store";
@@ -54,22 +54,13 @@ export async function runRetentionJob(now: Date): Promise<RetentionRun | null> {
 
 /** Runs the job every `everyMs` (default 5 minutes) with `clock`'s time; returns the function that stops it. */
 export function startRetentionSchedule(options: { everyMs?: number; clock?: () => Date } = {}): () => void {
-  const clock = options.clock ?? (() => new Date());
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const run = await runRetentionJob(clock());
+  return startSchedule({
+    everyMs: options.everyMs ?? 5 * 60 * 1000,
+    clock: options.clock ?? (() => new Date()),
+    run: runRetentionJob,
+    report: (run) => {
       if (run?.deleted) log("info", "retention.applied", run);
-    } catch (error) {
-      log("error", "retention.failed", summariseError(error));
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, options.everyMs ?? 5 * 60 * 1000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    failedEvent: "retention.failed",
+  });
 }

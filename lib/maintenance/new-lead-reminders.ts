@@ -3,8 +3,8 @@ import { claimJob } from "../jobs/job-claim-store";
 import { insertJobs, type NewJob } from "../jobs/job-store";
 import { wakeDeliveries } from "../jobs/wake";
 import { NEW_LEAD_STATUS } from "../leads/lead-status";
-import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
+import { startSchedule } from "./schedule";
 import { reminderEmailJob } from "../notifications/assignment-email";
 import {
   advanceReminder,
@@ -121,22 +121,13 @@ export async function runNewLeadReminders(now: Date): Promise<ReminderRun | null
  * claim) at the app's clock (a test server's may be moved); returns the function that stops it.
  */
 export function startNewLeadReminderSchedule(options: { everyMs?: number; clock?: () => Date } = {}): () => void {
-  const time = options.clock ?? clock;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const run = await runNewLeadReminders(time());
+  return startSchedule({
+    everyMs: options.everyMs ?? 20_000,
+    clock: options.clock ?? clock,
+    run: runNewLeadReminders,
+    report: (run) => {
       if (run?.emails) log("info", "reminders.queued", run);
-    } catch (error) {
-      log("error", "reminders.failed", summariseError(error));
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, options.everyMs ?? 20_000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    failedEvent: "reminders.failed",
+  });
 }

@@ -5,8 +5,8 @@ import { claimJob } from "../jobs/job-claim-store";
 import { wakeDeliveries } from "../jobs/wake";
 import { writeLeadAssignment } from "../leads/lead-ownership";
 import { lockOwnershipRows } from "../leads/lead-ownership-store";
-import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
+import { startSchedule } from "./schedule";
 import { isOnDuty } from "../routing/availability";
 import { pickTurn, type Routing } from "../routing/route-lead";
 import { loadRouting } from "../routing/routing-snapshot";
@@ -149,22 +149,13 @@ export async function runWaitingLeads(now: Date): Promise<WaitingRun | null> {
  * claim) at the app's clock (a test server's may be moved); returns the function that stops it.
  */
 export function startWaitingLeadSchedule(options: { everyMs?: number; clock?: () => Date } = {}): () => void {
-  const time = options.clock ?? clock;
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const run = await runWaitingLeads(time());
+  return startSchedule({
+    everyMs: options.everyMs ?? 20_000,
+    clock: options.clock ?? clock,
+    run: runWaitingLeads,
+    report: (run) => {
       if (run && (run.assigned || run.dropped)) log("info", "waiting_leads.settled", run);
-    } catch (error) {
-      log("error", "waiting_leads.failed", summariseError(error));
-    } finally {
-      running = false;
-    }
-  };
-  const timer = setInterval(tick, options.everyMs ?? 20_000);
-  timer.unref();
-  void tick();
-  return () => clearInterval(timer);
+    },
+    failedEvent: "waiting_leads.failed",
+  });
 }
