@@ -85,6 +85,9 @@ const schema = z.object({
   // New-lead emails: smtp:// or smtps:// (user and password in the URL), and the sender.
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
   MAIL_FROM: z.string().min(3).default("Lead Intake <lead-intake@localhost>"),
+  // `npm run bench` only: the slug of the team its "limit" row writes to, through a route that
+  // skips every rule (lib/intake/intake-limit.ts). Unset, that route answers 404.
+  BENCH_INTAKE_LIMIT_TEAM: optional(z.string().min(1)),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -21,6 +21,8 @@ import { importBench } from "./bench/import";
 import { ownersOf, routingBench } from "./bench/routing";
 import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
+import { measureBreakdown } from "./bench/breakdown-run";
+import type { Breakdown } from "./bench/create-breakdown";
 import { db } from "../lib/db/client";
 import { createApiKey } from "../lib/api-keys/api-key-changes";
 import { CLI_ACTOR } from "../lib/audit/audit-log";
@@ -34,6 +36,8 @@ import { findUserByEmail } from "../lib/users/user-store";
 import { DEFAULT_DEMO_ADMIN_EMAIL } from "../lib/setup/seed";
 
 const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
+/** The limit row's route (lib/intake/intake-limit.ts): the same body read and lead transaction, nothing else. */
+const INTAKE_LIMIT = "/api/bench/intake-limit";
 /** Rows per side of the webhook comparison (and of the connection's). */
 const WEBHOOK_PAIRS = 3;
 
@@ -50,7 +54,7 @@ type Suite = { kind: "sqlite" | "postgres"; databaseUrl: string; dataDir: string
  * The lib functions used here (team, key, counts) read DATABASE_URL and DATA_DIR on first
  * use, so a process runs one suite: PostgreSQL's runs in a child process.
  */
-async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<Row[]> {
+async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<{ rows: Row[]; breakdown: Breakdown | null }> {
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = databaseUrl;
   // The seed has no default password: choose one the bench signs in with.
@@ -65,6 +69,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
   console.log(`${kind}: server up at ${server.baseUrl} (data in ${dataDir})`);
 
   const rows: Row[] = [];
+  let breakdownRequest: LoadRequest | null = null;
   try {
     const adminEmail = process.env.DEMO_ADMIN_EMAIL?.trim() || DEFAULT_DEMO_ADMIN_EMAIL;
     const adminPassword = process.env.DEMO_ADMIN_PASSWORD;
@@ -141,6 +146,34 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     };
 
     if (wants(options, "create")) await createRows("small");
+
+    if (wants(options, "limit")) {
+      // Issue 29: the limit of this design, paired with create_lead as the webhook rows are.
+      const json: LoadRequest = { ...bodies[0]!.request };
+      const limit: LoadRequest = { ...json, path: INTAKE_LIMIT };
+      await warmUp(server.baseUrl, limit, options.connections, 3 * options.warmup);
+      const plain: LoadResult[] = [];
+      const bare: LoadResult[] = [];
+      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
+        plain.push(await measure(server, json, run(options.connections)));
+        bare.push(await measure(server, limit, run(options.connections)));
+      }
+      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      record(
+        row(`create-json-beside-limit-${options.connections}`, `create_lead, JSON (${sides})`, options.connections, medianRow(plain), null),
+      );
+      record(
+        row(
+          `limit-${options.connections}`,
+          `The limit: the same body read and lead transaction, no rules, limits or logs (${sides})`,
+          options.connections,
+          medianRow(bare),
+          null,
+        ),
+      );
+    }
+
+    if (wants(options, "breakdown")) breakdownRequest = bodies[0]!.request;
 
     if (wants(options, "webhook")) {
       // Paired rows: the same body for a team without an endpoint, then for one with, three
@@ -406,12 +439,33 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     await server.stop();
   }
 
+  // Issue 29: one create's CPU by stage, on a server of its own under the profiler.
+  let breakdown: Breakdown | null = null;
+  if (breakdownRequest) {
+    const measured = await measureBreakdown({
+      port: options.port,
+      dataDir,
+      databaseUrl,
+      request: breakdownRequest,
+      connections: options.connections,
+      duration: options.duration,
+      warmup: options.warmup,
+    });
+    breakdown = measured.breakdown;
+    console.log(
+      `Breakdown: ${breakdown.creates} creates, ${Math.round(breakdown.profiledMicros)} µs profiled vs ${Math.round(breakdown.mainThreadMicros)} µs main thread per create`,
+    );
+  }
+
   const ping = rows.find((r) => r.id === "ping");
+  const limit = rows.find((r) => r.id === `limit-${options.connections}`);
   for (const r of rows) {
     if (ping?.reqPerSec && r.reqPerSec !== null && r.status === "ok") r.ratio = r.reqPerSec / ping.reqPerSec;
     if (ping?.serverCpuMicros && r.serverCpuMicros) r.cpuRatio = ping.serverCpuMicros / r.serverCpuMicros;
+    if (limit?.reqPerSec && r.reqPerSec !== null && r.status === "ok" && r.id.startsWith("create-"))
+      r.limitRatio = r.reqPerSec / limit.reqPerSec;
   }
-  return rows;
+  return { rows, breakdown };
 }
 
 /** A row for one timed run of a whole job (an export, an import): items per second, and its time in ms as p50 and p99. */
@@ -456,8 +510,8 @@ async function freshPostgresDatabase(url: string): Promise<{ url: string; drop: 
   };
 }
 
-/** Runs the PostgreSQL suite in a child process (see suite()) and returns its rows. */
-async function postgresRows(url: string): Promise<Row[]> {
+/** Runs the PostgreSQL suite in a child process (see suite()) and returns its rows and breakdown. */
+async function postgresRows(url: string): Promise<{ rows: Row[]; breakdown: Breakdown | null }> {
   const database = await freshPostgresDatabase(url);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pg-"));
   const rowsFile = path.join(dataDir, "rows.json");
@@ -467,8 +521,8 @@ async function postgresRows(url: string): Promise<Row[]> {
       env: { ...process.env, DATABASE_URL: database.url, BENCH_SUITE_DATA_DIR: dataDir, BENCH_SUITE_ROWS: rowsFile },
     });
     if (child.status !== 0) throw new Error(`The PostgreSQL suite failed (exit ${child.status ?? child.signal})`);
-    const rows = JSON.parse(readFileSync(rowsFile, "utf8")) as Row[];
-    return rows.map((r) => ({ ...r, id: `pg-${r.id}`, label: `PostgreSQL: ${r.label}` }));
+    const { rows, breakdown } = JSON.parse(readFileSync(rowsFile, "utf8")) as { rows: Row[]; breakdown: Breakdown | null };
+    return { rows: rows.map((r) => ({ ...r, id: `pg-${r.id}`, label: `PostgreSQL: ${r.label}` })), breakdown };
   } finally {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -481,12 +535,12 @@ async function main() {
   // The PostgreSQL child: one suite, rows to a file for the parent.
   const childRows = process.env.BENCH_SUITE_ROWS;
   if (childRows) {
-    const rows = await suite(options, {
+    const result = await suite(options, {
       kind: "postgres",
       databaseUrl: process.env.DATABASE_URL!,
       dataDir: process.env.BENCH_SUITE_DATA_DIR!,
     });
-    writeFileSync(childRows, JSON.stringify(rows));
+    writeFileSync(childRows, JSON.stringify(result));
     return;
   }
 
@@ -497,8 +551,14 @@ async function main() {
   const postgresUrl = isPostgres(process.env.DATABASE_URL) ? process.env.DATABASE_URL! : null;
 
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sqlite-"));
-  const rows = await suite(options, { kind: "sqlite", databaseUrl: `file:${path.join(dataDir, "bench.db")}`, dataDir });
-  if (postgresUrl) rows.push(...(await postgresRows(postgresUrl)));
+  const sqlite = await suite(options, { kind: "sqlite", databaseUrl: `file:${path.join(dataDir, "bench.db")}`, dataDir });
+  const rows = sqlite.rows;
+  const breakdowns = sqlite.breakdown ? [{ database: "SQLite", breakdown: sqlite.breakdown }] : [];
+  if (postgresUrl) {
+    const postgres = await postgresRows(postgresUrl);
+    rows.push(...postgres.rows);
+    if (postgres.breakdown) breakdowns.push({ database: "PostgreSQL", breakdown: postgres.breakdown });
+  }
 
   if (wants(options, "secret")) {
     const ops = secretChecksPerSecond(options.secretSeconds);
@@ -526,6 +586,7 @@ async function main() {
     database: `SQLite (embedded, WAL, synchronous=NORMAL)${postgresUrl ? " and PostgreSQL (rows marked PostgreSQL; default pool)" : ""}`,
     config: configOf(options),
     rows,
+    breakdowns,
     targets: evaluateTargets(rows, options),
     totalSeconds: (performance.now() - started) / 1000,
   };

@@ -21,6 +21,8 @@ export function buildIfNeeded(): void {
 
 export type Server = {
   baseUrl: string;
+  /** The server's process (scripts/serve.mjs): its main thread is the one a CPU profile samples. */
+  pid: number;
   /** CPU seconds (user + system) used so far by the server's processes; null where /proc is missing. */
   cpuSeconds: () => number | null;
   /** Resident memory (MB) of the server's process now; null where /proc is missing. */
@@ -40,6 +42,8 @@ export async function startServer(options: {
   databaseUrl: string;
   logFile: string;
   profileDir: string | null;
+  /** The profile's sampling interval in µs (node's default: 1000). */
+  profileIntervalMicros?: number;
 }): Promise<Server> {
   const baseUrl = `http://127.0.0.1:${options.port}`;
   // Another server on the port (a second bench run) would answer the load instead of ours.
@@ -64,12 +68,15 @@ export async function startServer(options: {
     CONNECTION_DELIVERIES_PER_CONNECTION: process.env.CONNECTION_DELIVERIES_PER_CONNECTION || "1000000000",
     // The webhook row delivers to a receiver in the bench process, on 127.0.0.1.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
+    // The limit row's route (lib/intake/intake-limit.ts) writes to the bench's team.
+    BENCH_INTAKE_LIMIT_TEAM: "bench",
   };
   migrate(env);
   encryptionKey();
   await seed(env);
 
-  const profile = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`] : [];
+  const interval = options.profileIntervalMicros ? [`--cpu-prof-interval=${options.profileIntervalMicros}`] : [];
+  const profile = options.profileDir ? ["--cpu-prof", `--cpu-prof-dir=${options.profileDir}`, ...interval] : [];
   // scripts/serve.mjs is what npm start runs: `next start`'s request handler plus the client
   // address and draining. Its own process group, so stopping it reaches every process it forks.
   const serve = path.join(ROOT, "scripts/serve.mjs");
@@ -85,7 +92,13 @@ export async function startServer(options: {
 
   await waitForPing(baseUrl, child, options.logFile);
   const group = child.pid!;
-  return { baseUrl, cpuSeconds: () => groupCpuSeconds(group), rssMb: () => processRssMb(group), stop: () => stop(child, exited) };
+  return {
+    baseUrl,
+    pid: group,
+    cpuSeconds: () => groupCpuSeconds(group),
+    rssMb: () => processRssMb(group),
+    stop: () => stop(child, exited),
+  };
 }
 
 async function waitForPing(baseUrl: string, child: ChildProcess, logFile: string): Promise<void> {
@@ -140,6 +153,16 @@ function groupCpuSeconds(group: number): number | null {
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / TICKS_PER_SECOND;
+}
+
+/** CPU seconds of one process's main thread and of the whole process (every thread), from /proc. */
+export function threadCpuSeconds(pid: number): { mainThread: number; process: number } {
+  const ticks = (file: string) => {
+    const fields = readFileSync(file, "utf8");
+    const after = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
+    return Number(after[11]) + Number(after[12]);
+  };
+  return { mainThread: ticks(`/proc/${pid}/task/${pid}/stat`) / TICKS_PER_SECOND, process: ticks(`/proc/${pid}/stat`) / TICKS_PER_SECOND };
 }
 
 /** VmRSS of one process in MB, from /proc; null where it cannot be read. */
