@@ -32,7 +32,10 @@ import {
 // (lib/db/driver.ts). PostgreSQL's statements are lead-writer-postgres.ts; what both share
 // is lead-write.ts.
 
-type Statements = ReturnType<typeof prepare> & { writeLead: ReturnType<typeof leadTransaction> };
+type Statements = ReturnType<typeof prepare> & {
+  writeLead: ReturnType<typeof leadTransaction>;
+  writeLeads: ReturnType<typeof batchTransaction>;
+};
 const statements = new WeakMap<Database.Database, Statements>();
 
 function prepare(database: Database.Database) {
@@ -59,7 +62,8 @@ function statementsOf(database: Database.Database): Statements {
   let prepared = statements.get(database);
   if (!prepared) {
     const plain = prepare(database);
-    prepared = { ...plain, writeLead: leadTransaction(database, plain) };
+    const writeLead = leadTransaction(database, plain);
+    prepared = { ...plain, writeLead, writeLeads: batchTransaction(database, writeLead) };
     statements.set(database, prepared);
   }
   return prepared;
@@ -68,9 +72,32 @@ function statementsOf(database: Database.Database): Statements {
 const rowValues = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
   Object.keys(columns).map((name) => sqliteValue(columns[name]!, row[name]));
 
-/** Writes one lead and everything that commits with it (lead-writer.ts's writeLead on SQLite). */
-export function writeLeadSqlite(database: Database.Database, write: LeadWrite): LeadWritten {
-  return statementsOf(database).writeLead.immediate(write);
+/** One lead's outcome in a group commit: what was written, or the error that rolled it back alone. */
+export type BatchOutcome = { written: LeadWritten } | { error: unknown };
+
+/**
+ * Writes several leads in one IMMEDIATE transaction, each in a savepoint of its own
+ * (better-sqlite3 nests a transaction function as a savepoint): a lead that throws (a lost
+ * claim, a repeated delivery, a missing source) is rolled back alone and its error returned
+ * in its place; the others commit together. An error that ends the whole transaction fails
+ * every lead of the batch (thrown).
+ */
+export function writeLeadsSqlite(database: Database.Database, writes: readonly LeadWrite[]): BatchOutcome[] {
+  return statementsOf(database).writeLeads.immediate(writes);
+}
+
+function batchTransaction(database: Database.Database, writeLead: ReturnType<typeof leadTransaction>) {
+  return database.transaction((writes: readonly LeadWrite[]): BatchOutcome[] =>
+    writes.map((write) => {
+      try {
+        return { written: writeLead(write) };
+      } catch (error) {
+        // SQLite ended the transaction itself (a full disk, an I/O error): nothing is committed.
+        if (!database.inTransaction) throw error;
+        return { error };
+      }
+    }),
+  );
 }
 
 /** The lead's transaction, as one better-sqlite3 transaction function (prepared once per connection). */

@@ -5,7 +5,7 @@ import { resolveLeadSource } from "../teams/lead-sources";
 import { leadBatchInserts } from "./lead-columns";
 import { counterSql, leadRow, MissingApiSource, missingCounter, type LeadWrite, type LeadWritten } from "./lead-write";
 import { writeLeadPostgres } from "./lead-writer-postgres";
-import { writeLeadSqlite } from "./lead-writer-sqlite";
+import { writeLeadsSqlite } from "./lead-writer-sqlite";
 import type { NewLead } from "./new-lead";
 
 // The one lead writer: every lead enters the database here, whether it came from create_lead,
@@ -30,13 +30,57 @@ export { MissingApiSource, type LeadFields, type LeadWrite, type LeadWritten } f
 export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
   const once = async () => {
     const d = await driver();
-    return d.provider === "sqlite" ? d.run((database) => writeLeadSqlite(database, write)) : writeLeadPostgres(d.pool, write);
+    return d.provider === "sqlite" ? groupCommit(write) : writeLeadPostgres(d.pool, write);
   };
   return once().catch(async (error: unknown) => {
     if (!(error instanceof MissingApiSource)) throw error;
     await resolveLeadSource(write.lead.teamId);
     return once();
   });
+}
+
+/** The most leads one SQLite commit holds. */
+const MOST_PER_COMMIT = 64;
+type Waiting = { write: LeadWrite; resolve: (written: LeadWritten) => void; reject: (error: unknown) => void };
+const waiting: Waiting[] = [];
+let flushing = false;
+
+/**
+ * SQLite's group commit (docs/performance.md "Group commit"): the leads that reach the
+ * writer while the event loop is busy with other requests wait for its next turn
+ * (setImmediate) and commit together, each in its own savepoint (writeLeadsSqlite), so one
+ * refused lead never undoes another. Each is answered only after the commit: a lead that is
+ * acknowledged is in the WAL, as before. One commit writes the pages the leads share (the
+ * counter's, the right-hand leaves of the id- and time-ordered indexes) once, not once per lead.
+ */
+function groupCommit(write: LeadWrite): Promise<LeadWritten> {
+  return new Promise((resolve, reject) => {
+    waiting.push({ write, resolve, reject });
+    if (!flushing) {
+      flushing = true;
+      setImmediate(flush);
+    }
+  });
+}
+
+async function flush(): Promise<void> {
+  const batch = waiting.splice(0, MOST_PER_COMMIT);
+  try {
+    const d = await driver();
+    if (d.provider !== "sqlite") throw new Error("Group commit is SQLite's");
+    const outcomes = await d.run((database) =>
+      writeLeadsSqlite(
+        database,
+        batch.map((w) => w.write),
+      ),
+    );
+    outcomes.forEach((outcome, i) => ("written" in outcome ? batch[i]!.resolve(outcome.written) : batch[i]!.reject(outcome.error)));
+  } catch (error) {
+    for (const w of batch) w.reject(error);
+  } finally {
+    if (waiting.length) setImmediate(flush);
+    else flushing = false;
+  }
 }
 
 /**

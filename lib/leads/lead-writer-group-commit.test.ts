@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import type Database from "better-sqlite3";
+import fc from "fast-check";
+import { useTestDatabase } from "../../test/support/test-database";
+import { db } from "../db/client";
+import { driver } from "../db/driver";
+import { resolveLeadSource } from "../teams/lead-sources";
+import { createTeam } from "../teams/team-store";
+import { writeLead, type LeadWrite } from "./lead-writer";
+import { leadFieldsOf, storableOn } from "./lead-writer.fixtures";
+
+// Group commit (lib/leads/lead-writer.ts): leads written together commit together on SQLite,
+// each in its own savepoint, so a refused lead undoes nothing of the others and takes no id;
+// on PostgreSQL each lead is its own transaction, with the same outcome for every caller.
+
+const database = await useTestDatabase();
+const team = await createTeam({ slug: "group-commit", name: "Group commit" });
+const source = await resolveLeadSource(team.id);
+const storable = storableOn(database.provider);
+const fields = fc.sample(leadFieldsOf(team.id).filter(storable), 40);
+
+const write = (i: number, lost = false): LeadWrite => ({
+  lead: fields[i]!,
+  source: { chosen: source },
+  requestLog: { apiKeyId: null, formId: null, ip: "192.0.2.1", encoding: "json" },
+  events: { origin: { apiKeyId: null }, emails: false },
+  now: new Date(),
+  claim: lost
+    ? { id: "no-such-claim", token: "t", response: () => ({ status: 201, body: "{}" }), lost: () => new Error(`claim ${i} lost`) }
+    : null,
+});
+
+describe("group commit", () => {
+  test("20 leads sent together: the one whose claim is lost fails alone; the 19 others are stored with consecutive ids and their log rows", async () => {
+    const d = await driver();
+    let commits = 0;
+    const run = d.provider === "sqlite" ? d.run : null;
+    if (d.provider === "sqlite") {
+      const counted = <T>(work: (connection: Database.Database) => T): Promise<T> => {
+        commits++;
+        return run!.call(d, work) as Promise<T>;
+      };
+      d.run = counted;
+    }
+    try {
+      const settled = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => writeLead(write(i, i === 7))));
+      const refused = settled.flatMap((s, i) => (s.status === "rejected" ? [[i, String(s.reason)]] : []));
+      assert.deepEqual(refused, [[7, "Error: claim 7 lost"]]);
+      const ids = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value.leadId] : []));
+      const stored = await db().lead.findMany({ where: { id: { in: ids } }, select: { seq: true }, orderBy: { seq: "asc" } });
+      assert.equal(stored.length, 19);
+      assert.equal(stored.at(-1)!.seq - stored[0]!.seq, 18, "no id was taken by the refused lead");
+      assert.equal(await db().apiRequest.count({ where: { leadId: { in: ids } } }), 19);
+      assert.equal(await db().apiRequest.count({ where: { teamId: team.id } }), 19, "no log row for the refused lead");
+      if (d.provider === "sqlite") assert.equal(commits, 1, "one commit for the 20, sent in one turn of the event loop");
+    } finally {
+      if (d.provider === "sqlite") d.run = run!;
+    }
+  });
+
+  test("more leads than one commit holds are all written, in more than one commit", async () => {
+    const before = await db().lead.count({ where: { teamId: team.id } });
+    const many = Array.from({ length: 150 }, (_, i) => writeLead(write(i % fields.length)));
+    assert.equal((await Promise.all(many)).length, 150);
+    assert.equal(await db().lead.count({ where: { teamId: team.id } }), before + 150);
+  });
+});
