@@ -32,7 +32,21 @@ export type RequestLogRow = {
 
 const PRUNE_EVERY = 100;
 const MAX_ERROR = 500;
-const writesSincePrune = new Map<string, number>();
+/** A team's rows past the retention period are looked for at most this often per process. */
+const RETENTION_EVERY_MS = 10 * 60 * 1000;
+
+/** A key's or a form's log: the unit the row bound applies to. */
+type Channel = { apiKeyId: string } | { formId: string };
+
+/** Per team: writes since its last pruning, and the channels they went to. */
+const pending = new Map<string, { writes: number; channels: Map<string, Channel> }>();
+const lastRetention = new Map<string, number>();
+
+function channelOf(target: RequestTarget): [string, Channel] | null {
+  if (target.apiKeyId) return [`k:${target.apiKeyId}`, { apiKeyId: target.apiKeyId }];
+  if (target.formId) return [`f:${target.formId}`, { formId: target.formId }];
+  return null;
+}
 
 /** Writes one row; inside `tx` it commits with the lead it names. */
 export async function recordRequest(entry: RequestLogEntry, tx?: Tx): Promise<void> {
@@ -52,47 +66,57 @@ export async function recordRequest(entry: RequestLogEntry, tx?: Tx): Promise<vo
 }
 
 /**
- * Counts a write of the team and, every PRUNE_EVERY of them, prunes the team's log. Call
- * after the row committed; it never throws (pruning is housekeeping, not the request).
+ * Counts a write of the team and, every PRUNE_EVERY of them, prunes the channels they went to
+ * (and, every RETENTION_EVERY_MS, the team's rows past the retention period). Call after the
+ * row committed; it never throws (pruning is housekeeping, not the request). Pruning only the
+ * channels written keeps its cost to index walks of those channels: the team-wide grouping it
+ * replaced read every row of the team's log, every 100 creates (docs/performance.md).
  */
-export function afterRequestRecorded(teamId: string): void {
-  const writes = (writesSincePrune.get(teamId) ?? 0) + 1;
-  if (writes < PRUNE_EVERY) {
-    writesSincePrune.set(teamId, writes);
-    return;
-  }
-  writesSincePrune.set(teamId, 0);
-  pruneTeam(teamId).catch(() => undefined);
+export function afterRequestRecorded(target: RequestTarget): void {
+  const team = pending.get(target.teamId) ?? { writes: 0, channels: new Map<string, Channel>() };
+  pending.set(target.teamId, team);
+  const channel = channelOf(target);
+  if (channel) team.channels.set(channel[0], channel[1]);
+  if (++team.writes < PRUNE_EVERY) return;
+  pending.delete(target.teamId);
+  pruneTeam(target.teamId, new Date(), [...team.channels.values()]).catch(() => undefined);
 }
 
 /**
  * Deletes the team's rows older than the retention period, and of each of its keys and
- * forms the rows beyond that channel's newest REQUEST_LOG_MAX_ROWS.
+ * forms (of `channels` only, when given) the rows beyond that channel's newest
+ * REQUEST_LOG_MAX_ROWS. With `channels`, the retention part runs at most every
+ * RETENTION_EVERY_MS per team.
  */
-export async function pruneTeam(teamId: string, now = new Date()): Promise<number> {
+export async function pruneTeam(teamId: string, now = new Date(), channels?: Channel[]): Promise<number> {
   const { REQUEST_LOG_MAX_ROWS: maxRows, REQUEST_LOG_RETENTION_DAYS: days } = env();
-  const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
-  let { count } = await db().apiRequest.deleteMany({ where: { teamId, createdAt: { lt: cutoff } } });
+  let count = 0;
+  if (!channels || now.getTime() - (lastRetention.get(teamId) ?? -Infinity) >= RETENTION_EVERY_MS) {
+    lastRetention.set(teamId, now.getTime());
+    const cutoff = new Date(now.getTime() - days * 24 * 60 * 60 * 1000);
+    count += (await db().apiRequest.deleteMany({ where: { teamId, createdAt: { lt: cutoff } } })).count;
+  }
+  for (const channel of channels ?? (await crowdedChannels(teamId, maxRows))) {
+    const where = { teamId, ...channel };
+    // The id of the newest row of the channel that falls outside the count; ids grow with time.
+    const [boundary] = await db().apiRequest.findMany({ where, orderBy: { id: "desc" }, skip: maxRows, take: 1, select: { id: true } });
+    if (boundary) count += (await db().apiRequest.deleteMany({ where: { ...where, id: { lte: boundary.id } } })).count;
+  }
+  return count;
+}
+
+/** The team's keys and forms with more than `maxRows` rows (reads every row of the team's log). */
+async function crowdedChannels(teamId: string, maxRows: number): Promise<Channel[]> {
+  const channels: Channel[] = [];
   for (const by of ["apiKeyId", "formId"] as const) {
     const crowded = await db().apiRequest.groupBy({
       by: [by],
       where: { teamId, [by]: { not: null } },
       having: { id: { _count: { gt: maxRows } } },
     });
-    for (const row of crowded) {
-      const channel = { teamId, [by]: row[by]! };
-      // The id of the newest row of the channel that falls outside the count; ids grow with time.
-      const [boundary] = await db().apiRequest.findMany({
-        where: channel,
-        orderBy: { id: "desc" },
-        skip: maxRows,
-        take: 1,
-        select: { id: true },
-      });
-      if (boundary) count += (await db().apiRequest.deleteMany({ where: { ...channel, id: { lte: boundary.id } } })).count;
-    }
+    for (const row of crowded) channels.push(by === "apiKeyId" ? { apiKeyId: row.apiKeyId! } : { formId: row.formId! });
   }
-  return count;
+  return channels;
 }
 
 export const REQUEST_LOG_PAGE_SIZE = 50;

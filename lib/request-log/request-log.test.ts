@@ -13,7 +13,7 @@ const { db } = await import("../db/client");
 const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("../intake/create-lead-request");
 const { createTeam } = await import("../teams/team-store");
-const { requestActivity, listRequests, pruneTeam, recordRequest } = await import("./request-log-store");
+const { afterRequestRecorded, requestActivity, listRequests, pruneTeam, recordRequest } = await import("./request-log-store");
 const { refusalRowDue } = await import("./request-log");
 const { env } = await import("../env");
 
@@ -141,6 +141,31 @@ describe("the request log is paged and bounded", async () => {
     assert.equal(await db().apiRequest.count({ where: { formId: "quiet-form" } }), 5, "the noisy form pushed out nothing of the quiet one");
     assert.equal(await db().apiRequest.count({ where: { apiKeyId: "q".repeat(20) } }), 5);
     assert.equal(await db().apiRequest.count({ where: { teamId: other.id } }), 3);
+  });
+
+  test("the intake's pruning: every 100 writes, only the channels written, and the team's old rows at most every 10 minutes", async () => {
+    const team = await makeTeam();
+    const row = (channel: { apiKeyId?: string; formId?: string }, createdAt = new Date()) => ({
+      data: { teamId: team.id, ...channel, status: 201, ip: null, encoding: "json" as const, createdAt },
+    });
+    const old = new Date(Date.now() - 31 * 24 * 60 * 60 * 1000);
+    await db().apiRequest.create(row({ formId: "aging-form" }, old));
+    for (let i = 0; i < 160; i++) await db().apiRequest.create(row({ formId: "crowded-quiet-form" }));
+    for (let i = 0; i < 170; i++) await db().apiRequest.create(row({ apiKeyId: "n".repeat(20) }));
+    const now = new Date();
+    assert.equal(await pruneTeam(team.id, now, [{ apiKeyId: "n".repeat(20) }]), 1 + 20, "the old row, and the key written past its 150");
+    assert.equal(await db().apiRequest.count({ where: { formId: "crowded-quiet-form" } }), 160, "a channel not written is left");
+    await db().apiRequest.create(row({ formId: "aging-form" }, old));
+    assert.equal(await pruneTeam(team.id, new Date(now.getTime() + 9 * 60_000), [{ formId: "aging-form" }]), 0, "no retention pass yet");
+    assert.equal(await pruneTeam(team.id, new Date(now.getTime() + 10 * 60_000), [{ formId: "aging-form" }]), 1, "ten minutes on, it runs");
+
+    // Through the intake's counter: the 100th write of the team prunes the channels the 100 went to.
+    for (let i = 0; i < 99; i++) afterRequestRecorded({ teamId: team.id, formId: "crowded-quiet-form" });
+    assert.equal(await db().apiRequest.count({ where: { formId: "crowded-quiet-form" } }), 160);
+    afterRequestRecorded({ teamId: team.id, formId: "crowded-quiet-form" });
+    for (let wait = 0; wait < 100 && (await db().apiRequest.count({ where: { formId: "crowded-quiet-form" } })) > 150; wait++)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(await db().apiRequest.count({ where: { formId: "crowded-quiet-form" } }), 150);
   });
 
   test("refusals from one address are one row per error and interval; a channel writes at most 10 refusal rows per interval", () => {

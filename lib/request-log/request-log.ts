@@ -34,7 +34,7 @@ export async function recordCreated(draft: RequestLogDraft, target: RequestTarge
 
 /** After the lead's transaction committed: counts the row towards the team's next pruning. */
 export function createdCommitted(target: RequestTarget): void {
-  afterRequestRecorded(target.teamId);
+  afterRequestRecorded(target);
 }
 
 /** An idempotent replay: the stored answer, and the lead it names. */
@@ -128,7 +128,7 @@ async function write(
 ) {
   try {
     await recordRequest({ ...entry(draft, target), ...outcome });
-    afterRequestRecorded(target.teamId);
+    afterRequestRecorded(target);
   } catch (thrown) {
     log("warn", "request_log.write_failed", { request_id: draft.context.requestId, ...summariseError(thrown) });
   }
