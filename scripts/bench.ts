@@ -54,7 +54,9 @@ type Suite = { kind: "sqlite" | "postgres"; databaseUrl: string; dataDir: string
  * The lib functions used here (team, key, counts) read DATABASE_URL and DATA_DIR on first
  * use, so a process runs one suite: PostgreSQL's runs in a child process.
  */
-async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<{ rows: Row[]; breakdown: Breakdown | null }> {
+type Breakdowns = { breakdown: Breakdown; limit: Breakdown } | null;
+
+async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suite): Promise<{ rows: Row[]; breakdowns: Breakdowns }> {
   process.env.DATA_DIR = dataDir;
   process.env.DATABASE_URL = databaseUrl;
   // The seed has no default password: choose one the bench signs in with.
@@ -439,22 +441,28 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     await server.stop();
   }
 
-  // Issue 29: one create's CPU by stage, on a server of its own under the profiler.
-  let breakdown: Breakdown | null = null;
+  // Issue 29: one create's CPU by stage, then the limit row's, each on a server of its own under the profiler.
+  let breakdowns: Breakdowns = null;
   if (breakdownRequest) {
-    const measured = await measureBreakdown({
-      port: options.port,
-      dataDir,
-      databaseUrl,
-      request: breakdownRequest,
-      connections: options.connections,
-      duration: options.duration,
-      warmup: options.warmup,
-    });
-    breakdown = measured.breakdown;
-    console.log(
-      `Breakdown: ${breakdown.creates} creates, ${Math.round(breakdown.profiledMicros)} µs profiled vs ${Math.round(breakdown.mainThreadMicros)} µs main thread per create`,
-    );
+    const profiled = async (request: LoadRequest, label: string) => {
+      const { breakdown } = await measureBreakdown({
+        port: options.port,
+        dataDir,
+        databaseUrl,
+        request,
+        connections: options.connections,
+        duration: options.duration,
+        warmup: options.warmup,
+      });
+      console.log(
+        `Breakdown, ${label}: ${breakdown.creates} creates, ${Math.round(breakdown.profiledMicros)} µs profiled vs ${Math.round(breakdown.mainThreadMicros)} µs main thread per create`,
+      );
+      return breakdown;
+    };
+    breakdowns = {
+      breakdown: await profiled(breakdownRequest, "create_lead"),
+      limit: await profiled({ ...breakdownRequest, path: INTAKE_LIMIT }, "the limit row"),
+    };
   }
 
   const ping = rows.find((r) => r.id === "ping");
@@ -465,7 +473,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     if (limit?.reqPerSec && r.reqPerSec !== null && r.status === "ok" && r.id.startsWith("create-"))
       r.limitRatio = r.reqPerSec / limit.reqPerSec;
   }
-  return { rows, breakdown };
+  return { rows, breakdowns };
 }
 
 /** A row for one timed run of a whole job (an export, an import): items per second, and its time in ms as p50 and p99. */
@@ -511,7 +519,7 @@ async function freshPostgresDatabase(url: string): Promise<{ url: string; drop: 
 }
 
 /** Runs the PostgreSQL suite in a child process (see suite()) and returns its rows and breakdown. */
-async function postgresRows(url: string): Promise<{ rows: Row[]; breakdown: Breakdown | null }> {
+async function postgresRows(url: string): Promise<{ rows: Row[]; breakdowns: Breakdowns }> {
   const database = await freshPostgresDatabase(url);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-pg-"));
   const rowsFile = path.join(dataDir, "rows.json");
@@ -521,8 +529,8 @@ async function postgresRows(url: string): Promise<{ rows: Row[]; breakdown: Brea
       env: { ...process.env, DATABASE_URL: database.url, BENCH_SUITE_DATA_DIR: dataDir, BENCH_SUITE_ROWS: rowsFile },
     });
     if (child.status !== 0) throw new Error(`The PostgreSQL suite failed (exit ${child.status ?? child.signal})`);
-    const { rows, breakdown } = JSON.parse(readFileSync(rowsFile, "utf8")) as { rows: Row[]; breakdown: Breakdown | null };
-    return { rows: rows.map((r) => ({ ...r, id: `pg-${r.id}`, label: `PostgreSQL: ${r.label}` })), breakdown };
+    const { rows, breakdowns } = JSON.parse(readFileSync(rowsFile, "utf8")) as { rows: Row[]; breakdowns: Breakdowns };
+    return { rows: rows.map((r) => ({ ...r, id: `pg-${r.id}`, label: `PostgreSQL: ${r.label}` })), breakdowns };
   } finally {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -553,11 +561,11 @@ async function main() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-sqlite-"));
   const sqlite = await suite(options, { kind: "sqlite", databaseUrl: `file:${path.join(dataDir, "bench.db")}`, dataDir });
   const rows = sqlite.rows;
-  const breakdowns = sqlite.breakdown ? [{ database: "SQLite", breakdown: sqlite.breakdown }] : [];
+  const breakdowns = sqlite.breakdowns ? [{ database: "SQLite", ...sqlite.breakdowns }] : [];
   if (postgresUrl) {
     const postgres = await postgresRows(postgresUrl);
     rows.push(...postgres.rows);
-    if (postgres.breakdown) breakdowns.push({ database: "PostgreSQL", breakdown: postgres.breakdown });
+    if (postgres.breakdowns) breakdowns.push({ database: "PostgreSQL", ...postgres.breakdowns });
   }
 
   if (wants(options, "secret")) {

@@ -66,4 +66,12 @@ describe("breakdown: the samples inside the window, by stage, per create", () =>
     const table = breakdownTable(result);
     assert.match(table, /\| Main thread, counted by the kernel \| 350 \| the sum is 14\.3 % below it \(over 10 %/);
   });
+
+  test("beside the limit row's breakdown, each stage's difference is what the app's own code costs", () => {
+    const create = breakdown(profile, { fromMicros: 1_000, toMicros: 1_800 }, 2, { mainThreadMicros: 300, processMicros: 400 });
+    const limit = breakdown(profile, { fromMicros: 1_000, toMicros: 1_800 }, 4, { mainThreadMicros: 150, processMicros: 200 });
+    const table = breakdownTable(create, limit);
+    assert.match(table, /\| Body reading and parsing \| 200 \| 66\.7 % \| 100 \| \+100 \|/);
+    assert.match(table, /\| \*\*Server CPU per create, counted by the kernel\*\* \| \*\*200\*\* \| {2}\| 50 \| \+150 \|/);
+  });
 });

@@ -110,21 +110,37 @@ export function breakdown(profile: CpuProfile, window: Window, creates: number, 
   };
 }
 
-/** The breakdown as a markdown table, with the comparison with the kernel's count. */
-export function breakdownTable(b: Breakdown): string {
+/**
+ * The breakdown as a markdown table, with the comparison with the kernel's count; with the
+ * limit row's breakdown beside it, the difference is what the app's own code costs, by stage.
+ */
+export function breakdownTable(b: Breakdown, limit: Breakdown | null = null): string {
   const us = (micros: number) => Math.round(micros).toLocaleString("en-US");
+  const signed = (micros: number) => `${micros >= 0.5 ? "+" : ""}${us(micros)}`;
   const share = (micros: number) => `${((100 * micros) / b.profiledMicros).toFixed(1)} %`;
-  const gap = (b.profiledMicros - b.mainThreadMicros) / b.mainThreadMicros;
-  const rows = b.stages.filter((s) => s.micros >= 0.5).sort((x, y) => y.micros - x.micros);
+  const agreement = (x: Breakdown) => {
+    const gap = (x.profiledMicros - x.mainThreadMicros) / x.mainThreadMicros;
+    return `the sum is ${Math.abs(100 * gap).toFixed(1)} % ${gap >= 0 ? "above" : "below"} it${Math.abs(gap) > 0.1 ? " (over 10 %: see docs/performance.md)" : ""}`;
+  };
+  const limitOf = (stage: string) => limit?.stages.find((s) => s.stage === stage)?.micros ?? 0;
+  const rows = b.stages.filter((s) => s.micros >= 0.5 || limitOf(s.stage) >= 0.5).sort((x, y) => y.micros - x.micros);
+  const cells = (create: string, shareText: string, lim: string, difference: string) =>
+    limit ? `${create} | ${shareText} | ${lim} | ${difference}` : `${create} | ${shareText}`;
+  const total = (x: Breakdown) => x.mainThreadMicros + x.otherThreadsMicros;
   return [
-    `| Stage | µs per create | Share of the profile |`,
-    `|---|---:|---:|`,
-    ...rows.map((s) => `| ${s.stage} | ${us(s.micros)} | ${share(s.micros)} |`),
-    `| **Sum of the stages (profile, main thread)** | **${us(b.profiledMicros)}** | 100 % |`,
-    `| Main thread, counted by the kernel | ${us(b.mainThreadMicros)} | the sum is ${Math.abs(100 * gap).toFixed(1)} % ${gap >= 0 ? "above" : "below"} it${Math.abs(gap) > 0.1 ? " (over 10 %: see docs/performance.md)" : ""} |`,
-    `| Other threads (GC helpers, JIT compiler, libuv), counted by the kernel | ${us(b.otherThreadsMicros)} | |`,
-    `| **Server CPU per create, counted by the kernel** | **${us(b.mainThreadMicros + b.otherThreadsMicros)}** | |`,
+    `| Stage | ${cells("µs per create", "Share of the profile", "The limit row, µs", "The app's own (difference)")} |`,
+    `|---|${limit ? "---:|---:|---:|---:|" : "---:|---:|"}`,
+    ...rows.map(
+      (s) => `| ${s.stage} | ${cells(us(s.micros), share(s.micros), us(limitOf(s.stage)), signed(s.micros - limitOf(s.stage)))} |`,
+    ),
+    `| **Sum of the stages (profile, main thread)** | ${cells(`**${us(b.profiledMicros)}**`, "100 %", limit ? us(limit.profiledMicros) : "", limit ? signed(b.profiledMicros - limit.profiledMicros) : "")} |`,
+    `| Main thread, counted by the kernel | ${cells(us(b.mainThreadMicros), agreement(b), limit ? `${us(limit.mainThreadMicros)} (${agreement(limit)})` : "", limit ? signed(b.mainThreadMicros - limit.mainThreadMicros) : "")} |`,
+    `| Other threads (GC helpers, JIT compiler, libuv), counted by the kernel | ${cells(us(b.otherThreadsMicros), "", limit ? us(limit.otherThreadsMicros) : "", limit ? signed(b.otherThreadsMicros - limit.otherThreadsMicros) : "")} |`,
+    `| **Server CPU per create, counted by the kernel** | ${cells(`**${us(total(b))}**`, "", limit ? us(total(limit)) : "", limit ? signed(total(b) - total(limit)) : "")} |`,
     "",
-    `${b.creates.toLocaleString("en-US")} creates, ${b.samples.toLocaleString("en-US")} samples.`,
+    `${b.creates.toLocaleString("en-US")} creates, ${b.samples.toLocaleString("en-US")} samples` +
+      (limit
+        ? `; the limit row: ${limit.creates.toLocaleString("en-US")} creates, ${limit.samples.toLocaleString("en-US")} samples.`
+        : "."),
   ].join("\n");
 }

@@ -47,7 +47,7 @@ export type Report = {
   config: Record<string, unknown>;
   rows: Row[];
   /** One create's CPU by stage, per database (scripts/bench/create-breakdown.ts). */
-  breakdowns: { database: string; breakdown: Breakdown }[];
+  breakdowns: { database: string; breakdown: Breakdown; limit: Breakdown | null }[];
   targets: Target[];
   totalSeconds: number;
 };
@@ -90,11 +90,11 @@ export function markdown(report: Report): string {
           ? `| ${r.label} | 1 core | | ${fmt(r.opsPerSec)} ops/s | | | | | | | |`
           : `| ${r.label} | ${r.connections} | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} / ${r.non2xx} | ${fmt(r.ratio, 2)} | ${r.limitRatio == null ? "" : fmt(r.limitRatio, 2)} | ${fmt(r.serverCpuMicros)} | ${fmt(r.cpuRatio, 2)} |`,
     ),
-    ...report.breakdowns.flatMap(({ database, breakdown }) => [
+    ...report.breakdowns.flatMap(({ database, breakdown, limit }) => [
       "",
-      `Where one create's CPU goes, ${database} (create_lead JSON at ${String(report.config.connections)} connections, a server of its own under \`node --cpu-prof\`):`,
+      `Where one create's CPU goes, ${database} (create_lead JSON at ${String(report.config.connections)} connections, a server of its own under \`node --cpu-prof\`${limit ? "; beside it the limit row's route, measured the same way" : ""}):`,
       "",
-      breakdownTable(breakdown),
+      breakdownTable(breakdown, limit),
     ]),
     "",
     "| Target | Measured | Met |",
