@@ -54,6 +54,9 @@ export type LeadWrite = {
 /** The lead written: its id, source, currency, the owner routing gave it (null: unassigned), its outbox rows' count. */
 export type LeadWritten = { leadId: string; source: LeadSource; currency: string; ownerId: string | null; jobs: number };
 
+/** One lead's outcome in a group commit: what was written, or the error that rolled it back alone. */
+export type BatchOutcome = { written: LeadWritten } | { error: unknown };
+
 /** Thrown inside the transaction when the team has no API source yet (lead-writer.ts makes it, then writes again). */
 export class MissingApiSource extends Error {}
 

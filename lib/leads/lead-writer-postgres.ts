@@ -22,6 +22,7 @@ import {
   outboxJobs,
   sourceKeys,
   type LeadWrite,
+  type BatchOutcome,
   type LeadWritten,
   type Recipients,
 } from "./lead-write";
@@ -128,15 +129,33 @@ type LeadStatementRow = {
   ownerId: string | null;
 } & Omit<Recipients, "teamSlug">;
 
-/** Writes one lead and everything that commits with it (lead-writer.ts's writeLead on PostgreSQL). */
-export async function writeLeadPostgres(pool: pg.Pool, write: LeadWrite): Promise<LeadWritten> {
+/**
+ * Writes several leads in one transaction, each in a savepoint of its own (lead-writer.ts's
+ * group commit on PostgreSQL, writeLeadsSqlite's twin): a lead that throws is rolled back to
+ * its savepoint alone and its error returned in its place; the others commit together. The
+ * savepoint's bookkeeping rides in one round trip per lead ("RELEASE …; SAVEPOINT …"). An
+ * error outside a lead's own work (the connection, the commit) fails the whole batch (thrown).
+ */
+export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWrite[]): Promise<BatchOutcome[]> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  const alone = writes.length === 1;
   try {
-    await client.query("BEGIN");
-    const written = await writeInTransaction(client, write);
+    await client.query(alone ? "BEGIN" : "BEGIN; SAVEPOINT lead");
+    const outcomes: BatchOutcome[] = [];
+    for (const [i, write] of writes.entries()) {
+      try {
+        outcomes.push({ written: await writeInTransaction(client, write) });
+        if (!alone && i < writes.length - 1) await client.query("RELEASE SAVEPOINT lead; SAVEPOINT lead");
+      } catch (error) {
+        if (alone) throw error;
+        // The savepoint stays after a rollback to it: the next lead is written inside it.
+        await client.query("ROLLBACK TO SAVEPOINT lead");
+        outcomes.push({ error });
+      }
+    }
     await client.query("COMMIT");
-    return written;
+    return outcomes;
   } catch (error) {
     // A connection that cannot even roll back (it broke mid-transaction) leaves the pool.
     await client.query("ROLLBACK").catch((rollbackError: unknown) => {

@@ -23,6 +23,7 @@ import {
   outboxJobs,
   pickSource,
   sourceKeys,
+  type BatchOutcome,
   type LeadWrite,
   type LeadWritten,
 } from "./lead-write";
@@ -71,9 +72,6 @@ function statementsOf(database: Database.Database): Statements {
 
 const rowValues = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
   Object.keys(columns).map((name) => sqliteValue(columns[name]!, row[name]));
-
-/** One lead's outcome in a group commit: what was written, or the error that rolled it back alone. */
-export type BatchOutcome = { written: LeadWritten } | { error: unknown };
 
 /**
  * Writes several leads in one IMMEDIATE transaction, each in a savepoint of its own

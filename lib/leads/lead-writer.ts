@@ -4,7 +4,7 @@ import { env } from "../env";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { leadBatchInserts } from "./lead-columns";
 import { counterSql, leadRow, MissingApiSource, missingCounter, type LeadWrite, type LeadWritten } from "./lead-write";
-import { writeLeadPostgres } from "./lead-writer-postgres";
+import { writeLeadsPostgres } from "./lead-writer-postgres";
 import { writeLeadsSqlite } from "./lead-writer-sqlite";
 import type { NewLead } from "./new-lead";
 
@@ -28,58 +28,71 @@ export { MissingApiSource, type LeadFields, type LeadWrite, type LeadWritten } f
  * everything back.
  */
 export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
-  const once = async () => {
-    const d = await driver();
-    return d.provider === "sqlite" ? groupCommit(write) : writeLeadPostgres(d.pool, write);
-  };
-  return once().catch(async (error: unknown) => {
+  return groupCommit(write).catch(async (error: unknown) => {
     if (!(error instanceof MissingApiSource)) throw error;
     await resolveLeadSource(write.lead.teamId);
-    return once();
+    return groupCommit(write);
   });
 }
 
-/** The most leads one SQLite commit holds. */
+/** The most leads one commit holds. */
 const MOST_PER_COMMIT = 64;
+/**
+ * Commits in flight at once: SQLite has one writer; on PostgreSQL a second batch waits on the
+ * counter row's lock the first holds, and starts the moment it commits.
+ */
+const MOST_IN_FLIGHT = { sqlite: 1, postgres: 2 } as const;
 type Waiting = { write: LeadWrite; resolve: (written: LeadWritten) => void; reject: (error: unknown) => void };
 const waiting: Waiting[] = [];
-let flushing = false;
+let inFlight = 0;
+let scheduled = false;
 
 /**
- * SQLite's group commit (docs/performance.md "Group commit"): the leads that reach the
- * writer while the event loop is busy with other requests wait for its next turn
- * (setImmediate) and commit together, each in its own savepoint (writeLeadsSqlite), so one
- * refused lead never undoes another. Each is answered only after the commit: a lead that is
- * acknowledged is in the WAL, as before. One commit writes the pages the leads share (the
- * counter's, the right-hand leaves of the id- and time-ordered indexes) once, not once per lead.
+ * Group commit (docs/performance.md "Group commit"): the leads that reach the writer while the
+ * event loop is busy with other requests wait for its next turn (setImmediate) and commit
+ * together, each in its own savepoint (writeLeadsSqlite, writeLeadsPostgres), so one refused
+ * lead never undoes another and takes no id. Each is answered only after the commit: a lead
+ * that is acknowledged is committed, as before. One commit writes the pages the leads share (the
+ * counter's, the right-hand leaves of the id- and time-ordered indexes) once, and PostgreSQL
+ * flushes its WAL once per batch, not once per lead.
  */
 function groupCommit(write: LeadWrite): Promise<LeadWritten> {
   return new Promise((resolve, reject) => {
     waiting.push({ write, resolve, reject });
-    if (!flushing) {
-      flushing = true;
-      setImmediate(flush);
-    }
+    schedule();
+  });
+}
+
+function schedule(): void {
+  if (scheduled || !waiting.length) return;
+  scheduled = true;
+  setImmediate(() => {
+    scheduled = false;
+    flush().catch(() => undefined);
   });
 }
 
 async function flush(): Promise<void> {
+  const d = await driver().catch((error: unknown) => {
+    for (const w of waiting.splice(0)) w.reject(error);
+    return null;
+  });
+  if (!d || inFlight >= MOST_IN_FLIGHT[d.provider]) return;
   const batch = waiting.splice(0, MOST_PER_COMMIT);
+  if (!batch.length) return;
+  inFlight++;
+  // What is left waits for the next commit; on PostgreSQL that one may start now.
+  schedule();
   try {
-    const d = await driver();
-    if (d.provider !== "sqlite") throw new Error("Group commit is SQLite's");
-    const outcomes = await d.run((database) =>
-      writeLeadsSqlite(
-        database,
-        batch.map((w) => w.write),
-      ),
-    );
+    const writes = batch.map((w) => w.write);
+    const outcomes =
+      d.provider === "sqlite" ? await d.run((database) => writeLeadsSqlite(database, writes)) : await writeLeadsPostgres(d.pool, writes);
     outcomes.forEach((outcome, i) => ("written" in outcome ? batch[i]!.resolve(outcome.written) : batch[i]!.reject(outcome.error)));
   } catch (error) {
     for (const w of batch) w.reject(error);
   } finally {
-    if (waiting.length) setImmediate(flush);
-    else flushing = false;
+    inFlight--;
+    schedule();
   }
 }
 

@@ -27,6 +27,18 @@ describe("stageOf: the innermost frame that belongs to a stage decides", () => {
     assert.equal(stageOf([frame("node:internal/deps/undici/undici"), frame("lib/http/read-body.ts")]), "Body reading and parsing");
   });
 
+  test("node-postgres's socket reads and writes are the PostgreSQL client's, whoever queried", () => {
+    const read = [frame("node_modules/pg-protocol/dist/parser.js"), frame("node_modules/pg/lib/connection.js"), frame("node:net")];
+    assert.equal(stageOf([frame("", "onStreamRead"), ...read.reverse()]), "PostgreSQL client: protocol and socket (every query's)");
+    const write = [
+      frame("", "writev"),
+      frame("node:net"),
+      frame("node_modules/pg/lib/client.js"),
+      frame("lib/leads/lead-writer-postgres.ts"),
+    ];
+    assert.equal(stageOf(write), "PostgreSQL client: protocol and socket (every query's)");
+  });
+
   test("V8's pseudo-frames, and promise jobs with nothing of ours above them", () => {
     assert.equal(stageOf([frame("", "(garbage collector)"), frame("", "(root)")]), "Garbage collection (main thread)");
     assert.equal(stageOf([frame("", "(program)")]), "V8 and native code with no JavaScript frame");

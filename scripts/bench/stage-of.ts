@@ -14,6 +14,7 @@ export const STAGES = [
   "Body reading and parsing",
   "Lead rules (zod, names, phones, website)",
   "Lead transaction (SQLite/PostgreSQL, routing)",
+  "PostgreSQL client: protocol and socket (every query's)",
   "Request log and outbox (outside the transaction)",
   "Metrics",
   "Log lines",
@@ -85,12 +86,18 @@ const NATIVE_HTTP = new Set([
   "shutdown",
 ]);
 
+const PG_CLIENT = new Set(["pg", "pg-protocol", "pg-pool"]);
+
 /** The stage of one sample's stack (frames leaf first). */
 export function stageOf(stack: readonly Frame[]): Stage {
   const leaf = stack[0];
   if (!leaf) return "Other";
   if (leaf.functionName === "(garbage collector)") return "Garbage collection (main thread)";
   if (leaf.functionName === "(program)") return "V8 and native code with no JavaScript frame";
+  // node-postgres reads its socket in callbacks with no query's caller on the stack, and writes
+  // through Node's sockets: all of it is the client's, whichever query it serves.
+  if (stack.some((frame) => PG_CLIENT.has(packageOf(frame.location) ?? "")))
+    return "PostgreSQL client: protocol and socket (every query's)";
   for (const frame of stack) {
     // Socket writes and Node's HTTP code count as Node's whoever called them (Next writes the response).
     if (NODE_HTTP.test(frame.location) || (frame.location === "" && NATIVE_HTTP.has(frame.functionName)))
