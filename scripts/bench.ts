@@ -95,6 +95,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       ratio: null,
       serverCpuMicros: result.serverCpuMicros,
       cpuRatio: null,
+      databaseCpuMicros: result.databaseCpuMicros,
       statusCodes: result.statusCodes,
     });
     const record = (r: Row) => {

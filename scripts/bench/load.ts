@@ -22,6 +22,8 @@ export type LoadResult = {
   statusCodes: Record<string, number>;
   /** Server CPU time (user + system) per answered request, in µs; null when unknown. */
   serverCpuMicros: number | null;
+  /** PostgreSQL's CPU time per answered request (every postgres process on this machine), in µs; null on SQLite. */
+  databaseCpuMicros: number | null;
 };
 
 function withBody<R extends { headers?: Record<string, string> }>(r: R, request: LoadRequest): R & { body: string } {
@@ -47,15 +49,17 @@ export async function warmUp(baseUrl: string, request: LoadRequest, connections:
 
 /** Runs one row with autocannon in this process: warm-up first (not measured), then the row. */
 export async function measure(
-  server: { baseUrl: string; cpuSeconds: () => number | null },
+  server: { baseUrl: string; cpuSeconds: () => number | null; databaseCpuSeconds?: () => number | null },
   request: LoadRequest,
   run: { connections: number; duration: number; warmup: number },
 ): Promise<LoadResult> {
   const { baseUrl, cpuSeconds } = server;
   await warmUp(baseUrl, request, run.connections, run.warmup);
   const cpuBefore = cpuSeconds();
+  const databaseBefore = server.databaseCpuSeconds?.() ?? null;
   const result = await autocannon(options(baseUrl, request, run.connections, run.duration));
   const cpuAfter = cpuSeconds();
+  const databaseAfter = server.databaseCpuSeconds?.() ?? null;
   const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
   const ok = Object.entries(statusCodes).reduce((sum, [code, n]) => (code.startsWith("2") ? sum + n : sum), 0);
   return {
@@ -71,5 +75,9 @@ export async function measure(
       cpuBefore === null || cpuAfter === null || result.requests.total === 0
         ? null
         : ((cpuAfter - cpuBefore) * 1e6) / result.requests.total,
+    databaseCpuMicros:
+      databaseBefore === null || databaseAfter === null || result.requests.total === 0
+        ? null
+        : ((databaseAfter - databaseBefore) * 1e6) / result.requests.total,
   };
 }

@@ -21,6 +21,8 @@ export type Row = {
   serverCpuMicros: number | null;
   /** The baseline's server CPU per request / this row's: the ratio an idle machine would approach. */
   cpuRatio: number | null;
+  /** PostgreSQL's own CPU per answered request (its processes on this machine), µs; absent on SQLite. */
+  databaseCpuMicros?: number | null;
   /** A create row's reqPerSec / the limit row's (issue 29), same run. */
   limitRatio?: number | null;
   /** Operations per second, for the microbenchmark row. */
@@ -81,14 +83,14 @@ export function markdown(report: Report): string {
         ? ` **Other work was loading the machine during this run (load average above the ${m.cores} cores): absolute figures are low and noisy; the CPU-per-request columns are steadier. Re-run on a quiet machine for the reference table.**`
         : ""),
     "",
-    "| Row | Conns | Stored leads | req/s | p50 ms | p99 ms | Errors / non-2xx | × baseline | × limit | Server CPU µs/req | × baseline (CPU) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| Row | Conns | Stored leads | req/s | p50 ms | p99 ms | Errors / non-2xx | × baseline | × limit | Server CPU µs/req | × baseline (CPU) | PostgreSQL CPU µs/req |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...report.rows.map((r) =>
       r.status === "lib query"
-        ? `| ${r.label} | 1 | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec, r.reqPerSec !== null && r.reqPerSec < 10 ? 1 : 0)} calls/s | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | | | | |`
+        ? `| ${r.label} | 1 | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec, r.reqPerSec !== null && r.reqPerSec < 10 ? 1 : 0)} calls/s | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | | | | | |`
         : r.opsPerSec !== undefined
-          ? `| ${r.label} | 1 core | | ${fmt(r.opsPerSec)} ops/s | | | | | | | |`
-          : `| ${r.label} | ${r.connections} | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} / ${r.non2xx} | ${fmt(r.ratio, 2)} | ${r.limitRatio == null ? "" : fmt(r.limitRatio, 2)} | ${fmt(r.serverCpuMicros)} | ${fmt(r.cpuRatio, 2)} |`,
+          ? `| ${r.label} | 1 core | | ${fmt(r.opsPerSec)} ops/s | | | | | | | | |`
+          : `| ${r.label} | ${r.connections} | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} / ${r.non2xx} | ${fmt(r.ratio, 2)} | ${r.limitRatio == null ? "" : fmt(r.limitRatio, 2)} | ${fmt(r.serverCpuMicros)} | ${fmt(r.cpuRatio, 2)} | ${r.databaseCpuMicros == null ? "" : fmt(r.databaseCpuMicros)} |`,
     ),
     ...report.breakdowns.flatMap(({ database, breakdown, limit }) => [
       "",

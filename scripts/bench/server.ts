@@ -25,6 +25,8 @@ export type Server = {
   pid: number;
   /** CPU seconds (user + system) used so far by the server's processes; null where /proc is missing. */
   cpuSeconds: () => number | null;
+  /** CPU seconds used so far by every PostgreSQL server process on this machine; null on SQLite or where /proc is missing. */
+  databaseCpuSeconds: () => number | null;
   /** Resident memory (MB) of the server's process now; null where /proc is missing. */
   rssMb: () => number | null;
   stop: () => Promise<void>;
@@ -96,6 +98,7 @@ export async function startServer(options: {
     baseUrl,
     pid: group,
     cpuSeconds: () => groupCpuSeconds(group),
+    databaseCpuSeconds: () => (/^postgres(ql)?:/i.test(options.databaseUrl) ? postgresCpuSeconds() : null),
     rssMb: () => processRssMb(group),
     stop: () => stop(child, exited),
   };
@@ -150,6 +153,34 @@ function groupCpuSeconds(group: number): number | null {
     // Fields after "(comm)": state ppid pgrp … utime (12th) stime (13th).
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     if (Number(fields[2]) !== group) continue;
+    ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU time of every process named "postgres" (the server and its backends), from /proc: what
+ * the database itself spends per request, when it runs on this machine. A cluster elsewhere
+ * counts as 0 (the report says the figure is local only).
+ */
+function postgresCpuSeconds(): number | null {
+  let ticks = 0;
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return null;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue;
+    }
+    if (!stat.includes(" (postgres) ")) continue;
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     ticks += Number(fields[11]) + Number(fields[12]);
   }
   return ticks / TICKS_PER_SECOND;
