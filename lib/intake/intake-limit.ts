@@ -16,7 +16,8 @@ import { now } from "../time/clock";
 // Off unless BENCH_INTAKE_LIMIT_TEAM names a team, and then only for requests from this
 // machine (scripts/serve.mjs puts the socket's address in the context).
 
-const LOOPBACK = new Set(["127.0.0.1", "::1", "0:0:0:0::/64"]);
+// lib/http/request-context.ts gives IPv6 as its /64: "::1" is "0:0:0:0::/64".
+const LOOPBACK = new Set(["127.0.0.1", "0:0:0:0::/64"]);
 let team: Promise<{ id: string } | null> | undefined;
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
@@ -24,7 +25,10 @@ const text = (value: unknown) => (typeof value === "string" && value ? value : n
 export async function intakeLimit(request: Request, context: RequestContext): Promise<Response> {
   const slug = env().BENCH_INTAKE_LIMIT_TEAM;
   if (!slug || !LOOPBACK.has(context.ip)) throw new ApiError(404, "Not found", "Not found");
-  const target = await (team ??= findTeamBySlug(slug));
+  const target = await (team ??= findTeamBySlug(slug).catch((error: unknown) => {
+    team = undefined;
+    throw error;
+  }));
   if (!target) throw new ApiError(404, `No team "${slug}"`, "Not found");
   const fields = new Map(await readFields(request, LIMITS.bodyBytes));
   const take = (name: string) => {
