@@ -159,18 +159,20 @@ function groupCpuSeconds(group: number): number | null {
 }
 
 /**
- * CPU time of every process named "postgres" (the server and its backends), from /proc: what
- * the database itself spends per request, when it runs on this machine. A cluster elsewhere
- * counts as 0 (the report says the figure is local only).
+ * CPU time of the PostgreSQL servers on this machine (every process named "postgres"), from
+ * /proc: what the database itself spends per request. Backends come and go (a pool's
+ * connections, autovacuum workers): a live process's own time, plus what each postmaster has
+ * collected from its exited children (cutime, cstime), so a backend that exits during a row
+ * still counts. A cluster on another machine counts as 0 (the report says the figure is local).
  */
-function postgresCpuSeconds(): number | null {
-  let ticks = 0;
+export function postgresCpuSeconds(): number | null {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
     return null;
   }
+  const processes = new Map<number, string[]>();
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     let stat: string;
@@ -179,9 +181,14 @@ function postgresCpuSeconds(): number | null {
     } catch {
       continue;
     }
-    if (!stat.includes(" (postgres) ")) continue;
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (stat.includes(" (postgres) ")) processes.set(Number(entry), stat.slice(stat.lastIndexOf(")") + 2).split(" "));
+  }
+  let ticks = 0;
+  for (const fields of processes.values()) {
+    // Fields after "(comm)": state ppid … utime (12th) stime (13th) cutime (14th) cstime (15th).
     ticks += Number(fields[11]) + Number(fields[12]);
+    const postmaster = !processes.has(Number(fields[1]));
+    if (postmaster) ticks += Number(fields[13]) + Number(fields[14]);
   }
   return ticks / TICKS_PER_SECOND;
 }
