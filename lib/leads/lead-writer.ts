@@ -9,7 +9,8 @@ import { writeLeadsSqlite } from "./lead-writer-sqlite";
 import type { NewLead } from "./new-lead";
 
 // The one lead writer: every lead enters the database here, whether it came from create_lead,
-// a web form (one lead per transaction, on the intake's hot path) or an import (batches).
+// a web form or a connection (on the intake's hot path: group commit, below) or an import
+// (batches, in the import's own transaction).
 // It owns the lead counter and the id format, the fall-back to the team's "API" source, the
 // written columns and their conversion (lead-write.ts, lead-columns.ts), and its statements
 // for SQLite and PostgreSQL side by side (lead-writer-sqlite.ts, lead-writer-postgres.ts).
@@ -22,10 +23,10 @@ export { MissingApiSource, type LeadFields, type LeadWrite, type LeadWritten } f
 
 /**
  * Stores a lead and everything that commits with it (its request-log row, its outbox rows,
- * an idempotent response, a spent challenge) in one transaction. A team without its "API"
- * source (deleted, or never made) gets it made once, and the lead is written again. Throws
- * the claim's `lost` or the challenge's `replayed` error when those fail, after rolling
- * everything back.
+ * an idempotent response, a spent challenge) atomically: in the savepoint of a group commit,
+ * resolved once that commit is done. A team without its "API" source (deleted, or never made)
+ * gets it made once, and the lead is written again. Throws the claim's `lost` or the
+ * challenge's `replayed` error when those fail, after rolling back everything of this lead.
  */
 export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
   return groupCommit(write).catch(async (error: unknown) => {
