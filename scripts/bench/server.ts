@@ -135,26 +135,10 @@ const TICKS_PER_SECOND = 100;
  * machine swings with other people's work; the server's CPU time per request does much less.
  */
 function groupCpuSeconds(group: number): number | null {
+  const processes = procStats();
+  if (!processes) return null;
   let ticks = 0;
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return null;
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue; // exited meanwhile
-    }
-    // Fields after "(comm)": state ppid pgrp … utime (12th) stime (13th).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) !== group) continue;
-    ticks += Number(fields[11]) + Number(fields[12]);
-  }
+  for (const { fields } of processes.values()) if (Number(fields[2]) === group) ticks += Number(fields[11]) + Number(fields[12]);
   return ticks / TICKS_PER_SECOND;
 }
 
@@ -166,41 +150,53 @@ function groupCpuSeconds(group: number): number | null {
  * still counts. A cluster on another machine counts as 0 (the report says the figure is local).
  */
 export function postgresCpuSeconds(): number | null {
+  const all = procStats();
+  if (!all) return null;
+  const postgres = new Map([...all].filter(([, process]) => process.comm === "postgres"));
+  let ticks = 0;
+  for (const { fields } of postgres.values()) {
+    ticks += Number(fields[11]) + Number(fields[12]);
+    if (!postgres.has(Number(fields[1]))) ticks += Number(fields[13]) + Number(fields[14]);
+  }
+  return ticks / TICKS_PER_SECOND;
+}
+
+/**
+ * The fields of /proc/<pid>/stat after "(comm)": state ppid pgrp … utime (12th) stime (13th)
+ * cutime (14th) cstime (15th), 0-based from state.
+ */
+function statFields(stat: string): { comm: string; fields: string[] } {
+  const close = stat.lastIndexOf(")");
+  return { comm: stat.slice(stat.indexOf("(") + 1, close), fields: stat.slice(close + 2).split(" ") };
+}
+
+/** Every live process's stat fields by pid; null where /proc is missing. */
+function procStats(): Map<number, { comm: string; fields: string[] }> | null {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
     return null;
   }
-  const processes = new Map<number, string[]>();
+  const processes = new Map<number, { comm: string; fields: string[] }>();
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
     try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      processes.set(Number(entry), statFields(readFileSync(`/proc/${entry}/stat`, "utf8")));
     } catch {
-      continue;
+      // exited meanwhile
     }
-    if (stat.includes(" (postgres) ")) processes.set(Number(entry), stat.slice(stat.lastIndexOf(")") + 2).split(" "));
   }
-  let ticks = 0;
-  for (const fields of processes.values()) {
-    // Fields after "(comm)": state ppid … utime (12th) stime (13th) cutime (14th) cstime (15th).
-    ticks += Number(fields[11]) + Number(fields[12]);
-    const postmaster = !processes.has(Number(fields[1]));
-    if (postmaster) ticks += Number(fields[13]) + Number(fields[14]);
-  }
-  return ticks / TICKS_PER_SECOND;
+  return processes;
 }
 
 /** CPU seconds of one process's main thread and of the whole process (every thread), from /proc. */
 export function threadCpuSeconds(pid: number): { mainThread: number; process: number } {
-  const ticks = (file: string) => {
-    const fields = readFileSync(file, "utf8");
-    const after = fields.slice(fields.lastIndexOf(")") + 2).split(" ");
-    return Number(after[11]) + Number(after[12]);
+  const seconds = (file: string) => {
+    const { fields } = statFields(readFileSync(file, "utf8"));
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   };
-  return { mainThread: ticks(`/proc/${pid}/task/${pid}/stat`) / TICKS_PER_SECOND, process: ticks(`/proc/${pid}/stat`) / TICKS_PER_SECOND };
+  return { mainThread: seconds(`/proc/${pid}/task/${pid}/stat`), process: seconds(`/proc/${pid}/stat`) };
 }
 
 /** VmRSS of one process in MB, from /proc; null where it cannot be read. */
