@@ -88,6 +88,8 @@ const schema = z.object({
   // `npm run bench` only: the slug of the team its "limit" row writes to, through a route that
   // skips every rule (lib/intake/intake-limit.ts). Unset, that route answers 404.
   BENCH_INTAKE_LIMIT_TEAM: optional(z.string().min(1)),
+  // and the secret its requests carry in X-Bench-Secret (the bench makes a new one per run).
+  BENCH_INTAKE_LIMIT_SECRET: optional(z.string().min(32)),
 });
 
 export type Env = z.infer<typeof schema> & {

@@ -9,7 +9,7 @@ import os from "node:os";
 import pg from "pg";
 import path from "node:path";
 import { benchOptions, wants, type BenchOptions } from "./bench/options";
-import { buildIfNeeded, startServer } from "./bench/server";
+import { BENCH_SECRET, buildIfNeeded, startServer } from "./bench/server";
 import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
 import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY, tallyLeadBody } from "./bench/bodies";
 import { preload } from "./bench/preload";
@@ -38,6 +38,12 @@ import { DEFAULT_DEMO_ADMIN_EMAIL } from "../lib/setup/seed";
 const CREATE_LEAD = "/api/method/crm.api.leads.create_lead";
 /** The limit row's route (lib/intake/intake-limit.ts): the same body read and lead transaction, nothing else. */
 const INTAKE_LIMIT = "/api/bench/intake-limit";
+/** A create's request sent to the limit row's route, with this run's secret. */
+const limitRequest = (request: LoadRequest): LoadRequest => ({
+  ...request,
+  path: INTAKE_LIMIT,
+  headers: { ...request.headers, "x-bench-secret": BENCH_SECRET },
+});
 /** Rows per side of the webhook comparison (and of the connection's). */
 const WEBHOOK_PAIRS = 3;
 
@@ -153,7 +159,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     if (wants(options, "limit")) {
       // Issue 29: the limit of this design, paired with create_lead as the webhook rows are.
       const json: LoadRequest = { ...bodies[0]!.request };
-      const limit: LoadRequest = { ...json, path: INTAKE_LIMIT };
+      const limit = limitRequest(json);
       await warmUp(server.baseUrl, limit, options.connections, 3 * options.warmup);
       const plain: LoadResult[] = [];
       const bare: LoadResult[] = [];
@@ -462,7 +468,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     };
     breakdowns = {
       breakdown: await profiled(breakdownRequest, "create_lead"),
-      limit: await profiled({ ...breakdownRequest, path: INTAKE_LIMIT }, "the limit row"),
+      limit: await profiled(limitRequest(breakdownRequest), "the limit row"),
     };
   }
 

@@ -8,6 +8,8 @@
 //    client could pick its own address. Here the peer address is always put last in
 //    X-Forwarded-For; with no trusted proxy (--trust-proxy-hops 0) the client's own
 //    forwarded headers are dropped first. lib/http/request-context.ts reads it back.
+//    The peer address alone is also put in X-Lead-Intake-Peer (replacing a client's own),
+//    for the checks that must never trust a proxy's header (the bench's limit route).
 // 2. Draining on SIGTERM/SIGINT with a deadline: stop accepting, let in-flight requests
 //    finish, close keep-alive connections as soon as they are idle (so the process does
 //    not wait out their timeout), and cut what is left after the grace period.
@@ -40,6 +42,8 @@ function log(event, fields = {}) {
 /** @param {http.IncomingMessage} req */
 function stampForwardedHeaders(req) {
   const peer = req.socket.remoteAddress ?? "unknown";
+  // lib/http/request-context.ts PEER_HEADER: assigned, so a client's header of that name is gone.
+  req.headers["x-lead-intake-peer"] = peer;
   const encrypted = "encrypted" in req.socket && req.socket.encrypted === true;
   if (trustedHops === 0) {
     req.headers["x-forwarded-for"] = peer;

@@ -1,3 +1,5 @@
+import { randomBytes } from "node:crypto";
+import http from "node:http";
 import { expect, test } from "@playwright/test";
 import { CREATE_LEAD } from "../support/fixtures";
 import { REDIS_MISSING, runRedisTests, startRedis, type RedisServer } from "../support/redis-server";
@@ -10,6 +12,8 @@ test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 type Key = { keyId: string; secret: string };
 
+const BENCH_SECRET = randomBytes(32).toString("hex");
+
 function post(server: ServerProcess, key: Key, options: { forwardedFor?: string; secret?: string } = {}) {
   return fetch(`${server.url}${CREATE_LEAD}`, {
     method: "POST",
@@ -20,6 +24,23 @@ function post(server: ServerProcess, key: Key, options: { forwardedFor?: string;
       ...(options.forwardedFor ? { "X-Forwarded-For": options.forwardedFor } : {}),
     },
     body: JSON.stringify({ name: "Limit Test" }),
+  });
+}
+
+/** A create_lead-shaped JSON post to `route` from the local address `from` (any of 127/8 is this machine); its status. */
+function postFrom(server: ServerProcess, from: string, route: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify({ name: "Bench Spoof" });
+    const request = http.request(
+      `${server.url}${route}`,
+      { method: "POST", localAddress: from, headers: { ...headers, "Content-Type": "application/json", "Content-Length": body.length } },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+      },
+    );
+    request.on("error", reject);
+    request.end(body);
   });
 }
 
@@ -93,10 +114,31 @@ test.describe("behind a trusted proxy (TRUST_PROXY_HOPS=1)", { tag: "@own-server
   test.beforeAll(async () => {
     test.setTimeout(180_000); // hooks do not take describe.configure's timeout; servers start slowly on a busy machine
     server = await startServer({
-      env: { TRUST_PROXY_HOPS: "1", AUTH_FAILURES_PER_IP: "3", AUTH_FAILURES_PER_KEY_ID: "5" },
+      env: {
+        TRUST_PROXY_HOPS: "1",
+        AUTH_FAILURES_PER_IP: "3",
+        AUTH_FAILURES_PER_KEY_ID: "5",
+        // The bench's limit route, on: it must still answer only the bench (issue 40, finding 3).
+        BENCH_INTAKE_LIMIT_TEAM: "demo",
+        BENCH_INTAKE_LIMIT_SECRET: BENCH_SECRET,
+      },
     });
   });
   test.afterAll(async () => server?.stop());
+
+  test("the bench's limit route trusts the socket, not X-Forwarded-For, and wants the bench's secret", async () => {
+    const limit = (from: string, headers: Record<string, string>) => postFrom(server, from, "/api/bench/intake-limit", headers);
+    const secret = { "X-Bench-Secret": BENCH_SECRET };
+    // The review's reproduction: another loopback address naming 127.0.0.1 or ::1 through the proxy's header.
+    expect(await limit("127.0.0.2", secret)).toBe(404);
+    expect(await limit("127.0.0.2", { ...secret, "X-Forwarded-For": "127.0.0.1" })).toBe(404);
+    expect(await limit("127.0.0.2", { ...secret, "X-Forwarded-For": "::1" })).toBe(404);
+    expect(await limit("127.0.0.2", { ...secret, "X-Lead-Intake-Peer": "127.0.0.1" })).toBe(404);
+    // This machine, without the secret or with another one.
+    expect(await limit("127.0.0.1", {})).toBe(404);
+    expect(await limit("127.0.0.1", { "X-Bench-Secret": "b".repeat(64) })).toBe(404);
+    expect(await limit("127.0.0.1", secret)).toBe(201);
+  });
 
   test("the client address comes from the proxy's X-Forwarded-For entry; each address has its own budget", async () => {
     const key = demoKey(server);

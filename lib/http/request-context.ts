@@ -58,6 +58,22 @@ function expandIpv6(text: string): string[] {
   return [...left, ...Array<string>(Math.max(missing, 0)).fill("0"), ...right].map((group) => group.toLowerCase().replace(/^0+(?=.)/, ""));
 }
 
+/**
+ * The header scripts/serve.mjs sets to the socket's peer address on every request, replacing
+ * whatever a client sent under that name: unlike X-Forwarded-For, no proxy or client adds to it.
+ */
+export const PEER_HEADER = "x-lead-intake-peer";
+
+/**
+ * True when the request's socket came from this machine's loopback address (exactly
+ * 127.0.0.1, its IPv4-mapped form, or ::1), read from PEER_HEADER alone: never from
+ * X-Forwarded-For, whatever TRUST_PROXY_HOPS says. False under a server that does not set it.
+ */
+export function fromLoopbackSocket(headers: Pick<Headers, "get">): boolean {
+  const peer = headers.get(PEER_HEADER);
+  return peer === "127.0.0.1" || peer === "::ffff:127.0.0.1" || peer === "::1";
+}
+
 export function requestContext(request: Request): RequestContext {
   return { requestId: requestIdFrom(request.headers), ip: clientIp(request.headers) };
 }

@@ -1,7 +1,8 @@
+import { createHash, timingSafeEqual } from "node:crypto";
 import { env } from "../env";
 import { ApiError } from "../http/api-error";
 import { readFields } from "../http/read-body";
-import type { RequestContext } from "../http/request-context";
+import { fromLoopbackSocket, type RequestContext } from "../http/request-context";
 import { LIMITS } from "../leads/lead-input-schema";
 import { writeLead, type LeadFields } from "../leads/lead-writer";
 import { bodyEncoding } from "../request-log/request-log";
@@ -13,18 +14,26 @@ import { now } from "../time/clock";
 // (lib/leads/lead-writer.ts: the lead, its request-log row, its outbox rows) on the same
 // database, and nothing else: no authentication (the key id is taken as sent), no limits,
 // no idempotency, no rules (the name and email are stored as sent), no log line, no metrics.
-// Off unless BENCH_INTAKE_LIMIT_TEAM names a team, and then only for requests from this
-// machine (scripts/serve.mjs puts the socket's address in the context).
+// Off (404) unless BENCH_INTAKE_LIMIT_TEAM names a team and BENCH_INTAKE_LIMIT_SECRET is set,
+// and then only for requests whose socket is this machine's loopback address (scripts/serve.mjs
+// puts the peer address in its own header; X-Forwarded-For, which a trusted proxy's client
+// writes, is never read: issue 40, finding 3) that carry that secret in X-Bench-Secret.
 
-// lib/http/request-context.ts gives IPv6 as its /64: "::1" is "0:0:0:0::/64".
-const LOOPBACK = new Set(["127.0.0.1", "0:0:0:0::/64"]);
+const digest = (text: string) => createHash("sha256").update(text).digest();
+
+/** The bench's own request: from loopback, with the bench's secret (compared in constant time). */
+function isBenchRequest(headers: Headers, secret: string | undefined): boolean {
+  if (!secret || !fromLoopbackSocket(headers)) return false;
+  return timingSafeEqual(digest(headers.get("x-bench-secret") ?? ""), digest(secret));
+}
+
 let team: Promise<{ id: string } | null> | undefined;
 
 const text = (value: unknown) => (typeof value === "string" && value ? value : null);
 
 export async function intakeLimit(request: Request, context: RequestContext): Promise<Response> {
   const slug = env().BENCH_INTAKE_LIMIT_TEAM;
-  if (!slug || !LOOPBACK.has(context.ip)) throw new ApiError(404, "Not found", "Not found");
+  if (!slug || !isBenchRequest(request.headers, env().BENCH_INTAKE_LIMIT_SECRET)) throw new ApiError(404, "Not found", "Not found");
   const target = await (team ??= findTeamBySlug(slug).catch((error: unknown) => {
     team = undefined;
     throw error;

@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import net from "node:net";
 import { createWriteStream, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -18,6 +19,9 @@ export function buildIfNeeded(): void {
   const build = spawnSync(path.join(ROOT, "node_modules/.bin/next"), ["build"], { cwd: ROOT, stdio: "inherit" });
   if (build.status !== 0) throw new Error(`next build failed (exit ${build.status ?? build.signal})`);
 }
+
+/** This run's secret of the limit row's route (X-Bench-Secret), new for every bench process. */
+export const BENCH_SECRET = randomBytes(32).toString("hex");
 
 export type Server = {
   baseUrl: string;
@@ -72,6 +76,7 @@ export async function startServer(options: {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",
     // The limit row's route (lib/intake/intake-limit.ts) writes to the bench's team.
     BENCH_INTAKE_LIMIT_TEAM: "bench",
+    BENCH_INTAKE_LIMIT_SECRET: BENCH_SECRET,
   };
   migrate(env);
   encryptionKey();
