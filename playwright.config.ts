@@ -99,6 +99,9 @@ export default defineConfig({
       // Web forms: every visitor is 127.0.0.1 too; e2e/api/web-forms.spec.ts tests the limits.
       FORM_SUBMISSIONS_PER_IP: "1000000",
       FORM_CHALLENGES_PER_IP: "1000000",
+      // Connections' failed signatures: lib/intake/receive-delivery-limits.test.ts tests the limits.
+      CONNECTION_SIGNATURE_FAILURES_PER_IP: "1000000",
+      CONNECTION_SIGNATURE_FAILURES_PER_CONNECTION: "1000000",
       // Webhook tests deliver to receivers on 127.0.0.1 (docs/webhooks.md "Private addresses");
       // lib/webhooks/webhook-delivery-claims.test.ts tests the refusal without it.
       WEBHOOK_ALLOW_PRIVATE_TARGETS: "true",

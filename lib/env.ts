@@ -53,8 +53,10 @@ const schema = z.object({
   ...wholeNumbers({ FORM_SUBMISSIONS_PER_IP: 20, FORM_SUBMISSIONS_PER_FORM: 1_000, FORM_CHALLENGES_PER_IP: 60 }),
   ...wholeNumbers({ FORM_RATE_LIMIT_WINDOW_SECONDS: 600 }),
   // Form builders' connections (docs/connections.md): deliveries per connection in the web
-  // forms' window.
+  // forms' window, and posts to a signing connection whose signature fails, per connection and
+  // per address (a budget of their own: forgeries never spend the deliveries').
   ...wholeNumbers({ CONNECTION_DELIVERIES_PER_CONNECTION: 1_000 }),
+  ...wholeNumbers({ CONNECTION_SIGNATURE_FAILURES_PER_CONNECTION: 1_000, CONNECTION_SIGNATURE_FAILURES_PER_IP: 20 }),
   FORM_CHALLENGE_COST: z.coerce.number().int().min(1).max(100_000).default(1_000),
   FORM_CHALLENGE_TTL_SECONDS: z.coerce.number().int().min(30).max(3_600).default(300),
   // Bearer token for GET /api/metrics (Prometheus); without it the endpoint is a 404.

@@ -54,6 +54,56 @@ describe("a connection's budget", () => {
   });
 });
 
+describe("forgeries and a signing connection's budget (issue 40, finding 2)", () => {
+  test("1,000 forged posts, then a correctly signed delivery: 201; the forgeries spent a budget of their own", async () => {
+    const c = await connect("tally");
+    setClock("2026-11-26T14:00:00.000Z");
+    const forged = { "tally-signature": "Zm9yZ2Vk" };
+    const statuses = new Map<number, number>();
+    // 50 addresses, 20 forgeries each: every address's failure budget (20) and the connection's (1,000) spent.
+    for (let i = 0; i < 1_000; i++) {
+      const body = tallyBody([FULL_NAME], `forged-${i}`);
+      const answer = await deliver(c.token, body, { ...forged, "x-forwarded-for": `198.18.0.${(i % 50) + 1}` });
+      statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+    }
+    assert.deepEqual([...statuses], [[401, 1_000]]);
+    // The 21st from one address, and the 1,001st for the connection: 429, with their own texts.
+    const fromOne = await deliver(c.token, tallyBody([FULL_NAME], "forged-x"), { ...forged, "x-forwarded-for": "198.18.0.1" });
+    assert.equal(fromOne.status, 429);
+    assert.match(((await fromOne.json()) as { error: string }).error, /^Too many failed signatures from this address; retry in \d+ s$/);
+    const fromNew = await deliver(c.token, tallyBody([FULL_NAME], "forged-y"), { ...forged, "x-forwarded-for": "192.0.2.77" });
+    assert.equal(fromNew.status, 429);
+    assert.match(((await fromNew.json()) as { error: string }).error, /^Too many failed signatures for this connection; retry in \d+ s$/);
+    // Tally's real delivery, even from an address whose failures are spent (builders share their sending servers).
+    const body = tallyBody([FULL_NAME], "real-1");
+    const real = await deliver(c.token, body, {
+      "tally-signature": tallySignature(body, c.signingSecret!),
+      "x-forwarded-for": "198.18.0.1",
+    });
+    assert.equal(real.status, 201);
+    assert.deepEqual(
+      (await leadsOf(c.team.id)).map((lead) => lead.firstName),
+      ["Ada"],
+    );
+    // Valid deliveries still have the whole budget (12): 11 more, then the 13th is 429.
+    for (let i = 2; i <= 12; i++) {
+      const next = tallyBody([FULL_NAME], `real-${i}`);
+      assert.equal((await deliver(c.token, next, { "tally-signature": tallySignature(next, c.signingSecret!) })).status, 201, `real-${i}`);
+    }
+    const over = tallyBody([FULL_NAME], "real-13");
+    const refused = await deliver(c.token, over, { "tally-signature": tallySignature(over, c.signingSecret!) });
+    assert.equal(refused.status, 429);
+    assert.match(((await refused.json()) as { error: string }).error, /^Too many deliveries to this connection/);
+  });
+
+  test("a connection authenticated by its URL alone still spends its budget on every post, before the body is read", async () => {
+    const c = await connect("generic");
+    setClock("2026-11-26T15:00:00.000Z");
+    for (let i = 0; i < 12; i++) assert.equal((await deliver(c.token, "{not json")).status, 400);
+    assert.equal((await deliver(c.token, named("Late"))).status, 429);
+  });
+});
+
 describe("refusal rows", () => {
   test("bodiless refusals: one row per error and address per interval, at most 10 per interval from many addresses", async () => {
     const c = await connect("tally");

@@ -14,14 +14,16 @@ import { bodyMediaType, readBody, type ReadBody } from "../http/read-body";
 import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
-import { spendConnectionBudget } from "../web-forms/form-limits";
+import { spendConnectionBudget, spendSignatureFailure } from "../web-forms/form-limits";
 import { now as appNow } from "../time/clock";
 import { storeLead, type IntakeChannel } from "./store-lead";
 
 // A form builder's delivery to a connection (POST /api/connections/<token>,
 // docs/connections.md), in this order: the token must name a connection (404) that is on
-// (403); the connection's budget is spent (429); the body is read (413, 415); a builder
-// that signs must have signed it with the connection's secret (401); the builder's body
+// (403); a connection authenticated by its URL alone spends its budget (429); the body is
+// read (413, 415); a builder that signs must have signed it with the connection's secret
+// (401; a failure spends the failures' own budget, 429 once spent), and only then is the
+// connection's budget spent (429); the builder's body
 // becomes answers (422 when it is not the builder's shape), the answers the lead's fields
 // by the connection's mapping. A submission that already made its lead answers that lead
 // and makes nothing (the builder retried). A delivery whose answers make no valid lead
@@ -72,9 +74,9 @@ export async function receiveDelivery(options: { request: Request; context: Requ
   const kept: Kept = { body: null, submissionId: null };
   try {
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
-    await spendConnectionBudget(context, connection.id);
-    const body = await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
-    verifySignature(connection, body, request.headers);
+    const signed = signs(connection);
+    if (!signed) await spendConnectionBudget(context, connection.id);
+    const body = signed ? await signedBody(request, connection, context) : await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
     kept.body = body;
     return { ...(await leadFromBody(connection, body, request.headers, context, kept, now)), builder: connection.builder };
   } catch (thrown) {
@@ -177,16 +179,36 @@ export async function replayDelivery(options: {
   }
 }
 
-function verifySignature(connection: ConnectionForIntake, body: ReadBody, headers: Headers): void {
-  const verify = BUILDERS[connection.builder].verify;
-  if (!verify) return;
-  const sealed = connection.signingSecretCiphertext;
-  if (!sealed) {
-    // Generic's secret header is optional: without one, the URL alone authenticates.
-    if (secretOptional(connection.builder)) return;
-    // A Webflow connection before the team set Webflow's secret: nothing can be verified yet.
-    throw new ApiError(401, NO_SECRET_YET, AUTHENTICATION_FAILED);
+/** Whether the connection's deliveries must be signed: its builder signs and, for Generic, the team set its secret header. */
+function signs(connection: ConnectionForIntake): boolean {
+  if (!BUILDERS[connection.builder].verify) return false;
+  // Generic's secret header is optional: without one, the URL alone authenticates.
+  return Boolean(connection.signingSecretCiphertext) || !secretOptional(connection.builder);
+}
+
+/**
+ * A signing connection's body, once its signature held; then the connection's budget is
+ * spent. Anything refused before that (an unreadable body, a missing or wrong signature)
+ * spends the failures' budget instead: forgeries never spend the deliveries' (issue 40, finding 2).
+ */
+async function signedBody(request: Request, connection: ConnectionForIntake, context: RequestContext): Promise<ReadBody> {
+  let body: ReadBody;
+  try {
+    body = await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
+    verifySignature(connection, body, request.headers);
+  } catch (refused) {
+    await spendSignatureFailure(context, connection.id);
+    throw refused;
   }
+  await spendConnectionBudget(context, connection.id);
+  return body;
+}
+
+function verifySignature(connection: ConnectionForIntake, body: ReadBody, headers: Headers): void {
+  const verify = BUILDERS[connection.builder].verify!;
+  const sealed = connection.signingSecretCiphertext;
+  // A Webflow connection before the team set Webflow's secret: nothing can be verified yet.
+  if (!sealed) throw new ApiError(401, NO_SECRET_YET, AUTHENTICATION_FAILED);
   if (!verify(body, headers, signingSecret(connection.id, sealed)))
     throw new ApiError(401, secretOptional(connection.builder) ? WRONG_SECRET_HEADER : INVALID_SIGNATURE, AUTHENTICATION_FAILED);
 }

@@ -17,6 +17,8 @@ const limiters = limiterSet("leadIntakeFormLimiters", (config) => {
     submissionsPerForm: createLimiter("form", config.FORM_SUBMISSIONS_PER_FORM, window),
     challengesPerIp: createLimiter("form-challenge-ip", config.FORM_CHALLENGES_PER_IP, window),
     deliveriesPerConnection: createLimiter("connection", config.CONNECTION_DELIVERIES_PER_CONNECTION, window),
+    signatureFailuresPerConnection: createLimiter("connection-sigfail", config.CONNECTION_SIGNATURE_FAILURES_PER_CONNECTION, window),
+    signatureFailuresPerIp: createLimiter("connection-sigfail-ip", config.CONNECTION_SIGNATURE_FAILURES_PER_IP, window),
   };
 });
 
@@ -56,9 +58,10 @@ export async function spendChallengeBudget(context: RequestContext, formId: stri
 
 /**
  * Spends one delivery of a form builder's connection (CONNECTION_DELIVERIES_PER_CONNECTION
- * per window); 429 with Retry-After when it is gone, which the builders retry. Every post
- * to a known connection spends it, before its body is read: a builder's delivery costs its
- * sender nothing, and the connection's URL is what a flood would need.
+ * per window); 429 with Retry-After when it is gone, which the builders retry. A connection
+ * authenticated by its URL alone spends it on every post, before the body is read (the URL is
+ * what a flood needs); a signing one only once the signature held (issue 40, finding 2), so
+ * whoever has the URL but not the secret cannot spend it.
  */
 export async function spendConnectionBudget(context: RequestContext, connectionId: string): Promise<void> {
   const verdict = await consume(limiters().deliveriesPerConnection, connectionId);
@@ -69,5 +72,30 @@ export async function spendConnectionBudget(context: RequestContext, connectionI
       { connection_id: connectionId },
       verdict.msBeforeNext,
       "Too many deliveries to this connection",
+    );
+}
+
+/**
+ * Counts a post to a signing connection whose signature did not hold (or could not be
+ * checked), against the connection and the sender's address, each with a budget of its own
+ * (CONNECTION_SIGNATURE_FAILURES_PER_CONNECTION, _PER_IP). Once either is spent the failure is
+ * answered 429 instead of 401. Only failures are ever refused by it: it is counted after the
+ * signature is checked, never before, so a builder's shared sending address cannot be locked
+ * out by someone else's forgeries sent through the same builder.
+ */
+export async function spendSignatureFailure(context: RequestContext, connectionId: string): Promise<void> {
+  const { signatureFailuresPerConnection, signatureFailuresPerIp } = limiters();
+  const [byConnection, byIp] = await Promise.all([
+    consume(signatureFailuresPerConnection, connectionId),
+    consume(signatureFailuresPerIp, context.ip),
+  ]);
+  const spent = byIp ?? byConnection;
+  if (spent)
+    refuse(
+      context,
+      byIp ? "connection_signature_failures_per_ip" : "connection_signature_failures",
+      { connection_id: connectionId },
+      spent.msBeforeNext,
+      byIp ? "Too many failed signatures from this address" : "Too many failed signatures for this connection",
     );
 }
