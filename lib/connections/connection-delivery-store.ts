@@ -11,6 +11,7 @@ import type { MappedAnswer } from "./map-answers";
 
 export type DeliveryOutcome = "created" | "needs_mapping" | "refused";
 
+/** A row of the connection's log as its page lists it: no body, no answers. */
 export type DeliveryView = {
   id: string;
   submissionId: string | null;
@@ -19,11 +20,21 @@ export type DeliveryView = {
   leadId: string | null;
   error: string | null;
   hasPayload: boolean;
-  answers: MappedAnswer[];
+  /** What the row keeps (its body and answers), in bytes; null when no body is kept. */
+  keptBytes: number | null;
   attempts: number;
   createdAt: Date;
   lastAttemptAt: Date;
 };
+
+/** One delivery, opened: its row, its body as kept (null when none is) and its answers' keys, labels and targets. */
+export type DeliveryDetail = DeliveryView & { contentType: string | null; payload: string | null; answers: MappedAnswer[] };
+
+/** What a row keeps: the UTF-8 bytes of its body and of its answers' JSON; null without a body. */
+export function keptBytesOf(payload: string | null, answers: readonly MappedAnswer[] | null): number | null {
+  if (payload === null) return null;
+  return Buffer.byteLength(payload, "utf8") + (answers ? Buffer.byteLength(JSON.stringify(answers), "utf8") : 0);
+}
 
 export const newDeliveryId = () => `dlv_${randomUUID().replaceAll("-", "")}`;
 
@@ -55,8 +66,9 @@ export async function recordUnmade(row: {
   at: Date;
 }): Promise<void> {
   const { at, answers, ...rest } = row;
+  const keptBytes = keptBytesOf(row.payload, answers);
   // Without answers (a refusal), a row keeps those it had.
-  const fields = { ...rest, ...(answers ? { answers: [...answers] } : {}) };
+  const fields = { ...rest, keptBytes, ...(answers ? { answers: [...answers] } : {}) };
   if (row.submissionId === null) {
     await db().connectionDelivery.create({ data: { ...fields, id: newDeliveryId(), createdAt: at, lastAttemptAt: at } });
     return;
@@ -70,6 +82,7 @@ export async function recordUnmade(row: {
       error: row.error,
       contentType: row.contentType,
       payload: row.payload,
+      keptBytes,
       ...(answers ? { answers: [...answers] } : {}),
       attempts: { increment: 1 },
       lastAttemptAt: at,
@@ -88,31 +101,77 @@ export async function recordUnmade(row: {
     });
 }
 
-export async function listDeliveries(options: { teamId: string; connectionId: string; take: number }): Promise<DeliveryView[]> {
+const VIEW_SELECT = {
+  id: true,
+  submissionId: true,
+  outcome: true,
+  status: true,
+  leadId: true,
+  error: true,
+  keptBytes: true,
+  attempts: true,
+  createdAt: true,
+  lastAttemptAt: true,
+} as const;
+
+function view<Row extends { outcome: string; keptBytes: number | null }>(
+  row: Row,
+): Row & { outcome: DeliveryOutcome; hasPayload: boolean } {
+  return { ...row, outcome: row.outcome as DeliveryOutcome, hasPayload: row.keptBytes !== null };
+}
+
+/** Where a page of the log starts: after the row last attempted at `at` with id `id` (newest first). */
+export type DeliveryCursor = { at: Date; id: string };
+
+/**
+ * A page of the connection's log, newest attempt first: summaries only (no body, no answers),
+ * `take` rows after `after`, and the cursor of the next page (null on the last).
+ */
+export async function listDeliveries(options: {
+  teamId: string;
+  connectionId: string;
+  take: number;
+  after?: DeliveryCursor | null;
+}): Promise<{ rows: DeliveryView[]; next: DeliveryCursor | null }> {
+  const { after } = options;
   const rows = await db().connectionDelivery.findMany({
-    where: { teamId: options.teamId, connectionId: options.connectionId },
-    orderBy: { lastAttemptAt: "desc" },
-    take: options.take,
-    select: {
-      id: true,
-      submissionId: true,
-      outcome: true,
-      status: true,
-      leadId: true,
-      error: true,
-      payload: true,
-      answers: true,
-      attempts: true,
-      createdAt: true,
-      lastAttemptAt: true,
+    where: {
+      teamId: options.teamId,
+      connectionId: options.connectionId,
+      ...(after ? { OR: [{ lastAttemptAt: { lt: after.at } }, { lastAttemptAt: after.at, id: { lt: after.id } }] } : {}),
     },
+    orderBy: [{ lastAttemptAt: "desc" }, { id: "desc" }],
+    take: options.take + 1,
+    select: VIEW_SELECT,
   });
-  return rows.map(({ payload, answers, ...row }) => ({
-    ...row,
-    outcome: row.outcome as DeliveryOutcome,
-    hasPayload: payload !== null,
-    answers: Array.isArray(answers) ? (answers as MappedAnswer[]) : [],
-  }));
+  const page = rows.slice(0, options.take).map(view);
+  const last = page.at(-1);
+  return { rows: page, next: rows.length > options.take && last ? { at: last.lastAttemptAt, id: last.id } : null };
+}
+
+/** One delivery of the team's connection, with its kept body and answers; null when the team has none such. */
+export async function findDelivery(options: { teamId: string; connectionId: string; id: string }): Promise<DeliveryDetail | null> {
+  const row = await db().connectionDelivery.findFirst({
+    where: { id: options.id, teamId: options.teamId, connectionId: options.connectionId },
+    select: { ...VIEW_SELECT, contentType: true, payload: true, answers: true },
+  });
+  if (!row) return null;
+  return { ...view(row), answers: Array.isArray(row.answers) ? (row.answers as MappedAnswer[]) : [] };
+}
+
+/** The bodies the connection keeps: how many rows, and their bytes; the row of `exceptSubmission` (which a retry replaces) not counted. */
+export async function keptUsage(connectionId: string, exceptSubmission: string | null): Promise<{ rows: number; bytes: number }> {
+  const { _count, _sum } = await db().connectionDelivery.aggregate({
+    where: {
+      connectionId,
+      keptBytes: { not: null },
+      // SQL's <> drops rows whose submission id is null: they count too.
+      ...(exceptSubmission !== null ? { OR: [{ submissionId: null }, { submissionId: { not: exceptSubmission } }] } : {}),
+    },
+    _count: { _all: true },
+    _sum: { keptBytes: true },
+  });
+  return { rows: _count._all, bytes: _sum.keptBytes ?? 0 };
 }
 
 /** A delivery kept as "needs mapping" (its body is kept), with its connection; null when the team has none such. */

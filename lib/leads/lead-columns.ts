@@ -110,7 +110,7 @@ export const CONNECTION_DELIVERY_COLUMNS = {
   lastAttemptAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
 /** Left to their defaults on a new row: nothing to read back when a lead was made. */
-export const DEFAULTED_CONNECTION_DELIVERY_COLUMNS = ["error", "contentType", "payload", "attempts"] as const;
+export const DEFAULTED_CONNECTION_DELIVERY_COLUMNS = ["error", "contentType", "payload", "keptBytes", "attempts"] as const;
 
 /**
  * The delivery's row, inserted with the lead; a row of the same submission that made no
@@ -120,7 +120,7 @@ export const DEFAULTED_CONNECTION_DELIVERY_COLUMNS = ["error", "contentType", "p
 export function deliveryUpsertSql(placeholder: (index: number, type: ColumnType) => string): string {
   return `${insertSql("ConnectionDelivery", CONNECTION_DELIVERY_COLUMNS, placeholder)}
     ON CONFLICT ("connectionId", "submissionId") DO UPDATE SET "leadId" = excluded."leadId", "outcome" = excluded."outcome",
-      "status" = excluded."status", "error" = NULL, "payload" = NULL, "contentType" = NULL, "answers" = excluded."answers",
+      "status" = excluded."status", "error" = NULL, "payload" = NULL, "keptBytes" = NULL, "contentType" = NULL, "answers" = excluded."answers",
       "attempts" = "ConnectionDelivery"."attempts" + 1, "lastAttemptAt" = excluded."lastAttemptAt"
     WHERE "ConnectionDelivery"."leadId" IS NULL`;
 }

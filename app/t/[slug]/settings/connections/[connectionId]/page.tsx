@@ -32,7 +32,7 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
   // Tenant ownership is in the query: another team's connection is simply not found.
   const connection = await findConnection({ teamId: team.id, id: connectionId });
   if (!connection) notFound();
-  const [deliveries, answers] = await Promise.all([
+  const [{ rows: deliveries }, answers] = await Promise.all([
     listDeliveries({ teamId: team.id, connectionId: connection.id, take: 50 }),
     latestAnswers(connection.id),
   ]);
