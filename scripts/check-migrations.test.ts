@@ -89,3 +89,16 @@ ALTER TABLE "new_ApiRequest" RENAME TO "ApiRequest";`;
     `INSERT INTO "Counter" ("name", "value") VALUES ('lead', 0)`,
   ]);
 });
+
+test("a PostgreSQL migration with a ';' inside a comment is reported: migrate deploy would run the rest of the comment", () => {
+  const dir = driftedCopy("semicolon-comment", (copy) =>
+    edit(path.join(copy, "postgres/migrations", INIT, "migration.sql"), (sql) => `-- Leads and keys; the rest of this runs as SQL\n${sql}`),
+  );
+  const problems = compareProviders(dir);
+  assert.equal(
+    matching(problems, new RegExp(`^prisma/postgres/migrations/${INIT}: a ";" inside a comment`)).length,
+    1,
+    problems.join("\n"),
+  );
+  assert.deepEqual(compareProviders(), [], "the project's own migrations");
+});

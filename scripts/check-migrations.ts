@@ -84,6 +84,10 @@ export function compareProviders(prismaDir = PRISMA_DIR): string[] {
       problems.push(`${folder}: both twins need a migration.sql`);
       continue;
     }
+    // `prisma migrate deploy` through the pg adapter splits a script at every ";", comments
+    // included: the rest of a comment after one is run as SQL (seen: syntax error at "the").
+    const comment = /^[ \t]*--.*;[ \t]*\S.*$/m.exec(postgresSql)?.[0];
+    if (comment) problems.push(`prisma/postgres/migrations/${folder}: a ";" inside a comment ends a statement there: ${comment.trim()}`);
     const sqliteData = dataStatements(sqliteSql);
     const postgresData = dataStatements(postgresSql);
     if (JSON.stringify(sqliteData) !== JSON.stringify(postgresData)) {

@@ -63,6 +63,26 @@ export class UnknownPayload extends Error {
   }
 }
 
+/**
+ * Answers a connection reads of one delivery (issue 40, finding 1): no form asks more
+ * questions, and each is an entry the connection's log keeps. More is refused, unread.
+ */
+export const MAX_ANSWERS_PER_DELIVERY = 200;
+
+/** A delivery with more than MAX_ANSWERS_PER_DELIVERY answers; an adapter may stop reading at the first too many. */
+export class TooManyAnswers extends Error {
+  constructor() {
+    super(`More than ${MAX_ANSWERS_PER_DELIVERY} answers`);
+    this.name = "TooManyAnswers";
+  }
+}
+
+/** Adds an answer to `answers`; throws TooManyAnswers past the limit, so a huge body is not read to its end. */
+export function pushAnswer(answers: Answer[], answer: Answer): void {
+  if (answers.length >= MAX_ANSWERS_PER_DELIVERY) throw new TooManyAnswers();
+  answers.push(answer);
+}
+
 /** A plain JSON object (not null, not an array). */
 export function isJsonObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

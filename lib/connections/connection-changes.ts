@@ -3,6 +3,7 @@ import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { BUILDERS, secretFromUs, secretSetByTeam, type BuilderId } from "./builders";
 import {
+  countConnections,
   insertConnection,
   findConnectionIn,
   removeConnection,
@@ -35,7 +36,19 @@ export type NewConnection = {
 };
 
 export const MAX_NAME_LENGTH = 100;
+/** Connections per team (issue 40): each may keep KEPT_BYTES_PER_CONNECTION of bodies that need mapping. */
+export const MAX_CONNECTIONS_PER_TEAM = 50;
+export const TOO_MANY_CONNECTIONS = `A team can have at most ${MAX_CONNECTIONS_PER_TEAM} connections: delete one it no longer uses first.`;
 
+/** A connection the team has no room for (MAX_CONNECTIONS_PER_TEAM); its message is for the person. */
+export class ConnectionLimitReached extends Error {
+  constructor() {
+    super(TOO_MANY_CONNECTIONS);
+    this.name = "ConnectionLimitReached";
+  }
+}
+
+/** A new connection of the team, audited; ConnectionLimitReached when it has MAX_CONNECTIONS_PER_TEAM already. */
 export async function createConnection(options: {
   teamId: string;
   builder: BuilderId;
@@ -53,6 +66,8 @@ export async function createConnection(options: {
   const signingSecret = secretFromUs(builder) ? (given ?? generateSigningSecret()) : secretSetByTeam(builder) ? given : null;
   const name = (options.name?.trim() || BUILDERS[builder].name).slice(0, MAX_NAME_LENGTH);
   const id = await db().$transaction(async (tx) => {
+    // Counted in the transaction that inserts: concurrent creates may pass together, one each.
+    if ((await countConnections(tx, teamId)) >= MAX_CONNECTIONS_PER_TEAM) throw new ConnectionLimitReached();
     const created = await insertConnection(tx, {
       teamId,
       builder,

@@ -214,12 +214,26 @@ export async function deliveryActivity(teamId: string, since: Date): Promise<Map
 
 /**
  * Deletes log rows last attempted before `cutoff` that are settled (a lead made, a refusal);
- * a delivery kept as "needs mapping" stays until it is made a lead, its connection deleted
- * or its person erased: it is a lead not yet made. Answers how many went.
+ * a delivery kept as "needs mapping" is not settled: deleteKeptDeliveriesBefore. Answers how many went.
  */
 export async function deleteSettledDeliveriesBefore(cutoff: Date): Promise<number> {
   const { count } = await db().connectionDelivery.deleteMany({
     where: { lastAttemptAt: { lt: cutoff }, outcome: { in: ["created", "refused"] } },
+  });
+  return count;
+}
+
+/**
+ * Deletes deliveries kept as "needs mapping" last attempted before `cutoff`, of one team or of
+ * every team but some (lib/maintenance/connection-log-pruning.ts). Answers how many went.
+ */
+export async function deleteKeptDeliveriesBefore(cutoff: Date, teams: { teamId: string } | { exceptTeamIds: string[] }): Promise<number> {
+  const { count } = await db().connectionDelivery.deleteMany({
+    where: {
+      outcome: "needs_mapping",
+      lastAttemptAt: { lt: cutoff },
+      ...("teamId" in teams ? { teamId: teams.teamId } : teams.exceptTeamIds.length ? { teamId: { notIn: teams.exceptTeamIds } } : {}),
+    },
   });
   return count;
 }

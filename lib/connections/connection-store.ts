@@ -91,6 +91,11 @@ export async function findConnectionIn(tx: Tx, options: { teamId: string; id: st
   return row && { builder: row.builder as BuilderId };
 }
 
+/** How many connections the team has. */
+export async function countConnections(tx: Tx, teamId: string): Promise<number> {
+  return tx.connection.count({ where: { teamId } });
+}
+
 export async function insertConnection(
   tx: Tx,
   row: {

@@ -1,6 +1,15 @@
 import { createHash } from "node:crypto";
 import type { RawField } from "../http/read-body";
-import { isScalar, isJsonObject, UnknownPayload, type Answer, type Delivery } from "./answers";
+import {
+  isJsonObject,
+  isScalar,
+  MAX_ANSWERS_PER_DELIVERY,
+  pushAnswer,
+  TooManyAnswers,
+  UnknownPayload,
+  type Answer,
+  type Delivery,
+} from "./answers";
 
 // Generic JSON: what Zapier, Make, n8n, HubSpot workflows or a team's own code send. Any
 // JSON object, flat or nested, or urlencoded/multipart fields. Every answer is named by
@@ -55,6 +64,7 @@ export function parseGenericFields(fields: Iterable<RawField>, options: GenericO
       byName.set(name, { values: [value], list });
     }
   }
+  if (byName.size > MAX_ANSWERS_PER_DELIVERY) throw new TooManyAnswers();
   const answers = [...byName].flatMap(([name, { values, list }]): Answer[] => {
     const kept = values.filter((value) => value !== "");
     if (!kept.length || name === "") return [];
@@ -75,13 +85,13 @@ function flatten(value: unknown, path: string[], answers: Answer[], depth: numbe
   if (value === null || value === undefined || value === "") return;
   const key = path.join(".");
   if (isScalar(value)) {
-    answers.push({ key, label: key, value });
+    pushAnswer(answers, { key, label: key, value });
     return;
   }
   if (Array.isArray(value)) {
     const present = value.filter((item) => item !== null && item !== "");
     if (present.every(isScalar)) {
-      if (present.length) answers.push({ key, label: key, value: present.map(String) });
+      if (present.length) pushAnswer(answers, { key, label: key, value: present.map(String) });
       return;
     }
     value.forEach((item, index) => flatten(item, [...path, String(index)], answers, depth + 1));

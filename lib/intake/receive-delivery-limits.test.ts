@@ -7,9 +7,9 @@ import { describe, mock, test } from "node:test";
 // A connection's budget and its refusal rows (lib/web-forms/form-limits.ts
 // spendConnectionBudget, lib/intake/receive-delivery.ts, docs/connections.md "The endpoint"):
 // CONNECTION_DELIVERIES_PER_CONNECTION per window for each connection, 429 with Retry-After
-// beyond it (the builders retry), another connection untouched; and floods of bodiless
-// refusals written as the request log writes them, while a refusal whose body was read is
-// always kept. Time moves on the app's test clock.
+// beyond it (the builders retry), another connection untouched; a signing connection's
+// budget spent only by valid deliveries; and floods of refusals written as the request log
+// writes them, with their body or without. Time moves on the app's test clock.
 process.env.CONNECTION_DELIVERIES_PER_CONNECTION = "12";
 // Behind one proxy, so that posts from several addresses can be told apart.
 process.env.TRUST_PROXY_HOPS = "1";
@@ -133,7 +133,7 @@ describe("refusal rows", () => {
     assert.equal((await logOf(spread.id)).length, 10);
   });
 
-  test("a refusal whose body was read (not the builder's shape) is always kept, each one", async () => {
+  test("a refusal whose body was read (not the builder's shape) is kept with its row, and its rows are throttled like the others (issue 40)", async () => {
     const c = await connect("tally");
     setClock("2026-11-26T13:00:00.000Z");
     const odd = (n: number) => {
@@ -141,12 +141,14 @@ describe("refusal rows", () => {
       body.data.fields = "not a list";
       return JSON.stringify(body);
     };
-    for (const n of [1, 2]) {
+    const send = (n: number, from: string) => {
       const body = odd(n);
-      assert.equal((await deliver(c.token, body, { "tally-signature": tallySignature(body, c.signingSecret!) })).status, 422);
-    }
+      return deliver(c.token, body, { "tally-signature": tallySignature(body, c.signingSecret!), "x-forwarded-for": from });
+    };
+    for (const n of [1, 2]) assert.equal((await send(n, "198.51.100.7")).status, 422);
+    assert.equal((await send(3, "198.51.100.8")).status, 422);
     const kept = await rows(c.id);
-    assert.equal(kept.length, 2);
+    assert.equal(kept.length, 2, "one row per address and error in the interval");
     assert.ok(kept.every(([outcome, status, , payload]) => outcome === "refused" && status === 422 && payload === "body"));
   });
 });

@@ -115,7 +115,7 @@ describe("POST /api/connections/<token> (Webflow)", () => {
     assert.equal((await deliver(c.token, body.replace("Zaphod", "Zaphot"), right)).status, 401);
     assert.equal((await leadsOf(c.team.id)).length, 0);
     // 6 refusals with the same error from one address within seconds: one row, as the
-    // request log keeps a flood (the body's refusals, once verified, are always kept).
+    // request log keeps a flood (as it keeps refusals with a verified body).
     const log = await logOf(c.id);
     assert.equal(log.length, 1);
     assert.ok(log.every((row) => row.outcome === "refused" && row.status === 401 && row.payload === null));

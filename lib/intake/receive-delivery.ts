@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
 import { open } from "../api-keys/secret-box";
-import { UnknownPayload } from "../connections/answers";
+import { MAX_ANSWERS_PER_DELIVERY, TooManyAnswers, UnknownPayload } from "../connections/answers";
 import { BUILDERS, secretOptional, type BuilderId } from "../connections/builders";
-import { countRepeat, findKeptDelivery, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
+import { countRepeat, findKeptDelivery, keptBytesOf, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
+import { logFull, roomToKeep, tooManyAnswers } from "../connections/kept-deliveries";
 import { findConnectionForIntake, findDeliveredLead } from "../connections/connection-intake-store";
 import type { ConnectionForIntake } from "../connections/connection-store";
 import { isConnectionToken, signingSecretContext, tokenDigest } from "../connections/connection-token";
@@ -28,9 +29,10 @@ import { storeLead, type IntakeChannel } from "./store-lead";
 // by the connection's mapping. A submission that already made its lead answers that lead
 // and makes nothing (the builder retried). A delivery whose answers make no valid lead
 // (no name, an invalid email) is kept whole in the connection's log as "needs mapping"
-// (202): never lost. Otherwise the lead is stored by the one intake use case, its log row
-// in its transaction. Every refusal of a known connection is in its log (a flood of bodiless
-// ones as the request log writes them); the body is kept only once its signature is verified.
+// (202) while the log has room (507 once full; lib/connections/kept-deliveries.ts). Otherwise
+// the lead is stored by the one intake use case, its log row in its transaction. Refusals of
+// a known connection are in its log as the request log writes them (a flood is a few rows);
+// a body is kept only once its signature is verified, and while the log has room.
 
 export const CONNECTION_NOT_FOUND = "Connection not found";
 export const CONNECTION_OFF = "This connection is turned off";
@@ -81,15 +83,20 @@ export async function receiveDelivery(options: { request: Request; context: Requ
     return { ...(await leadFromBody(connection, body, request.headers, context, kept, now)), builder: connection.builder };
   } catch (thrown) {
     const error = toApiError(thrown, context);
-    // A refusal with its body (verified, then refused) is always kept: it may be a lead.
-    // Bodiless ones (a bad signature, a spent budget, a connection turned off) come in
-    // floods: rows as the request log's refusals (one per error and address per interval).
-    if (kept.body || refusalRowDue({ connectionId: connection.id }, context.ip, error.status, error.error))
-      await recordUnmade({ ...logRow(connection, kept, now), outcome: "refused", status: error.status, error: error.error }).catch(
-        () => undefined,
-      );
+    // Refusals come in floods, with a body or without (a bad signature, a spent budget, a
+    // connection turned off, a body not of the builder's shape): rows as the request log's
+    // refusals (one per error and address per interval). A body verified, then refused, is
+    // kept with its row when the connection's log has room: it may be a lead.
+    if (refusalRowDue({ connectionId: connection.id }, context.ip, error.status, error.error))
+      await recordRefusal(connection, kept, error, context, now).catch(() => undefined);
     throw error;
   }
+}
+
+async function recordRefusal(connection: ConnectionForIntake, kept: Kept, error: ApiError, context: RequestContext, now: Date) {
+  const row = { ...logRow(connection, kept, now), outcome: "refused" as const, status: error.status, error: error.error };
+  const room = row.payload !== null && (await roomToKeep(context, connection.id, row.submissionId, keptBytesOf(row.payload, null)!));
+  await recordUnmade(room ? row : { ...row, contentType: null, payload: null });
 }
 
 type Kept = { body: ReadBody | null; submissionId: string | null };
@@ -107,7 +114,7 @@ async function leadFromBody(
   now: Date,
   keptId: string | null = null,
 ): Promise<DeliveryResult> {
-  const delivery = await readDelivery(connection, body, headers);
+  const delivery = await readDelivery(connection, body, headers, kept);
   // A replay has no headers: a submission whose id came in one (Framer's) keeps the id it was kept under.
   const submissionId = wellFormedId(delivery.submissionId) ?? keptId ?? bodyDigest(body.bytes);
   kept.submissionId = submissionId;
@@ -126,7 +133,13 @@ async function leadFromBody(
     const made = await findDeliveredLead(key);
     if (made) return repeat(key, made);
     const reason = mapped.needsMapping ?? refused.error;
-    await recordUnmade({ ...logRow(connection, kept, now), outcome: "needs_mapping", status: 202, error: reason, answers });
+    const row = { ...logRow(connection, kept, now), outcome: "needs_mapping" as const, status: 202, error: reason, answers };
+    // A replay rewrites the row it came from; anything else needs the log's room.
+    if (keptId === null && !(await roomToKeep(context, connection.id, submissionId, keptBytesOf(row.payload, answers)!))) {
+      kept.body = null;
+      throw logFull();
+    }
+    await recordUnmade(row);
     return { kind: "needs_mapping", reason };
   }
   const channel: IntakeChannel = { team: connection.team, apiKeyId: null, formId: null, connectionId: connection.id };
@@ -228,12 +241,17 @@ function signingSecret(connectionId: string, sealed: string): string {
   return secret;
 }
 
-async function readDelivery(connection: ConnectionForIntake, body: ReadBody, headers: Headers) {
+/** The builder's answers; more than a connection reads is refused (413) and logged without the body: each would be a stored entry. */
+async function readDelivery(connection: ConnectionForIntake, body: ReadBody, headers: Headers, kept: Kept) {
   try {
-    return await BUILDERS[connection.builder].read(body, headers);
+    const delivery = await BUILDERS[connection.builder].read(body, headers);
+    if (delivery.answers.length > MAX_ANSWERS_PER_DELIVERY) throw new TooManyAnswers();
+    return delivery;
   } catch (error) {
     if (error instanceof UnknownPayload) throw validationError(error.message);
-    throw error;
+    if (!(error instanceof TooManyAnswers)) throw error;
+    kept.body = null;
+    throw tooManyAnswers();
   }
 }
 

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-// The connections' log ages out with the request logs' retention (30 days here), except the
-// deliveries still waiting for a mapping: those are leads not yet made.
+// The connections' log ages out with the request logs' retention (30 days here); the
+// deliveries still waiting for a mapping after 30 days, or the team's lead retention
+// (lib/intake/receive-delivery-kept.test.ts).
 process.env.REQUEST_LOG_RETENTION_DAYS = "30";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
@@ -16,7 +17,7 @@ const { pruneConnectionLogs } = await import("./connection-log-pruning");
 
 const DAY = 24 * 60 * 60 * 1000;
 
-test("settled rows older than the retention go; newer ones and every 'needs mapping' row stay", async () => {
+test("settled rows older than the retention go, and 'needs mapping' rows older than 30 days; newer ones stay", async () => {
   const team = await createTeam({ slug: "pruning", name: "Pruning" });
   const { id: connectionId } = await createConnection({ teamId: team.id, builder: "generic", createdById: null, actor: CLI_ACTOR });
   const now = new Date("2026-11-26T12:00:00Z");
@@ -29,11 +30,12 @@ test("settled rows older than the retention go; newer ones and every 'needs mapp
       row("created", 31, "old-created"),
       row("refused", 40, "old-refused"),
       row("needs_mapping", 90, "old-waiting"),
+      row("needs_mapping", 29, "recent-waiting"),
       row("created", 29, "recent-created"),
       row("refused", 1, "recent-refused"),
     ],
   });
-  assert.equal(await pruneConnectionLogs(now), 2);
+  assert.equal(await pruneConnectionLogs(now), 3);
   const left = await db().connectionDelivery.findMany({
     where: { connectionId },
     orderBy: { submissionId: "asc" },
@@ -41,7 +43,7 @@ test("settled rows older than the retention go; newer ones and every 'needs mapp
   });
   assert.deepEqual(
     left.map((r) => r.submissionId),
-    ["old-waiting", "recent-created", "recent-refused"],
+    ["recent-created", "recent-refused", "recent-waiting"],
   );
   assert.equal(await pruneConnectionLogs(now), 0);
 });

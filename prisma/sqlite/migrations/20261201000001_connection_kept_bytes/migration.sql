@@ -1,7 +1,7 @@
--- A connection's kept bodies, capped by count and bytes; the log read by pages and aged out by index (issue 40, finding 1).
+-- Kept bodies of a connection, capped by count and bytes, and the log read by pages and aged out by index (issue 40, finding 1).
 ALTER TABLE "ConnectionDelivery" ADD COLUMN "keptBytes" INTEGER;
 
--- The bodies kept so far (their characters: the answers' bytes are counted from now on).
+-- The bodies kept so far (their characters: the bytes of answers are counted from now on).
 UPDATE "ConnectionDelivery" SET "keptBytes" = length("payload") WHERE "payload" IS NOT NULL;
 
 -- CreateIndex

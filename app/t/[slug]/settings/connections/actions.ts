@@ -5,6 +5,7 @@ import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { isBuilderId } from "@/lib/connections/builders";
 import {
+  ConnectionLimitReached,
   createConnection,
   deleteConnection,
   rollConnectionUrl,
@@ -34,7 +35,13 @@ export async function createConnectionAction(
   return withTeamRole<{ id: string; url: string; signingSecret: string | null }>(slug, MANAGERS, async ({ team, user, actor }) => {
     if (!isBuilderId(builder)) return { ok: false, error: "Choose a form builder." };
     if (typeof name !== "string" || name.length > 100) return { ok: false, error: "The name can be at most 100 characters." };
-    const created = await createConnection({ teamId: team.id, builder, name, createdById: user.id, actor });
+    let created;
+    try {
+      created = await createConnection({ teamId: team.id, builder, name, createdById: user.id, actor });
+    } catch (error) {
+      if (error instanceof ConnectionLimitReached) return { ok: false, error: error.message };
+      throw error;
+    }
     revalidatePath(connectionsPath(team.slug));
     return { ok: true, id: created.id, url: `${await publicBaseUrl()}${created.path}`, signingSecret: created.signingSecret };
   });
