@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { open } from "../api-keys/secret-box";
 import { UnknownPayload } from "../connections/answers";
-import { BUILDERS, secretOptional, type BuilderId } from "../connections/builders";
+import { BUILDERS, DELIVERY_READ_OPTIONS, keptBody, secretOptional, type BuilderId } from "../connections/builders";
 import { countRepeat, findKeptDelivery, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
 import { findConnectionForIntake, findDeliveredLead } from "../connections/connection-intake-store";
 import type { ConnectionForIntake } from "../connections/connection-store";
@@ -10,7 +10,7 @@ import { mapAnswers } from "../connections/map-answers";
 import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
 import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
-import { bodyMediaType, readBody, type ReadBody } from "../http/read-body";
+import { readBody, type ReadBody } from "../http/read-body";
 import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
@@ -47,9 +47,6 @@ export type Received = DeliveryResult & { builder: BuilderId };
 
 class RepeatedSubmission extends Error {}
 
-/** How a delivery's body is read, live and on replay: JSON sent as text/plain, or untyped, is JSON. */
-const READ_OPTIONS = { plainTextIsJson: true };
-
 const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 /**
@@ -73,7 +70,7 @@ export async function receiveDelivery(options: { request: Request; context: Requ
   try {
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
     await spendConnectionBudget(context, connection.id);
-    const body = await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
+    const body = await readBody(request, CONNECTION_BODY_BYTES, DELIVERY_READ_OPTIONS);
     verifySignature(connection, body, request.headers);
     kept.body = body;
     return { ...(await leadFromBody(connection, body, request.headers, context, kept, now)), builder: connection.builder };
@@ -163,8 +160,7 @@ export async function replayDelivery(options: {
   const found = await findKeptDelivery(options);
   if (!found) return null;
   const { connection, payload, contentType, submissionId } = found;
-  const bytes = new Uint8Array(Buffer.from(payload, "utf8"));
-  const body: ReadBody = { bytes, contentType: contentType ?? "application/json", mediaType: bodyMediaType(contentType, READ_OPTIONS) };
+  const body = keptBody(payload, contentType);
   const now = appNow();
   const kept: Kept = { body, submissionId: null };
   try {
