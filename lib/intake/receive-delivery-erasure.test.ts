@@ -12,8 +12,9 @@ process.env.CONNECTION_DELIVERIES_PER_CONNECTION = "100000";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
-const { parsePerson, runErasure } = await import("../leads/erase-person");
+const { findPersonRecords, parsePerson, runErasure } = await import("../leads/erase-person");
 const { eraseKeptDeliveries } = await import("../connections/connection-erasure");
+const { listAuditEvents } = await import("../audit/audit-log");
 const { CLI_ACTOR, connect, db, deliver, logOf } = await import("./receive-delivery.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
@@ -67,6 +68,43 @@ for (const { sent, typed, body, type } of REVIEWED) {
     assert.deepEqual(await payloadsLeft(c.id), [other]);
   });
 }
+
+test("a person with no lead: the page finds their kept delivery and refused import row, and the erasure removes both", async () => {
+  const c = await connect("generic");
+  const team = { id: c.team.id, defaultPhoneCountry: "GB" };
+  await keptBy(c.token, asciiJson({ contact: { email: "Dan.Dürr@example.com" }, phone: "+44 20 7946 0958" }), "text/plain;charset=UTF-8");
+  const imported = await db().import.create({
+    data: {
+      ...{ id: "imp_no_lead", teamId: team.id, status: "done", fileName: "leads.csv", filePath: "imports/imp_no_lead.csv" },
+      ...{ fileBytes: 1, encoding: "utf-8", delimiter: ",", headers: ["name", "email"], headerSignature: "s", totalRows: 2 },
+    },
+  });
+  await db().importRefusedRow.create({
+    data: { importId: imported.id, row: 2, cells: ["", "not an email: Dan.Dürr@Example.COM"], reason: "Name is required." },
+  });
+  await db().importRefusedRow.create({
+    data: { importId: imported.id, row: 3, cells: ["", "eve@example.com"], reason: "Name is required." },
+  });
+
+  const person = parsePerson("dan.dürr@example.com", team)!;
+  const found = await findPersonRecords(team, person);
+  assert.deepEqual(
+    [found.leads.length, found.records.connectionDeliveries, found.records.refusedImportRows],
+    [0, 1, 1],
+    "what names the person without a lead is listed, with counts",
+  );
+
+  const erased = await runErasure({ team, person, confirmedIds: [], actor: CLI_ACTOR });
+  assert.deepEqual([erased.leads, erased.connectionDeliveries, erased.refusedImportRows], [0, 1, 1]);
+  assert.deepEqual(await payloadsLeft(c.id), []);
+  assert.equal(await db().importRefusedRow.count({ where: { importId: imported.id } }), 1, "another person's refused row stays");
+  const { records: after } = await findPersonRecords(team, person);
+  assert.deepEqual([after.connectionDeliveries, after.refusedImportRows], [0, 0], "nothing of the person is left to list");
+
+  const [event] = await listAuditEvents(team.id);
+  assert.deepEqual([event!.action, event!.details!.count, event!.details!.connectionDeliveries], ["lead.erased", 0, 1]);
+  assert.ok(!JSON.stringify(event).toLowerCase().includes("dan"), "the audit event does not name the person");
+});
 
 test("JSON nested in arrays and in a multipart answer, a number, and a refused form body with a bad escape are read as sent", async () => {
   const generic = await connect("generic");
