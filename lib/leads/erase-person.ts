@@ -138,8 +138,3 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
   const importFiles = await removeImportFiles(erased.files);
   return { leads: erased.leads, ...erased.rows, importFiles, importFilesUnchecked: files.unchecked };
 }
-
-/** runErasure, answering how many leads it deleted (the erase page's message). */
-export async function erasePerson(options: ErasureRequest): Promise<number> {
-  return (await runErasure(options)).leads;
-}
