@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createApiKey } from "../../lib/api-keys/api-key-changes";
+import { createConnection } from "../../lib/connections/connection-changes";
 import { CLI_ACTOR, listAuditEvents } from "../../lib/audit/audit-log";
 import { db } from "../../lib/db/client";
 import { EXPORT_COLUMNS } from "../../lib/leads/export-leads";
@@ -9,6 +10,7 @@ import type { LeadInput } from "../../lib/leads/parse-lead-input";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { teamRetention, updateTeamSettings, type Team } from "../../lib/teams/team-store";
 import { createWebForm } from "../../lib/web-forms/web-form-changes";
+import { checkPage } from "../support/accessibility-check";
 import { authHeaders, CREATE_LEAD, newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -122,9 +124,11 @@ test("an admin erases a person by email, then by phone: leads, duplicates, reque
   const matches = page.getByRole("region", { name: "2 leads match" });
   await expect(matches.getByRole("listitem").filter({ hasText: byEmail })).toContainText("same email");
   await expect(matches.getByRole("listitem").filter({ hasText: samePhone })).toContainText("possible duplicate");
+  // The refused request quoting the email is listed before, and erased with the leads' own rows.
+  await expect(matches.getByRole("list", { name: "Also naming this person" }).getByRole("listitem")).toHaveText(["1 request-log entry"]);
   await matches.getByRole("button", { name: "Erase 2 leads" }).click();
   await page.getByRole("dialog", { name: "Erase 2 leads?" }).getByRole("button", { name: "Erase 2 leads" }).click();
-  await expect(page.getByRole("status")).toHaveText("Erased 2 leads.");
+  await expect(page.getByRole("status")).toHaveText("Erased 2 leads, 3 request-log entries and 1 stored API response.");
 
   for (const id of [byEmail, samePhone]) expect(await findLead({ id, teamId: team.id })).toBeNull();
   expect(await findLead({ id: unrelated, teamId: team.id })).not.toBeNull();
@@ -141,7 +145,7 @@ test("an admin erases a person by email, then by phone: leads, duplicates, reque
   await expect(phoneMatches.getByRole("listitem")).toContainText(byPhone);
   await phoneMatches.getByRole("button", { name: "Erase 1 lead" }).click();
   await page.getByRole("dialog", { name: "Erase 1 lead?" }).getByRole("button", { name: "Erase 1 lead" }).click();
-  await expect(page.getByRole("status")).toHaveText("Erased 1 lead.");
+  await expect(page.getByRole("status")).toHaveText("Erased 1 lead, 1 request-log entry and 1 stored API response.");
   expect(await findLead({ id: byPhone, teamId: team.id })).toBeNull();
   expect(await db().idempotencyRecord.count({ where: { apiKeyId: key.keyId, key: "phone-1" } })).toBe(0);
 
@@ -151,6 +155,66 @@ test("an admin erases a person by email, then by phone: leads, duplicates, reque
     ["lead.erased", 2],
   ]);
   expect(JSON.stringify(events)).not.toMatch(/erin|7911|2671/i);
+});
+
+test("an admin erases a person with no lead: their kept connection deliveries and refused import row go, and the page says so", async ({
+  signInAs,
+  request,
+}) => {
+  // Issue 40, finding 4: the page said "No lead of this team has this email" and offered nothing.
+  const { team, user } = await newTeamWithUser("admin");
+  const connection = await createConnection({ teamId: team.id, builder: "generic", name: "Zapier", createdById: null, actor: CLI_ACTOR });
+  // No name: each is kept whole as "needs mapping". A stray % (the intake reads it), and JSON
+  // as PHP's json_encode writes "zoë".
+  for (const [body, type] of [
+    ["email=zo%C3%AB%40example.com&note=100%", "application/x-www-form-urlencoded"],
+    ['{"contact":{"email":"Zo\\u00eb@Example.com"}}', "application/json"],
+    ['{"email":"grace@example.com"}', "application/json"],
+  ]) {
+    expect((await request.post(connection.path, { headers: { "content-type": type! }, data: body })).status()).toBe(202);
+  }
+  const imported = await db().import.create({
+    data: {
+      ...{ id: `imp_${team.slug}`, teamId: team.id, status: "done", fileName: "leads.csv", filePath: `imports/imp_${team.slug}.csv` },
+      ...{ fileBytes: 1, encoding: "utf-8", delimiter: ",", headers: ["name", "email"], headerSignature: "s", totalRows: 2 },
+    },
+  });
+  const reason = "Name is required.";
+  await db().importRefusedRow.create({ data: { importId: imported.id, row: 2, cells: ["", "zoë@example.com"], reason } });
+  await db().importRefusedRow.create({ data: { importId: imported.id, row: 3, cells: ["", "grace@example.com"], reason } });
+
+  const page = await signInAs(user);
+  await page.goto(`/t/${team.slug}/leads/erase`);
+  await page.getByLabel("Email or phone number").fill("zoë@example.com");
+  await page.getByRole("button", { name: "Find leads" }).click();
+  const matches = page.getByRole("region", { name: "0 leads match" });
+  await expect(matches).toContainText("No lead of this team has this email or phone number.");
+  await expect(matches.getByRole("list", { name: "What still names this person" }).getByRole("listitem")).toHaveText([
+    "2 kept connection deliveries",
+    "1 refused import row",
+  ]);
+  await checkPage(page, "erase a person with no lead");
+  await matches.getByRole("button", { name: "Erase 3 records" }).click();
+  const dialog = page.getByRole("dialog", { name: "Erase 3 records?" });
+  await expect(dialog).toContainText("The records listed, which name this person, are deleted for good.");
+  await checkPage(page, "erase a person with no lead, dialog");
+  await dialog.getByRole("button", { name: "Erase 3 records" }).click();
+  await expect(page.getByRole("status")).toHaveText("Erased 0 leads, 2 kept connection deliveries and 1 refused import row.");
+  await checkPage(page, "erase a person, erased");
+
+  const kept = await db().connectionDelivery.findMany({ where: { connectionId: connection.id }, select: { payload: true } });
+  expect(kept.map((row) => row.payload)).toEqual(['{"email":"grace@example.com"}']);
+  const rows = await db().importRefusedRow.findMany({ where: { importId: imported.id }, select: { row: true } });
+  expect(rows.map((row) => row.row)).toEqual([3]);
+  const [event] = (await listAuditEvents(team.id)).filter((e) => e.action === "lead.erased");
+  expect([event?.details?.count, event?.details?.connectionDeliveries, event?.details?.refusedImportRows]).toEqual([0, 2, 1]);
+  expect(JSON.stringify(event).toLowerCase()).not.toMatch(/zoë|example\.com/);
+
+  // Nothing of the person is left: nothing to list, nothing to erase.
+  await page.getByLabel("Email or phone number").fill("zoë@example.com");
+  await page.getByRole("button", { name: "Find leads" }).click();
+  await expect(matches).toContainText("Nothing else of this team names them either.");
+  await expect(matches.getByRole("button")).toHaveCount(0);
 });
 
 test("an admin exports the filtered list as CSV: BOM, every field, extra fields as JSON, formulas neutralised", async ({ signInAs }) => {

@@ -1,4 +1,4 @@
-import { fieldsOf, parseJson, type ReadBody } from "../http/read-body";
+import { bodyMediaType, fieldsOf, parseJson, type ReadBody } from "../http/read-body";
 import { now } from "../time/clock";
 import type { Delivery } from "./answers";
 import { parseElementorBody } from "./elementor";
@@ -145,6 +145,18 @@ export const BUILDERS: Readonly<Record<BuilderId, Builder>> = {
       body.mediaType === "application/json" ? parseGenericJson(parseJson(body.bytes)) : parseGenericFields(await fieldsOf(body)),
   },
 };
+
+/** How a delivery's body is read, live, on replay and by an erasure: JSON sent as text/plain, or untyped, is JSON. */
+export const DELIVERY_READ_OPTIONS = { plainTextIsJson: true };
+
+/** A kept delivery's body (its log row's payload and Content-Type), as the intake read it when it came. */
+export function keptBody(payload: string, contentType: string | null): ReadBody {
+  return {
+    bytes: new Uint8Array(Buffer.from(payload, "utf8")),
+    contentType: contentType ?? "application/json",
+    mediaType: bodyMediaType(contentType, DELIVERY_READ_OPTIONS),
+  };
+}
 
 export const BUILDER_IDS = Object.keys(BUILDERS) as BuilderId[];
 

@@ -29,12 +29,12 @@ const PATTERNS_PER_STATEMENT = 100;
 const IDS_PER_STATEMENT = 500;
 
 /**
- * Deletes the team's refused import rows whose cells name the person (an email anywhere in a
- * cell; a number as people write it, lib/leads/person-match.ts). The database narrows the
+ * The ids of the team's refused import rows whose cells name the person (an email anywhere in
+ * a cell; a number as people write it, lib/leads/person-match.ts). The database narrows the
  * rows down (the email, or the number's digits once separators are removed); each is then
  * checked cell by cell.
  */
-export async function eraseRefusedRows(tx: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<number> {
+export async function findRefusedRows(client: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<number[]> {
   const matcher = cellMatcher(options.contacts);
   const text = `CAST(r."cells" AS TEXT)`;
   const digits = `REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(${text}, ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '/', '')`;
@@ -47,7 +47,7 @@ export async function eraseRefusedRows(tx: Tx, options: { teamId: string; contac
   const ids = new Set<number>();
   for (let i = 0; i < tests.length; i += PATTERNS_PER_STATEMENT) {
     const chunk = tests.slice(i, i + PATTERNS_PER_STATEMENT);
-    const candidates = await tx.$queryRawUnsafe<{ id: number | bigint; cells: string }[]>(
+    const candidates = await client.$queryRawUnsafe<{ id: number | bigint; cells: string }[]>(
       `SELECT r."id", ${text} AS "cells" FROM "ImportRefusedRow" r JOIN "Import" i ON i."id" = r."importId"
         WHERE i."teamId" = ${at(1)} AND (${chunk.map((t, j) => `${t.column} LIKE ${at(j + 2)} ESCAPE '\\'`).join(" OR ")})`,
       options.teamId,
@@ -55,7 +55,12 @@ export async function eraseRefusedRows(tx: Tx, options: { teamId: string; contac
     );
     for (const row of candidates) if (cellsMatch(row.cells, matcher)) ids.add(Number(row.id));
   }
-  const list = [...ids];
+  return [...ids];
+}
+
+/** Deletes the team's refused import rows that name the person (findRefusedRows); answers how many. */
+export async function eraseRefusedRows(tx: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<number> {
+  const list = await findRefusedRows(tx, options);
   let erased = 0;
   for (let i = 0; i < list.length; i += IDS_PER_STATEMENT) {
     erased += (await tx.importRefusedRow.deleteMany({ where: { id: { in: list.slice(i, i + IDS_PER_STATEMENT) } } })).count;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { open } from "../api-keys/secret-box";
 import { MAX_ANSWERS_PER_DELIVERY, TooManyAnswers, UnknownPayload } from "../connections/answers";
-import { BUILDERS, secretOptional, type BuilderId } from "../connections/builders";
+import { BUILDERS, DELIVERY_READ_OPTIONS, keptBody, secretOptional, type BuilderId } from "../connections/builders";
 import { countRepeat, findKeptDelivery, keptBytesOf, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
 import { logFull, roomToKeep, tooManyAnswers } from "../connections/kept-deliveries";
 import { findConnectionForIntake, findDeliveredLead } from "../connections/connection-intake-store";
@@ -11,7 +11,7 @@ import { mapAnswers } from "../connections/map-answers";
 import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
 import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
-import { bodyMediaType, readBody, type ReadBody } from "../http/read-body";
+import { readBody, type ReadBody } from "../http/read-body";
 import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
 import { refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
@@ -51,9 +51,6 @@ export type Received = DeliveryResult & { builder: BuilderId };
 
 class RepeatedSubmission extends Error {}
 
-/** How a delivery's body is read, live and on replay: JSON sent as text/plain, or untyped, is JSON. */
-const READ_OPTIONS = { plainTextIsJson: true };
-
 const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
 /**
@@ -78,7 +75,9 @@ export async function receiveDelivery(options: { request: Request; context: Requ
     if (!connection.enabled) throw new ApiError(403, CONNECTION_OFF, "Forbidden");
     const signed = signs(connection);
     if (!signed) await spendConnectionBudget(context, connection.id);
-    const body = signed ? await signedBody(request, connection, context) : await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
+    const body = signed
+      ? await signedBody(request, connection, context)
+      : await readBody(request, CONNECTION_BODY_BYTES, DELIVERY_READ_OPTIONS);
     kept.body = body;
     return { ...(await leadFromBody(connection, body, request.headers, context, kept, now)), builder: connection.builder };
   } catch (thrown) {
@@ -178,8 +177,7 @@ export async function replayDelivery(options: {
   const found = await findKeptDelivery(options);
   if (!found) return null;
   const { connection, payload, contentType, submissionId } = found;
-  const bytes = new Uint8Array(Buffer.from(payload, "utf8"));
-  const body: ReadBody = { bytes, contentType: contentType ?? "application/json", mediaType: bodyMediaType(contentType, READ_OPTIONS) };
+  const body = keptBody(payload, contentType);
   const now = appNow();
   const kept: Kept = { body, submissionId: null };
   try {
@@ -207,7 +205,7 @@ function signs(connection: ConnectionForIntake): boolean {
 async function signedBody(request: Request, connection: ConnectionForIntake, context: RequestContext): Promise<ReadBody> {
   let body: ReadBody;
   try {
-    body = await readBody(request, CONNECTION_BODY_BYTES, READ_OPTIONS);
+    body = await readBody(request, CONNECTION_BODY_BYTES, DELIVERY_READ_OPTIONS);
     verifySignature(connection, body, request.headers);
   } catch (refused) {
     await spendSignatureFailure(context, connection.id);

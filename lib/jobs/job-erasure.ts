@@ -43,12 +43,11 @@ function withAnyLike(head: (team: string) => string, teamId: string, columns: re
 
 export type JobErasure = { jobs: number; deliveryAttempts: number };
 
-/** Deletes the team's jobs naming these leads or the person, and delivery-log rows quoting the person. */
-export async function erasePersonJobs(
-  tx: Tx,
-  options: { teamId: string; leadIds: readonly string[]; contacts: PersonContacts },
-): Promise<JobErasure> {
-  const { teamId, contacts } = options;
+type PersonJobsOptions = { teamId: string; leadIds: readonly string[]; contacts: PersonContacts };
+
+/** The ids of the team's jobs (not imports) whose payload names these leads or the person. */
+async function personJobIds(client: Tx, options: PersonJobsOptions): Promise<string[]> {
+  const { contacts } = options;
   // Payloads are JSON: a lead id or a number is a whole JSON string ("CRM-LEAD-00001", not
   // a prefix of CRM-LEAD-000010); an email may sit inside a longer text (an extra field).
   const payloadPatterns = [
@@ -60,32 +59,59 @@ export async function erasePersonJobs(
   for (const patterns of chunks(payloadPatterns, PATTERNS_PER_STATEMENT)) {
     const { sql, values } = withAnyLike(
       (team) => `SELECT "id" FROM "Job" WHERE "teamId" = ${team} AND "kind" <> 'import'`,
-      teamId,
+      options.teamId,
       ['"payload"'],
       patterns,
     );
-    const rows = await tx.$queryRawUnsafe<{ id: string }[]>(sql, ...values);
+    const rows = await client.$queryRawUnsafe<{ id: string }[]>(sql, ...values);
     for (const row of rows) jobIds.add(row.id);
   }
+  return [...jobIds];
+}
 
-  let deliveryAttempts = 0;
-  let jobs = 0;
-  for (const ids of chunks([...jobIds], IDS_PER_STATEMENT)) {
-    // The delivery log would go with its jobs (ON DELETE CASCADE); deleted first to be counted.
-    deliveryAttempts += (await tx.webhookAttempt.deleteMany({ where: { jobId: { in: ids } } })).count;
-    jobs += (await tx.job.deleteMany({ where: { id: { in: ids }, teamId } })).count;
-  }
-
-  // A receiver's answer (or an error) that quotes the person, logged for another job.
+/**
+ * `head` over the team's delivery-log rows (`SELECT …` or `DELETE`) whose error or response
+ * excerpt quotes the person (a receiver's answer, or an error, logged for any job): one
+ * statement per chunk of patterns.
+ */
+function quotingAttempts(head: string, options: { teamId: string; contacts: PersonContacts }) {
+  const { contacts } = options;
   const quoted = [...contacts.emails.flatMap(asStoredInJson), ...contacts.phones].map(containsPattern);
-  for (const patterns of chunks(quoted, PATTERNS_PER_STATEMENT)) {
-    const { sql, values } = withAnyLike(
-      (team) => `DELETE FROM "WebhookAttempt" WHERE "endpointId" IN (SELECT "id" FROM "WebhookEndpoint" WHERE "teamId" = ${team})`,
-      teamId,
+  return chunks(quoted, PATTERNS_PER_STATEMENT).map((patterns) =>
+    withAnyLike(
+      (team) => `${head} FROM "WebhookAttempt" WHERE "endpointId" IN (SELECT "id" FROM "WebhookEndpoint" WHERE "teamId" = ${team})`,
+      options.teamId,
       ['"error"', '"responseExcerpt"'],
       patterns,
-    );
-    deliveryAttempts += await tx.$executeRawUnsafe(sql, ...values);
+    ),
+  );
+}
+
+/** Deletes the team's jobs naming these leads or the person, and delivery-log rows quoting the person. */
+export async function erasePersonJobs(tx: Tx, options: PersonJobsOptions): Promise<JobErasure> {
+  let deliveryAttempts = 0;
+  let jobs = 0;
+  for (const ids of chunks(await personJobIds(tx, options), IDS_PER_STATEMENT)) {
+    // The delivery log would go with its jobs (ON DELETE CASCADE); deleted first to be counted.
+    deliveryAttempts += (await tx.webhookAttempt.deleteMany({ where: { jobId: { in: ids } } })).count;
+    jobs += (await tx.job.deleteMany({ where: { id: { in: ids }, teamId: options.teamId } })).count;
   }
+  for (const { sql, values } of quotingAttempts("DELETE", options)) deliveryAttempts += await tx.$executeRawUnsafe(sql, ...values);
   return { jobs, deliveryAttempts };
+}
+
+/** What erasePersonJobs would delete now for the person (no lead ids): the Erase page's counts. */
+export async function countPersonJobs(client: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<JobErasure> {
+  const jobIds = await personJobIds(client, { ...options, leadIds: [] });
+  let deliveryAttempts = 0;
+  for (const ids of chunks(jobIds, IDS_PER_STATEMENT))
+    deliveryAttempts += await client.webhookAttempt.count({ where: { jobId: { in: ids } } });
+  const theirs = new Set(jobIds);
+  const quoted = new Set<number>();
+  for (const { sql, values } of quotingAttempts(`SELECT "id", "jobId"`, options)) {
+    for (const row of await client.$queryRawUnsafe<{ id: number | bigint; jobId: string }[]>(sql, ...values)) {
+      if (!theirs.has(row.jobId)) quoted.add(Number(row.id));
+    }
+  }
+  return { jobs: jobIds.length, deliveryAttempts: deliveryAttempts + quoted.size };
 }

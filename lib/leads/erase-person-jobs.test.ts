@@ -10,13 +10,14 @@ import { env } from "../env";
 import { findImportFiles } from "../imports/import-erasure";
 import { Dispatcher } from "../jobs/dispatcher";
 import { setNewLeadEmails } from "../notifications/notification-changes";
+import { recordRequest } from "../request-log/request-log-store";
 import { addMember, createTeam } from "../teams/team-store";
 import { createUser } from "../users/user-store";
 import { webhookHandler } from "../webhooks/webhook-delivery";
 import { createEndpoint, revealSigningSecret } from "../webhooks/webhook-endpoint-changes";
 import { createLead } from "./create-lead";
 import { deleteLeadsById } from "./delete-leads";
-import { leadsOfPerson, parsePerson, runErasure } from "./erase-person";
+import { findPersonRecords, leadsOfPerson, parsePerson, runErasure } from "./erase-person";
 import type { LeadInput } from "./parse-lead-input";
 
 // Issue 27, finding 5: erasing a person left their webhook and email jobs queued (and sent
@@ -232,12 +233,36 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
 
 test("an erasure finds the person's jobs and refused rows even when none of their leads is left", async () => {
   const grace = await lead(team.id, { name: "Grace Hopper", email: "grace@navy.example" });
+  const someone = await lead(team.id, { name: "Someone Else", email: "someone@example.com" });
+  // Delivered (each webhook's delivery-log row); a receiver's answer quoting her, logged for her job and for another's.
+  clock.now = new Date(Date.now() + 1_000);
+  assert.equal(await dispatcher.runOnce(), 4);
+  const answer = { startedAt: new Date(), durationMs: 5, statusCode: 409, ok: false, responseExcerpt: "Already have Grace@navy.example" };
+  for (const leadId of [grace, someone]) {
+    const hook = await db().job.findFirstOrThrow({ where: { teamId: team.id, kind: "webhook", payload: { contains: leadId } } });
+    const quoting = { jobId: hook.id, endpointId: hook.endpointId!, eventId: hook.eventId, eventType: "lead.created", attempt: 2 };
+    await db().webhookAttempt.create({ data: { ...quoting, ...answer } });
+  }
   await deleteLeadsById({ teamId: team.id, ids: [grace], actor });
   const imported = await importOf(team.id, "done");
   await refused(imported.id, 2, ["", "GRACE@navy.example", ""]);
-  const result = await runErasure({ team, person: parsePerson("grace@navy.example", team)!, confirmedIds: [grace], actor });
+  await recordRequest({
+    teamId: team.id,
+    apiKeyId: "k".repeat(20),
+    status: 422,
+    error: "Invalid email: grace@navy.example.",
+    ip: null,
+    encoding: "json",
+  });
+  const person = parsePerson("grace@navy.example", team)!;
+  // What the Erase page lists for a person with no lead is what the erasure then removes.
+  const found = await findPersonRecords(team, person);
+  assert.equal(found.leads.length, 0);
+  const result = await runErasure({ team, person, confirmedIds: [grace], actor });
   assert.equal(await db().job.count({ where: { payload: { contains: "navy.example" } } }), 0);
-  assert.deepEqual([result.leads, result.jobs, result.refusedImportRows], [0, 2, 1]);
+  assert.deepEqual([result.leads, result.jobs, result.deliveryAttempts, result.refusedImportRows, result.requestLogRows], [0, 2, 3, 1, 1]);
+  const { leads: _leads, storedResponses: _responses, ...erased } = result;
+  assert.deepEqual(found.records, erased);
   const [event] = await listAuditEvents(team.id);
   assert.deepEqual([event!.action, event!.details!.count, event!.details!.jobs], ["lead.erased", 0, 2]);
 });

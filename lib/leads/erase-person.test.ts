@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import { recordRequest } from "../request-log/request-log-store";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
-import { erasePerson, leadsOfPerson, parsePerson } from "./erase-person";
+import { leadsOfPerson, parsePerson, runErasure } from "./erase-person";
 import { findLead } from "./lead-store";
 import type { LeadInput } from "./parse-lead-input";
 
@@ -90,7 +90,12 @@ test("erases the person's leads and their duplicates with what the request log a
   });
 
   // An id the admin did not see (the unrelated lead) is never erased, even if sent.
-  const count = await erasePerson({ team, person, confirmedIds: [byEmail, byMobile, duplicateOfDuplicate, unrelated, otherTeams], actor });
+  const { leads: count } = await runErasure({
+    team,
+    person,
+    confirmedIds: [byEmail, byMobile, duplicateOfDuplicate, unrelated, otherTeams],
+    actor,
+  });
   assert.equal(count, 3);
   for (const id of [byEmail, byMobile, duplicateOfDuplicate]) assert.equal(await findLead({ id, teamId: team.id }), null);
   assert.ok(await findLead({ id: unrelated, teamId: team.id }));
@@ -116,7 +121,7 @@ test("a stored response is matched by the whole lead id (CRM-LEAD-10000 is not C
   const short = await lead(team.id, { name: "Short", email: "short@example.com" });
   await storedResponse("long", `${short}0`);
   await storedResponse("short", short);
-  await erasePerson({ team, person: parsePerson("short@example.com", team)!, confirmedIds: [short], actor });
+  await runErasure({ team, person: parsePerson("short@example.com", team)!, confirmedIds: [short], actor });
   assert.deepEqual(
     (await db().idempotencyRecord.findMany({ where: { key: { in: ["long", "short"] } }, select: { key: true } })).map((r) => r.key),
     ["long"],

@@ -1,9 +1,10 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { eraseKeptDeliveries } from "../connections/connection-erasure";
+import { eraseKeptDeliveries, findKeptDeliveries } from "../connections/connection-erasure";
+import { db } from "../db/client";
 import { eraseLeadResponses } from "../idempotency/idempotency-store";
-import { eraseDrafts, eraseRefusedRows, findImportFiles, removeImportFiles } from "../imports/import-erasure";
-import { erasePersonJobs } from "../jobs/job-erasure";
-import { eraseLeadRequests } from "../request-log/request-log-store";
+import { eraseDrafts, eraseRefusedRows, findImportFiles, findRefusedRows, removeImportFiles } from "../imports/import-erasure";
+import { countPersonJobs, erasePersonJobs } from "../jobs/job-erasure";
+import { countRequestsQuoting, eraseLeadRequests } from "../request-log/request-log-store";
 import { auditDeleted, deletionTransaction, leadIdsDetails } from "./delete-leads";
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
 import { type LeadTeam } from "./lead-list-store";
@@ -17,7 +18,8 @@ import { parsePhone } from "./phone";
 // request-log rows, stored idempotent responses, the outbox's webhook and email jobs with
 // their delivery log, refused import rows and draft imports, form-builder deliveries kept
 // whole; uploaded files after the commit. One audit event names the lead ids and the counts, never the email or number
-// that was asked for.
+// that was asked for. A person with no lead left is erased all the same: the page lists what
+// else names them (findPersonRecords) and offers the erasure.
 
 /** Who is to be erased: a lower-cased email, or an E.164 number read like the intake reads it. */
 export type Person = { email: string | null; phone: string | null; typed: string };
@@ -57,6 +59,36 @@ export type Erasure = {
 };
 
 type ErasedRows = Omit<Erasure, "leads" | "importFiles" | "importFilesUnchecked">;
+
+/** Whether an erasure removed anything at all (files it could not read are not removed). */
+export function erasedAnything(erasure: Erasure): boolean {
+  return Object.entries(erasure).some(([what, count]) => what !== "importFilesUnchecked" && count > 0);
+}
+
+/**
+ * What names the person besides their leads' own rows, as an erasure would remove it now:
+ * found by the person's emails and numbers (those typed and their leads'), so also when no
+ * lead is left. Stored responses name a lead only (by its id): none here.
+ */
+export type PersonRecords = Omit<Erasure, "leads" | "storedResponses">;
+
+/** The person's leads (newest first) and what else names them: the Erase page, before the admin confirms. */
+export async function findPersonRecords(team: LeadTeam, person: Person): Promise<{ leads: PersonLead[]; records: PersonRecords }> {
+  const leads = await leadsOfPerson(team, person);
+  const contacts = personContacts(person, leads);
+  const teamId = team.id;
+  const files = await findImportFiles({ teamId, contacts });
+  const records: PersonRecords = {
+    connectionDeliveries: (await findKeptDeliveries(db(), { teamId, contacts })).length,
+    refusedImportRows: (await findRefusedRows(db(), { teamId, contacts })).length,
+    importDrafts: files.matches.filter((f) => f.draft).length,
+    importFiles: files.matches.length,
+    importFilesUnchecked: files.unchecked,
+    requestLogRows: await countRequestsQuoting(db(), { teamId, texts: [...contacts.emails, ...contacts.phones] }),
+    ...(await countPersonJobs(db(), { teamId, contacts })),
+  };
+  return { leads, records };
+}
 
 /** An admin's erasure: the person as typed, and the leads they saw and confirmed. */
 export type ErasureRequest = { team: LeadTeam; person: Person; confirmedIds: readonly string[]; actor: AuditActor };
@@ -105,9 +137,4 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
   });
   const importFiles = await removeImportFiles(erased.files);
   return { leads: erased.leads, ...erased.rows, importFiles, importFilesUnchecked: files.unchecked };
-}
-
-/** runErasure, answering how many leads it deleted (the erase page's message). */
-export async function erasePerson(options: ErasureRequest): Promise<number> {
-  return (await runErasure(options)).leads;
 }

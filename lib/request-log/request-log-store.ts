@@ -173,12 +173,28 @@ export async function eraseLeadRequests(
     });
     erased += count;
   }
-  for (const text of new Set(options.texts.map((t) => t.toLowerCase()))) {
-    // Case-insensitive on both databases (Prisma's `contains` is not on PostgreSQL), with
-    // the text's LIKE wildcards escaped.
-    const pattern = `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+  for (const pattern of quotingPatterns(options.texts)) {
     erased += await tx.$executeRaw`
       DELETE FROM "ApiRequest" WHERE "teamId" = ${options.teamId} AND LOWER("error") LIKE ${pattern} ESCAPE '\\'`;
   }
   return erased;
+}
+
+/**
+ * Case-insensitive on both databases (Prisma's `contains` is not on PostgreSQL), with the
+ * texts' LIKE wildcards escaped.
+ */
+function quotingPatterns(texts: readonly string[]): string[] {
+  return [...new Set(texts.map((t) => t.toLowerCase()))].map((text) => `%${text.replace(/[\\%_]/g, "\\$&")}%`);
+}
+
+/** How many of the team's rows quote one of `texts` in their error: what an erasure of a person with no lead removes here. */
+export async function countRequestsQuoting(client: Tx, options: { teamId: string; texts: readonly string[] }): Promise<number> {
+  const ids = new Set<number>();
+  for (const pattern of quotingPatterns(options.texts)) {
+    const rows = await client.$queryRaw<{ id: number | bigint }[]>`
+      SELECT "id" FROM "ApiRequest" WHERE "teamId" = ${options.teamId} AND LOWER("error") LIKE ${pattern} ESCAPE '\\'`;
+    for (const row of rows) ids.add(Number(row.id));
+  }
+  return ids.size;
 }

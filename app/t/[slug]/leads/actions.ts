@@ -5,7 +5,7 @@ import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { BULK_DELETE_LIMIT, deleteLeadsById, deleteMatchingLeads } from "@/lib/leads/delete-leads";
 import { parseLeadFilter } from "@/lib/leads/lead-filter";
-import { erasePerson, parsePerson } from "@/lib/leads/erase-person";
+import { erasedAnything, parsePerson, runErasure, type Erasure } from "@/lib/leads/erase-person";
 import { assignLeads, MAX_LEADS_PER_CHANGE, setLeadStatus } from "@/lib/leads/lead-ownership";
 import { isLeadStatus } from "@/lib/leads/lead-status";
 import { MAX_MERGED, MERGE_FIELDS, mergeLeads, type MergeField } from "@/lib/leads/merge-leads";
@@ -16,6 +16,8 @@ import { MAX_MERGED, MERGE_FIELDS, mergeLeads, type MergeField } from "@/lib/lea
 
 const leadIdSchema = z.string().regex(/^CRM-LEAD-\d{5,15}$/);
 const leadIdsSchema = z.array(leadIdSchema).min(1).max(BULK_DELETE_LIMIT);
+// An erasure's leads may be none: a person with no lead still has what else names them erased.
+const erasedIdsSchema = z.array(leadIdSchema).max(BULK_DELETE_LIMIT);
 
 // The same ids as the lead page's actions, at most a page of them (docs/routing.md).
 const changedIdsSchema = z.array(leadIdSchema).min(1).max(MAX_LEADS_PER_CHANGE);
@@ -45,15 +47,18 @@ export async function deleteMatchingLeadsAction(slug: string, query: string, exp
   });
 }
 
-/** A data-subject erasure: `who` as typed (email or phone), `ids` the leads the admin saw. */
-export async function eraseLeadsAction(slug: string, who: string, ids: string[]): Promise<ActionResult<{ count: number }>> {
-  return withTeamRole<{ count: number }>(slug, MANAGERS, async ({ team, actor }) => {
-    const parsedIds = leadIdsSchema.safeParse(ids);
+/**
+ * A data-subject erasure: `who` as typed (email or phone), `ids` the leads the admin saw
+ * (none: a person with no lead, whose other records the page listed).
+ */
+export async function eraseLeadsAction(slug: string, who: string, ids: string[]): Promise<ActionResult<{ erasure: Erasure }>> {
+  return withTeamRole<{ erasure: Erasure }>(slug, MANAGERS, async ({ team, actor }) => {
+    const parsedIds = erasedIdsSchema.safeParse(ids);
     const person = typeof who === "string" ? parsePerson(who, team) : null;
     if (!parsedIds.success || !person) return { ok: false, error: "Search for the person again." };
-    const count = await erasePerson({ team, person, confirmedIds: parsedIds.data, actor });
+    const erasure = await runErasure({ team, person, confirmedIds: parsedIds.data, actor });
     revalidatePath(leadsPath(team.slug));
-    return count ? { ok: true, count } : { ok: false, error: "Those leads are already gone: search again." };
+    return erasedAnything(erasure) ? { ok: true, erasure } : { ok: false, error: "Nothing of this person is left to erase: search again." };
   });
 }
 
