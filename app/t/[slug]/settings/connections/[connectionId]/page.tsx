@@ -7,6 +7,7 @@ import { latestAnswers, listDeliveries } from "@/lib/connections/connection-deli
 import { findConnection } from "@/lib/connections/connection-store";
 import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
 import { now } from "@/lib/time/clock";
+import { AnswerList } from "@/components/connections/answer-list";
 import { ConnectionControls } from "@/components/connections/connection-controls";
 import { DeliveryLog } from "@/components/connections/delivery-log";
 import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
@@ -94,17 +95,10 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
           <MappingEditor slug={team.slug} connectionId={connection.id} answers={answers} overrides={connection.mapping} targets={TARGETS} />
         </div>
       ) : (
-        <ul className={`${cardClass} mb-6 divide-y divide-slate-100 text-sm`} aria-label="Mapping">
-          {answers.map((answer) => (
-            <li key={answer.key} className="flex flex-wrap justify-between gap-2 px-5 py-3">
-              <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{answer.label}</span>
-              <span className="text-slate-700">{answer.field ?? "Ignored"}</span>
-            </li>
-          ))}
-        </ul>
+        <AnswerList answers={answers} label="Mapping" className="mb-6" />
       )}
       <h3 className="mb-3 text-base font-semibold text-slate-900">Delivery log</h3>
-      <DeliveryLog slug={team.slug} rows={deliveries} canManage={canManage} />
+      <DeliveryLog slug={team.slug} connectionId={connection.id} rows={deliveries} canManage={canManage} older={false} />
     </section>
   );
 }
