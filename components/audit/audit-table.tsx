@@ -33,6 +33,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "connection.disabled": "Connection disabled",
   "connection.mapping_changed": "Connection mapping changed",
   "connection.deleted": "Connection deleted",
+  "connection.delivery_deleted": "Connection delivery deleted",
   "webhook.created": "Webhook added",
   "webhook.updated": "Webhook changed",
   "webhook.deleted": "Webhook deleted",
@@ -150,6 +151,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
         main: typeof details.name === "string" ? details.name : "—",
         note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined,
       };
+    case "connection.delivery_deleted":
+      return { main: event.targetId ?? "—", note: typeof details.delivery_id === "string" ? `delivery ${details.delivery_id}` : undefined };
     case "api_key.renamed":
       return { main: event.targetId ?? "—", note: `${quoted(details.from)} → ${quoted(details.to)}` };
     case "api_key.expiry_set":

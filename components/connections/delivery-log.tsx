@@ -2,8 +2,9 @@ import Link from "next/link";
 import type { DeliveryView } from "@/lib/connections/connection-delivery-store";
 import { Badge } from "@/components/ui/badge";
 import { DataTable } from "@/components/ui/data-table";
-import { DateCell } from "@/components/ui/date-time";
+import { DateTime } from "@/components/ui/date-time";
 import { cardClass, linkClass } from "@/components/ui/styles";
+import { keptSize } from "./kept-size";
 import { ReplayButton } from "./replay-button";
 
 const OUTCOME = {
@@ -14,44 +15,80 @@ const OUTCOME = {
 
 const CELL = "px-4 py-3 align-top";
 
-/** The connection's latest deliveries: when, what became of each, its lead or its reason; a replay for those kept. */
-export function DeliveryLog({ slug, rows, canManage }: { slug: string; rows: DeliveryView[]; canManage: boolean }) {
-  if (!rows.length) return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>No deliveries yet.</p>;
+/** What became of a delivery, and the HTTP status it was answered with. */
+export function OutcomeBadge({ delivery }: { delivery: Pick<DeliveryView, "outcome" | "status"> }) {
+  const outcome = OUTCOME[delivery.outcome];
+  return (
+    <>
+      <Badge tone={outcome.tone}>{outcome.text}</Badge>
+      <span className="ml-2 text-xs text-slate-500">{delivery.status}</span>
+    </>
+  );
+}
+
+/** A delivery's lead (a link) or, when it made none, its reason. */
+export function LeadOrReason({ slug, delivery }: { slug: string; delivery: Pick<DeliveryView, "leadId" | "error"> }) {
+  if (!delivery.leadId) return delivery.error;
+  return (
+    <Link href={`/t/${slug}/leads/${delivery.leadId}`} className={linkClass}>
+      {delivery.leadId}
+    </Link>
+  );
+}
+
+/**
+ * A page of the connection's log, newest first: when (a link to the delivery's own page),
+ * what became of each, its lead or its reason and what it keeps, its attempts; a replay for
+ * those kept. Summaries only: a body is read on its delivery's page.
+ */
+export function DeliveryLog({
+  slug,
+  connectionId,
+  rows,
+  canManage,
+  older,
+}: {
+  slug: string;
+  connectionId: string;
+  rows: DeliveryView[];
+  canManage: boolean;
+  /** An older page (not the newest): its emptiness says so. */
+  older: boolean;
+}) {
+  if (!rows.length)
+    return (
+      <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>{older ? "No older deliveries." : "No deliveries yet."}</p>
+    );
   return (
     <DataTable
-      caption="The connection's latest deliveries"
+      caption="The connection's deliveries, newest first"
       columns={["Last attempt", "Outcome", "Lead or reason", "Attempts", canManage ? "Action" : null]}
       className="text-sm"
     >
-      {rows.map((row) => {
-        const outcome = OUTCOME[row.outcome];
-        return (
-          <tr key={row.id}>
-            <DateCell value={row.lastAttemptAt} className={`${CELL} whitespace-nowrap text-slate-700`} />
+      {rows.map((row) => (
+        <tr key={row.id}>
+          <td className={`${CELL} whitespace-nowrap`}>
+            <Link href={`/t/${slug}/settings/connections/${connectionId}/deliveries/${row.id}`} className={linkClass}>
+              <DateTime value={row.lastAttemptAt} />
+            </Link>
+          </td>
+          <td className={CELL}>
+            <OutcomeBadge delivery={row} />
+          </td>
+          <td className={`${CELL} [overflow-wrap:anywhere] text-slate-800`}>
+            <LeadOrReason slug={slug} delivery={row} />
+            {row.keptBytes !== null ? <div className="mt-1 text-xs text-slate-600">Kept: {keptSize(row.keptBytes)}</div> : null}
+          </td>
+          <td className={`${CELL} text-slate-700`}>{row.attempts}</td>
+          {canManage ? (
             <td className={CELL}>
-              <Badge tone={outcome.tone}>{outcome.text}</Badge>
-              <span className="ml-2 text-xs text-slate-500">{row.status}</span>
+              {row.outcome === "needs_mapping" && row.hasPayload ? (
+                <ReplayButton slug={slug} deliveryId={row.id} label={`Replay the delivery of ${row.lastAttemptAt.toISOString()}`} />
+              ) : null}
             </td>
-            <td className={`${CELL} [overflow-wrap:anywhere] text-slate-800`}>
-              {row.leadId ? (
-                <Link href={`/t/${slug}/leads/${row.leadId}`} className={linkClass}>
-                  {row.leadId}
-                </Link>
-              ) : (
-                row.error
-              )}
-            </td>
-            <td className={`${CELL} text-slate-700`}>{row.attempts}</td>
-            {canManage ? (
-              <td className={CELL}>
-                {row.outcome === "needs_mapping" && row.hasPayload ? (
-                  <ReplayButton slug={slug} deliveryId={row.id} label={`Replay the delivery of ${row.lastAttemptAt.toISOString()}`} />
-                ) : null}
-              </td>
-            ) : null}
-          </tr>
-        );
-      })}
+          ) : null}
+        </tr>
+      ))}
     </DataTable>
   );
 }

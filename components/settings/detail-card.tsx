@@ -5,10 +5,10 @@ import { cardClass } from "@/components/ui/styles";
 export type DetailFact = { term: string; detail: React.ReactNode; className?: string };
 
 /**
- * The card at the top of an integration's own page (a webhook endpoint, a connection): its
- * facts side by side (status, what it is, since when); then, while the credential it had
- * before a roll still works (`previous.until` is after `now`, the page's clock), "`previous.text`
- * <until> (`previous.how`)."; then `children` (the managers' controls).
+ * The card at the top of an integration's own page (a webhook endpoint, a connection, one of
+ * its deliveries): its facts side by side (status, what it is, since when); then, while the
+ * credential it had before a roll still works (`previous.until` is after `now`, the page's
+ * clock), "`previous.text` <until> (`previous.how`)."; then `children` (the managers' controls).
  */
 export function DetailCard({
   facts,
@@ -17,8 +17,8 @@ export function DetailCard({
   children,
 }: {
   facts: DetailFact[];
-  previous: { text: string; until: Date | null; how: string };
-  now: Date;
+  previous?: { text: string; until: Date | null; how: string };
+  now?: Date;
   children: React.ReactNode;
 }) {
   return (
@@ -31,7 +31,7 @@ export function DetailCard({
           </div>
         ))}
       </dl>
-      {previous.until !== null && previous.until > now ? (
+      {previous && now && previous.until !== null && previous.until > now ? (
         <p className="text-sm text-slate-700">
           {previous.text} <DateTime value={previous.until} /> ({previous.how}).
         </p>

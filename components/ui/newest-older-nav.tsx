@@ -1,8 +1,18 @@
 import Link from "next/link";
 import { buttonClass } from "@/components/ui/styles";
 
-/** "← Newest" and "Older →" for a log paged from the newest row by a cursor. */
-export function NewestOlderNav({ label, newestHref, olderHref }: { label: string; newestHref: string | null; olderHref: string | null }) {
+/** "← Newest" and "Older →" (or `olderText`) for a log paged from the newest row by a cursor. */
+export function NewestOlderNav({
+  label,
+  newestHref,
+  olderHref,
+  olderText = "Older →",
+}: {
+  label: string;
+  newestHref: string | null;
+  olderHref: string | null;
+  olderText?: string;
+}) {
   if (!newestHref && !olderHref) return null;
   return (
     <nav aria-label={label} className="mt-4 flex justify-end gap-2">
@@ -13,7 +23,7 @@ export function NewestOlderNav({ label, newestHref, olderHref }: { label: string
       ) : null}
       {olderHref ? (
         <Link href={olderHref} className={buttonClass("secondary", "sm")}>
-          Older →
+          {olderText}
         </Link>
       ) : null}
     </nav>

@@ -12,13 +12,16 @@ import { expect, test } from "../support/test";
 // Issue 30 in Chromium: an admin connects Tally in Team Settings → API Integration →
 // Connections, reads the URL and the signing secret shown once, Tally posts its documented
 // example (no name question) signed with that secret, the delivery waits in the log as
-// "needs mapping", the admin maps the "Text" question to the full name and replays it, and
-// the lead is made; a member sees the connection without its controls. Both pages pass axe
+// "needs mapping" (its own page shows the body it keeps), the admin maps the "Text" question
+// to the full name and replays it, and the lead is made; a member sees the connection and
+// the delivery without their controls. Issue 40: the log is paged and its page stays small
+// however big the kept bodies; a kept delivery is deleted from its page. The pages pass axe
 // at 1280 and 390 px.
 
 const sign = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("base64");
 const tallyPost = (url: string, body: string, secret: string) =>
   fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "Tally-Signature": sign(body, secret) }, body });
+const LOG = "The connection's deliveries, newest first";
 
 test("connecting Tally in the UI: URL and secret shown once, a signed delivery, needs mapping, mapped and replayed into a lead", async ({
   signInAs,
@@ -55,6 +58,22 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
   await expect(admin.locator("body")).not.toContainText(secret);
   await expect(admin.getByRole("cell", { name: "Needs mapping 202" })).toBeVisible();
   await checkPage(admin, "settings: a connection with a delivery to map");
+
+  // The delivery's own page: where each answer went, and the body it keeps.
+  await admin.getByRole("table", { name: LOG }).getByRole("link").first().click();
+  await expect(admin.getByRole("heading", { name: "Delivery to Contact form" })).toBeVisible();
+  await expect(admin.getByRole("region", { name: "Body" })).toContainText(`"eventType":"FORM_RESPONSE"`);
+  await expect(admin.getByText(/^application\/json · \d+ KB kept$/)).toBeVisible();
+  // Tally's "Text" question, unmapped, went to an extra field of its name.
+  await expect(
+    admin
+      .getByRole("list", { name: "Answers" })
+      .getByRole("listitem")
+      .filter({ hasText: /^TextExtra field “Text”$/ }),
+  ).toHaveCount(1);
+  await expect(admin.getByRole("button", { name: "Replay this delivery" })).toBeVisible();
+  await checkPage(admin, "settings: a delivery kept as needs mapping");
+  await admin.getByRole("link", { name: "← Connection Contact form" }).click();
 
   await admin.getByLabel("Text", { exact: true }).selectOption({ label: "Full name" });
   await admin.getByRole("button", { name: "Save mapping" }).click();
@@ -93,6 +112,83 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
   await expect(member.getByRole("heading", { name: "Connection Contact form" })).toBeVisible();
   await expect(member.getByRole("button", { name: "Roll URL" })).toHaveCount(0);
   await expect(member.getByRole("button", { name: /^Replay/ })).toHaveCount(0);
+  // Every member opens a delivery; one that made its lead keeps no body, and there is nothing to replay or delete.
+  await member.getByRole("table", { name: LOG }).getByRole("link").first().click();
+  await expect(member.getByText("No body is kept for this delivery: a delivery that made its lead keeps none.")).toBeVisible();
+  await expect(member.getByRole("link", { name: lead.id })).toBeVisible();
+  await expect(member.getByRole("button", { name: /^(Replay|Delete)/ })).toHaveCount(0);
+  // Another team's member, through their own team's address, finds no such delivery.
+  const delivery = member.url().split("/deliveries/")[1]!;
+  const { team: otherTeam, user: stranger } = await newTeamWithUser("owner");
+  const strangerPage = await signInAs(stranger);
+  const foreign = await strangerPage.goto(`/t/${otherTeam.slug}/settings/connections/${lead.connectionId}/deliveries/${delivery}`);
+  expect(foreign?.status()).toBe(404);
+});
+
+test("60 big kept deliveries: the connection's page stays small and pages 50 at a time; a delivery's page shows its body, and the owner deletes it", async ({
+  signInAs,
+}) => {
+  const { team, user } = await newTeamWithUser("owner");
+  const created = await createConnection({ teamId: team.id, builder: "generic", name: "Big bodies", createdById: null, actor: CLI_ACTOR });
+  const post = (body: string) =>
+    fetch(`${BASE_URL}${created.path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
+  // No answer gives a name: each is kept whole as "needs mapping". 60 of 150 KB are 9 MB, within
+  // the 10 MiB a connection keeps (lib/connections/kept-deliveries.ts).
+  const filler = "lorem ipsum ".repeat(12_800);
+  const bodies = Array.from({ length: 60 }, (_, i) => JSON.stringify({ email: `big-${i}@example.com`, notes: `BIG-BODY-${i} ${filler}` }));
+  for (let i = 0; i < 59; i += 6) {
+    const batch = bodies.slice(i, Math.min(i + 6, 59));
+    expect(await Promise.all(batch.map(async (body) => (await post(body)).status))).toEqual(batch.map(() => 202));
+  }
+  // The newest, alone.
+  expect((await post(bodies[59]!)).status).toBe(202);
+
+  const owner = await signInAs(user);
+  const path = `/t/${team.slug}/settings/connections/${created.id}`;
+  const response = await owner.request.get(path);
+  expect(response.status()).toBe(200);
+  const html = await response.text();
+  const bytes = Buffer.byteLength(html);
+  test.info().annotations.push({ type: "connection page", description: `${bytes} bytes of HTML with 60 kept bodies of 150 KB` });
+  expect(bytes).toBeLessThan(300 * 1024);
+  expect(html).not.toContain("BIG-BODY-");
+  expect(html).not.toContain("lorem ipsum");
+  // A cursor that is not one is the newest page, never an error.
+  for (const query of ["?at=yesterday&older=dlv_1", `?at=2026-02-30T00:00:00.000Z&older=dlv_${"0".repeat(32)}`, "?older=&older="])
+    expect((await owner.request.get(`${path}${query}`)).status()).toBe(200);
+
+  await owner.goto(path);
+  await expect(owner.getByText(/^60 deliveries kept, \d+(\.\d)? MB of 10 MB$/)).toBeVisible();
+  const log = owner.getByRole("table", { name: LOG });
+  await expect(log.getByRole("row")).toHaveCount(51);
+  await expect(log.getByRole("cell", { name: /^No answer gives the lead's name.*Kept: 15\d KB$/ }).first()).toBeVisible();
+  await owner.getByRole("link", { name: "Older deliveries →" }).click();
+  await expect(owner).toHaveURL(/\?at=[^&]+&older=dlv_[0-9a-f]{32}#delivery-log$/);
+  await expect(log.getByRole("row")).toHaveCount(11);
+  await expect(owner.getByRole("link", { name: "Older deliveries →" })).toHaveCount(0);
+  await owner.getByRole("link", { name: "← Newest" }).click();
+  await expect(log.getByRole("row")).toHaveCount(51);
+
+  await log.getByRole("link").first().click();
+  await expect(owner.getByRole("heading", { name: "Delivery to Big bodies" })).toBeVisible();
+  await expect(owner.getByRole("region", { name: "Body" })).toContainText("BIG-BODY-59 lorem ipsum");
+  await expect(owner.getByText(/^application\/json · 15\d KB kept$/)).toBeVisible();
+  await checkPage(owner, "settings: a delivery with a big body");
+  const phone = VIEWPORTS.find((viewport) => viewport.name === "phone")!;
+  await owner.setViewportSize({ width: phone.width, height: phone.height });
+  await checkPage(owner, "settings: a delivery with a big body (phone)");
+  await owner.getByRole("button", { name: "Delete this delivery" }).click();
+  const dialog = owner.getByRole("dialog", { name: "Delete this delivery?" });
+  await expect(dialog).toBeVisible();
+  await checkPage(owner, "settings: a delivery, delete dialog (phone)");
+  await dialog.getByRole("button", { name: "Delete delivery" }).click();
+
+  await expect(owner).toHaveURL(new RegExp(`${path}$`));
+  await expect(owner.getByText(/^59 deliveries kept, /)).toBeVisible();
+  expect(await db().connectionDelivery.count({ where: { connectionId: created.id } })).toBe(59);
+  const audited = await db().auditEvent.findMany({ where: { teamId: team.id, action: "connection.delivery_deleted" } });
+  expect(audited.map((event) => event.targetId)).toEqual([created.id]);
+  expect(JSON.stringify(audited)).not.toContain("BIG-BODY");
 });
 
 test("connecting Webflow in the UI: the URL first, then Webflow's own secret on the connection's page; refused until then", async ({

@@ -32,6 +32,8 @@ export const AUDIT_ACTIONS = [
   "connection.disabled",
   "connection.mapping_changed",
   "connection.deleted",
+  // One kept delivery of a connection's log: the connection as target, the delivery's id; never its body.
+  "connection.delivery_deleted",
   "webhook.created",
   "webhook.updated",
   "webhook.deleted",

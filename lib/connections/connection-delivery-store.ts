@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { isUniqueViolation } from "../db/errors";
 import { INTAKE_SELECT, intakeView, type ConnectionForIntake } from "./connection-store";
 import type { MappedAnswer } from "./map-answers";
@@ -236,4 +236,16 @@ export async function deleteKeptDeliveriesBefore(cutoff: Date, teams: { teamId: 
     },
   });
   return count;
+}
+
+/**
+ * Deletes one delivery of the team's connection that keeps its body (it waits for a mapping,
+ * or was refused with its body); false when the team has none such. A row without a body is
+ * left alone: a created row is how a builder's retry finds the lead it already made.
+ */
+export async function deleteKeptDeliveryRow(tx: Tx, options: { teamId: string; connectionId: string; id: string }): Promise<boolean> {
+  const { count } = await tx.connectionDelivery.deleteMany({
+    where: { id: options.id, teamId: options.teamId, connectionId: options.connectionId, payload: { not: null } },
+  });
+  return count === 1;
 }

@@ -1,6 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { isBuilderId } from "@/lib/connections/builders";
@@ -15,6 +16,7 @@ import {
   setConnectionSigningSecret,
 } from "@/lib/connections/connection-changes";
 import { findConnection } from "@/lib/connections/connection-store";
+import { deleteKeptDelivery } from "@/lib/connections/delivery-changes";
 import { isAnswerTarget, type AnswerTarget } from "@/lib/connections/map-answers";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { replayDelivery } from "@/lib/intake/receive-delivery";
@@ -26,6 +28,7 @@ import { now } from "@/lib/time/clock";
 
 const connectionsPath = (slug: string) => `/t/${slug}/settings/connections`;
 const GONE = "That connection does not exist (it may have been deleted).";
+const DELIVERY_GONE = "That delivery is not kept any more (it made its lead, or was deleted).";
 
 export async function createConnectionAction(
   slug: string,
@@ -112,10 +115,27 @@ export async function replayDeliveryAction(
       context: { requestId: `replay-${deliveryId}`, ip: actor.ip ?? "" },
     });
     revalidatePath(connectionsPath(team.slug), "layout");
-    if (!replayed) return { ok: false, error: "That delivery is not kept any more (it made its lead, or was deleted)." };
+    if (!replayed) return { ok: false, error: DELIVERY_GONE };
     if (replayed.kind === "needs_mapping") return { ok: true, leadId: null, reason: replayed.reason };
     return { ok: true, leadId: replayed.kind === "created" ? replayed.result.leadId : replayed.leadId, reason: null };
   });
+}
+
+/** Deletes one delivery the connection's log keeps (its body with it), then goes back to the connection's page. */
+export async function deleteKeptDeliveryAction(slug: string, connectionId: string, deliveryId: string): Promise<ActionResult> {
+  let back: string | null = null;
+  const result = await withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const deleted =
+      typeof connectionId === "string" &&
+      typeof deliveryId === "string" &&
+      (await deleteKeptDelivery({ teamId: team.id, connectionId, id: deliveryId, actor }));
+    if (!deleted) return { ok: false, error: DELIVERY_GONE };
+    back = `${connectionsPath(team.slug)}/${connectionId}`;
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return { ok: true };
+  });
+  if (back) redirect(back);
+  return result;
 }
 
 /** Sets the signing secret a builder made (Webflow), or Generic's secret header: deliveries are checked with it from now on. */

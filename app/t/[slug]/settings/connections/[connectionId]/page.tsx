@@ -3,12 +3,16 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDERS, secretOptional, secretSetByTeam } from "@/lib/connections/builders";
-import { latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
+import { keptUsage, latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
 import { findConnection } from "@/lib/connections/connection-store";
+import { deliveryCursorQuery, parseDeliveryCursor } from "@/lib/connections/delivery-cursor";
+import { KEPT_BYTES_PER_CONNECTION } from "@/lib/connections/kept-deliveries";
 import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
 import { now } from "@/lib/time/clock";
+import { AnswerList } from "@/components/connections/answer-list";
 import { ConnectionControls } from "@/components/connections/connection-controls";
 import { DeliveryLog } from "@/components/connections/delivery-log";
+import { keptSize } from "@/components/connections/kept-size";
 import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
 import { SecretForm } from "@/components/connections/secret-form";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
@@ -16,6 +20,7 @@ import { DetailCard } from "@/components/settings/detail-card";
 import { SectionHeader } from "@/components/settings/section-header";
 import { OnOffBadge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
+import { NewestOlderNav } from "@/components/ui/newest-older-nav";
 import { cardClass, linkClass } from "@/components/ui/styles";
 
 export const metadata: Metadata = { title: "Connection · Lead Intake" };
@@ -26,16 +31,25 @@ const TARGETS: TargetChoice[] = [
   { value: "ignore", label: TARGET_LABELS.ignore },
 ];
 
-export default async function ConnectionPage(props: { params: Promise<{ slug: string; connectionId: string }> }) {
+/** The log's page size: summaries only, a body is read on its delivery's page (issue 40). */
+const DELIVERIES_PER_PAGE = 50;
+
+export default async function ConnectionPage(props: {
+  params: Promise<{ slug: string; connectionId: string }>;
+  searchParams: Promise<{ at?: string | string[]; older?: string | string[] }>;
+}) {
   const { slug, connectionId } = await props.params;
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/connections/${connectionId}`);
   // Tenant ownership is in the query: another team's connection is simply not found.
   const connection = await findConnection({ teamId: team.id, id: connectionId });
   if (!connection) notFound();
-  const [{ rows: deliveries }, answers] = await Promise.all([
-    listDeliveries({ teamId: team.id, connectionId: connection.id, take: 50 }),
+  const cursor = parseDeliveryCursor(await props.searchParams);
+  const [log, kept, answers] = await Promise.all([
+    listDeliveries({ teamId: team.id, connectionId: connection.id, take: DELIVERIES_PER_PAGE, after: cursor }),
+    keptUsage(connection.id, null),
     latestAnswers(connection.id),
   ]);
+  const base = `/t/${team.slug}/settings/connections/${connection.id}`;
 
   return (
     <section>
@@ -94,17 +108,23 @@ export default async function ConnectionPage(props: { params: Promise<{ slug: st
           <MappingEditor slug={team.slug} connectionId={connection.id} answers={answers} overrides={connection.mapping} targets={TARGETS} />
         </div>
       ) : (
-        <ul className={`${cardClass} mb-6 divide-y divide-slate-100 text-sm`} aria-label="Mapping">
-          {answers.map((answer) => (
-            <li key={answer.key} className="flex flex-wrap justify-between gap-2 px-5 py-3">
-              <span className="font-medium text-slate-900 [overflow-wrap:anywhere]">{answer.label}</span>
-              <span className="text-slate-700">{answer.field ?? "Ignored"}</span>
-            </li>
-          ))}
-        </ul>
+        <AnswerList answers={answers} label="Mapping" className="mb-6" />
       )}
-      <h3 className="mb-3 text-base font-semibold text-slate-900">Delivery log</h3>
-      <DeliveryLog slug={team.slug} rows={deliveries} canManage={canManage} />
+      <h3 id="delivery-log" className="mb-3 text-base font-semibold text-slate-900">
+        Delivery log
+      </h3>
+      {kept.rows > 0 ? (
+        <p className="mb-3 text-sm text-slate-700">
+          {`${kept.rows} ${kept.rows === 1 ? "delivery" : "deliveries"} kept, ${keptSize(kept.bytes)} of ${keptSize(KEPT_BYTES_PER_CONNECTION)}`}
+        </p>
+      ) : null}
+      <DeliveryLog slug={team.slug} connectionId={connection.id} rows={log.rows} canManage={canManage} older={cursor !== null} />
+      <NewestOlderNav
+        label="Delivery log pages"
+        newestHref={cursor ? `${base}#delivery-log` : null}
+        olderHref={log.next ? `${base}?${deliveryCursorQuery(log.next)}#delivery-log` : null}
+        olderText="Older deliveries →"
+      />
     </section>
   );
 }
