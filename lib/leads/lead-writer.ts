@@ -2,15 +2,25 @@ import type { Tx } from "../db/client";
 import { driver } from "../db/driver";
 import { env } from "../env";
 import { resolveLeadSource } from "../teams/lead-sources";
-import { leadBatchInserts } from "./lead-columns";
-import { counterSql, leadRow, MissingApiSource, missingCounter, type LeadWrite, type LeadWritten } from "./lead-write";
+import { leadBatchInserts, submissionInserts } from "./lead-columns";
+import {
+  counterSql,
+  firstSubmissionId,
+  leadRow,
+  MissingApiSource,
+  missingCounter,
+  submissionRow,
+  type LeadWrite,
+  type LeadWritten,
+} from "./lead-write";
 import { writeLeadsPostgres } from "./lead-writer-postgres";
 import { writeLeadsSqlite } from "./lead-writer-sqlite";
 import type { NewLead } from "./new-lead";
 
 // The one lead writer: every lead enters the database here, whether it came from create_lead,
 // a web form or a connection (on the intake's hot path: group commit, below) or an import
-// (batches, in the import's own transaction).
+// (batches, in the import's own transaction), with its first submission (LeadSubmission:
+// what was sent, by which channel).
 // It owns the lead counter and the id format, the fall-back to the team's "API" source, the
 // written columns and their conversion (lead-write.ts, lead-columns.ts), and its statements
 // for SQLite and PostgreSQL side by side (lead-writer-sqlite.ts, lead-writer-postgres.ts).
@@ -99,7 +109,8 @@ async function flush(): Promise<void> {
 
 /**
  * Inserts leads inside `tx` (Prisma's, so an import's batch commits with its progress) with
- * consecutive ids in the order given (an import's batch, in file order); returns their ids.
+ * consecutive ids in the order given (an import's batch, in file order), each with its first
+ * submission; returns their ids.
  * Their sources and owners are settled by the caller; a lead with an owner is assigned at the
  * batch's time. The counter is advanced first thing here, so its row lock, which create_lead
  * waits for, is held only from here to the commit.
@@ -123,6 +134,10 @@ export async function writeLeadBatch(
   // Multi-row INSERTs: Prisma's createMany compiles a plan per call in its query compiler,
   // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go
   // to the driver as they are.
-  for (const { sql, values } of leadBatchInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
+  const submissions = rows.map((row) => submissionRow(row, { id: firstSubmissionId(row.id), leadId: row.id, createdAt }));
+  const provider = env().DATABASE_PROVIDER;
+  for (const { sql, values } of [...leadBatchInserts(provider, rows), ...submissionInserts(provider, submissions)]) {
+    await tx.$executeRawUnsafe(sql, ...values);
+  }
   return rows.map((row) => row.id);
 }
