@@ -17,7 +17,7 @@ const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("./create-lead-request");
 const { newForm, post, solved } = await import("../web-forms/web-forms.fixtures");
 const { FULL_NAME, connect, deliver, tallyBody, tallySignature } = await import("./receive-delivery.fixtures");
-const { makeTeam, run, upload } = await import("../imports/lead-import.fixtures");
+const { lead, makeTeam, run, upload } = await import("../imports/lead-import.fixtures");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
 mock.method(process.stderr, "write", () => true);
@@ -173,5 +173,44 @@ describe("a new lead keeps the submission that made it, one per channel", () => 
         ],
       ],
     );
+  });
+
+  test("an import's fill: each row that filled a lead adds a submission to it (a stored lead, or one of its own batch); a row that filled nothing adds none", async () => {
+    const team = await makeTeam();
+    const ada = await lead(team.id, { name: "Ada Lovelace", email: "ada@example.com" });
+    const { record } = await upload(
+      team.id,
+      [
+        "Name,Email,Job title",
+        "Ada Lovelace,ada@example.com,Countess",
+        "Ada Lovelace,ADA@example.com,Other",
+        "Grace Hopper,grace@example.com,",
+        "Grace Hopper,grace@example.com,Admiral",
+      ].join("\n"),
+    );
+    const done = await run(record, { duplicates: "update" });
+    assert.deepEqual([done.createdCount, done.updatedCount, done.skippedCount], [1, 2, 1]);
+    const grace = await db().lead.findFirstOrThrow({ where: { teamId: team.id, email: "grace@example.com" } });
+    assert.equal(grace.jobTitle, "Admiral");
+    // In the order they came: a batch's rows share its time, the lead's own row first.
+    const story = async (leadId: string) =>
+      (await db().leadSubmission.findMany({ where: { leadId }, orderBy: { createdAt: "asc" } }))
+        .sort(
+          (a, b) => a.createdAt.getTime() - b.createdAt.getTime() || Number(b.id === `sub_${leadId}`) - Number(a.id === `sub_${leadId}`),
+        )
+        .map((s) => ({
+          first: s.id === `sub_${leadId}`,
+          channel: s.channel,
+          importId: s.importId,
+          job: (s.fields as Record<string, unknown>).job_title ?? null,
+        }));
+    assert.deepEqual(await story(ada), [
+      { first: true, channel: "api", importId: null, job: null },
+      { first: false, channel: "import", importId: record.id, job: "Countess" },
+    ]);
+    assert.deepEqual(await story(grace.id), [
+      { first: true, channel: "import", importId: record.id, job: null },
+      { first: false, channel: "import", importId: record.id, job: "Admiral" },
+    ]);
   });
 });
