@@ -13,6 +13,9 @@ import { createTeam, setTeamRetention } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { deleteLeadsById } from "./delete-leads";
 import { parsePerson, runErasure } from "./erase-person";
+import { exportLeadBatches } from "./lead-export-store";
+import { EMPTY_FILTER } from "./lead-filter";
+import { mergeLeads } from "./merge-leads";
 import { writeLead, writeLeadBatch, type LeadWrite } from "./lead-writer";
 import { leadFieldsOf, storableOn } from "./lead-writer.fixtures";
 import type { LeadInput } from "./parse-lead-input";
@@ -20,7 +23,7 @@ import type { LeadInput } from "./parse-lead-input";
 // A lead's submissions (docs/leads.md "Submissions") on a real database (SQLite and
 // PostgreSQL): a lead rolled back in a group commit leaves none; deleting a lead, erasing
 // its person and the team's retention delete its submissions with it (the foreign key
-// cascades); the migration gives every older lead its first one. Each channel's first
+// cascades); the export counts them; the migration gives every older lead its first one. Each channel's first
 // submission: lib/intake/store-lead-submissions.test.ts.
 
 const database = await useTestDatabase();
@@ -89,6 +92,23 @@ test("deleting leads, erasing their person and the team's retention delete their
 
   assert.deepEqual(await submissionsOfTeam(team.id), [kept]);
   assert.equal(await db().leadSubmission.count({ where: { leadId: { in: [deleted, ada, adaAgain, old] } } }), 0);
+});
+
+test("the CSV export counts each lead's submissions: the kept lead of a merge has its own and the merged leads'", async () => {
+  const team = await makeTeam();
+  const kept = await lead(team.id, { name: "Ada Lovelace", email: "ada@example.com" });
+  const merged = await lead(team.id, { name: "Ada King", email: "ada@example.com" });
+  const alone = await lead(team.id, { name: "Grace Hopper" });
+  assert.deepEqual(await mergeLeads({ teamId: team.id, survivorId: kept, mergedIds: [merged], choices: {}, actor }), { ok: true });
+  const exported = [];
+  for await (const batch of exportLeadBatches({ id: team.id, defaultPhoneCountry: "GB" }, EMPTY_FILTER, 1)) exported.push(...batch);
+  assert.deepEqual(
+    exported.map((row) => [row.id, row.submissions]),
+    [
+      [alone, 1],
+      [kept, 2],
+    ],
+  );
 });
 
 test("the migration gives every lead it finds its first submission: the channel that made it, the lead's time, no fields", async () => {
