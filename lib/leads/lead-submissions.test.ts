@@ -14,6 +14,7 @@ import { createLead } from "./create-lead";
 import { deleteLeadsById } from "./delete-leads";
 import { parsePerson, runErasure } from "./erase-person";
 import { exportLeadBatches } from "./lead-export-store";
+import { findLeadSubmissions } from "./lead-submission-store";
 import { EMPTY_FILTER } from "./lead-filter";
 import { mergeLeads } from "./merge-leads";
 import { writeLead, writeLeadBatch, type LeadWrite } from "./lead-writer";
@@ -94,7 +95,7 @@ test("deleting leads, erasing their person and the team's retention delete their
   assert.equal(await db().leadSubmission.count({ where: { leadId: { in: [deleted, ada, adaAgain, old] } } }), 0);
 });
 
-test("the CSV export counts each lead's submissions: the kept lead of a merge has its own and the merged leads'", async () => {
+test("the lead's page and the CSV export count each lead's submissions: the kept lead of a merge has its own and the merged leads'", async () => {
   const team = await makeTeam();
   const kept = await lead(team.id, { name: "Ada Lovelace", email: "ada@example.com" });
   const merged = await lead(team.id, { name: "Ada King", email: "ada@example.com" });
@@ -109,6 +110,18 @@ test("the CSV export counts each lead's submissions: the kept lead of a merge ha
       [kept, 2],
     ],
   );
+  const page = await findLeadSubmissions({ teamId: team.id, leadId: kept });
+  assert.equal(page.count, 2);
+  assert.deepEqual(
+    page.newest.map((s) => [s.id, s.channel]),
+    [
+      [`sub_${merged}`, "api"],
+      [`sub_${kept}`, "api"],
+    ],
+    "newest first",
+  );
+  const other = await makeTeam();
+  assert.deepEqual(await findLeadSubmissions({ teamId: other.id, leadId: kept }), { count: 0, newest: [] }, "another team's lead");
 });
 
 test("the migration gives every lead it finds its first submission: the channel that made it, the lead's time, no fields", async () => {
