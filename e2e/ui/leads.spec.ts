@@ -11,7 +11,10 @@ async function postLead(request: APIRequestContext, key: NewApiKey, data: Record
   return (await response.json()).lead_id;
 }
 
-test("the lead detail shows every field, Extra Fields as text, and links possible duplicates", async ({ signInAs, request }) => {
+test("the lead detail shows every field, Extra Fields as text, its submission, and links possible duplicates", async ({
+  signInAs,
+  request,
+}) => {
   const { team, user } = await newTeamWithUser("member");
   const key = await createApiKey({ teamId: team.id, description: "Landing page" });
   const leadId = await postLead(request, key, {
@@ -69,6 +72,11 @@ test("the lead detail shows every field, Extra Fields as text, and links possibl
   await expect(extra.getByRole("term")).toHaveText(["<b>note</b>", "favourite_machine"]);
   await expect(extra.getByRole("definition")).toHaveText(["<img src=x onerror=alert(1)>", "Difference Engine"]);
   await expect(extra.locator("img, b")).toHaveCount(0);
+
+  const submissions = page.getByRole("region", { name: "Submissions" });
+  await expect(submissions).toContainText("1 submission");
+  await expect(submissions.getByRole("listitem")).toHaveCount(1);
+  await expect(submissions.getByRole("listitem")).toContainText(`API key ${key.keyId} (Landing page)`);
 
   const duplicates = page.getByRole("region", { name: "Possible duplicates" });
   await expect(duplicates.getByRole("listitem")).toHaveCount(2);

@@ -55,7 +55,7 @@ describe("proposeMapping", () => {
     ]);
   });
 
-  test("the lead list's export is mapped whole: its ids, times, key, form, connection, currency, status and owner are left out", () => {
+  test("the lead list's export is mapped whole: its ids, times, key, form, connection, currency, status, owner and submissions are left out", () => {
     const mapping = proposeMapping(EXPORT_COLUMNS);
     const byColumn = Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, mapping[i]]));
     assert.deepEqual(byColumn, {
@@ -89,6 +89,7 @@ describe("proposeMapping", () => {
       invalid_mobile_no: "mobile_no",
       invalid_website: "website",
       extra_fields: "extra_json",
+      submissions: "ignore",
     });
     assert.equal(mappingProblem(EXPORT_COLUMNS, mapping, LIMITS.extraFieldCount), null);
   });

@@ -2,7 +2,7 @@ import { db, type Tx } from "../db/client";
 import { extendLease, type ClaimedJob } from "../jobs/job-store";
 import type { JobLease } from "../jobs/dispatcher";
 import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-merge-store";
-import { writeLeadBatch } from "../leads/lead-writer";
+import { writeLeadBatch, writeLeadSubmissions } from "../leads/lead-writer";
 import type { NewLead } from "../leads/new-lead";
 import {
   batchAssignment,
@@ -18,11 +18,16 @@ import { advanceCursor, insertRefusedRows } from "./import-store";
 // The one transaction that commits a batch of an import (lib/imports/import-job.ts): the
 // job's claim extended, duplicates filled, the cursor fenced and advanced, refused rows
 // stored, new leads given their owners (lib/routing/import-assignment.ts) and written through
-// the lead writer. The rows are the stores': the job's (lib/jobs/job-store.ts), the leads'
+// the lead writer, and each row that filled a lead kept as a submission of that lead. The rows are the stores': the job's (lib/jobs/job-store.ts), the leads'
 // (lead-merge-store.ts, the lead writer), the import's (import-store.ts).
 
-/** A lead an import's batch updates (duplicates mode "update"): the fields it fills. */
-export type LeadFill = { id: string; fill: (lead: FillableLead) => FillableLead | null };
+/** A row's lead, as the import read it. */
+export type ImportedLead = NewLead & { importId: string };
+/** A new lead of a batch: its row's, or filled by later rows (`submitted`: what its own row sent). */
+export type BatchLead = ImportedLead & { submitted?: ImportedLead };
+
+/** A lead an import's batch updates (duplicates mode "update"): the row, and the fields it fills. */
+export type LeadFill = { id: string; from: ImportedLead; fill: (lead: FillableLead) => FillableLead | null };
 
 export type Batch = {
   importId: string;
@@ -31,10 +36,10 @@ export type Batch = {
   from: number;
   /** Data rows this batch handled. */
   rows: number;
-  leads: (NewLead & { importId: string })[];
+  leads: BatchLead[];
   fills: LeadFill[];
-  /** Rows that filled a lead of this same batch before its insert. */
-  updatedPending: number;
+  /** Rows that filled a new lead of this same batch (`leads[index]`) before its insert. */
+  filledPending: { index: number; from: ImportedLead }[];
   skipped: number;
   refused: { row: number; cells: string[]; reason: string }[];
   /** Whom the new leads go to (the import's choice); none when absent. */
@@ -49,9 +54,12 @@ export class BatchFencedError extends Error {
   override name = "BatchFencedError";
 }
 
-/** Fills the stored leads the batch duplicates, as `tx` sees them now; returns how many changed. */
-async function fillDuplicates(tx: Tx, batch: Batch): Promise<number> {
-  if (!batch.fills.length) return 0;
+/**
+ * Fills the stored leads the batch duplicates, as `tx` sees them now; returns how many rows
+ * filled one, and those rows with the lead each filled (its submissions).
+ */
+async function fillDuplicates(tx: Tx, batch: Batch): Promise<{ filled: number; joined: { leadId: string; lead: ImportedLead }[] }> {
+  if (!batch.fills.length) return { filled: 0, joined: [] };
   const stored = await findFillableLeads(
     tx,
     batch.teamId,
@@ -59,18 +67,18 @@ async function fillDuplicates(tx: Tx, batch: Batch): Promise<number> {
   );
   const current = new Map(stored.map((lead) => [lead.id, lead]));
   const changed = new Map<string, FillableLead>();
-  let filled = 0;
-  for (const { id, fill } of batch.fills) {
+  const joined: { leadId: string; lead: ImportedLead }[] = [];
+  for (const { id, from, fill } of batch.fills) {
     const lead = changed.get(id) ?? current.get(id);
     if (!lead) continue;
     const next = fill(lead);
     if (next) {
       changed.set(id, next);
-      filled++;
+      joined.push({ leadId: id, lead: from });
     }
   }
   for (const lead of changed.values()) await updateFilledLead(tx, batch.teamId, lead);
-  return filled;
+  return { filled: joined.length, joined };
 }
 
 /**
@@ -78,7 +86,8 @@ async function fillDuplicates(tx: Tx, batch: Batch): Promise<number> {
  * worker holds it), the updated leads filled (their owners kept), the import's cursor and
  * counts advanced (only from `from`: a second runner's batch of the same rows finds the
  * cursor moved and rolls back), the refused rows stored, the new leads given their owners
- * and inserted with consecutive ids in file order. Returns the counts the batch added.
+ * and inserted with consecutive ids in file order, and the rows that filled a lead added to
+ * its submissions. Returns the counts the batch added.
  */
 export async function commitBatch(
   batch: Batch,
@@ -105,8 +114,8 @@ function commitOnce(
       if (!(await extendLease(claim.job, claim.lease.workerId, new Date(claim.now.getTime() + claim.lease.leaseMs), tx))) {
         throw new BatchFencedError("The import job's claim was lost");
       }
-      const filled = await fillDuplicates(tx, batch);
-      const updated = batch.updatedPending + filled;
+      const { filled, joined } = await fillDuplicates(tx, batch);
+      const updated = batch.filledPending.length + filled;
       const skipped = batch.skipped + batch.fills.length - filled;
       const counts = { created: batch.leads.length, updated, skipped, refused: batch.refused.length };
       if (!(await advanceCursor(tx, { importId: batch.importId, from: batch.from, rows: batch.rows, ...counts }))) {
@@ -116,10 +125,12 @@ function commitOnce(
       // Last: the lead counter's row lock is held from here to the commit only (from the
       // owners' round-robin turns, on PostgreSQL, which lock it first: import-assignment.ts).
       const owners = await batchOwners(tx, { teamId: batch.teamId, assignment, leads: batch.leads, now: now() });
-      await writeLeadBatch(
+      const ids = await writeLeadBatch(
         tx,
         batch.leads.map((lead, index) => ({ ...lead, ownerId: owners[index] })),
       );
+      const pending = batch.filledPending.map(({ index, from }) => ({ leadId: ids[index]!, lead: from }));
+      await writeLeadSubmissions(tx, [...joined, ...pending], new Date());
       return { created: batch.leads.length, updated };
     },
     { maxWait: 10_000, timeout: 30_000 },

@@ -17,7 +17,7 @@ import { workspaceCurrency } from "../workspace/settings";
 import { openCsv, type CsvDelimiter, type CsvEncoding, type CsvRecord } from "./csv-file";
 import { fillEmpty } from "./fill-empty";
 import { rowInput } from "./import-row";
-import { BatchFencedError, commitBatch, type Batch, type LeadFill } from "./commit-batch";
+import { BatchFencedError, commitBatch, type Batch, type BatchLead, type ImportedLead, type LeadFill } from "./commit-batch";
 import { finishImport, markRunning, type ImportRecord } from "./import-store";
 
 // The background job of an import (docs/import.md "How an import runs"): an outbox Job of
@@ -66,7 +66,7 @@ function sourceResolver(teamId: string, chosen: LeadSource | null) {
   };
 }
 
-type Prepared = { row: number; lead: NewLead & { importId: string }; keys: string[] };
+type Prepared = { row: number; lead: ImportedLead; keys: string[] };
 
 function contactKeys(lead: NewLead): string[] {
   return [
@@ -80,8 +80,8 @@ function contactKeys(lead: NewLead): string[] {
 async function sortDuplicates(
   record: ImportRecord,
   prepared: Prepared[],
-): Promise<Pick<Batch, "leads" | "fills" | "skipped" | "updatedPending">> {
-  if (record.duplicates === "create") return { leads: prepared.map((p) => p.lead), fills: [], skipped: 0, updatedPending: 0 };
+): Promise<Pick<Batch, "leads" | "fills" | "skipped" | "filledPending">> {
+  if (record.duplicates === "create") return { leads: prepared.map((p) => p.lead), fills: [], skipped: 0, filledPending: [] };
   const emails = new Set<string>();
   const numbers = new Set<string>();
   for (const p of prepared) {
@@ -94,11 +94,11 @@ async function sortDuplicates(
       if (!existing.has(key)) existing.set(key, lead.id);
     }
   }
-  const leads: Prepared["lead"][] = [];
+  const leads: BatchLead[] = [];
   const inBatch = new Map<string, number>();
   const fills: LeadFill[] = [];
+  const filledPending: Batch["filledPending"] = [];
   let skipped = 0;
-  let updatedPending = 0;
   for (const p of prepared) {
     const stored = p.keys.map((key) => existing.get(key)).find((id) => id !== undefined);
     const pending = p.keys.map((key) => inBatch.get(key)).find((index) => index !== undefined);
@@ -112,17 +112,18 @@ async function sortDuplicates(
       continue;
     }
     if (stored !== undefined) {
-      fills.push({ id: stored, fill: (lead) => fillEmpty(lead, p.lead) });
+      fills.push({ id: stored, from: p.lead, fill: (lead) => fillEmpty(lead, p.lead) });
       continue;
     }
     // An earlier row of this batch, not stored yet: filled before it is inserted.
-    const filled = fillEmpty(leads[pending!]!, p.lead);
+    const first = leads[pending!]!;
+    const filled = fillEmpty(first, p.lead);
     if (filled) {
-      leads[pending!] = filled;
-      updatedPending++;
+      leads[pending!] = { ...filled, submitted: first.submitted ?? first };
+      filledPending.push({ index: pending!, from: p.lead });
     } else skipped++;
   }
-  return { leads, fills, skipped, updatedPending };
+  return { leads, fills, skipped, filledPending };
 }
 
 /** The audit actor of the job's events: who started the import (the CLI when nobody). */

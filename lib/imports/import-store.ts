@@ -72,6 +72,13 @@ export async function findImport(teamId: string, id: string): Promise<ImportReco
   return row ? toRecord(row) : null;
 }
 
+/** Imports' file names by id, for the leads' submissions that name an import (deleted imports are absent). */
+export async function importFileNames(teamId: string, ids: string[]): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  const rows = await db().import.findMany({ where: { teamId, id: { in: ids } }, select: { id: true, fileName: true } });
+  return new Map(rows.map((row) => [row.id, row.fileName]));
+}
+
 /** The team's imports, newest first. */
 export async function listImports(teamId: string, take = 20): Promise<ImportRecord[]> {
   const rows = await db().import.findMany({ where: { teamId }, orderBy: { createdAt: "desc" }, take });

@@ -72,7 +72,7 @@ test("round trip: the lead list's export imports back with no manual mapping, fi
   await setWorkspaceCurrency("USD");
 });
 
-test("the export names the key, web form, connection, status and owner of a lead; an import leaves them to the importing team", async () => {
+test("the export names the key, web form, connection, status, owner and submissions of a lead; an import leaves them to the importing team", async () => {
   const [from, to] = [await makeTeam(), await makeTeam()];
   const ids = { apiKeyId: "k".repeat(20), formId: "form_" + "f".repeat(16), connectionId: "conn_" + "c".repeat(16) };
   const { leadId } = await createLead({
@@ -88,8 +88,8 @@ test("the export names the key, web form, connection, status and owner of a lead
   const [header, row] = csv.replace(/^\uFEFF/, "").split("\r\n");
   const cell = (name: (typeof EXPORT_COLUMNS)[number]) => row!.split(",")[header!.split(",").indexOf(`"${name}"`)];
   assert.deepEqual(
-    [cell("api_key"), cell("web_form"), cell("connection"), cell("status"), cell("owner")],
-    [`"${ids.apiKeyId}"`, `"${ids.formId}"`, `"${ids.connectionId}"`, `"qualified"`, `"${owner.email}"`],
+    [cell("api_key"), cell("web_form"), cell("connection"), cell("status"), cell("owner"), cell("submissions")],
+    [`"${ids.apiKeyId}"`, `"${ids.formId}"`, `"${ids.connectionId}"`, `"qualified"`, `"${owner.email}"`, `"1"`],
   );
 
   const { record, proposed } = await upload(to.id, csv, "export.csv");
@@ -100,6 +100,11 @@ test("the export names the key, web form, connection, status and owner of a lead
     ["Via", null, null, null, "new", null],
   );
   assert.deepEqual(imported!.extraFields, {});
+  // Its one submission is the import's, whatever the exported lead had.
+  assert.deepEqual(
+    (await db().leadSubmission.findMany({ where: { leadId: imported!.id } })).map((s) => s.channel),
+    ["import"],
+  );
 });
 
 test("sources: a Source column's team source by name (unknown: API, like the API), else the one chosen for the file", async () => {

@@ -159,7 +159,7 @@ test("an import whose runner died resumes after its last committed batch; the de
         rows: 1,
         leads: [],
         fills: [],
-        updatedPending: 0,
+        filledPending: [],
         skipped: 0,
         refused: [{ row: 2, cells: ["x"], reason: "x" }],
       },

@@ -205,6 +205,8 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
       ["Job", otherEmail.id],
       ["Job", otherJob.id],
       ["Lead", elsewhere],
+      // The other team's lead keeps the submission that made it.
+      ["LeadSubmission", `sub_${elsewhere}`],
     ].sort(),
   );
   assert.deepEqual(filesNaming(NEEDLES), [path.basename(otherTeamsDraft.file)]);

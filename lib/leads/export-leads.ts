@@ -6,10 +6,10 @@ import { type LeadTeam } from "./lead-list-store";
 
 // The CSV export of the lead list's current filter (docs/leads.md "Export"). Streamed: the
 // response is written batch by batch as the keyset walk reads them, so memory stays flat
-// at any size. Every lead field is a column (the owner as their email); the extra fields are
-// ONE column holding a JSON object (keys sorted): one column per extra-field name would need
-// a first pass over every exported lead before the header could be written, and would
-// change the header from one export to the next.
+// at any size. Every lead field is a column (the owner as their email), and last the number of
+// its submissions; the extra fields are ONE column holding a JSON object (keys sorted): one
+// column per extra-field name would need a first pass over every exported lead before the
+// header could be written, and would change the header from one export to the next.
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -42,6 +42,7 @@ export const EXPORT_COLUMNS = [
   "invalid_mobile_no",
   "invalid_website",
   "extra_fields",
+  "submissions",
 ] as const;
 
 /** The extra fields as one JSON object with its keys in code-point order (the same on both databases). */
@@ -83,6 +84,7 @@ export function exportCells(lead: ExportLead): (string | null)[] {
     lead.skippedMobileNo,
     lead.skippedWebsite,
     extraFieldsJson(lead.extraFields),
+    String(lead.submissions),
   ];
 }
 

@@ -1,9 +1,9 @@
 import { PG_CAST, pgValue, sqliteValue, type ColumnType } from "../db/column-values";
 
 // The columns the lead writer (lib/leads/lead-writer.ts) writes without Prisma, with the
-// types that say how each value is sent: a lead's (one per create_lead or form post, many
-// per statement for an import's batch), and the rows that commit with a single lead (its
-// request-log row, its outbox jobs, a spent proof-of-work challenge).
+// types that say how each value is sent: a lead's and its submission's (one per create_lead
+// or form post, many per statement for an import's batch), and the rows that commit with a
+// single lead (its request-log row, its outbox jobs, a spent proof-of-work challenge).
 // lib/leads/lead-writer-columns.test.ts checks every list against Prisma's model metadata.
 
 /** Every column of Lead the lead writer writes for one lead, with its type. The rest keep their defaults (DEFAULTED_LEAD_COLUMNS). */
@@ -64,6 +64,22 @@ export type LeadColumn = keyof typeof LEAD_COLUMNS;
 /** The columns of an import's batch insert: the hot path's, and the import the rows belong to. */
 export const LEAD_BATCH_COLUMNS = { ...LEAD_COLUMNS, importId: "text" } as const satisfies Record<string, ColumnType>;
 export type LeadBatchRow = { [K in keyof typeof LEAD_BATCH_COLUMNS]: unknown };
+
+/** A lead's submission (lead-write.ts submissionRow): its first, written with the lead, or an import's fill. */
+export const LEAD_SUBMISSION_COLUMNS = {
+  id: "text",
+  leadId: "text",
+  teamId: "text",
+  channel: "text",
+  apiKeyId: "text",
+  formId: "text",
+  connectionId: "text",
+  importId: "text",
+  fields: "json",
+  skipped: "json",
+  createdAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+export type LeadSubmissionRow = { [K in keyof typeof LEAD_SUBMISSION_COLUMNS]: unknown };
 
 export const API_REQUEST_COLUMNS = {
   teamId: "text",
@@ -154,8 +170,13 @@ const MAX_PARAMETERS = { sqlite: 999, postgres: 65_535 } as const;
  * with values converted as the hot path converts them: the SQL and values for the driver,
  * or for Prisma's $executeRawUnsafe inside a transaction.
  */
-export function leadBatchInserts(provider: "sqlite" | "postgres", rows: readonly LeadBatchRow[]): { sql: string; values: unknown[] }[] {
-  const columns = Object.keys(LEAD_BATCH_COLUMNS) as (keyof typeof LEAD_BATCH_COLUMNS)[];
+export function batchInserts<C extends Record<string, ColumnType>>(
+  provider: "sqlite" | "postgres",
+  table: string,
+  columnTypes: C,
+  rows: readonly { [K in keyof C]: unknown }[],
+): { sql: string; values: unknown[] }[] {
+  const columns = Object.keys(columnTypes) as (keyof C & string)[];
   const convert = provider === "postgres" ? pgValue : sqliteValue;
   const perStatement = Math.floor(MAX_PARAMETERS[provider] / columns.length);
   const statements: { sql: string; values: unknown[] }[] = [];
@@ -163,13 +184,21 @@ export function leadBatchInserts(provider: "sqlite" | "postgres", rows: readonly
     const values: unknown[] = [];
     const tuples = rows.slice(i, i + perStatement).map((row) => {
       const cells = columns.map((column) => {
-        const type = LEAD_BATCH_COLUMNS[column];
+        const type = columnTypes[column]!;
         values.push(convert(type, row[column]));
         return provider === "postgres" ? `$${values.length}::${PG_CAST[type]}` : "?";
       });
       return `(${cells.join(", ")})`;
     });
-    statements.push({ sql: `INSERT INTO "Lead" (${columns.map(quoteName).join(", ")}) VALUES ${tuples.join(", ")}`, values });
+    statements.push({ sql: `INSERT INTO ${quoteName(table)} (${columns.map(quoteName).join(", ")}) VALUES ${tuples.join(", ")}`, values });
   }
   return statements;
 }
+
+/** An import's batch of leads as multi-row INSERTs (batchInserts). */
+export const leadBatchInserts = (provider: "sqlite" | "postgres", rows: readonly LeadBatchRow[]) =>
+  batchInserts(provider, "Lead", LEAD_BATCH_COLUMNS, rows);
+
+/** Submissions (an import's batch, its fills) as multi-row INSERTs (batchInserts). */
+export const submissionInserts = (provider: "sqlite" | "postgres", rows: readonly LeadSubmissionRow[]) =>
+  batchInserts(provider, "LeadSubmission", LEAD_SUBMISSION_COLUMNS, rows);

@@ -95,6 +95,11 @@ export function findMergeRows(tx: Tx, teamId: string, ids: readonly string[]): P
   return tx.lead.findMany({ where: { teamId, id: { in: [...ids] } }, select: MERGE_SELECT }) as Promise<MergeRow[]>;
 }
 
+/** Moves the submissions of the merged leads to the survivor inside `tx`, before the merged rows go (they would take theirs with them). */
+export async function moveSubmissions(tx: Tx, teamId: string, mergedIds: readonly string[], survivorId: string): Promise<void> {
+  await tx.leadSubmission.updateMany({ where: { teamId, leadId: { in: [...mergedIds] } }, data: { leadId: survivorId } });
+}
+
 /** Deletes the merged leads of the team inside `tx`; returns how many were there. */
 export async function deleteMergedLeads(tx: Tx, teamId: string, ids: readonly string[]): Promise<number> {
   const { count } = await tx.lead.deleteMany({ where: { teamId, id: { in: [...ids] } } });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { NewJob } from "../jobs/job-store";
 import { assignedEmailJob } from "../notifications/assignment-email";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
@@ -9,7 +10,8 @@ import { searchKeys, type NewLead } from "./new-lead";
 
 // What the lead writer (lib/leads/lead-writer.ts) writes, and the rules its SQLite and
 // PostgreSQL statements share: the counter ids come from, the id format, the fall-back to
-// the team's "API" source, the stored row (search keys, id, seq, time) and the outbox rows.
+// the team's "API" source, the stored row (search keys, id, seq, time), its submission and
+// the outbox rows.
 
 /** The Counter row lead ids are allocated from. */
 export const LEAD_COUNTER = "lead";
@@ -98,6 +100,98 @@ export function pickSource<T extends { nameKey: string }>(found: readonly T[], [
 /** A lead's stored row: its fields, their search keys, its id from its seq, its time. */
 export function leadRow<T extends NewLead>(lead: T, seq: number, createdAt: Date) {
   return { ...lead, ...searchKeys(lead), id: formatLeadId(seq), seq, createdAt };
+}
+
+/** What received a submission. */
+export type SubmissionChannel = "api" | "form" | "connection" | "import";
+
+/**
+ * The channel of a submission by what received it: a connection, else an import, else a web
+ * form, else an API key. The migration that gave older leads their first submission
+ * (20261201000002_lead_submissions) reads a lead's columns in this same order.
+ */
+export function submissionChannel(origin: {
+  connectionId?: string | null;
+  importId?: string | null;
+  formId?: string | null;
+}): SubmissionChannel {
+  if (origin.connectionId) return "connection";
+  if (origin.importId) return "import";
+  if (origin.formId) return "form";
+  return "api";
+}
+
+/** A lead's first submission's id: the migration gave every older lead's the same. Unique, as lead ids are never reused. */
+export const firstSubmissionId = (leadId: string) => `sub_${leadId}`;
+/** firstSubmissionId in SQL, of the lead id `leadId` (an expression): PostgreSQL's one-statement write. */
+export const firstSubmissionIdSql = (leadId: string) => `'sub_' || ${leadId}`;
+/** Any other submission's id (an import's fill of a lead). */
+export const newSubmissionId = () => `sub_${randomUUID().replaceAll("-", "")}`;
+
+type SubmittedLead = Omit<LeadFields, "teamId" | "apiKeyId" | "formId" | "connectionId">;
+
+/** A submission's fields by their spec name (the lead.created event's), each from the lead's column; a skipped one as typed. */
+const SUBMISSION_FIELDS: [string, (lead: SubmittedLead) => unknown][] = [
+  ["first_name", (lead) => lead.firstName],
+  ["last_name", (lead) => lead.lastName],
+  ["email", (lead) => lead.email],
+  ["phone", (lead) => lead.phone ?? lead.skippedPhone],
+  ["mobile_no", (lead) => lead.mobileNo ?? lead.skippedMobileNo],
+  ["organization", (lead) => lead.organization],
+  ["job_title", (lead) => lead.jobTitle],
+  ["website", (lead) => lead.website ?? lead.skippedWebsite],
+  ["territory", (lead) => lead.territory],
+  ["industry", (lead) => lead.industry],
+  ["annual_revenue", (lead) => lead.annualRevenue],
+  ["no_of_employees", (lead) => lead.noOfEmployees],
+  ["utm_source", (lead) => lead.utmSource],
+  ["utm_medium", (lead) => lead.utmMedium],
+  ["utm_campaign", (lead) => lead.utmCampaign],
+  ["utm_term", (lead) => lead.utmTerm],
+  ["utm_content", (lead) => lead.utmContent],
+];
+
+/**
+ * What a submission sent, as the channel parsed it (the lead writer's fields): its non-null
+ * values by spec name, a phone, mobile or website skipped as invalid as typed (named in
+ * skippedFields), and the extra fields, when any, under "extra_fields". Compact: what was
+ * not sent is left out.
+ */
+export function submissionFields(lead: SubmittedLead): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [name, value] of SUBMISSION_FIELDS) {
+    const v = value(lead);
+    if (v !== null && v !== undefined) fields[name] = v;
+  }
+  if (Object.keys(lead.extraFields).length) fields.extra_fields = lead.extraFields;
+  return fields;
+}
+
+/** The fields of a submission that were skipped as invalid (spec 2.1), by spec name. */
+export function skippedFields(lead: Pick<LeadFields, "skippedPhone" | "skippedMobileNo" | "skippedWebsite">): string[] {
+  const skipped: string[] = [];
+  if (lead.skippedPhone !== null) skipped.push("phone");
+  if (lead.skippedMobileNo !== null) skipped.push("mobile_no");
+  if (lead.skippedWebsite !== null) skipped.push("website");
+  return skipped;
+}
+
+/** The row of a submission of `lead`'s fields to the lead `leadId` (LEAD_SUBMISSION_COLUMNS). */
+export function submissionRow(
+  lead: LeadFields & { importId?: string | null },
+  submission: { id: string; leadId: string; createdAt: Date },
+) {
+  return {
+    ...submission,
+    teamId: lead.teamId,
+    channel: submissionChannel(lead),
+    apiKeyId: lead.apiKeyId,
+    formId: lead.formId,
+    connectionId: lead.connectionId,
+    importId: lead.importId ?? null,
+    fields: submissionFields(lead),
+    skipped: skippedFields(lead),
+  };
 }
 
 /** Who hears of a new lead; the team's slug is read only when someone does. */

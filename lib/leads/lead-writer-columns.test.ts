@@ -13,6 +13,7 @@ import {
   JOB_COLUMNS,
   LEAD_BATCH_COLUMNS,
   LEAD_COLUMNS,
+  LEAD_SUBMISSION_COLUMNS,
   NEW_LEAD_DEFAULTED_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
 } from "./lead-columns";
@@ -56,6 +57,7 @@ async function requiredWithoutDefault(table: string): Promise<string[]> {
 describe("the hot path covers every column Prisma's schema has (a schema change cannot be missed)", () => {
   const models: [string, Record<string, string>, readonly string[]][] = [
     ["Lead", LEAD_COLUMNS, DEFAULTED_LEAD_COLUMNS],
+    ["LeadSubmission", LEAD_SUBMISSION_COLUMNS, []],
     ["ApiRequest", API_REQUEST_COLUMNS, DEFAULTED_API_REQUEST_COLUMNS],
     ["Job", JOB_COLUMNS, DEFAULTED_JOB_COLUMNS],
     ["SpentChallenge", SPENT_CHALLENGE_COLUMNS, []],

@@ -4,17 +4,18 @@ import fc from "fast-check";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { rawJson } from "../db/raw-json";
-import { writeLead } from "./lead-writer";
+import { submissionRow } from "./lead-write";
+import { writeLead, writeLeadBatch } from "./lead-writer";
 import { leadFieldsOf, modelFields, storableOn } from "./lead-writer.fixtures";
 import { searchKeys, type NewLead } from "./new-lead";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { addMember, createTeam } from "../teams/team-store";
 
 // The lead writer writes with its own SQL (lib/leads/lead-writer.ts). These tests keep it
-// honest against Prisma, which owns the schema: what it writes (generated leads, the
-// request-log row, the outbox rows, the spent challenge) reads back through Prisma exactly
-// as Prisma's own write of the same values does, and a replayed challenge or a lost claim
-// rolls everything back. Its column lists: lead-writer-columns.test.ts.
+// honest against Prisma, which owns the schema: what it writes (generated leads and their
+// first submissions, the request-log row, the outbox rows, the spent challenge) reads back
+// through Prisma exactly as Prisma's own write of the same values does, and a replayed
+// challenge or a lost claim rolls everything back. Its column lists: lead-writer-columns.test.ts.
 
 const database = await useTestDatabase();
 // Every top-level await comes before the first describe: node:test may run a file's suites
@@ -23,6 +24,18 @@ const team = await createTeam({ slug: "hot-path", name: "Hot path" });
 const source = await resolveLeadSource(team.id);
 const leadFields = leadFieldsOf(team.id);
 const storable = storableOn(database.provider);
+
+/** The lead's first submission, as written by the lead writer, equals Prisma's write of the same row, field by field. */
+async function assertSubmissionAsPrismaWrites(leadId: string, fields: Parameters<typeof submissionRow>[0], createdAt: Date): Promise<void> {
+  const row = submissionRow(fields, { id: `sub_${leadId}_prisma`, leadId, createdAt });
+  await db().leadSubmission.create({ data: { ...row, fields: rawJson(row.fields), skipped: rawJson(row.skipped) } });
+  const [written, reference] = await Promise.all([
+    db().leadSubmission.findUniqueOrThrow({ where: { id: `sub_${leadId}` } }),
+    db().leadSubmission.findUniqueOrThrow({ where: { id: `sub_${leadId}_prisma` } }),
+  ]);
+  assert.deepEqual({ ...written, id: "" }, { ...reference, id: "" }, "the submission differs between the lead writer and Prisma");
+  await db().leadSubmission.delete({ where: { id: `sub_${leadId}_prisma` } });
+}
 
 describe("parity: what the hot path writes reads back through Prisma as Prisma's own write", () => {
   test("generated leads: every field equal to the same lead written by Prisma", async () => {
@@ -54,9 +67,32 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
           );
         }
         assert.equal(hot.seq, Number(written.leadId.slice("CRM-LEAD-".length)));
+        await assertSubmissionAsPrismaWrites(written.leadId, fields, now);
       }),
       { numRuns: 60 },
     );
+  });
+
+  test("an import's batch: each lead's first submission reads back as Prisma's own write, and as the hot path's of the same fields", async () => {
+    const leads = fc.sample(leadFields.filter(storable), 20).map((fields) => ({ ...fields, sourceId: source.id, currency: "USD" }));
+    const ids = await db().$transaction((tx) =>
+      writeLeadBatch(
+        tx,
+        leads.map((lead, i) => ({ ...lead, importId: i % 2 ? "imp_1" : null })),
+      ),
+    );
+    for (const [i, id] of ids.entries()) {
+      const stored = await db().leadSubmission.findUniqueOrThrow({ where: { id: `sub_${id}` } });
+      await assertSubmissionAsPrismaWrites(id, { ...leads[i]!, importId: i % 2 ? "imp_1" : null }, stored.createdAt);
+      const hot = await writeLead({
+        lead: leads[i]!,
+        source: { chosen: source },
+        events: { origin: {}, emails: false },
+        now: stored.createdAt,
+      });
+      const viaHotPath = await db().leadSubmission.findUniqueOrThrow({ where: { id: `sub_${hot.leadId}` } });
+      if (i % 2 === 0) assert.deepEqual({ ...viaHotPath, id: "", leadId: "" }, { ...stored, id: "", leadId: "" });
+    }
   });
 
   test("the request-log row, the outbox rows and the spent challenge read back as written", async () => {

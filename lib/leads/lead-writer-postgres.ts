@@ -11,6 +11,7 @@ import {
   JOB_COLUMNS,
   quoteName,
   LEAD_COLUMNS,
+  LEAD_SUBMISSION_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
   type LeadColumn,
 } from "./lead-columns";
@@ -18,9 +19,11 @@ import { leadIdSql } from "./lead-id";
 import {
   counterSql,
   deliveryRow,
+  firstSubmissionIdSql,
   MissingApiSource,
   outboxJobs,
   sourceKeys,
+  submissionRow,
   type LeadWrite,
   type BatchOutcome,
   type LeadWritten,
@@ -29,8 +32,8 @@ import {
 import { searchKeys } from "./new-lead";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
-// statement for the source, the currency, the counter, the lead and its request-log row
-// (CTEs), then the outbox rows and the extras, COMMIT. SQLite's statements are
+// statement for the source, the currency, the counter, the lead, its first submission and
+// its request-log row (CTEs), then the outbox rows and the extras, COMMIT. SQLite's statements are
 // lead-writer-sqlite.ts; what both share is lead-write.ts.
 
 const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
@@ -39,9 +42,15 @@ const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>
 // The lead's columns other than those the statement computes (id, seq, source, currency, owner).
 const COMPUTED_COLUMNS: readonly LeadColumn[] = ["id", "seq", "sourceId", "currency", "ownerId", "assignedAt"];
 const LEAD_PARAMS = (Object.keys(LEAD_COLUMNS) as LeadColumn[]).filter((name) => !COMPUTED_COLUMNS.includes(name));
+type SubmissionColumn = keyof typeof LEAD_SUBMISSION_COLUMNS;
+// The submission's columns other than those the statement computes from the lead's id.
+const SUBMISSION_PARAMS: readonly SubmissionColumn[] = (Object.keys(LEAD_SUBMISSION_COLUMNS) as SubmissionColumn[]).filter(
+  (name) => name !== "id" && name !== "leadId",
+);
 
 function leadStatement(withSourceLookup: boolean): string {
-  const base = LEAD_PARAMS.length; // $1..$base: the lead's columns
+  // $1..: the lead's columns, then its submission's; $base + 1..: the rest.
+  const base = LEAD_PARAMS.length + SUBMISSION_PARAMS.length;
   const p = {
     wanted: `$${base + 1}::text`,
     api: `$${base + 2}::text`,
@@ -61,6 +70,10 @@ function leadStatement(withSourceLookup: boolean): string {
     ownerId: `$${base + 13}::text`,
   };
   const paramOf = (name: LeadColumn) => `$${LEAD_PARAMS.indexOf(name) + 1}::${PG_CAST[LEAD_COLUMNS[name]]}`;
+  const submissionParam = (name: SubmissionColumn) =>
+    `$${LEAD_PARAMS.length + SUBMISSION_PARAMS.indexOf(name) + 1}::${PG_CAST[LEAD_SUBMISSION_COLUMNS[name]]}`;
+  const submissionColumns = Object.keys(LEAD_SUBMISSION_COLUMNS) as SubmissionColumn[];
+  const submissionComputed: Partial<Record<SubmissionColumn, string>> = { id: firstSubmissionIdSql(`l."id"`), leadId: `l."id"` };
   const leadColumns = Object.keys(LEAD_COLUMNS) as LeadColumn[];
   const teamId = paramOf("teamId");
   const createdAt = paramOf("createdAt");
@@ -91,6 +104,9 @@ function leadStatement(withSourceLookup: boolean): string {
       INSERT INTO "Lead" (${leadColumns.map(quoteName).join(", ")})
       SELECT ${leadColumns.map((name) => computed[name] ?? paramOf(name)).join(", ")} FROM c, s, w
       RETURNING "id", "seq", "ownerId"),
+    f AS (
+      INSERT INTO "LeadSubmission" (${submissionColumns.map(quoteName).join(", ")})
+      SELECT ${submissionColumns.map((name) => submissionComputed[name] ?? submissionParam(name)).join(", ")} FROM l),
     r AS (
       INSERT INTO "ApiRequest" ("teamId", "apiKeyId", "formId", "createdAt", "status", "leadId", "error", "ip", "encoding")
       SELECT ${teamId}, ${p.logApiKey}, ${p.logForm}, ${createdAt}, 201, l."id", NULL, ${p.logIp}, ${p.logEncoding} FROM l WHERE ${p.logWanted})
@@ -178,10 +194,13 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const teamId = write.lead.teamId;
   const early = await planPostgres(client, { teamId, lead: write.lead, sourceId: chosen?.id ?? null, now: write.now });
   const planned = early?.owner;
+  // Its id and lead are the statement's, from the lead's id.
+  const submission = submissionRow(write.lead, { id: "", leadId: "", createdAt: write.now });
   const { rows } = await client.query<LeadStatementRow>({
     ...statement,
     values: [
       ...leadParams,
+      ...SUBMISSION_PARAMS.map((name) => pgValue(LEAD_SUBMISSION_COLUMNS[name], submission[name])),
       ...sourceParams,
       Boolean(log),
       log?.apiKeyId ?? null,

@@ -12,17 +12,20 @@ import {
   insertSql,
   JOB_COLUMNS,
   LEAD_COLUMNS,
+  LEAD_SUBMISSION_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
 } from "./lead-columns";
 import {
   counterSql,
   deliveryRow,
+  firstSubmissionId,
   leadRow,
   MissingApiSource,
   missingCounter,
   outboxJobs,
   pickSource,
   sourceKeys,
+  submissionRow,
   type BatchOutcome,
   type LeadWrite,
   type LeadWritten,
@@ -46,6 +49,7 @@ function prepare(database: Database.Database) {
     currency: statement(`SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1`),
     counter: statement(counterSql("1")),
     lead: statement(insertSql("Lead", LEAD_COLUMNS, () => "?")),
+    submission: statement(insertSql("LeadSubmission", LEAD_SUBMISSION_COLUMNS, () => "?")),
     request: statement(insertSql("ApiRequest", API_REQUEST_COLUMNS, () => "?")),
     endpoints: statement(`SELECT "id", "events" FROM "WebhookEndpoint" WHERE "teamId" = ? AND "enabled" = 1 ORDER BY "id"`),
     subscribers: statement(`SELECT "userId" FROM "Membership" WHERE "teamId" = ? AND "notifyNewLeads" = 1 ORDER BY "userId"`),
@@ -110,6 +114,12 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     const assigned = assignSqlite(database, teamId, lead, write.now);
     const row = { ...leadRow(lead, counter.value, write.now), ownerId: assigned.owner?.id ?? null, assignedAt: assigned.assignedAt };
     s.lead.run(rowValues(LEAD_COLUMNS, row));
+    s.submission.run(
+      rowValues(
+        LEAD_SUBMISSION_COLUMNS,
+        submissionRow(write.lead, { id: firstSubmissionId(row.id), leadId: row.id, createdAt: write.now }),
+      ),
+    );
     // A lead whose rule has nobody on duty waits for the next one (docs/routing.md "Assignment rules").
     if (assigned.waitRuleId) insertWaitingSqlite(database, { leadId: row.id, teamId, ruleId: assigned.waitRuleId, since: write.now });
     if (write.requestLog) {

@@ -2,15 +2,27 @@ import type { Tx } from "../db/client";
 import { driver } from "../db/driver";
 import { env } from "../env";
 import { resolveLeadSource } from "../teams/lead-sources";
-import { leadBatchInserts } from "./lead-columns";
-import { counterSql, leadRow, MissingApiSource, missingCounter, type LeadWrite, type LeadWritten } from "./lead-write";
+import { leadBatchInserts, submissionInserts } from "./lead-columns";
+import {
+  counterSql,
+  firstSubmissionId,
+  leadRow,
+  MissingApiSource,
+  missingCounter,
+  newSubmissionId,
+  submissionRow,
+  type LeadFields,
+  type LeadWrite,
+  type LeadWritten,
+} from "./lead-write";
 import { writeLeadsPostgres } from "./lead-writer-postgres";
 import { writeLeadsSqlite } from "./lead-writer-sqlite";
 import type { NewLead } from "./new-lead";
 
 // The one lead writer: every lead enters the database here, whether it came from create_lead,
 // a web form or a connection (on the intake's hot path: group commit, below) or an import
-// (batches, in the import's own transaction).
+// (batches, in the import's own transaction), with its first submission (LeadSubmission:
+// what was sent, by which channel); so does every later submission of a lead.
 // It owns the lead counter and the id format, the fall-back to the team's "API" source, the
 // written columns and their conversion (lead-write.ts, lead-columns.ts), and its statements
 // for SQLite and PostgreSQL side by side (lead-writer-sqlite.ts, lead-writer-postgres.ts).
@@ -99,14 +111,20 @@ async function flush(): Promise<void> {
 
 /**
  * Inserts leads inside `tx` (Prisma's, so an import's batch commits with its progress) with
- * consecutive ids in the order given (an import's batch, in file order); returns their ids.
+ * consecutive ids in the order given (an import's batch, in file order), each with its first
+ * submission; returns their ids.
  * Their sources and owners are settled by the caller; a lead with an owner is assigned at the
  * batch's time. The counter is advanced first thing here, so its row lock, which create_lead
  * waits for, is held only from here to the commit.
  */
 export async function writeLeadBatch(
   tx: Tx,
-  leads: readonly (NewLead & { importId?: string | null; ownerId?: string | null })[],
+  leads: readonly (NewLead & {
+    importId?: string | null;
+    ownerId?: string | null;
+    /** What its first submission sent, when the lead holds more (an import's row filled by later rows of its batch). */
+    submitted?: LeadFields;
+  })[],
 ): Promise<string[]> {
   if (!leads.length) return [];
   // Raw: the same statement Prisma would send, without compiling it per call.
@@ -123,6 +141,28 @@ export async function writeLeadBatch(
   // Multi-row INSERTs: Prisma's createMany compiles a plan per call in its query compiler,
   // ≈ 2 s and hundreds of MB for 500 rows on a loaded 2-core machine; these statements go
   // to the driver as they are.
-  for (const { sql, values } of leadBatchInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
+  const submissions = rows.map((row, index) =>
+    submissionRow(
+      { ...(leads[index]!.submitted ?? row), importId: row.importId },
+      { id: firstSubmissionId(row.id), leadId: row.id, createdAt },
+    ),
+  );
+  const provider = env().DATABASE_PROVIDER;
+  for (const { sql, values } of [...leadBatchInserts(provider, rows), ...submissionInserts(provider, submissions)]) {
+    await tx.$executeRawUnsafe(sql, ...values);
+  }
   return rows.map((row) => row.id);
+}
+
+/**
+ * Adds submissions to leads that exist, inside `tx`: an import's rows that filled the lead
+ * they matched (lib/imports/commit-batch.ts), each with the row's fields, at `createdAt`.
+ */
+export async function writeLeadSubmissions(
+  tx: Tx,
+  submissions: readonly { leadId: string; lead: LeadFields & { importId?: string | null } }[],
+  createdAt: Date,
+): Promise<void> {
+  const rows = submissions.map(({ leadId, lead }) => submissionRow(lead, { id: newSubmissionId(), leadId, createdAt }));
+  for (const { sql, values } of submissionInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
 }

@@ -68,6 +68,11 @@ test("merges with the newest non-empty values by default and the chosen ones whe
   assert.deepEqual([merged.phone, merged.phoneCountryCode, merged.phoneNational], ["+447911123456", "+44", "7911123456"]);
   assert.deepEqual(merged.extraFields, { interest: ["engines", "poetry"] });
   assert.deepEqual(merged.mergedLeadIds, [older, newest]);
+  // Each lead's submissions are the kept lead's now, as they were (their ids, times and fields).
+  assert.deepEqual(
+    (await db().leadSubmission.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" } })).map((s) => [s.id, s.leadId]),
+    [older, newest, survivor].map((id) => [`sub_${id}`, survivor]).sort(),
+  );
   // The search keys follow the kept name.
   assert.deepEqual(
     (await listLeads({ team, filter: { ...EMPTY_FILTER, query: "augusta" } })).leads.map((l) => l.id),
@@ -90,6 +95,11 @@ test("refuses a merge naming a lead that is gone or in another team, changing no
   assert.ok(await findLead({ id: b, teamId: team.id }));
   assert.ok(await findLead({ id: foreign, teamId: other.id }));
   assert.deepEqual(await listAuditEvents(team.id), []);
+  const submissions = await db().leadSubmission.findMany({ where: { leadId: { in: [a, b, foreign] } }, orderBy: { id: "asc" } });
+  assert.deepEqual(
+    submissions.map((s) => [s.id, s.leadId]),
+    [a, b, foreign].map((id) => [`sub_${id}`, id]).sort(),
+  );
 });
 
 test("of two concurrent merges of the same leads exactly one succeeds and no lead is lost", async () => {
@@ -112,6 +122,7 @@ test("of two concurrent merges of the same leads exactly one succeeds and no lea
       [x, y, z].sort(),
       "every lead is kept or recorded as merged",
     );
+    assert.equal(await db().leadSubmission.count({ where: { leadId: winner.id } }), 3, "and its submission is the kept lead's");
     assert.equal((await listAuditEvents(team.id)).length, 1);
   }
 });

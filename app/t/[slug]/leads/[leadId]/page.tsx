@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { findApiKeyDescription } from "@/lib/api-keys/api-key-list";
+import { findApiKeyDescription, listApiKeyLabels } from "@/lib/api-keys/api-key-list";
 import { webFormNames } from "@/lib/web-forms/web-form-store";
-import { findConnection } from "@/lib/connections/connection-store";
+import { findConnection, listConnectionLabels } from "@/lib/connections/connection-store";
+import { importFileNames } from "@/lib/imports/import-store";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
 import { findLead } from "@/lib/leads/lead-store";
+import { findLeadSubmissions, type LeadSubmissionItem } from "@/lib/leads/lead-submission-store";
 import { isLeadStatus, NEW_LEAD_STATUS } from "@/lib/leads/lead-status";
 import { listMembers } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
@@ -17,6 +19,7 @@ import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
 import { LeadOwnershipCard } from "@/components/leads/lead-ownership-card";
+import { SubmissionList, type SubmissionItem } from "@/components/leads/submission-list";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 
@@ -24,6 +27,40 @@ export const metadata: Metadata = { title: "Lead · Lead Intake" };
 
 /** A phone or website that was skipped as invalid still shows what the person typed. */
 const skipped = (kind: string, raw: string | null) => (raw === null ? null : `not a valid ${kind}: ${raw}`);
+
+/** A name and its id ("Contact (form_…)"), or "Deleted …" with the id when it is gone. */
+const named = (id: string, name: string | undefined, gone: string) => `${name ?? gone} (${id})`;
+
+/** The submissions' keys, forms, connections and imports by their names: one read per kind the list names. */
+async function submissionItems(teamId: string, submissions: LeadSubmissionItem[]): Promise<SubmissionItem[]> {
+  const ids = (pick: (s: LeadSubmissionItem) => string | null) => [...new Set(submissions.flatMap((s) => pick(s) ?? []))];
+  const [keyIds, formIds, connectionIds, importIds] = [
+    ids((s) => s.apiKeyId),
+    ids((s) => s.formId),
+    ids((s) => s.connectionId),
+    ids((s) => s.importId),
+  ];
+  const [keys, forms, connections, imports] = await Promise.all([
+    keyIds.length ? listApiKeyLabels(teamId) : [],
+    webFormNames(teamId, formIds),
+    connectionIds.length ? listConnectionLabels(teamId) : [],
+    importFileNames(teamId, importIds),
+  ]);
+  const keyNames = new Map(keys.map((key) => [key.keyId, key.description]));
+  const connectionNames = new Map(connections.map((connection) => [connection.id, connection.name]));
+  const label = (s: LeadSubmissionItem): string | null => {
+    if (s.channel === "connection" && s.connectionId)
+      return named(s.connectionId, connectionNames.get(s.connectionId), "Deleted connection");
+    if (s.channel === "import" && s.importId) return named(s.importId, imports.get(s.importId), "Deleted import");
+    if (s.channel === "form" && s.formId) return named(s.formId, forms.get(s.formId), "Deleted form");
+    if (!s.apiKeyId) return null;
+    // As the lead's own key is named below: its id and description, or that it was deleted.
+    if (!keyNames.has(s.apiKeyId)) return `${s.apiKeyId} (deleted)`;
+    const description = keyNames.get(s.apiKeyId);
+    return description ? `${s.apiKeyId} (${description})` : s.apiKeyId;
+  };
+  return submissions.map((s) => ({ id: s.id, channel: s.channel, label: label(s), createdAt: s.createdAt }));
+}
 
 export default async function LeadPage({
   params,
@@ -41,13 +78,15 @@ export default async function LeadPage({
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key, formNames, connection, members] = await Promise.all([
+  const [duplicates, key, formNames, connection, members, submissions] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
     webFormNames(team.id, lead.formId ? [lead.formId] : []),
     lead.connectionId ? findConnection({ teamId: team.id, id: lead.connectionId }) : null,
     listMembers(team.id),
+    findLeadSubmissions({ teamId: team.id, leadId: lead.id }),
   ]);
+  const submissionList = await submissionItems(team.id, submissions.newest);
   const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
 
   const contact: DetailRow[] = [
@@ -121,6 +160,7 @@ export default async function LeadPage({
         <DetailCard title="Organization" rows={organization} />
         <DetailCard title="Source and attribution" rows={attribution} />
         <ExtraFields value={lead.extraFields} />
+        <SubmissionList count={submissions.count} submissions={submissionList} />
         <div className="lg:col-span-2">
           <DuplicateList
             slug={team.slug}

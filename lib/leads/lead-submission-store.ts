@@ -1,0 +1,49 @@
+import { db } from "../db/client";
+import { firstSubmissionId, type SubmissionChannel } from "./lead-write";
+
+// A lead's submissions as its page lists them (docs/leads.md "Submissions"). They are written
+// by the lead writer (lead-writer.ts) with the lead or an import's fill, moved by a merge
+// (lead-merge-store.ts) and deleted with their lead (the foreign key cascades).
+
+/** The most submissions a lead's page lists (the newest); it says how many there are in all. */
+export const SUBMISSIONS_SHOWN = 50;
+
+export type LeadSubmissionItem = {
+  id: string;
+  channel: SubmissionChannel;
+  apiKeyId: string | null;
+  formId: string | null;
+  connectionId: string | null;
+  importId: string | null;
+  createdAt: Date;
+};
+
+const CHANNELS: readonly string[] = ["api", "form", "connection", "import"] satisfies SubmissionChannel[];
+
+/**
+ * The lead's submissions, newest first (the (leadId, createdAt) index), at most `take`, and
+ * how many it has. Of submissions at the same instant (an import's batch) the lead's own
+ * first one is listed last, as it came first. The team is in the query: another team's lead
+ * has none here.
+ */
+export async function findLeadSubmissions(options: {
+  teamId: string;
+  leadId: string;
+  take?: number;
+}): Promise<{ count: number; newest: LeadSubmissionItem[] }> {
+  const where = { leadId: options.leadId, teamId: options.teamId };
+  const [count, rows] = await Promise.all([
+    db().leadSubmission.count({ where }),
+    db().leadSubmission.findMany({
+      where,
+      orderBy: { createdAt: "desc" },
+      take: options.take ?? SUBMISSIONS_SHOWN,
+      select: { id: true, channel: true, apiKeyId: true, formId: true, connectionId: true, importId: true, createdAt: true },
+    }),
+  ]);
+  const first = firstSubmissionId(options.leadId);
+  const newest = rows
+    .map((row) => ({ ...row, channel: (CHANNELS.includes(row.channel) ? row.channel : "api") as SubmissionChannel }))
+    .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || Number(a.id === first) - Number(b.id === first));
+  return { count, newest };
+}
