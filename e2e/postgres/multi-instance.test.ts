@@ -186,7 +186,7 @@ test("a secret is copied once: two processes racing for 40 secrets get each exac
   const team = await newTeam("copy");
   // One after another: the setup is not the race. Forty interactive transactions at once on a
   // pool of 10 waited past Prisma's 2 s to start one on a loaded machine (a CI run failed so).
-  const keys = [];
+  const keys: Awaited<ReturnType<typeof createApiKey>>[] = [];
   for (let i = 0; i < 40; i++) keys.push(await createApiKey({ teamId: team.id }));
   const takers = [0, 1].map(() =>
     secretTaker(
