@@ -102,7 +102,9 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
   expect((await tallyPost(url, body, secret)).status).toBe(404);
   // The lead names the connection it came through, like a key or a web form.
   await admin.goto(`/t/${team.slug}/leads/${lead.id}`);
-  await expect(admin.getByText(`Contact form (${lead.connectionId})`)).toBeVisible();
+  // The lead's facts name the connection, and so does its one submission.
+  await expect(admin.getByRole("definition").filter({ hasText: `Contact form (${lead.connectionId})` })).toBeVisible();
+  await expect(admin.getByRole("region", { name: "Submissions" })).toContainText(`Contact form (${lead.connectionId})`);
 
   const member = await signInAs(await newUser({ team, role: "member" }));
   await member.goto(`/t/${team.slug}/settings/connections`);

@@ -99,7 +99,9 @@ test("a static site's HTML form and its fetch variant create leads with the form
   await admin.goto(`/t/${team.slug}/leads`);
   await admin.getByRole("link", { name: "Ada Lovelace" }).click();
   await expect(admin.getByRole("region", { name: "Extra Fields" })).toContainText("Please call me about pricing");
-  await expect(admin.getByText(`Spring campaign (${formId})`)).toBeVisible();
+  // The lead's facts name the form, and so does its one submission.
+  await expect(admin.getByRole("definition").filter({ hasText: `Spring campaign (${formId})` })).toBeVisible();
+  await expect(admin.getByRole("region", { name: "Submissions" })).toContainText(`Spring campaign (${formId})`);
   await expect(admin.getByText("Landing page").first()).toBeVisible();
 });
 
