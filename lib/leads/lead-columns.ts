@@ -52,10 +52,10 @@ export const LEAD_COLUMNS = {
 } as const satisfies Record<string, ColumnType>;
 /**
  * Lead columns every new lead, one or an import's batch, leaves to their database defaults:
- * it is New ("new", lib/leads/lead-status.ts) and never contacted. They change afterwards
+ * it is New ("new", lib/leads/lead-status.ts), never contacted, and has not returned. They change afterwards
  * (lib/leads/lead-ownership.ts).
  */
-export const NEW_LEAD_DEFAULTED_COLUMNS = ["status", "firstContactedAt"] as const;
+export const NEW_LEAD_DEFAULTED_COLUMNS = ["status", "firstContactedAt", "returnedAt"] as const;
 /** Lead columns an API or form lead leaves to their default (null): set only by a merge, or by a CSV import; and a new lead's. */
 export const DEFAULTED_LEAD_COLUMNS = ["mergedLeadIds", "importId", ...NEW_LEAD_DEFAULTED_COLUMNS] as const;
 
