@@ -134,7 +134,8 @@ describe("findKeyForAuth and touchApiKey", () => {
       secretDigest: digestSecret(secret),
       lastUsedAt: null,
       expiresAt: null,
-      team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE" },
+      repeats: "new",
+      team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE", repeatWindowDays: 365 },
     });
     await deleteTeam(team.id);
     assert.equal((await findKeyForAuth(keyId))?.team, null);

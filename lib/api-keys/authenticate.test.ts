@@ -92,7 +92,11 @@ describe("authenticate: success", () => {
     const fresh = await createApiKey({ teamId: team.id });
     const started = Date.now();
     const result = await authenticate(headers({ "x-api-key": fresh.keyId, "X-API-SECRET": fresh.secret }), context());
-    assert.deepEqual(result, { keyId: fresh.keyId, team: { id: team.id, slug: "auth", defaultPhoneCountry: "GB" } });
+    assert.deepEqual(result, {
+      keyId: fresh.keyId,
+      repeats: "new",
+      team: { id: team.id, slug: "auth", defaultPhoneCountry: "GB", repeatWindowDays: 365 },
+    });
     const used = await lastUsedAt(fresh.keyId);
     assert.ok(used && used.getTime() >= started - 1_000 && used.getTime() <= Date.now() + 1_000, String(used));
   });

@@ -1,4 +1,6 @@
 import { AuthenticationError } from "../http/api-error";
+import type { IntakeTeam } from "../teams/intake-team";
+import type { Repeats } from "../leads/repeats";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { assertNotLockedOut, consumeKeyBudget, recordAuthFailure, recordAuthSuccess } from "../rate-limit/abuse-limits";
@@ -6,7 +8,7 @@ import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { now } from "../time/clock";
 import { secretMatches } from "./secret";
 
-export type AuthenticatedKey = { keyId: string; team: { id: string; slug: string; defaultPhoneCountry: string | null } };
+export type AuthenticatedKey = { keyId: string; team: IntakeTeam; repeats: Repeats };
 
 const KEY_ID = /^[0-9a-f]{20}$/;
 
@@ -67,5 +69,5 @@ async function verify(keyId: string | null, presentedKeyId: string, secret: stri
   }
 
   await touchApiKey(key);
-  return { keyId: key.id, team: key.team };
+  return { keyId: key.id, team: key.team, repeats: key.repeats };
 }

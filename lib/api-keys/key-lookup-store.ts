@@ -1,6 +1,8 @@
 import type Database from "better-sqlite3";
 import { pgTime, sqliteTime } from "../db/column-values";
 import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
+import type { IntakeTeam } from "../teams/intake-team";
+import { API_KEY_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../leads/repeats";
 
 // The API key's statements of the intake's hot path (spec 5), on the database driver itself
 // like the lead's transaction (lib/leads/lead-writer.ts, docs/performance.md "The intake on
@@ -11,7 +13,9 @@ export type KeyForAuth = {
   secretDigest: string;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
-  team: { id: string; slug: string; defaultPhoneCountry: string | null } | null;
+  /** What the key does with a person's repeat submission (lib/leads/repeats.ts). */
+  repeats: Repeats;
+  team: IntakeTeam | null;
 };
 
 type KeyRow = {
@@ -22,10 +26,12 @@ type KeyRow = {
   teamId: string | null;
   teamSlug: string | null;
   defaultPhoneCountry: string | null;
+  repeatWindowDays: number | null;
+  repeats: string;
 };
 
 const SQLITE = {
-  key: `SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
+  key: `SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", k."repeats", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays"
     FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = ?`,
   touchKey: `UPDATE "ApiKey" SET "lastUsedAt" = ? WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`,
 };
@@ -36,7 +42,7 @@ const POSTGRES = {
     text: `SELECT k."id", k."secretDigest",
         (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
         (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt",
-        t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
+        k."repeats", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays"
       FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = $1`,
   },
   touchKey: {
@@ -64,7 +70,16 @@ export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> 
     secretDigest: row.secretDigest,
     lastUsedAt: readDriverTime(row.lastUsedAt),
     expiresAt: readDriverTime(row.expiresAt),
-    team: row.teamId === null ? null : { id: row.teamId, slug: row.teamSlug!, defaultPhoneCountry: row.defaultPhoneCountry },
+    repeats: parseRepeats(row.repeats) ?? API_KEY_REPEATS_DEFAULT,
+    team:
+      row.teamId === null
+        ? null
+        : {
+            id: row.teamId,
+            slug: row.teamSlug!,
+            defaultPhoneCountry: row.defaultPhoneCountry,
+            repeatWindowDays: Number(row.repeatWindowDays),
+          },
   };
 }
 

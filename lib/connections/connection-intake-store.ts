@@ -3,6 +3,7 @@ import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
 import type { BuilderId } from "./builders";
 import type { ConnectionForIntake } from "./connection-store";
 import type { AnswerOverrides } from "./map-answers";
+import { parseRepeats } from "../leads/repeats";
 
 // The connection's statements of the intake's hot path (POST /api/connections/<token>), on
 // the database driver itself like the API key's (lib/api-keys/key-lookup-store.ts) and the
@@ -21,16 +22,18 @@ type ConnectionRow = {
   teamId: string;
   teamSlug: string;
   defaultPhoneCountry: string | null;
+  repeatWindowDays: number;
+  repeats: string;
 };
 
 const SELECT_CONNECTION = `SELECT c."id", c."builder", c."enabled", c."signingSecretCiphertext", c."mapping", c."tokenDigest",
-    c."previousTokenExpiresAt", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry"
+    c."previousTokenExpiresAt", c."repeats", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays"
   FROM "Connection" c JOIN "Team" t ON t."id" = c."teamId"`;
 
 const SQLITE = {
   // Two unique indexes, one each: an OR of two index lookups.
   connection: `${SELECT_CONNECTION} WHERE c."tokenDigest" = ? OR c."previousTokenDigest" = ? LIMIT 2`,
-  deliveredLead: `SELECT "leadId" FROM "ConnectionDelivery" WHERE "connectionId" = ? AND "submissionId" = ?`,
+  deliveredLead: `SELECT "leadId", "status" FROM "ConnectionDelivery" WHERE "connectionId" = ? AND "submissionId" = ?`,
 };
 
 const POSTGRES = {
@@ -43,7 +46,7 @@ const POSTGRES = {
   },
   deliveredLead: {
     name: "intake_delivered_lead",
-    text: `SELECT "leadId" FROM "ConnectionDelivery" WHERE "connectionId" = $1 AND "submissionId" = $2`,
+    text: `SELECT "leadId", "status" FROM "ConnectionDelivery" WHERE "connectionId" = $1 AND "submissionId" = $2`,
   },
 } as const;
 
@@ -84,7 +87,14 @@ export async function findConnectionForIntake(digest: string, now: Date): Promis
     enabled: row.enabled === true || row.enabled === 1 || row.enabled === 1n,
     signingSecretCiphertext: row.signingSecretCiphertext,
     mapping: readMapping(row.mapping),
-    team: { id: row.teamId, slug: row.teamSlug, defaultPhoneCountry: row.defaultPhoneCountry },
+    // A connection made before issue 41 kept "new" (the migration); the column is never anything else.
+    repeats: parseRepeats(row.repeats) ?? "new",
+    team: {
+      id: row.teamId,
+      slug: row.teamSlug,
+      defaultPhoneCountry: row.defaultPhoneCountry,
+      repeatWindowDays: Number(row.repeatWindowDays),
+    },
   };
 }
 
@@ -93,16 +103,17 @@ function isStillValid(row: ConnectionRow, now: Date): boolean {
   return until !== null && until > now;
 }
 
-/** The lead a submission already made, if it made one. */
-export async function findDeliveredLead(options: { connectionId: string; submissionId: string }): Promise<string | null> {
+/** The lead a submission already made or was added to (its log row's status 200, lib/leads/lead-write.ts writtenStatus), if any. */
+export async function findDeliveredLead(options: { connectionId: string; submissionId: string }): Promise<DeliveredLead | null> {
   const d = await driver();
   const row =
     d.provider === "sqlite"
       ? await d.run(
-          (database) =>
-            statementsOf(database).deliveredLead.get(options.connectionId, options.submissionId) as { leadId: string | null } | undefined,
+          (database) => statementsOf(database).deliveredLead.get(options.connectionId, options.submissionId) as DeliveredRow | undefined,
         )
-      : (await d.pool.query<{ leadId: string | null }>({ ...POSTGRES.deliveredLead, values: [options.connectionId, options.submissionId] }))
-          .rows[0];
-  return row?.leadId ?? null;
+      : (await d.pool.query<DeliveredRow>({ ...POSTGRES.deliveredLead, values: [options.connectionId, options.submissionId] })).rows[0];
+  return row?.leadId ? { leadId: row.leadId, added: Number(row.status) === 200 } : null;
 }
+
+type DeliveredRow = { leadId: string | null; status: number | null };
+export type DeliveredLead = { leadId: string; added: boolean };

@@ -1,3 +1,5 @@
+import type { IntakeTeam } from "../teams/intake-team";
+import { parseRepeats, type Repeats } from "../leads/repeats";
 import { db, type Tx } from "../db/client";
 import type { BuilderId } from "./builders";
 import type { AnswerOverrides } from "./map-answers";
@@ -13,7 +15,9 @@ export type ConnectionForIntake = {
   enabled: boolean;
   signingSecretCiphertext: string | null;
   mapping: AnswerOverrides;
-  team: { id: string; slug: string; defaultPhoneCountry: string | null };
+  /** What the connection does with a person's repeat submission (lib/leads/repeats.ts). */
+  repeats: Repeats;
+  team: IntakeTeam;
 };
 
 export type ConnectionView = {
@@ -50,13 +54,14 @@ export const INTAKE_SELECT = {
   enabled: true,
   signingSecretCiphertext: true,
   mapping: true,
-  team: { select: { id: true, slug: true, defaultPhoneCountry: true } },
+  repeats: true,
+  team: { select: { id: true, slug: true, defaultPhoneCountry: true, repeatWindowDays: true } },
 } as const;
 
 export function intakeView(
-  row: Omit<ConnectionForIntake, "builder" | "mapping"> & { builder: string; mapping: unknown },
+  row: Omit<ConnectionForIntake, "builder" | "mapping" | "repeats"> & { builder: string; mapping: unknown; repeats: string },
 ): ConnectionForIntake {
-  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping) };
+  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping), repeats: parseRepeats(row.repeats) ?? "new" };
 }
 
 function view({

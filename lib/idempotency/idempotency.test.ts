@@ -4,7 +4,7 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { createApiKey } from "../api-keys/api-key-changes";
 import { db } from "../db/client";
 import { ApiError } from "../http/api-error";
-import { createLead, leadCreatedBody } from "../leads/create-lead";
+import { createLead, leadResultBody } from "../leads/create-lead";
 import { countLeads } from "../leads/lead-store";
 import { parseLeadInput } from "../leads/parse-lead-input";
 import { createTeam } from "../teams/team-store";
@@ -30,9 +30,9 @@ function creator(team: { id: string; defaultPhoneCountry: null }, name: string, 
       team,
       apiKeyId: null,
       input: parseLeadInput([["name", name]]),
-      claim: claim && { ...claim, response: (r) => ({ status: 201, body: JSON.stringify(leadCreatedBody(r)) }) },
+      claim: claim && { ...claim, response: (r) => ({ status: 201, body: JSON.stringify(leadResultBody(r)) }) },
     });
-    return { status: 201, body: JSON.stringify(leadCreatedBody(result)) };
+    return { status: 201, body: JSON.stringify(leadResultBody(result)) };
   };
 }
 

@@ -10,12 +10,12 @@ import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { leadFromInput } from "../leads/create-lead";
 import { findLeadsByContact } from "../leads/duplicate-store";
-import type { NewLead } from "../leads/new-lead";
+import { contactKeys, matchOf, newestByKey } from "../leads/repeat-match";
 import { intakeBusy } from "../operations/intake-activity";
 import { resolveLeadSource, type LeadSource } from "../teams/lead-sources";
 import { workspaceCurrency } from "../workspace/settings";
 import { openCsv, type CsvDelimiter, type CsvEncoding, type CsvRecord } from "./csv-file";
-import { fillEmpty } from "./fill-empty";
+import { fillEmpty } from "../leads/fill-empty";
 import { rowInput } from "./import-row";
 import { BatchFencedError, commitBatch, type Batch, type BatchLead, type ImportedLead, type LeadFill } from "./commit-batch";
 import { finishImport, markRunning, type ImportRecord } from "./import-store";
@@ -68,14 +68,6 @@ function sourceResolver(teamId: string, chosen: LeadSource | null) {
 
 type Prepared = { row: number; lead: ImportedLead; keys: string[] };
 
-function contactKeys(lead: NewLead): string[] {
-  return [
-    lead.email ? `e:${lead.email.toLowerCase()}` : null,
-    lead.phone ? `p:${lead.phone}` : null,
-    lead.mobileNo ? `p:${lead.mobileNo}` : null,
-  ].filter((key): key is string => key !== null);
-}
-
 /** The batch's leads sorted into new ones, fills of earlier leads and skipped rows, by the duplicates mode. */
 async function sortDuplicates(
   record: ImportRecord,
@@ -88,20 +80,15 @@ async function sortDuplicates(
     for (const key of p.keys) (key.startsWith("e:") ? emails : numbers).add(key.slice(2));
   }
   // Leads stored before this batch: this import's earlier batches and everything else.
-  const existing = new Map<string, string>();
-  for (const lead of await findLeadsByContact(record.teamId, { emails: [...emails], numbers: [...numbers] })) {
-    for (const key of contactKeys({ email: lead.emailKey, phone: lead.phone, mobileNo: lead.mobileNo } as NewLead)) {
-      if (!existing.has(key)) existing.set(key, lead.id);
-    }
-  }
+  const existing = newestByKey(await findLeadsByContact(record.teamId, { emails: [...emails], numbers: [...numbers] }));
   const leads: BatchLead[] = [];
   const inBatch = new Map<string, number>();
   const fills: LeadFill[] = [];
   const filledPending: Batch["filledPending"] = [];
   let skipped = 0;
   for (const p of prepared) {
-    const stored = p.keys.map((key) => existing.get(key)).find((id) => id !== undefined);
-    const pending = p.keys.map((key) => inBatch.get(key)).find((index) => index !== undefined);
+    const stored = matchOf(p.keys, existing)?.id;
+    const pending = matchOf(p.keys, inBatch) ?? undefined;
     if (stored === undefined && pending === undefined) {
       for (const key of p.keys) inBatch.set(key, leads.length);
       leads.push(p.lead);

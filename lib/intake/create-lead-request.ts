@@ -4,7 +4,7 @@ import { toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
 import { readFields } from "../http/read-body";
 import { fingerprint, idempotencyKeyFrom, runIdempotently } from "../idempotency/idempotency";
-import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
+import { leadResultBody, leadResultStatus, type CreateLeadResult } from "../leads/create-lead";
 import { LIMITS } from "../leads/lead-input-schema";
 import { parseLeadInput } from "../leads/parse-lead-input";
 import { recordRefused, recordReplayed, type RequestLogDraft } from "../request-log/request-log";
@@ -14,7 +14,8 @@ import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
 // body, create the lead (at most once per Idempotency-Key), and write what happened to
 // the key's request log: a created lead in its own transaction, a refusal in one insert.
 
-const created = (result: CreateLeadResult) => ({ status: 201, body: JSON.stringify(leadCreatedBody(result)) });
+/** 201 and the new lead, or 200 and the person's lead the key's "add" setting joined it to. */
+const saved = (result: CreateLeadResult) => ({ status: leadResultStatus(result), body: JSON.stringify(leadResultBody(result)) });
 
 export async function createLeadFromRequest(request: Request, context: RequestContext): Promise<Response> {
   const draft: RequestLogDraft = { context, contentType: request.headers.get("content-type") };
@@ -29,7 +30,7 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
     }
     throw error;
   }
-  const channel: IntakeChannel = { team: key.team, apiKeyId: key.keyId, formId: null };
+  const channel: IntakeChannel = { team: key.team, apiKeyId: key.keyId, formId: null, repeats: key.repeats };
 
   try {
     await spendKeyBudget(context, key);
@@ -39,7 +40,7 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
     const outcome = await runIdempotently(
       idempotencyKey === null ? null : { apiKeyId: key.keyId, key: idempotencyKey, fingerprint: fingerprint("create_lead", fields) },
       context,
-      async (claim) => created(await storeLead(draft, channel, input, { claim: claim && { claim, response: created } })),
+      async (claim) => saved(await storeLead(draft, channel, input, { claim: claim && { claim, response: saved } })),
     );
     if (outcome.replayed) await recordReplayed(draft, logTarget(channel), outcome);
     return new Response(outcome.body, {

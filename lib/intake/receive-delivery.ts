@@ -4,7 +4,7 @@ import { MAX_ANSWERS_PER_DELIVERY, TooManyAnswers, UnknownPayload } from "../con
 import { BUILDERS, DELIVERY_READ_OPTIONS, keptBody, secretOptional, type BuilderId } from "../connections/builders";
 import { countRepeat, findKeptDelivery, keptBytesOf, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
 import { logFull, roomToKeep, tooManyAnswers } from "../connections/kept-deliveries";
-import { findConnectionForIntake, findDeliveredLead } from "../connections/connection-intake-store";
+import { findConnectionForIntake, findDeliveredLead, type DeliveredLead } from "../connections/connection-intake-store";
 import type { ConnectionForIntake } from "../connections/connection-store";
 import { isConnectionToken, signingSecretContext, tokenDigest } from "../connections/connection-token";
 import { mapAnswers } from "../connections/map-answers";
@@ -12,7 +12,7 @@ import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-er
 import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
 import { readBody, type ReadBody } from "../http/read-body";
-import { leadCreatedBody, type CreateLeadResult } from "../leads/create-lead";
+import { leadResultBody, leadResultStatus, type CreateLeadResult } from "../leads/create-lead";
 import { refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
 import { spendConnectionBudget, spendSignatureFailure } from "../web-forms/form-limits";
@@ -44,7 +44,7 @@ export const NEEDS_MAPPING = "Delivery kept, no lead made yet: it needs mapping"
 export const CONNECTION_BODY_BYTES = 256 * 1024;
 
 export type DeliveryResult =
-  { kind: "created"; result: CreateLeadResult } | { kind: "repeat"; leadId: string } | { kind: "needs_mapping"; reason: string };
+  { kind: "created"; result: CreateLeadResult } | ({ kind: "repeat" } & DeliveredLead) | { kind: "needs_mapping"; reason: string };
 
 /** A delivery's result and the builder it came from (how it is answered: deliveryResponse). */
 export type Received = DeliveryResult & { builder: BuilderId };
@@ -141,7 +141,13 @@ async function leadFromBody(
     await recordUnmade(row);
     return { kind: "needs_mapping", reason };
   }
-  const channel: IntakeChannel = { team: connection.team, apiKeyId: null, formId: null, connectionId: connection.id };
+  const channel: IntakeChannel = {
+    team: connection.team,
+    apiKeyId: null,
+    formId: null,
+    connectionId: connection.id,
+    repeats: connection.repeats,
+  };
   try {
     const result = await storeLead({ context, contentType: body.contentType }, channel, input, {
       delivery: { id: newDeliveryId(), ...key, answers, repeated: () => new RepeatedSubmission() },
@@ -151,16 +157,16 @@ async function leadFromBody(
     // The submission made its lead before (the builder's retry) or meanwhile (a concurrent
     // retry, another instance): its transaction rolled back, the first lead is the answer.
     if (!(error instanceof RepeatedSubmission)) throw error;
-    const leadId = await findDeliveredLead(key);
-    if (!leadId) throw error;
-    return repeat(key, leadId);
+    const made = await findDeliveredLead(key);
+    if (!made) throw error;
+    return repeat(key, made);
   }
 }
 
 /** Counts another attempt of a submission that made its lead, and answers that lead. */
-async function repeat(key: { connectionId: string; submissionId: string }, leadId: string): Promise<DeliveryResult> {
+async function repeat(key: { connectionId: string; submissionId: string }, made: DeliveredLead): Promise<DeliveryResult> {
   await countRepeat({ ...key, at: appNow() });
-  return { kind: "repeat", leadId };
+  return { kind: "repeat", ...made };
 }
 
 /**
@@ -273,9 +279,11 @@ export function deliveryResponse(delivered: Received): Response {
   const status = (usual: number) => (BUILDERS[delivered.builder].onlyOk200 ? 200 : usual);
   switch (delivered.kind) {
     case "created":
-      return jsonResponse(leadCreatedBody(delivered.result), status(201));
+      return jsonResponse(leadResultBody(delivered.result), status(leadResultStatus(delivered.result)));
     case "repeat":
-      return jsonResponse(leadCreatedBody({ leadId: delivered.leadId, skipped: [] }), 200, { "Idempotent-Replayed": "true" });
+      return jsonResponse(leadResultBody({ leadId: delivered.leadId, skipped: [], added: delivered.added }), 200, {
+        "Idempotent-Replayed": "true",
+      });
     case "needs_mapping":
       return jsonResponse({ success: true, lead_id: null, message: `${NEEDS_MAPPING}: ${delivered.reason}` }, status(202));
   }

@@ -4,7 +4,10 @@ import { createLead, type CreateLeadResult } from "../leads/create-lead";
 import type { LeadWrite } from "../leads/lead-writer";
 import type { LeadInput } from "../leads/parse-lead-input";
 import type { LeadSource } from "../teams/lead-sources";
+import type { Repeats } from "../leads/repeats";
+import type { IntakeTeam } from "../teams/intake-team";
 import { metrics } from "../operations/metrics";
+import { now } from "../time/clock";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
@@ -15,7 +18,9 @@ import type { RequestTarget } from "../request-log/request-log-store";
 
 /** Where a lead is sent: the team, and the key, the form or the connection that received it. */
 export type IntakeChannel = {
-  team: { id: string; slug: string; defaultPhoneCountry: string | null };
+  team: IntakeTeam;
+  /** What the channel does with a submission of a person who has a lead (lib/leads/repeats.ts). */
+  repeats: Repeats;
   apiKeyId: string | null;
   formId: string | null;
   /** A form builder's connection: its deliveries are logged in its own log, not the request log. */
@@ -41,6 +46,15 @@ export type StoreExtras = {
   delivery?: LeadWrite["delivery"];
 };
 
+/** The repeat rule of a channel at `at`: set to "add" and the team's window open (days > 0), leads last submitted since then join. */
+export function repeatOf(channel: IntakeChannel, at: Date): LeadWrite["repeat"] {
+  const days = channel.team.repeatWindowDays;
+  if (channel.repeats !== "add" || days <= 0) return null;
+  return { since: new Date(at.getTime() - days * DAY_MS) };
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 export async function storeLead(
   draft: RequestLogDraft,
   channel: IntakeChannel,
@@ -61,8 +75,9 @@ export async function storeLead(
     spentChallenge: extras.spentChallenge,
     admit: extras.admit,
     delivery: extras.delivery,
+    repeat: repeatOf(channel, now()),
   });
   if (!channel.connectionId) createdCommitted(logTarget(channel));
-  metrics().leadsCreated.inc({ team: channel.team.slug });
+  if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });
   return result;
 }

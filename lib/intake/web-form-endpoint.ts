@@ -2,7 +2,7 @@ import { env } from "../env";
 import { ApiError } from "../http/api-error";
 import { errorResponse, jsonResponse, toApiError } from "../http/envelope";
 import { requestContext } from "../http/request-context";
-import { LEAD_CREATED, leadCreatedBody } from "../leads/create-lead";
+import { LEAD_CREATED, leadResultBody, leadResultStatus } from "../leads/create-lead";
 import { requestOrigin } from "../web-forms/allowed-origins";
 import { formChallenge } from "../web-forms/challenge";
 import { spendChallengeBudget } from "../web-forms/form-limits";
@@ -71,10 +71,11 @@ export async function answerFormPost(request: Request, formId: string): Promise<
       successStatus: json ? 201 : 303,
     });
     if (json) {
-      // Spam is answered like a stored lead, without a lead id: nothing was stored.
-      const body =
-        submission.kind === "created" ? leadCreatedBody(submission.result) : { success: true, lead_id: null, message: LEAD_CREATED };
-      response = jsonResponse(body, 201);
+      // Spam is answered like a new lead, without a lead id: nothing was stored.
+      response =
+        submission.kind === "created"
+          ? jsonResponse(leadResultBody(submission.result), leadResultStatus(submission.result))
+          : jsonResponse({ success: true, lead_id: null, message: LEAD_CREATED }, 201);
     } else {
       const location = form.successUrl ?? `${ownOrigin(request)}/f/${form.id}/thanks`;
       response = new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });

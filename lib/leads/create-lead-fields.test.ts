@@ -88,6 +88,7 @@ describe("createLead stores every field by the rules", async () => {
       ownerId: null,
       assignedAt: null,
       firstContactedAt: null,
+      returnedAt: null,
     });
     assert.match(leadId, /^CRM-LEAD-\d{5,}$/);
   });

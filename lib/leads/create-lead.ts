@@ -2,7 +2,7 @@ import { env } from "../env";
 import { wakeDeliveries } from "../jobs/wake";
 import { now } from "../time/clock";
 import type { LeadSource } from "../teams/lead-sources";
-import { writeLead, type LeadFields, type LeadWrite } from "./lead-writer";
+import { writeLead, writtenStatus, type LeadFields, type LeadWrite } from "./lead-writer";
 import type { NewLead } from "./new-lead";
 import { splitName } from "./name";
 import type { LeadInput } from "./parse-lead-input";
@@ -12,19 +12,26 @@ import { parseWebsite } from "./website";
 /** A field that is skipped, not refused, when its value is unreadable (spec 2.1 for phones). */
 export type SkippableField = "phone" | "mobile_no" | "website";
 
-export type CreateLeadResult = { leadId: string; skipped: SkippableField[] };
+/** A submission stored: the lead it made, or the person's lead it was `added` to (a channel set to "add"), and the fields skipped. */
+export type CreateLeadResult = { leadId: string; skipped: SkippableField[]; added: boolean };
 
 export const LEAD_CREATED = "Lead created successfully";
+/** The message of a submission added to the person's lead (issue 41: the spec's envelope, this message, 200). */
+export const LEAD_UPDATED = "Lead updated successfully";
 
-/** The success message of spec 4.1, with the suffix naming skipped fields. */
-export function successMessage(skipped: readonly SkippableField[]): string {
-  return skipped.length ? `${LEAD_CREATED} (skipped invalid fields: ${skipped.join(", ")})` : LEAD_CREATED;
+/** The success message of spec 4.1 (or, for a submission added to a lead, its "updated" twin), with the suffix naming skipped fields. */
+export function successMessage(skipped: readonly SkippableField[], added = false): string {
+  const message = added ? LEAD_UPDATED : LEAD_CREATED;
+  return skipped.length ? `${message} (skipped invalid fields: ${skipped.join(", ")})` : message;
 }
 
-/** The spec 4.1 success body. */
-export function leadCreatedBody(result: CreateLeadResult) {
-  return { success: true as const, lead_id: result.leadId, message: successMessage(result.skipped) };
+/** The spec 4.1 success body, naming the lead made or added to. */
+export function leadResultBody(result: CreateLeadResult) {
+  return { success: true as const, lead_id: result.leadId, message: successMessage(result.skipped, result.added) };
 }
+
+/** The status of a stored submission: 201 a new lead, 200 added to the person's lead. */
+export const leadResultStatus = (result: CreateLeadResult) => writtenStatus(result.added);
 
 /** Where a lead came from: the key or the web form that created it. */
 export type LeadOrigin = { apiKeyId: string | null; formId?: string | null; connectionId?: string | null };
@@ -125,7 +132,7 @@ export async function createLead(
     } | null;
     /** Runs once the lead passed every rule, before it is written; throws to refuse it (a web form's budget). */
     admit?: () => Promise<void>;
-  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery">,
+  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery" | "repeat">,
 ): Promise<CreateLeadResult> {
   const { team, input } = options;
   const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null, connectionId: options.connectionId ?? null };
@@ -135,14 +142,15 @@ export async function createLead(
     lead,
     source: options.source ? { chosen: options.source } : { requested: input.source },
     requestLog: options.requestLog,
-    claim: options.claim ? { ...options.claim, response: (leadId) => options.claim!.response({ leadId, skipped }) } : null,
+    claim: options.claim ? { ...options.claim, response: (leadId, added) => options.claim!.response({ leadId, skipped, added }) } : null,
     spentChallenge: options.spentChallenge,
     delivery: options.delivery,
+    repeat: options.repeat,
     events: { origin, emails: Boolean(env().SMTP_URL) },
     // The app's clock (a test server's may be moved): assignment rules read members' hours at it.
     now: now(),
   };
   const written = await writeLead(write);
   if (written.jobs) wakeDeliveries();
-  return { leadId: written.leadId, skipped };
+  return { leadId: written.leadId, skipped, added: written.added };
 }

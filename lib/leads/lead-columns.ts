@@ -156,6 +156,39 @@ export function insertSql(
     .join(", ")})`;
 }
 
+/** A one-row UPDATE of `columns` of `table` by its id (the last parameter), each value written by `placeholder`. */
+export function updateByIdSql(
+  table: string,
+  columns: Record<string, ColumnType>,
+  placeholder: (i: number, type: ColumnType) => string,
+): string {
+  const names = Object.keys(columns);
+  const set = names.map((name, i) => `${quoteName(name)} = ${placeholder(i, columns[name]!)}`).join(", ");
+  return `UPDATE ${quoteName(table)} SET ${set} WHERE "id" = ${placeholder(names.length, "text")}`;
+}
+
+/**
+ * The team's leads with an email (lower-cased) or an E.164 number (as phone or mobile), most
+ * recent first, at most 100 (a person with more is a data problem; the most recent are the
+ * ones that match): a repeat submission's candidates (lib/leads/repeat-match.ts). Each
+ * branch names the team, so both databases read three indexes ([teamId, emailKey],
+ * [teamId, phone], [teamId, mobileNo]), never the team's leads. Parameters: team, email,
+ * two numbers (the same one twice when there is one; null for none).
+ */
+export function repeatCandidatesSql(
+  columns: readonly string[],
+  p: { team: string; email: string; n1: string; n2: string },
+  options: { time: (column: string) => string; forUpdate: boolean },
+): string {
+  const time = new Set(["createdAt", "returnedAt"]);
+  const select = columns.map((name) => (time.has(name) ? `${options.time(quoteName(name))} AS ${quoteName(name)}` : quoteName(name)));
+  return `SELECT ${select.join(", ")} FROM "Lead"
+    WHERE ("teamId" = ${p.team} AND "emailKey" = ${p.email})
+       OR ("teamId" = ${p.team} AND "phone" IN (${p.n1}, ${p.n2}))
+       OR ("teamId" = ${p.team} AND "mobileNo" IN (${p.n1}, ${p.n2}))
+    ORDER BY "seq" DESC LIMIT 100${options.forUpdate ? " FOR UPDATE" : ""}`;
+}
+
 /**
  * Parameters per statement. SQLite: 999, the limit of SQLite builds before 3.32 (this one,
  * 3.49, takes 32,766 and a raw query through Prisma's adapter passes them; 999 was kept,

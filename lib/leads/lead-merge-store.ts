@@ -98,6 +98,26 @@ export function findMergeRows(tx: Tx, teamId: string, ids: readonly string[]): P
 /** Moves the submissions of the merged leads to the survivor inside `tx`, before the merged rows go (they would take theirs with them). */
 export async function moveSubmissions(tx: Tx, teamId: string, mergedIds: readonly string[], survivorId: string): Promise<void> {
   await tx.leadSubmission.updateMany({ where: { teamId, leadId: { in: [...mergedIds] } }, data: { leadId: survivorId } });
+  await markReturned(tx, [survivorId]);
+}
+
+/**
+ * Sets each lead's returnedAt (lib/leads/repeat-match.ts lastSubmittedAt) to its latest
+ * submission when it holds more than one: after a merge gathered them, or an import's rows
+ * filled it. Leads with one keep null.
+ */
+export async function markReturned(tx: Tx, leadIds: readonly string[]): Promise<void> {
+  if (!leadIds.length) return;
+  const latest = await tx.leadSubmission.groupBy({
+    by: ["leadId"],
+    where: { leadId: { in: [...leadIds] } },
+    _count: { _all: true },
+    _max: { createdAt: true },
+  });
+  for (const { leadId, _count, _max } of latest) {
+    if (_count._all > 1 && _max.createdAt)
+      await tx.lead.update({ where: { id: leadId }, data: { returnedAt: _max.createdAt }, select: { id: true } });
+  }
 }
 
 /** Deletes the merged leads of the team inside `tx`; returns how many were there. */

@@ -155,10 +155,11 @@ export async function refoldSearchKeys(afterSeq: number, take = 1_000): Promise<
   return { lastSeq: rows.length === take ? rows.at(-1)!.seq : null, updated };
 }
 
-/** Up to `take` ids of the team's leads created before `cutoff`, oldest first (the (teamId, createdAt) index). */
+/** Up to `take` ids of the team's leads whose last submission is before `cutoff` (created and returned before it), oldest first (the (teamId, createdAt) index). */
 export async function expiredLeadIds(teamId: string, cutoff: Date, take: number): Promise<string[]> {
   const rows = await db().lead.findMany({
-    where: { teamId, createdAt: { lt: cutoff } },
+    // Its last submission before the cutoff: created before it, and not returned since (issue 41).
+    where: { teamId, createdAt: { lt: cutoff }, OR: [{ returnedAt: null }, { returnedAt: { lt: cutoff } }] },
     orderBy: { createdAt: "asc" },
     take,
     select: { id: true },

@@ -2,11 +2,15 @@ import { randomUUID } from "node:crypto";
 import type { NewJob } from "../jobs/job-store";
 import { assignedEmailJob } from "../notifications/assignment-email";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
+import type { ColumnType } from "../db/column-values";
+import { readDriverTime } from "../db/driver";
 import type { BodyEncoding } from "../request-log/request-log-store";
 import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
 import type { LeadOrigin, LeadOwner } from "../webhooks/lead-created-event";
 import { formatLeadId } from "./lead-id";
+import { fillEmpty, type Fillable } from "./fill-empty";
 import { searchKeys, type NewLead } from "./new-lead";
+import { contactLookup, pickRepeatLead, type MatchCandidate } from "./repeat-match";
 
 // What the lead writer (lib/leads/lead-writer.ts) writes, and the rules its SQLite and
 // PostgreSQL statements share: the counter ids come from, the id format, the fall-back to
@@ -39,8 +43,13 @@ export type LeadWrite = {
   source: { chosen: LeadSource } | { requested: string | undefined };
   /** The request-log row of the created lead (status 201), when the lead came over HTTP. */
   requestLog?: { apiKeyId: string | null; formId: string | null; ip: string | null; encoding: BodyEncoding } | null;
-  /** An Idempotency-Key claim, completed with the response for the new lead id. */
-  claim?: { id: string; token: string; response: (leadId: string) => { status: number; body: string }; lost: () => Error } | null;
+  /** An Idempotency-Key claim, completed with the response for the lead (new, or `added` to). */
+  claim?: {
+    id: string;
+    token: string;
+    response: (leadId: string, added: boolean) => { status: number; body: string };
+    lost: () => Error;
+  } | null;
   /** A proof-of-work solution, spent once. */
   spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
   /**
@@ -50,11 +59,26 @@ export type LeadWrite = {
   delivery?: { id: string; connectionId: string; submissionId: string; answers: unknown; repeated: () => Error } | null;
   /** What the "lead created" event says created the lead, and whether emails are sent (SMTP set). */
   events: { origin: LeadOrigin; emails: boolean };
+  /**
+   * A channel set to "add" (lib/leads/repeats.ts): the person's lead (lib/leads/repeat-match.ts)
+   * whose last submission is at or after `since` takes this submission instead of a new lead
+   * being made (joinedLeadValues). Null or absent: a new lead.
+   */
+  repeat?: { since: Date } | null;
   now: Date;
 };
 
-/** The lead written: its id, source, currency, the owner routing gave it (null: unassigned), its outbox rows' count. */
-export type LeadWritten = { leadId: string; source: LeadSource; currency: string; ownerId: string | null; jobs: number };
+/**
+ * What was written: a new lead (its id, source, currency, the owner routing gave it, null:
+ * unassigned) or the person's lead the submission joined (`added`, its owner kept); and the
+ * count of outbox rows.
+ */
+export type LeadWritten =
+  | { added: false; leadId: string; source: LeadSource; currency: string; ownerId: string | null; jobs: number }
+  | { added: true; leadId: string; ownerId: string | null; jobs: number };
+
+/** The HTTP status of a written submission: 201 a new lead, 200 one added to the person's lead. */
+export const writtenStatus = (added: boolean) => (added ? 200 : 201);
 
 /** One lead's outcome in a group commit: what was written, or the error that rolled it back alone. */
 export type BatchOutcome = { written: LeadWritten } | { error: unknown };
@@ -62,8 +86,8 @@ export type BatchOutcome = { written: LeadWritten } | { error: unknown };
 /** Thrown inside the transaction when the team has no API source yet (lead-writer.ts makes it, then writes again). */
 export class MissingApiSource extends Error {}
 
-/** The delivery's log row for the lead `leadId` (CONNECTION_DELIVERY_COLUMNS). */
-export function deliveryRow(write: LeadWrite, leadId: string) {
+/** The delivery's log row for the lead `leadId`, made or `added` to (CONNECTION_DELIVERY_COLUMNS). */
+export function deliveryRow(write: LeadWrite, leadId: string, added = false) {
   const delivery = write.delivery!;
   return {
     id: delivery.id,
@@ -71,7 +95,7 @@ export function deliveryRow(write: LeadWrite, leadId: string) {
     teamId: write.lead.teamId,
     submissionId: delivery.submissionId,
     outcome: "created",
-    status: 201,
+    status: writtenStatus(added),
     leadId,
     answers: delivery.answers,
     createdAt: write.now,
@@ -95,6 +119,11 @@ export function sourceKeys(source: LeadWrite["source"]): [string, string] | null
 /** Of the team's sources found by sourceKeys, the one the lead gets. */
 export function pickSource<T extends { nameKey: string }>(found: readonly T[], [wanted, api]: [string, string]): T | undefined {
   return found.find((row) => row.nameKey === wanted) ?? found.find((row) => row.nameKey === api);
+}
+
+/** The request-log row of a submission over HTTP (status 201 a new lead, 200 added to one). */
+export function requestLogRow(write: LeadWrite, leadId: string, added: boolean) {
+  return { ...write.requestLog!, teamId: write.lead.teamId, createdAt: write.now, status: writtenStatus(added), leadId, error: null };
 }
 
 /** A lead's stored row: its fields, their search keys, its id from its seq, its time. */
@@ -224,4 +253,105 @@ export function outboxJobs(
     jobs.push(assignedEmailJob({ teamId: write.lead.teamId, userId: event.owner.id, leadId: event.leadId, at: write.now }));
   }
   return jobs;
+}
+
+/** A stored lead as the add path reads it: what matching, the window and the fill need. */
+export type StoredLead = MatchCandidate &
+  Fillable & {
+    firstName: string;
+    organization: string;
+    createdAt: Date;
+    returnedAt: Date | null;
+    ownerId: string | null;
+    extraFields: Record<string, unknown>;
+  };
+
+/** The columns of a stored lead the add path selects (StoredLead's). */
+export const STORED_LEAD_COLUMNS = [
+  "id",
+  "seq",
+  "emailKey",
+  "firstName",
+  "organization",
+  "createdAt",
+  "returnedAt",
+  "ownerId",
+  "lastName",
+  "email",
+  "phone",
+  "phoneCountryCode",
+  "phoneNational",
+  "mobileNo",
+  "mobileCountryCode",
+  "mobileNational",
+  "jobTitle",
+  "website",
+  "territory",
+  "industry",
+  "annualRevenue",
+  "noOfEmployees",
+  "utmSource",
+  "utmMedium",
+  "utmCampaign",
+  "utmTerm",
+  "utmContent",
+  "extraFields",
+] as const satisfies readonly (keyof StoredLead)[];
+
+/** The columns a submission that joins a lead writes (all of them: one statement; a field it does not fill keeps its value). */
+export const JOINED_LEAD_COLUMNS = {
+  lastName: "text",
+  email: "text",
+  emailKey: "text",
+  nameKey: "text",
+  lastNameKey: "text",
+  phone: "text",
+  phoneCountryCode: "text",
+  phoneNational: "text",
+  mobileNo: "text",
+  mobileCountryCode: "text",
+  mobileNational: "text",
+  jobTitle: "text",
+  website: "text",
+  territory: "text",
+  industry: "text",
+  annualRevenue: "text",
+  noOfEmployees: "text",
+  utmSource: "text",
+  utmMedium: "text",
+  utmCampaign: "text",
+  utmTerm: "text",
+  utmContent: "text",
+  extraFields: "json",
+  returnedAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+
+/** A candidate row as a driver read it (STORED_LEAD_COLUMNS): times as readDriverTime takes them, extraFields as JSON text or parsed. */
+export function storedLead(row: Record<string, unknown>): StoredLead {
+  const extra = typeof row.extraFields === "string" ? (JSON.parse(row.extraFields) as unknown) : row.extraFields;
+  return {
+    ...(row as Omit<StoredLead, "seq" | "createdAt" | "returnedAt" | "extraFields">),
+    seq: Number(row.seq),
+    createdAt: readDriverTime(row.createdAt)!,
+    returnedAt: readDriverTime(row.returnedAt),
+    extraFields: extra && typeof extra === "object" && !Array.isArray(extra) ? (extra as Record<string, unknown>) : {},
+  };
+}
+
+/** How the stores look a submission's person up: its lower-cased email and its numbers; null when it has neither (it never matches). */
+export function repeatLookup(write: LeadWrite): { email: string | null; numbers: string[] } | null {
+  if (!write.repeat) return null;
+  const lookup = contactLookup(write.lead);
+  return lookup.email || lookup.numbers.length ? lookup : null;
+}
+
+/** Of the leads found by repeatLookup, the one the submission joins (the team's window applied); null: a new lead. */
+export function repeatTarget(write: LeadWrite, found: readonly StoredLead[]): StoredLead | null {
+  return write.repeat ? pickRepeatLead(write.lead, found, write.repeat.since) : null;
+}
+
+/** The joined lead's written columns (JOINED_LEAD_COLUMNS): its empty fields filled from the submission, their search keys, its return time. */
+export function joinedLeadValues(stored: StoredLead, write: LeadWrite): Record<keyof typeof JOINED_LEAD_COLUMNS, unknown> {
+  const filled = fillEmpty(stored, write.lead) ?? stored;
+  return { ...filled, ...searchKeys(filled), returnedAt: write.now };
 }

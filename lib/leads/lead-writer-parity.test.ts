@@ -49,6 +49,7 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
           events: { origin: { apiKeyId: fields.apiKeyId, formId: fields.formId }, emails: false },
           now,
         });
+        assert.ok(!written.added, "a new lead");
         const viaPrisma = `CRM-LEAD-P${++seq}`;
         const lead: NewLead = { ...fields, sourceId: source.id, currency: written.currency };
         await db().lead.create({

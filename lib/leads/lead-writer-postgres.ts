@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type pg from "pg";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId } from "../jobs/job-store";
@@ -5,8 +6,11 @@ import { LEAD_CREATED } from "../webhooks/lead-created-event";
 import { nextTurnSql, planPostgres, settlePostgres } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
+  API_REQUEST_COLUMNS,
   CONNECTION_DELIVERY_COLUMNS,
   deliveryUpsertSql,
+  repeatCandidatesSql,
+  updateByIdSql,
   insertSql,
   JOB_COLUMNS,
   quoteName,
@@ -20,9 +24,18 @@ import {
   counterSql,
   deliveryRow,
   firstSubmissionIdSql,
+  JOINED_LEAD_COLUMNS,
+  joinedLeadValues,
+  LEAD_COUNTER,
   MissingApiSource,
+  newSubmissionId,
   outboxJobs,
+  repeatLookup,
+  repeatTarget,
+  requestLogRow,
   sourceKeys,
+  STORED_LEAD_COLUMNS,
+  storedLead,
   submissionRow,
   type LeadWrite,
   type BatchOutcome,
@@ -30,6 +43,7 @@ import {
   type Recipients,
 } from "./lead-write";
 import { searchKeys } from "./new-lead";
+import { contactKeys } from "./repeat-match";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
 // statement for the source, the currency, the counter, the lead, its first submission and
@@ -132,6 +146,21 @@ const STATEMENTS = {
     text: `${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`)} ON CONFLICT ("id") DO NOTHING`,
   },
   delivery: { name: "intake_delivery", text: deliveryUpsertSql((i, type) => `$${i + 1}::${PG_CAST[type]}`) },
+  // A repeat submission (joinPostgres): the person's leads, locked; the one joined; its submission and log row.
+  repeatCandidates: {
+    name: "intake_repeat_candidates",
+    text: repeatCandidatesSql(
+      STORED_LEAD_COLUMNS,
+      { team: "$1::text", email: "$2::text", n1: "$3::text", n2: "$4::text" },
+      { time: (column) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::float8`, forUpdate: true },
+    ),
+  },
+  joinLead: { name: "intake_join_lead", text: updateByIdSql("Lead", JOINED_LEAD_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
+  submission: {
+    name: "intake_submission",
+    text: insertSql("LeadSubmission", LEAD_SUBMISSION_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`),
+  },
+  request: { name: "intake_request", text: insertSql("ApiRequest", API_REQUEST_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
 } as const;
 
 type LeadStatementRow = {
@@ -157,7 +186,7 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   let broken: Error | undefined;
   const alone = writes.length === 1;
   try {
-    await client.query(alone ? "BEGIN" : "BEGIN; SAVEPOINT lead");
+    await client.query(`BEGIN;${repeatLocksSql(writes)}${alone ? "" : " SAVEPOINT lead"}`);
     const outcomes: BatchOutcome[] = [];
     for (const [i, write] of writes.entries()) {
       try {
@@ -183,7 +212,83 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   }
 }
 
+/**
+ * The locks a batch with repeat submissions takes first thing (docs/leads.md "Repeat
+ * submissions"): a transaction-scoped advisory lock per person (the team and each email or
+ * number a submission set to "add" is matched by), so two submissions of one new person, on
+ * any instance, never both miss each other's lead; in one order (sorted), then the lead
+ * counter's row, so a batch holding a person's lock or a joined lead's row never waits for a
+ * batch that waits for it. Empty for a batch without one. The keys are hashes (numbers):
+ * nothing a sender wrote is in the SQL.
+ */
+export function repeatLocksSql(writes: readonly LeadWrite[]): string {
+  const keys = new Set<bigint>();
+  for (const write of writes) {
+    if (!repeatLookup(write)) continue;
+    for (const key of contactKeys(write.lead)) keys.add(personLockKey(write.lead.teamId, key));
+  }
+  if (!keys.size) return "";
+  const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${sorted.map((key) => ` SELECT pg_advisory_xact_lock(${key});`).join("")} SELECT 1 FROM "Counter" WHERE "name" = '${LEAD_COUNTER}' FOR UPDATE;`;
+}
+
+/** A person's advisory lock key: 64 bits of SHA-256 of the team and the contact key. */
+function personLockKey(teamId: string, key: string): bigint {
+  return createHash("sha256").update(`lead-person\u0000${teamId}\u0000${key}`).digest().readBigInt64BE(0);
+}
+
+/**
+ * A channel set to "add": the person's lead takes the submission (its empty fields filled, the
+ * submission kept, its request-log row 200), inside the lead's savepoint; null when the person
+ * has no lead in the window (a new lead is made). The batch holds the person's lock
+ * (repeatLocksSql), and the candidates are read FOR UPDATE: a member's edit of the lead
+ * meanwhile is neither lost nor overwritten.
+ */
+async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten | null> {
+  const lookup = repeatLookup(write);
+  if (!lookup) return null;
+  const [n1 = null, n2 = n1] = lookup.numbers;
+  const { rows } = await client.query<Record<string, unknown>>({
+    ...STATEMENTS.repeatCandidates,
+    values: [write.lead.teamId, lookup.email, n1, n2],
+  });
+  const target = repeatTarget(write, rows.map(storedLead));
+  if (!target) return null;
+  await client.query({ ...STATEMENTS.joinLead, values: [...pgRow(JOINED_LEAD_COLUMNS, joinedLeadValues(target, write)), target.id] });
+  const submission = submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now });
+  await client.query({ ...STATEMENTS.submission, values: pgRow(LEAD_SUBMISSION_COLUMNS, submission) });
+  if (write.requestLog)
+    await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)) });
+  await writeExtras(client, write, target.id, true);
+  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: 0 };
+}
+
+/** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */
+async function writeExtras(client: pg.PoolClient, write: LeadWrite, leadId: string, added: boolean): Promise<void> {
+  if (write.claim) {
+    const response = write.claim.response(leadId, added);
+    const { rowCount } = await client.query({
+      ...STATEMENTS.claim,
+      values: [response.status, response.body, write.claim.id, write.claim.token],
+    });
+    if (rowCount !== 1) throw write.claim.lost();
+  }
+  if (write.spentChallenge) {
+    const { rowCount } = await client.query({ ...STATEMENTS.challenge, values: pgRow(SPENT_CHALLENGE_COLUMNS, write.spentChallenge) });
+    if (rowCount !== 1) throw write.spentChallenge.replayed();
+  }
+  if (write.delivery) {
+    const { rowCount } = await client.query({
+      ...STATEMENTS.delivery,
+      values: pgRow(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, leadId, added)),
+    });
+    if (rowCount !== 1) throw write.delivery.repeated();
+  }
+}
+
 async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten> {
+  const joined = await joinPostgres(client, write);
+  if (joined) return joined;
   const log = write.requestLog;
   const values: Record<string, unknown> = { ...write.lead, ...searchKeys(write.lead), createdAt: write.now };
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
@@ -233,24 +338,6 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
     const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
     await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
   }
-  if (write.claim) {
-    const response = write.claim.response(row.id);
-    const { rowCount } = await client.query({
-      ...STATEMENTS.claim,
-      values: [response.status, response.body, write.claim.id, write.claim.token],
-    });
-    if (rowCount !== 1) throw write.claim.lost();
-  }
-  if (write.spentChallenge) {
-    const { rowCount } = await client.query({ ...STATEMENTS.challenge, values: pgRow(SPENT_CHALLENGE_COLUMNS, write.spentChallenge) });
-    if (rowCount !== 1) throw write.spentChallenge.replayed();
-  }
-  if (write.delivery) {
-    const { rowCount } = await client.query({
-      ...STATEMENTS.delivery,
-      values: pgRow(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, row.id)),
-    });
-    if (rowCount !== 1) throw write.delivery.repeated();
-  }
-  return { leadId: row.id, source, currency: row.currency, ownerId: assigned.owner?.id ?? null, jobs: jobs.length };
+  await writeExtras(client, write, row.id, false);
+  return { added: false, leadId: row.id, source, currency: row.currency, ownerId: assigned.owner?.id ?? null, jobs: jobs.length };
 }

@@ -10,6 +10,8 @@ import {
   CONNECTION_DELIVERY_COLUMNS,
   deliveryUpsertSql,
   insertSql,
+  repeatCandidatesSql,
+  updateByIdSql,
   JOB_COLUMNS,
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
@@ -19,12 +21,20 @@ import {
   counterSql,
   deliveryRow,
   firstSubmissionId,
+  JOINED_LEAD_COLUMNS,
+  joinedLeadValues,
   leadRow,
   MissingApiSource,
   missingCounter,
+  newSubmissionId,
   outboxJobs,
   pickSource,
+  repeatLookup,
+  repeatTarget,
+  requestLogRow,
   sourceKeys,
+  STORED_LEAD_COLUMNS,
+  storedLead,
   submissionRow,
   type BatchOutcome,
   type LeadWrite,
@@ -60,6 +70,14 @@ function prepare(database: Database.Database) {
     ),
     challenge: statement(`${insertSql("SpentChallenge", SPENT_CHALLENGE_COLUMNS, () => "?")} ON CONFLICT ("id") DO NOTHING`),
     delivery: statement(deliveryUpsertSql(() => "?")),
+    repeatCandidates: statement(
+      repeatCandidatesSql(
+        STORED_LEAD_COLUMNS,
+        { team: "@team", email: "@email", n1: "@n1", n2: "@n2" },
+        { time: (c) => c, forUpdate: false },
+      ),
+    ),
+    joinLead: statement(updateByIdSql("Lead", JOINED_LEAD_COLUMNS, () => "?")),
   };
 }
 
@@ -106,6 +124,8 @@ function batchTransaction(database: Database.Database, writeLead: ReturnType<typ
 function leadTransaction(database: Database.Database, s: ReturnType<typeof prepare>) {
   return database.transaction((write: LeadWrite): LeadWritten => {
     const teamId = write.lead.teamId;
+    const joined = joinSqlite(s, write);
+    if (joined) return joined;
     const source = resolveSource(s, write);
     const currency = (s.currency.get() as { currency: string } | undefined)?.currency ?? DEFAULT_CURRENCY;
     const counter = s.counter.get() as { value: number } | undefined;
@@ -122,10 +142,7 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     );
     // A lead whose rule has nobody on duty waits for the next one (docs/routing.md "Assignment rules").
     if (assigned.waitRuleId) insertWaitingSqlite(database, { leadId: row.id, teamId, ruleId: assigned.waitRuleId, since: write.now });
-    if (write.requestLog) {
-      const log = { ...write.requestLog, teamId, createdAt: write.now, status: 201, leadId: row.id, error: null };
-      s.request.run(rowValues(API_REQUEST_COLUMNS, log));
-    }
+    if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)));
     const endpoints = (s.endpoints.all(teamId) as { id: string; events: string }[])
       .filter((endpoint) => endpoint.events.split(" ").includes(LEAD_CREATED))
       .map((endpoint) => endpoint.id);
@@ -135,18 +152,47 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     const jobs = outboxJobs(write, created, { teamSlug, endpoints, subscribers });
     for (const job of jobs)
       s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
-    if (write.claim) {
-      const response = write.claim.response(row.id);
-      if (s.claim.run(response.status, response.body, write.claim.id, write.claim.token).changes !== 1) throw write.claim.lost();
-    }
-    if (write.spentChallenge) {
-      if (s.challenge.run(rowValues(SPENT_CHALLENGE_COLUMNS, write.spentChallenge)).changes !== 1) throw write.spentChallenge.replayed();
-    }
-    if (write.delivery) {
-      if (s.delivery.run(rowValues(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, row.id))).changes !== 1) throw write.delivery.repeated();
-    }
-    return { leadId: row.id, source, currency, ownerId: row.ownerId, jobs: jobs.length };
+    writeExtras(s, write, row.id, false);
+    return { added: false, leadId: row.id, source, currency, ownerId: row.ownerId, jobs: jobs.length };
   });
+}
+
+/** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */
+function writeExtras(s: ReturnType<typeof prepare>, write: LeadWrite, leadId: string, added: boolean): void {
+  if (write.claim) {
+    const response = write.claim.response(leadId, added);
+    if (s.claim.run(response.status, response.body, write.claim.id, write.claim.token).changes !== 1) throw write.claim.lost();
+  }
+  if (write.spentChallenge) {
+    if (s.challenge.run(rowValues(SPENT_CHALLENGE_COLUMNS, write.spentChallenge)).changes !== 1) throw write.spentChallenge.replayed();
+  }
+  if (write.delivery) {
+    if (s.delivery.run(rowValues(CONNECTION_DELIVERY_COLUMNS, deliveryRow(write, leadId, added))).changes !== 1) {
+      throw write.delivery.repeated();
+    }
+  }
+}
+
+/**
+ * A channel set to "add": the person's lead takes the submission (its empty fields filled, the
+ * submission kept, its request-log row 200), inside the lead's savepoint; null when the person
+ * has no lead in the window (a new lead is made). The transaction holds SQLite's write lock
+ * from its start, so the lead read is the lead updated, on every instance.
+ */
+function joinSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritten | null {
+  const lookup = repeatLookup(write);
+  if (!lookup) return null;
+  const [n1 = null, n2 = n1] = lookup.numbers;
+  const found = s.repeatCandidates.all({ team: write.lead.teamId, email: lookup.email, n1, n2 }) as Record<string, unknown>[];
+  const target = repeatTarget(write, found.map(storedLead));
+  if (!target) return null;
+  s.joinLead.run([...rowValues(JOINED_LEAD_COLUMNS, joinedLeadValues(target, write)), target.id]);
+  s.submission.run(
+    rowValues(LEAD_SUBMISSION_COLUMNS, submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now })),
+  );
+  if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)));
+  writeExtras(s, write, target.id, true);
+  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: 0 };
 }
 
 function resolveSource(s: ReturnType<typeof prepare>, write: LeadWrite): LeadSource {

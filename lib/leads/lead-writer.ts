@@ -17,6 +17,7 @@ import {
 } from "./lead-write";
 import { writeLeadsPostgres } from "./lead-writer-postgres";
 import { writeLeadsSqlite } from "./lead-writer-sqlite";
+import { markReturned } from "./lead-merge-store";
 import type { NewLead } from "./new-lead";
 
 // The one lead writer: every lead enters the database here, whether it came from create_lead,
@@ -31,7 +32,7 @@ import type { NewLead } from "./new-lead";
 // columns against its model metadata, lead-writer-parity.test.ts what is written against
 // Prisma's own writes.
 
-export { MissingApiSource, type LeadFields, type LeadWrite, type LeadWritten } from "./lead-write";
+export { MissingApiSource, writtenStatus, type LeadFields, type LeadWrite, type LeadWritten } from "./lead-write";
 
 /**
  * Stores a lead and everything that commits with it (its request-log row, its outbox rows,
@@ -165,4 +166,5 @@ export async function writeLeadSubmissions(
 ): Promise<void> {
   const rows = submissions.map(({ leadId, lead }) => submissionRow(lead, { id: newSubmissionId(), leadId, createdAt }));
   for (const { sql, values } of submissionInserts(env().DATABASE_PROVIDER, rows)) await tx.$executeRawUnsafe(sql, ...values);
+  await markReturned(tx, [...new Set(rows.map((row) => row.leadId))]);
 }

@@ -1,3 +1,5 @@
+import type { IntakeTeam } from "../teams/intake-team";
+import { parseRepeats, type Repeats } from "../leads/repeats";
 import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db/client";
 
@@ -31,7 +33,9 @@ export type FormForIntake = {
   source: { id: string; name: string } | null;
   successUrl: string | null;
   challenge: boolean;
-  team: { id: string; slug: string; defaultPhoneCountry: string | null };
+  /** What the form does with a person's repeat submission (lib/leads/repeats.ts). */
+  repeats: Repeats;
+  team: IntakeTeam;
 };
 
 const FORM_ID = /^form_[A-Za-z0-9_-]{16}$/;
@@ -86,10 +90,11 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
       source: { select: { id: true, name: true } },
       successUrl: true,
       challenge: true,
-      team: { select: { id: true, slug: true, defaultPhoneCountry: true } },
+      repeats: true,
+      team: { select: { id: true, slug: true, defaultPhoneCountry: true, repeatWindowDays: true } },
     },
   });
-  return row && { ...row, allowedOrigins: origins(row.allowedOrigins) };
+  return row && { ...row, allowedOrigins: origins(row.allowedOrigins), repeats: parseRepeats(row.repeats) ?? "new" };
 }
 
 /** Whether the lead source is one of the team's. */

@@ -1,9 +1,11 @@
-import type { NewLead } from "../leads/new-lead";
+import type { NewLead } from "./new-lead";
 
-// Duplicates mode "update" (docs/import.md "Duplicates"): a row that matches a lead fills
-// that lead's empty fields, and adds the extra fields it lacks; nothing it has is replaced.
+// The one rule of a submission that joins a person's lead: a channel's repeat submission set to
+// "add" (docs/leads.md "Repeat submissions", the lead writer) and an import's duplicates mode
+// "update" (docs/import.md "Duplicates"). It fills the lead's empty fields and adds the extra
+// fields it lacks; nothing the lead has is replaced.
 
-type Fillable = Pick<
+export type Fillable = Pick<
   NewLead,
   | "lastName"
   | "email"
