@@ -42,7 +42,7 @@ export function GenerateKeyDialog({ slug, windowDays }: { slug: string; windowDa
       <Field id="key-expiry" label="Expires">
         <ExpirySelect id="key-expiry" choices={EXPIRY_CHOICES} />
       </Field>
-      <RepeatsFieldset idPrefix="key-new" slug={slug} defaultValue={API_KEY_REPEATS_DEFAULT} windowDays={windowDays} />
+      <RepeatsFieldset idPrefix="key-new" defaultValue={API_KEY_REPEATS_DEFAULT} windowDays={windowDays} />
     </FormDialog>
   );
 }

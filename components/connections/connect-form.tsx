@@ -62,7 +62,7 @@ export function ConnectForm({ slug, builders, windowDays }: { slug: string; buil
       <Field id="connection-name" label="Name" optional>
         <input id="connection-name" name="name" maxLength={100} placeholder="e.g. Contact form" className={`${inputClass} mt-1.5`} />
       </Field>
-      <RepeatsFieldset idPrefix="connection-new" slug={slug} defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />
+      <RepeatsFieldset idPrefix="connection-new" defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />
       <FormError error={error} className="text-sm text-red-700" />
       <SubmitButton pending={pending} label="Connect" pendingLabel="Connecting…" />
     </form>

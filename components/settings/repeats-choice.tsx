@@ -1,12 +1,11 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
 import { setApiKeyRepeatsAction } from "@/app/t/[slug]/settings/api-keys/actions";
 import { setConnectionRepeatsAction } from "@/app/t/[slug]/settings/connections/actions";
 import { setWebFormRepeatsAction } from "@/app/t/[slug]/settings/web-forms/actions";
 import { REPEATS, REPEATS_LABELS, type Repeats } from "@/lib/leads/repeats";
-import { cardClass, labelClass, linkClass } from "@/components/ui/styles";
+import { cardClass, labelClass } from "@/components/ui/styles";
 import { useFormAction } from "@/components/ui/use-form-action";
 import { SaveRow } from "./form-message";
 
@@ -16,13 +15,10 @@ const optionLabel = "text-sm font-medium text-slate-800";
 const help = "text-sm text-slate-600";
 
 /** What each choice does, with the team's repeat window (docs/leads.md "Repeat submissions"). */
-function Hint({ repeats, slug, windowDays }: { repeats: Repeats; slug: string; windowDays: number }) {
+function Hint({ repeats, windowDays }: { repeats: Repeats; windowDays: number }) {
   if (repeats === "new") return <>Every submission creates a lead (201 &quot;Lead created successfully&quot;).</>;
-  const general = (
-    <Link href={`/t/${slug}/settings/general`} className={linkClass}>
-      Settings → General
-    </Link>
-  );
+  // Plain words, not a link: one tab stop per choice keeps the create dialogs' keyboard order short.
+  const general = "Settings → General";
   const joins = `its empty fields are filled, nothing is replaced, and the answer is 200 "Lead updated successfully" with that lead's id.`;
   return windowDays === 0 ? (
     <>
@@ -43,13 +39,11 @@ function Hint({ repeats, slug, windowDays }: { repeats: Repeats; slug: string; w
  */
 export function RepeatsFieldset({
   idPrefix,
-  slug,
   defaultValue,
   windowDays,
   disabled = false,
 }: {
   idPrefix: string;
-  slug: string;
   defaultValue: Repeats;
   windowDays: number;
   disabled?: boolean;
@@ -76,7 +70,7 @@ export function RepeatsFieldset({
                   {REPEATS_LABELS[repeats]}
                 </label>
                 <p id={`${id}-help`} className={help}>
-                  <Hint repeats={repeats} slug={slug} windowDays={windowDays} />
+                  <Hint repeats={repeats} windowDays={windowDays} />
                 </p>
               </div>
             </div>
@@ -119,7 +113,7 @@ export function RepeatsForm({
   });
   return (
     <form onSubmit={onSubmit} className={`${cardClass} mb-6 space-y-4 px-5 py-4`}>
-      <RepeatsFieldset idPrefix={`${channel}-${id}`} slug={slug} defaultValue={value} windowDays={windowDays} disabled={!canEdit} />
+      <RepeatsFieldset idPrefix={`${channel}-${id}`} defaultValue={value} windowDays={windowDays} disabled={!canEdit} />
       {canEdit ? (
         <SaveRow
           pending={pending}

@@ -93,7 +93,7 @@ export function WebFormEditor({
           Proof-of-work spam check (ALTCHA, self-hosted: no third party, no tracking). A honeypot field is always on.
         </label>
       </div>
-      {form ? null : <RepeatsFieldset idPrefix={id("new")} slug={slug} defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />}
+      {form ? null : <RepeatsFieldset idPrefix={id("new")} defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />}
       <SaveRow
         pending={pending}
         label={form ? "Save changes" : "Create form"}
