@@ -17,7 +17,7 @@ const help = "text-sm text-slate-600";
 /** What each choice does, with the team's repeat window (docs/leads.md "Repeat submissions"). */
 function Hint({ repeats, windowDays }: { repeats: Repeats; windowDays: number }) {
   if (repeats === "new") return <>Every submission creates a lead (201 &quot;Lead created successfully&quot;).</>;
-  // Plain words, not a link: one tab stop per choice keeps the create dialogs' keyboard order short.
+  // Plain words, not a link: the radio group stays the one tab stop of the choice in the create dialogs.
   const general = "Settings → General";
   const joins = `its empty fields are filled, nothing is replaced, and the answer is 200 "Lead updated successfully" with that lead's id.`;
   return windowDays === 0 ? (
