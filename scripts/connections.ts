@@ -1,28 +1,48 @@
 // Operator CLI for form-builder connections (docs/connections.md "CLI"):
-//   npm run connections -- create --team <slug> --builder <id> [--name "…"] [--signing-secret <s>] [--json]
+//   npm run connections -- create --team <slug> --builder <id> [--name "…"] [--signing-secret <s>] [--repeats add|new] [--json]
 //     (<id>: tally, typeform, jotform, webflow, framer, wpforms, gravityforms, elementor, fillout, googleforms, generic)
 //     (--signing-secret for webflow: the secret Webflow gave for its webhook; or later, on the connection's page;
 //      for generic: an optional secret every delivery then sends in X-Connection-Secret)
 //   npm run connections -- list --team <slug> [--json]
+//   npm run connections -- repeats <connection-id> add|new --team <slug> [--json]
+//     (what a submission from a person who already has a lead does, docs/leads.md "Repeat submissions":
+//      add, a new connection's default, joins their lead; new creates a lead)
 //   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
 //   npm run connections -- delete <connection-id> --team <slug>
 // The URL (and a signing secret) is printed once, by create and roll: only digests and
 // sealed secrets are stored.
 import { CLI_ACTOR } from "../lib/audit/audit-log";
 import { BUILDER_IDS, isBuilderId, secretSetByTeam } from "../lib/connections/builders";
-import { createConnection, deleteConnection, rollConnectionUrl, secretProblem } from "../lib/connections/connection-changes";
+import {
+  createConnection,
+  deleteConnection,
+  rollConnectionUrl,
+  secretProblem,
+  setConnectionRepeats,
+} from "../lib/connections/connection-changes";
 import { listConnections } from "../lib/connections/connection-store";
 import { env } from "../lib/env";
+import { CHANNEL_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../lib/leads/repeats";
 import { runCli, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
-  npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--json]
+  npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--repeats add|new] [--json]
+  npm run connections -- repeats <connection-id> add|new --team <slug> [--json]
   npm run connections -- list --team <slug> [--json]
   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
   npm run connections -- delete <connection-id> --team <slug>
 --signing-secret for webflow: the secret Webflow gave when its webhook was created (or set it later on the
 connection's page; until then its deliveries are refused); for generic: an optional secret of at least 16
-characters that every delivery then sends in the X-Connection-Secret header.`;
+characters that every delivery then sends in the X-Connection-Secret header.
+--repeats, and repeats: when the person already has a lead, add joins the submission to it and new
+creates a new lead (a new connection's default: ${CHANNEL_REPEATS_DEFAULT}).`;
+
+/** add or new, as given; a usage error otherwise. */
+function repeatsOf(value: string | undefined, what: string): Repeats {
+  const repeats = parseRepeats(value);
+  if (!repeats) throw new UsageError(`${what} must be add or new`);
+  return repeats;
+}
 
 const teamId = async (slug: string | undefined) => (await teamOfOption(slug)).id;
 
@@ -35,6 +55,7 @@ const OPTIONS = {
   name: { type: "string" },
   "signing-secret": { type: "string" },
   "keep-old-minutes": { type: "string" },
+  repeats: { type: "string" },
   json: { type: "boolean", default: false },
 } as const;
 
@@ -48,18 +69,20 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
       const problem = secretProblem(values.builder, given);
       if (problem) throw new UsageError(`--signing-secret: ${problem}`);
     }
+    const repeats = values.repeats === undefined ? CHANNEL_REPEATS_DEFAULT : repeatsOf(values.repeats, "--repeats");
     const created = await createConnection({
       teamId: await teamId(values.team),
       builder: values.builder,
       name: values.name,
       signingSecret: values["signing-secret"],
+      repeats,
       createdById: null,
       actor: CLI_ACTOR,
     });
     const url = fullUrl(created.path);
-    if (values.json) console.log(JSON.stringify({ id: created.id, url, signing_secret: created.signingSecret }));
+    if (values.json) console.log(JSON.stringify({ id: created.id, url, signing_secret: created.signingSecret, repeats }));
     else {
-      console.log(`Connection: ${created.id}\nURL:        ${url}`);
+      console.log(`Connection: ${created.id}\nURL:        ${url}\nRepeats:    ${repeats}`);
       if (created.signingSecret) console.log(`Signing secret: ${created.signingSecret}`);
       console.log("The URL and the secret are shown once here; paste them into the form builder.");
     }
@@ -72,11 +95,21 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
       name: c.name,
       url: fullUrl(`/api/connections/c_…${c.tokenHint}`),
       enabled: c.enabled,
+      repeats: c.repeats,
       created: c.createdAt.toISOString(),
     }));
     if (values.json) console.log(JSON.stringify(rows));
     else if (!rows.length) console.log("No connections.");
     else console.table(rows);
+    return;
+  }
+  if (command === "repeats") {
+    const [id, choice] = rest;
+    if (!id || !choice) throw new UsageError("repeats needs a connection id and add or new");
+    const repeats = repeatsOf(choice, "repeats");
+    if (!(await setConnectionRepeats({ teamId: await teamId(values.team), id, repeats, actor: CLI_ACTOR })))
+      throw new UsageError(`No connection "${id}" in that team`);
+    console.log(values.json ? JSON.stringify({ id, repeats }) : `Connection ${id}: repeats ${repeats}`);
     return;
   }
   if (command === "roll") {

@@ -2,6 +2,7 @@ import type { AuditAction, AuditEventView } from "@/lib/audit/audit-log";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass, focusRingClass } from "@/components/ui/styles";
 import { ROLE_LABEL } from "@/components/members/role-label";
+import { parseRepeats, REPEATS_LABELS } from "@/lib/leads/repeats";
 import { isRole } from "@/lib/teams/team-store";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { TableHead } from "@/components/ui/table-head";
@@ -16,6 +17,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "api_key.renamed": "API key renamed",
   "api_key.expiry_set": "API key expiry set",
   "api_key.rolled": "API key rolled",
+  "api_key.repeats_set": "API key repeat setting changed",
   "member.invited": "Member invited",
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",
@@ -32,6 +34,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "connection.enabled": "Connection enabled",
   "connection.disabled": "Connection disabled",
   "connection.mapping_changed": "Connection mapping changed",
+  "connection.repeats_set": "Connection repeat setting changed",
   "connection.deleted": "Connection deleted",
   "connection.delivery_deleted": "Connection delivery deleted",
   "webhook.created": "Webhook added",
@@ -61,6 +64,7 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "routing.rules_reordered": "Assignment rules reordered",
   "routing.fallback_changed": "Routing fallback changed",
   "team.created": "Team created",
+  "team.repeat_window_set": "Repeat window changed",
   "user.password_changed": "Password changed",
   "user.password_reset": "Password reset",
 };
@@ -71,6 +75,11 @@ const REVOKED_BECAUSE: Record<string, string> = {
 };
 
 const quoted = (value: unknown) => (typeof value === "string" ? `"${value}"` : "no description");
+const windowText = (value: unknown) => (value === 0 ? "never" : typeof value === "number" ? `${value} days` : "—");
+const repeatsText = (value: unknown) => {
+  const repeats = parseRepeats(value);
+  return repeats ? REPEATS_LABELS[repeats] : "—";
+};
 const utc = (value: unknown) => `${String(value).replace("T", " ").slice(0, 16)} UTC`;
 
 const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String(value ?? ""));
@@ -151,12 +160,17 @@ function target(event: AuditEventView): { main: string; note?: string } {
         main: typeof details.name === "string" ? details.name : "—",
         note: typeof details.slug === "string" ? `/t/${details.slug}` : undefined,
       };
+    case "team.repeat_window_set":
+      return { main: "Repeat submissions join a lead for", note: `${windowText(details.from)} → ${windowText(details.to)}` };
     case "connection.delivery_deleted":
       return { main: event.targetId ?? "—", note: typeof details.delivery_id === "string" ? `delivery ${details.delivery_id}` : undefined };
     case "api_key.renamed":
       return { main: event.targetId ?? "—", note: `${quoted(details.from)} → ${quoted(details.to)}` };
     case "api_key.expiry_set":
       return { main: event.targetId ?? "—", note: details.expires_at ? `expires ${utc(details.expires_at)}` : "no expiry" };
+    case "api_key.repeats_set":
+    case "connection.repeats_set":
+      return { main: event.targetId ?? "—", note: `${repeatsText(details.from)} → ${repeatsText(details.to)}` };
     case "api_key.rolled":
       return { main: event.targetId ?? "—", note: `replaced by ${String(details.replacement)}; expires ${utc(details.expires_at)}` };
     default:

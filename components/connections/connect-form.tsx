@@ -5,6 +5,8 @@ import { useState } from "react";
 import { createConnectionAction } from "@/app/t/[slug]/settings/connections/actions";
 import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
 import type { BuilderId } from "@/lib/connections/builders";
+import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { RepeatsFieldset } from "@/components/settings/repeats-choice";
 import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
 import { SelectOptions, type Choice } from "@/components/ui/select-options";
@@ -17,11 +19,15 @@ type Created = { id: string; url: string; signingSecret: string | null; builder:
 
 const builderOf = (form: FormData) => String(form.get("builder") ?? "") as BuilderId;
 
-/** "Connect a form builder": the builder and a name; then its URL and secret, once, with the builder's steps. */
-export function ConnectForm({ slug, builders }: { slug: string; builders: Choice[] }) {
+/**
+ * "Connect a form builder": the builder, a name and what a repeat submission does; then its
+ * URL and secret, once, with the builder's steps. `windowDays`: the team's repeat window.
+ */
+export function ConnectForm({ slug, builders, windowDays }: { slug: string; builders: Choice[]; windowDays: number }) {
   const [created, setCreated] = useState<Created | null>(null);
   const { pending, error, onSubmit } = useFormAction(
-    (form) => createConnectionAction(slug, builderOf(form), String(form.get("name") ?? "")),
+    (form) =>
+      createConnectionAction(slug, builderOf(form), String(form.get("name") ?? ""), String(form.get("repeats") ?? CHANNEL_REPEATS_DEFAULT)),
     {
       unreachable: "The server could not be reached; nothing was made. Try again.",
       onDone: (result, form) => setCreated({ ...result, builder: builderOf(form) }),
@@ -56,6 +62,7 @@ export function ConnectForm({ slug, builders }: { slug: string; builders: Choice
       <Field id="connection-name" label="Name" optional>
         <input id="connection-name" name="name" maxLength={100} placeholder="e.g. Contact form" className={`${inputClass} mt-1.5`} />
       </Field>
+      <RepeatsFieldset idPrefix="connection-new" defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />
       <FormError error={error} className="text-sm text-red-700" />
       <SubmitButton pending={pending} label="Connect" pendingLabel="Connecting…" />
     </form>

@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import { updateGeneralAction } from "@/app/t/[slug]/settings/general/actions";
+import { REPEAT_WINDOW_MAX_DAYS } from "@/lib/leads/repeats";
 import type { PhoneCountry } from "@/lib/teams/phone-countries";
 import { Field } from "@/components/ui/field";
 import { SelectOptions } from "@/components/ui/select-options";
@@ -13,6 +14,8 @@ export function GeneralForm(props: {
   name: string;
   defaultPhoneCountry: string;
   countries: readonly PhoneCountry[];
+  /** How many days after a lead's last submission a repeat submission still joins it (0: never). */
+  repeatWindowDays: number;
   canEdit: boolean;
 }) {
   const [state, action, pending] = useActionState(updateGeneralAction, null);
@@ -46,6 +49,26 @@ export function GeneralForm(props: {
         </select>
         <p id="default-country-help" className="mt-1.5 text-xs text-slate-500">
           Used to read a phone number sent without a leading + or 00 and without country_code.
+        </p>
+      </Field>
+      <Field id="repeat-window" label="Repeat submissions join a lead for (days)">
+        <input
+          id="repeat-window"
+          name="repeatWindowDays"
+          type="number"
+          required
+          min={0}
+          max={REPEAT_WINDOW_MAX_DAYS}
+          step={1}
+          defaultValue={props.repeatWindowDays}
+          disabled={!props.canEdit}
+          aria-describedby="repeat-window-help"
+          className={`${inputClass} mt-1.5 max-w-40`}
+        />
+        <p id="repeat-window-help" className="mt-1.5 text-xs text-slate-500">
+          A submission through an API key, web form or connection set to &quot;Add to their lead&quot; joins the lead of the same email or
+          phone when that lead had a submission within this many days. 0: never, every submission creates a lead. At most{" "}
+          {REPEAT_WINDOW_MAX_DAYS.toLocaleString("en-US")}.
         </p>
       </Field>
       {props.canEdit ? (

@@ -3,15 +3,31 @@
 import { useActionState } from "react";
 import { createWebFormAction, updateWebFormAction } from "@/app/t/[slug]/settings/web-forms/actions";
 import { SaveRow } from "@/components/settings/form-message";
+import { RepeatsFieldset } from "@/components/settings/repeats-choice";
 import { Field } from "@/components/ui/field";
 import { namedChoices, SelectOptions } from "@/components/ui/select-options";
 import { cardClass, inputClass } from "@/components/ui/styles";
+import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
 import type { WebFormView } from "@/lib/web-forms/web-form-store";
 
 const hint = "mt-1 text-xs text-slate-600";
 
-/** Creates a web form (no `form`) or changes one; owners and admins only (the actions check). */
-export function WebFormEditor({ slug, form, sources }: { slug: string; form?: WebFormView; sources: { id: string; name: string }[] }) {
+/**
+ * Creates a web form (no `form`: with its repeat setting, the team's window `windowDays` in its
+ * hint) or changes one (the repeat setting is then its own form on the page); owners and admins
+ * only (the actions check).
+ */
+export function WebFormEditor({
+  slug,
+  form,
+  sources,
+  windowDays = 0,
+}: {
+  slug: string;
+  form?: WebFormView;
+  sources: { id: string; name: string }[];
+  windowDays?: number;
+}) {
   const [state, action, pending] = useActionState(form ? updateWebFormAction : createWebFormAction, null);
   const id = (name: string) => `web-form-${form?.id ?? "new"}-${name}`;
   return (
@@ -77,6 +93,7 @@ export function WebFormEditor({ slug, form, sources }: { slug: string; form?: We
           Proof-of-work spam check (ALTCHA, self-hosted: no third party, no tracking). A honeypot field is always on.
         </label>
       </div>
+      {form ? null : <RepeatsFieldset idPrefix={id("new")} defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />}
       <SaveRow
         pending={pending}
         label={form ? "Save changes" : "Create form"}

@@ -70,7 +70,7 @@ test("an admin generates a key, copies its secret once, and a lead sent with it 
   });
 });
 
-test("a member sees the keys and copies a secret once, but can neither generate nor delete, even by a forged call", async ({
+test("a member sees the keys and copies a secret once, but can neither generate, delete nor change a repeat setting, even by a forged call", async ({
   signInAs,
   request,
 }) => {
@@ -91,6 +91,17 @@ test("a member sees the keys and copies a secret once, but can neither generate 
   await expect(adminRow).toHaveCount(0);
   expect(remove.body).toContain(adminKeyId);
 
+  // Issue 41: the admin sets what a repeat submission with the shared key does, on its page.
+  await adminPage.goto(`/t/${team.slug}/settings/api-keys/${shared.keyId}`);
+  const repeats = adminPage.getByRole("group", { name: "When this person already has a lead" });
+  await expect(repeats.getByRole("radio", { name: "Create a new lead" })).toBeChecked();
+  await expect(repeats).toContainText("from the last 365 days");
+  await repeats.getByRole("radio", { name: "Add to their lead" }).check();
+  const setRepeats = await recordAction(adminPage, () => adminPage.getByRole("button", { name: "Save", exact: true }).click());
+  await expect(adminPage.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
+  await adminPage.reload();
+  await expect(repeats.getByRole("radio", { name: "Add to their lead" })).toBeChecked();
+
   const page = await signInAs(member);
   await page.goto(`/t/${team.slug}/settings/api-keys`);
   const row = keyRows(page).filter({ hasText: "Shared key" });
@@ -108,6 +119,9 @@ test("a member sees the keys and copies a secret once, but can neither generate 
     expect(forgedGenerate.text).toContain("Your role in this team does not allow this.");
     const forgedDelete = await replayAction(page, remove, remove.body.replace(adminKeyId, shared.keyId));
     expect(forgedDelete.text).toContain("Your role in this team does not allow this.");
+    const forgedRepeats = await replayAction(page, setRepeats, setRepeats.body.replace('"add"', '"new"'));
+    expect(forgedRepeats.text).toContain("Your role in this team does not allow this.");
+    expect((await listApiKeys(team.id)).map((k) => k.repeats)).toEqual(["add"]);
 
     const keys = await listApiKeys(team.id);
     expect(keys.map((k) => k.keyId)).toEqual([shared.keyId]);

@@ -1,12 +1,21 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { API_KEY_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
 import { log } from "../log/logger";
-import { deleteKeyRow, findKeySettings, findKeyTeam, insertApiKey, takePendingSecret, writeKeySettings } from "./api-key-store";
+import {
+  deleteKeyRow,
+  findKeySettings,
+  findKeyTeam,
+  insertApiKey,
+  takePendingSecret,
+  writeKeyRepeats,
+  writeKeySettings,
+} from "./api-key-store";
 import { generateKeyId, generateSecret } from "./secret";
 import { eraseDeletedSecrets } from "../maintenance/secret-erasure";
 import { open } from "./secret-box";
 
-// The API keys' changes: create, update, roll, delete and a secret's first copy. Each is
+// The API keys' changes: create, update, roll, delete, the repeat setting and a secret's first copy. Each is
 // written with its audit event in one transaction (the rows are api-key-store.ts'), and a
 // refused change writes neither. `actor` says who and from where (the web UI passes the
 // signed-in user and the client address); without it, a change with a user is taken as
@@ -31,10 +40,13 @@ export async function createApiKey(options: {
   shownToOperator?: boolean;
   /** After this instant the key is refused; null or absent: never. */
   expiresAt?: Date | null;
+  /** What a repeat submission does (docs/leads.md "Repeat submissions"); absent: API_KEY_REPEATS_DEFAULT. */
+  repeats?: Repeats;
 }): Promise<NewApiKey> {
   const keyId = generateKeyId();
   const secret = generateSecret();
   const description = options.description?.trim() || null;
+  const repeats = options.repeats ?? API_KEY_REPEATS_DEFAULT;
   const actor = actorOf(options.actor, options.createdById);
   await db().$transaction(async (tx) => {
     await insertApiKey(tx, {
@@ -45,6 +57,7 @@ export async function createApiKey(options: {
       secret,
       expiresAt: options.expiresAt ?? null,
       bornCopied: options.shownToOperator === true,
+      repeats,
     });
     await recordAuditEvent(
       {
@@ -52,7 +65,7 @@ export async function createApiKey(options: {
         action: "api_key.generated",
         actor,
         targetId: keyId,
-        details: { description, ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}) },
+        details: { description, repeats, ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}) },
       },
       tx,
     );
@@ -130,7 +143,37 @@ export async function updateApiKey(options: {
 }
 
 /**
- * Rolls a key: a replacement (new id and secret, the same description) and an expiry for
+ * Sets what a repeat submission sent with the key does (owners and admins, or the operator's
+ * CLI without a team; audited when it changes). False when there is no such key (of that
+ * team, when given).
+ */
+export async function setApiKeyRepeats(options: {
+  keyId: string;
+  teamId?: string;
+  repeats: Repeats;
+  actor?: AuditActor;
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const key = await writeKeyRepeats(tx, options);
+    if (!key) return false;
+    if (key.teamId && key.repeats !== options.repeats) {
+      await recordAuditEvent(
+        {
+          teamId: key.teamId,
+          action: "api_key.repeats_set",
+          actor: actorOf(options.actor, null),
+          targetId: options.keyId,
+          details: { from: key.repeats, to: options.repeats, description: key.description },
+        },
+        tx,
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Rolls a key: a replacement (new id and secret, the same description and repeat setting) and an expiry for
  * the old key, both in one transaction with their audit events. An old key that already
  * expires sooner keeps its earlier expiry. Returns null when the team has no such key.
  */
@@ -158,6 +201,7 @@ export async function rollApiKey(options: {
       secret,
       expiresAt: null,
       bornCopied: false,
+      repeats: old.repeats,
     });
     await recordAuditEvent(
       {

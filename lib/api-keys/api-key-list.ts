@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { parseRepeats, type Repeats } from "../leads/repeats";
 import { maskSecret } from "./secret";
 import { open } from "./secret-box";
 
@@ -17,6 +18,8 @@ export type ApiKeyListItem = {
   copiedBy: { via: "cli" } | { via: "web"; email: string | null } | null;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
+  /** What a repeat submission sent with the key does (docs/leads.md "Repeat submissions"). */
+  repeats: Repeats;
   /** The full secret until its first copy, then the masked form. */
   secretDisplay: string;
   /** The masked form, which the page shows at once after a copy. */
@@ -46,6 +49,7 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
       copiedBy: row.copiedAt === null ? null : person(row.copiedById),
       lastUsedAt: row.lastUsedAt,
       expiresAt: row.expiresAt,
+      repeats: parseRepeats(row.repeats) ?? "new",
       secretDisplay: pending ? open(pending.ciphertext, row.id) : maskSecret(row.secretPrefix),
       secretMasked: maskSecret(row.secretPrefix),
     };
@@ -55,6 +59,18 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
 /** The description of one of the team's keys, or null when the key is gone (the lead detail names its key). */
 export async function findApiKeyDescription(options: { keyId: string; teamId: string }): Promise<{ description: string | null } | null> {
   return db().apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true } });
+}
+
+/** The description and repeat setting of one of the team's keys (the key's page), or null when the key is gone. */
+export async function findApiKeyPage(options: {
+  keyId: string;
+  teamId: string;
+}): Promise<{ description: string | null; repeats: Repeats } | null> {
+  const row = await db().apiKey.findFirst({
+    where: { id: options.keyId, teamId: options.teamId },
+    select: { description: true, repeats: true },
+  });
+  return row && { description: row.description, repeats: parseRepeats(row.repeats) ?? "new" };
 }
 
 /** The team's key ids and descriptions, oldest first (the lead list's "created by key" filter). */

@@ -4,14 +4,14 @@ import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createTeam, deleteTeam } from "../teams/team-store";
 import { listApiKeys } from "./api-key-list";
-import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "./api-key-changes";
+import { createApiKey, deleteApiKey, rollApiKey, setApiKeyRepeats, takeSecretForCopy, updateApiKey } from "./api-key-changes";
 import { keyRow, makeTeam, makeUser } from "./api-key-store.fixtures";
 import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { digestSecret, maskSecret, secretMatches } from "./secret";
 
 // Managing API keys (lib/api-keys/api-key-list.ts, api-key-changes.ts, key-lookup-store.ts):
 // the list (the full secret before its copy, masked after, newest first, this team only),
-// renames, expiries and rolls with their audit events, deletes scoped by team, and the key
+// renames, expiries, repeat settings and rolls with their audit events, deletes scoped by team, and the key
 // lookup for authentication with its last-use time written at most once a minute. The
 // secret's storage and its one copy: api-key-secret-copy.test.ts.
 
@@ -103,6 +103,61 @@ describe("updateApiKey and rollApiKey", () => {
       old.keyId,
       { description: "Website form", replacement: replacement.keyId, expires_at: in24h.toISOString() },
     ]);
+  });
+});
+
+describe("a key's repeat setting (issue 41)", () => {
+  const repeatsOf = async (keyId: string) => (await keyRow(keyId)).repeats;
+  const events = async (teamId: string) =>
+    (await db().auditEvent.findMany({ where: { teamId, action: "api_key.repeats_set" }, orderBy: { createdAt: "asc" } })).map((e) => [
+      e.targetId,
+      e.details,
+      e.via,
+    ]);
+
+  test("a new key creates a new lead for a repeat unless told otherwise, and says so in its list row and audit event", async () => {
+    const team = await makeTeam();
+    const plain = await createApiKey({ teamId: team.id, description: "Plain" });
+    const adding = await createApiKey({ teamId: team.id, description: "Adding", repeats: "add" });
+    assert.deepEqual([await repeatsOf(plain.keyId), await repeatsOf(adding.keyId)], ["new", "add"]);
+    assert.deepEqual((await listApiKeys(team.id)).map((k) => [k.description, k.repeats]).sort(), [
+      ["Adding", "add"],
+      ["Plain", "new"],
+    ]);
+    const generated = await db().auditEvent.findFirstOrThrow({
+      where: { teamId: team.id, targetId: adding.keyId, action: "api_key.generated" },
+    });
+    assert.deepEqual(generated.details, { description: "Adding", repeats: "add" });
+  });
+
+  test("an owner changes it, audited once per change; another team's id changes nothing; the CLI's change has no team", async () => {
+    const [team, other] = [await makeTeam(), await makeTeam()];
+    const { keyId } = await createApiKey({ teamId: team.id, description: "Form" });
+    const actor = { userId: null, ip: "198.51.100.7", via: "web" as const };
+    assert.equal(await setApiKeyRepeats({ keyId, teamId: other.id, repeats: "add", actor }), false);
+    assert.equal(await repeatsOf(keyId), "new");
+    assert.equal(await setApiKeyRepeats({ keyId, teamId: team.id, repeats: "add", actor }), true);
+    assert.equal(await setApiKeyRepeats({ keyId, teamId: team.id, repeats: "add", actor }), true, "no change, no event");
+    assert.equal(await setApiKeyRepeats({ keyId, repeats: "new" }), true);
+    assert.equal(await repeatsOf(keyId), "new");
+    assert.deepEqual(await events(team.id), [
+      [keyId, { from: "new", to: "add", description: "Form" }, "web"],
+      [keyId, { from: "add", to: "new", description: "Form" }, "cli"],
+    ]);
+    assert.deepEqual(await events(other.id), []);
+    assert.equal(await setApiKeyRepeats({ keyId: "ffffffffffffffffffff", repeats: "add" }), false);
+  });
+
+  test("a roll's replacement keeps the old key's setting", async () => {
+    const team = await makeTeam();
+    const old = await createApiKey({ teamId: team.id, repeats: "add" });
+    const replacement = await rollApiKey({
+      keyId: old.keyId,
+      teamId: team.id,
+      oldKeyExpiresAt: new Date("2031-01-02T00:00:00Z"),
+      createdById: null,
+    });
+    assert.equal(await repeatsOf(replacement!.keyId), "add");
   });
 });
 

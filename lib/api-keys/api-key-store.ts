@@ -1,5 +1,6 @@
 import type { Tx } from "../db/client";
 import { env } from "../env";
+import { parseRepeats, type Repeats } from "../leads/repeats";
 import { DIGEST_ALGORITHM, digestSecret, secretPrefix } from "./secret";
 import { noteDeletingTransaction } from "../maintenance/secret-erasure";
 import { seal } from "./secret-box";
@@ -27,6 +28,7 @@ export async function insertApiKey(
     secret: string;
     expiresAt: Date | null;
     bornCopied: boolean;
+    repeats: Repeats;
   },
 ): Promise<void> {
   await tx.apiKey.create({
@@ -39,6 +41,7 @@ export async function insertApiKey(
       digestAlgorithm: DIGEST_ALGORITHM,
       secretPrefix: secretPrefix(key.secret),
       expiresAt: key.expiresAt,
+      repeats: key.repeats,
       ...(key.bornCopied
         ? { copiedAt: new Date(), copiedById: null }
         : { pendingSecret: { create: { ciphertext: seal(key.secret, key.keyId) } } }),
@@ -60,9 +63,30 @@ export async function deleteKeyRow(tx: Tx, options: { keyId: string; teamId?: st
 const keyWhere = (options: { keyId: string; teamId?: string }) =>
   options.teamId === undefined ? { id: options.keyId } : { id: options.keyId, teamId: options.teamId };
 
-/** The team's key's description and expiry; null when the team has no such key. */
-export async function findKeySettings(tx: Tx, key: KeyRef): Promise<{ description: string | null; expiresAt: Date | null } | null> {
-  return tx.apiKey.findFirst({ where: { id: key.keyId, teamId: key.teamId }, select: { description: true, expiresAt: true } });
+/** The team's key's description, expiry and repeat setting; null when the team has no such key. */
+export async function findKeySettings(
+  tx: Tx,
+  key: KeyRef,
+): Promise<{ description: string | null; expiresAt: Date | null; repeats: Repeats } | null> {
+  const row = await tx.apiKey.findFirst({
+    where: { id: key.keyId, teamId: key.teamId },
+    select: { description: true, expiresAt: true, repeats: true },
+  });
+  return row && { ...row, repeats: parseRepeats(row.repeats) ?? "new" };
+}
+
+/**
+ * Sets a key's repeat setting (of that team, when given) and returns what it was, with the
+ * key's team and description; null when there is no such key.
+ */
+export async function writeKeyRepeats(
+  tx: Tx,
+  options: { keyId: string; teamId?: string; repeats: Repeats },
+): Promise<{ teamId: string | null; description: string | null; repeats: Repeats } | null> {
+  const row = await tx.apiKey.findFirst({ where: keyWhere(options), select: { teamId: true, description: true, repeats: true } });
+  if (!row) return null;
+  await tx.apiKey.update({ where: { id: options.keyId }, data: { repeats: options.repeats } });
+  return { ...row, repeats: parseRepeats(row.repeats) ?? "new" };
 }
 
 /** Writes a key's description and/or expiry (a field left undefined is kept). */

@@ -15,6 +15,8 @@ export const AUDIT_ACTIONS = [
   "api_key.renamed",
   "api_key.expiry_set",
   "api_key.rolled",
+  // What a repeat submission sent with the key does: { from, to } ("add" | "new"), its description.
+  "api_key.repeats_set",
   "member.invited",
   "member.role_changed",
   "member.removed",
@@ -31,6 +33,8 @@ export const AUDIT_ACTIONS = [
   "connection.enabled",
   "connection.disabled",
   "connection.mapping_changed",
+  // What a repeat submission to the connection does: { from, to } ("add" | "new"), its name.
+  "connection.repeats_set",
   "connection.deleted",
   // One kept delivery of a connection's log: the connection as target, the delivery's id; never its body.
   "connection.delivery_deleted",
@@ -65,6 +69,8 @@ export const AUDIT_ACTIONS = [
   "routing.rules_reordered",
   "routing.fallback_changed",
   "team.created",
+  // The team's repeat window (Settings → General): { from, to } in days, 0 meaning never.
+  "team.repeat_window_set",
   "user.password_changed",
   "user.password_reset",
 ] as const;

@@ -1,6 +1,7 @@
 import { seal } from "../api-keys/secret-box";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { CHANNEL_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
 import { BUILDERS, secretFromUs, secretSetByTeam, type BuilderId } from "./builders";
 import {
   countConnections,
@@ -9,6 +10,7 @@ import {
   removeConnection,
   writeConnectionEnabled,
   writeConnectionMapping,
+  writeConnectionRepeats,
   writeRolledToken,
   writeSigningSecret,
 } from "./connection-store";
@@ -23,7 +25,8 @@ import {
 import type { AnswerOverrides } from "./map-answers";
 
 // What owners and admins (and the operator's CLI) do with a team's form-builder
-// connections: make one, roll its URL, turn it off or on, change its mapping, delete it.
+// connections: make one, roll its URL, turn it off or on, change its mapping or what a
+// repeat submission does, delete it.
 // Each change is written with its audit event in one transaction. The URL and the signing
 // secret are returned once, to show; neither is readable again.
 
@@ -55,10 +58,13 @@ export async function createConnection(options: {
   name?: string;
   /** A secret the builder made (Webflow: or set later, setConnectionSigningSecret); otherwise one is generated for builders that sign. */
   signingSecret?: string;
+  /** What a repeat submission does (docs/leads.md "Repeat submissions"); absent: CHANNEL_REPEATS_DEFAULT. */
+  repeats?: Repeats;
   createdById: string | null;
   actor: AuditActor;
 }): Promise<NewConnection> {
   const { teamId, builder } = options;
+  const repeats = options.repeats ?? CHANNEL_REPEATS_DEFAULT;
   const given = options.signingSecret?.trim() || null;
   const token = generateConnectionToken();
   // Webflow's secret exists only once its webhook (which needs this URL) is made: it may come
@@ -75,10 +81,11 @@ export async function createConnection(options: {
       tokenDigest: tokenDigest(token),
       tokenHint: tokenHint(token),
       createdById: options.createdById,
+      repeats,
     });
     if (signingSecret) await writeSigningSecret(tx, { id: created, ciphertext: seal(signingSecret, signingSecretContext(created)) });
     await recordAuditEvent(
-      { teamId, action: "connection.created", actor: options.actor, targetId: created, details: { name, builder } },
+      { teamId, action: "connection.created", actor: options.actor, targetId: created, details: { name, builder, repeats } },
       tx,
     );
     return created;
@@ -189,6 +196,27 @@ export async function setConnectionMapping(options: {
       { teamId: options.teamId, action: "connection.mapping_changed", actor: options.actor, targetId: options.id, details },
       tx,
     );
+    return true;
+  });
+}
+
+/** Sets what a repeat submission to the connection does (audited when it changes); false when there is no such connection. */
+export async function setConnectionRepeats(options: { teamId: string; id: string; repeats: Repeats; actor: AuditActor }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const before = await writeConnectionRepeats(tx, options);
+    if (!before) return false;
+    if (before.repeats !== options.repeats) {
+      await recordAuditEvent(
+        {
+          teamId: options.teamId,
+          action: "connection.repeats_set",
+          actor: options.actor,
+          targetId: options.id,
+          details: { name: before.name, from: before.repeats, to: options.repeats },
+        },
+        tx,
+      );
+    }
     return true;
   });
 }

@@ -1,6 +1,7 @@
 import type { IntakeTeam } from "../teams/intake-team";
 import { parseRepeats, type Repeats } from "../leads/repeats";
 import { db, type Tx } from "../db/client";
+import { parseRepeats, type Repeats } from "../leads/repeats";
 import type { BuilderId } from "./builders";
 import type { AnswerOverrides } from "./map-answers";
 
@@ -30,6 +31,8 @@ export type ConnectionView = {
   tokenHint: string;
   previousTokenExpiresAt: Date | null;
   enabled: boolean;
+  /** What a repeat submission does (docs/leads.md "Repeat submissions"). */
+  repeats: Repeats;
   createdAt: Date;
 };
 
@@ -42,6 +45,7 @@ const VIEW_SELECT = {
   tokenHint: true,
   previousTokenExpiresAt: true,
   enabled: true,
+  repeats: true,
   createdAt: true,
 } as const;
 
@@ -66,13 +70,21 @@ export function intakeView(
 
 function view({
   signingSecretCiphertext,
+  repeats,
   ...row
-}: Omit<ConnectionView, "builder" | "mapping" | "hasSigningSecret"> & {
+}: Omit<ConnectionView, "builder" | "mapping" | "hasSigningSecret" | "repeats"> & {
   builder: string;
   mapping: unknown;
   signingSecretCiphertext: string | null;
+  repeats: string;
 }): ConnectionView {
-  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping), hasSigningSecret: signingSecretCiphertext !== null };
+  return {
+    ...row,
+    builder: row.builder as BuilderId,
+    mapping: asMapping(row.mapping),
+    hasSigningSecret: signingSecretCiphertext !== null,
+    repeats: parseRepeats(repeats) ?? "new",
+  };
 }
 
 export async function listConnections(teamId: string): Promise<ConnectionView[]> {
@@ -110,6 +122,7 @@ export async function insertConnection(
     tokenDigest: string;
     tokenHint: string;
     createdById: string | null;
+    repeats: Repeats;
   },
 ): Promise<string> {
   const created = await tx.connection.create({ data: { ...row, mapping: {} }, select: { id: true } });
@@ -154,6 +167,17 @@ export async function writeConnectionMapping(tx: Tx, options: { teamId: string; 
     data: { mapping: { ...options.mapping } },
   });
   return count === 1;
+}
+
+/** Sets the connection's repeat setting and returns what it was; null when the team has no such connection. */
+export async function writeConnectionRepeats(
+  tx: Tx,
+  options: { teamId: string; id: string; repeats: Repeats },
+): Promise<{ name: string; repeats: Repeats } | null> {
+  const row = await tx.connection.findFirst({ where: { id: options.id, teamId: options.teamId }, select: { name: true, repeats: true } });
+  if (!row) return null;
+  await tx.connection.update({ where: { id: options.id }, data: { repeats: options.repeats } });
+  return { name: row.name, repeats: parseRepeats(row.repeats) ?? "new" };
 }
 
 /** Deletes the connection and its log; its leads keep naming it. Null when the team has no such connection. */

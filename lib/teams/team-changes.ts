@@ -1,10 +1,10 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
-import { createTeamIn, takenSlugs, type Team } from "./team-store";
+import { createTeamIn, takenSlugs, teamRepeatWindow, writeGeneralSettings, type Team } from "./team-store";
 
 // A user creates a team (web UI or operator CLI): the name's rules, the slug made from it,
-// and the team, its owner and the audit event in one transaction. The rows are
-// team-store.ts'.
+// and the team, its owner and the audit event in one transaction; and the team's general
+// settings (Settings → General). The rows are team-store.ts'.
 
 export const TEAM_NAME_MAX = 100;
 
@@ -45,5 +45,36 @@ export async function createOwnedTeam(options: { name: string; ownerUserId: stri
       tx,
     );
     return team;
+  });
+}
+
+/**
+ * Saves Settings → General: the name, the default phone country and the repeat window
+ * (already checked: parseRepeatWindowDays). A change of the window, which decides whether a
+ * person's repeat submission joins their lead, is audited (team.repeat_window_set, { from, to }
+ * in days) in the same transaction; the name and country, as before, are not.
+ */
+export async function updateGeneralSettings(options: {
+  teamId: string;
+  name: string;
+  defaultPhoneCountry: string | null;
+  repeatWindowDays: number;
+  actor: AuditActor;
+}): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const before = await teamRepeatWindow(options.teamId, tx);
+    await writeGeneralSettings(tx, options);
+    if (before !== options.repeatWindowDays) {
+      await recordAuditEvent(
+        {
+          teamId: options.teamId,
+          action: "team.repeat_window_set",
+          actor: options.actor,
+          targetId: options.teamId,
+          details: { from: before, to: options.repeatWindowDays },
+        },
+        tx,
+      );
+    }
   });
 }

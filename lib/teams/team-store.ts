@@ -105,6 +105,28 @@ export async function updateTeamSettings(options: { teamId: string; name: string
   });
 }
 
+/** Writes the team's general settings (Settings → General) in the caller's transaction; team-changes.ts audits them. */
+export async function writeGeneralSettings(
+  tx: Tx,
+  options: { teamId: string; name: string; defaultPhoneCountry: string | null; repeatWindowDays: number },
+): Promise<void> {
+  await tx.team.update({
+    where: { id: options.teamId },
+    data: {
+      name: options.name.trim(),
+      defaultPhoneCountry: options.defaultPhoneCountry?.toUpperCase() ?? null,
+      repeatWindowDays: options.repeatWindowDays,
+    },
+    select: { id: true },
+  });
+}
+
+/** The team's repeat window in days (docs/leads.md "Repeat submissions"; 0: a repeat never joins a lead). */
+export async function teamRepeatWindow(teamId: string, tx?: Tx): Promise<number> {
+  const row = await (tx ?? db()).team.findUnique({ where: { id: teamId }, select: { repeatWindowDays: true } });
+  return row?.repeatWindowDays ?? 0;
+}
+
 export type Member = { userId: string; email: string; name: string | null; role: Role; joinedAt: Date };
 
 export async function listMembers(teamId: string): Promise<Member[]> {

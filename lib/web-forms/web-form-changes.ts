@@ -1,17 +1,19 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { CHANNEL_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
 import {
   generateFormId,
   insertWebForm,
   isTeamSource,
   removeWebForm,
   writeWebFormEnabled,
+  writeWebFormRepeats,
   writeWebFormSettings,
   type WebFormSettings,
 } from "./web-form-store";
 
 // What owners and admins do with their team's web forms (Team Settings → API Integration →
-// Web forms): create, change, enable or disable, delete. Each change is written with its
+// Web forms): create, change, set what a repeat submission does, enable or disable, delete. Each change is written with its
 // audit event in one transaction, and a refused one writes neither. The settings are
 // checked before (web-form-settings.ts); the rows are web-form-store.ts'.
 
@@ -29,16 +31,19 @@ async function assertSourceOfTeam(teamId: string, sourceId: string | null): Prom
 export async function createWebForm(options: {
   teamId: string;
   settings: WebFormSettings;
+  /** What a repeat submission does (docs/leads.md "Repeat submissions"); absent: CHANNEL_REPEATS_DEFAULT. */
+  repeats?: Repeats;
   createdById: string | null;
   actor: AuditActor;
 }): Promise<string> {
   const { teamId, settings } = options;
+  const repeats = options.repeats ?? CHANNEL_REPEATS_DEFAULT;
   await assertSourceOfTeam(teamId, settings.sourceId);
   const id = generateFormId();
   await db().$transaction(async (tx) => {
-    await insertWebForm(tx, { id, teamId, settings, createdById: options.createdById });
+    await insertWebForm(tx, { id, teamId, settings, repeats, createdById: options.createdById });
     await recordAuditEvent(
-      { teamId, action: "web_form.created", actor: options.actor, targetId: id, details: { name: settings.name } },
+      { teamId, action: "web_form.created", actor: options.actor, targetId: id, details: { name: settings.name, repeats } },
       tx,
     );
   });
@@ -64,6 +69,32 @@ export async function updateWebForm(options: FormChange & { settings: WebFormSet
       },
       tx,
     );
+    return true;
+  });
+}
+
+/**
+ * Sets what a repeat submission to the form does; audited as a change of the form's settings
+ * (web_form.updated, with the new value as its other changes give theirs) when it changes. False when the
+ * team has no such form.
+ */
+export async function setWebFormRepeats(options: FormChange & { repeats: Repeats }): Promise<boolean> {
+  const { teamId, formId, repeats } = options;
+  return db().$transaction(async (tx) => {
+    const before = await writeWebFormRepeats(tx, { teamId, formId, repeats });
+    if (!before) return false;
+    if (before.repeats !== repeats) {
+      await recordAuditEvent(
+        {
+          teamId,
+          action: "web_form.updated",
+          actor: options.actor,
+          targetId: formId,
+          details: { name: before.name, repeats },
+        },
+        tx,
+      );
+    }
     return true;
   });
 }

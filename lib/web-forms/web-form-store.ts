@@ -2,6 +2,7 @@ import type { IntakeTeam } from "../teams/intake-team";
 import { parseRepeats, type Repeats } from "../leads/repeats";
 import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db/client";
+import { parseRepeats, type Repeats } from "../leads/repeats";
 
 // Every database access for web forms lives here, and nothing else: a store only stores.
 // A team's changes to its forms, each written with its audit event in one transaction,
@@ -18,6 +19,8 @@ export type WebFormSettings = {
 
 export type WebFormView = WebFormSettings & {
   id: string;
+  /** What a repeat submission does (docs/leads.md "Repeat submissions"); changed by web-form-changes.ts' setWebFormRepeats. */
+  repeats: Repeats;
   enabled: boolean;
   spamCount: number;
   sourceName: string | null;
@@ -59,14 +62,16 @@ const VIEW_SELECT = {
   enabled: true,
   spamCount: true,
   createdAt: true,
+  repeats: true,
   source: { select: { name: true } },
 } as const;
 
 export async function listWebForms(teamId: string): Promise<WebFormView[]> {
   const rows = await db().webForm.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: VIEW_SELECT });
-  return rows.map(({ source, allowedOrigins, ...row }) => ({
+  return rows.map(({ source, allowedOrigins, repeats, ...row }) => ({
     ...row,
     allowedOrigins: origins(allowedOrigins),
+    repeats: parseRepeats(repeats) ?? "new",
     sourceName: source?.name ?? null,
   }));
 }
@@ -74,8 +79,8 @@ export async function listWebForms(teamId: string): Promise<WebFormView[]> {
 export async function findWebForm(options: { teamId: string; formId: string }): Promise<WebFormView | null> {
   const row = await db().webForm.findFirst({ where: { id: options.formId, teamId: options.teamId }, select: VIEW_SELECT });
   if (!row) return null;
-  const { source, allowedOrigins, ...rest } = row;
-  return { ...rest, allowedOrigins: origins(allowedOrigins), sourceName: source?.name ?? null };
+  const { source, allowedOrigins, repeats, ...rest } = row;
+  return { ...rest, allowedOrigins: origins(allowedOrigins), repeats: parseRepeats(repeats) ?? "new", sourceName: source?.name ?? null };
 }
 
 /** The form with its team, for the public endpoint; null when there is no such form. */
@@ -104,9 +109,11 @@ export async function isTeamSource(options: { teamId: string; sourceId: string }
 
 export async function insertWebForm(
   tx: Tx,
-  form: { id: string; teamId: string; settings: WebFormSettings; createdById: string | null },
+  form: { id: string; teamId: string; settings: WebFormSettings; repeats: Repeats; createdById: string | null },
 ): Promise<void> {
-  await tx.webForm.create({ data: { id: form.id, teamId: form.teamId, ...form.settings, createdById: form.createdById } });
+  await tx.webForm.create({
+    data: { id: form.id, teamId: form.teamId, ...form.settings, repeats: form.repeats, createdById: form.createdById },
+  });
 }
 
 /** Writes a form's settings; false when the team has no such form. */
@@ -116,6 +123,17 @@ export async function writeWebFormSettings(
 ): Promise<boolean> {
   const { count } = await tx.webForm.updateMany({ where: { id: options.formId, teamId: options.teamId }, data: options.settings });
   return count > 0;
+}
+
+/** Sets a form's repeat setting and returns its name and what the setting was; null when the team has no such form. */
+export async function writeWebFormRepeats(
+  tx: Tx,
+  options: { teamId: string; formId: string; repeats: Repeats },
+): Promise<{ name: string; repeats: Repeats } | null> {
+  const form = await tx.webForm.findFirst({ where: { id: options.formId, teamId: options.teamId }, select: { name: true, repeats: true } });
+  if (!form) return null;
+  await tx.webForm.update({ where: { id: options.formId }, data: { repeats: options.repeats } });
+  return { name: form.name, repeats: parseRepeats(form.repeats) ?? "new" };
 }
 
 /** Enables or disables a form; false when the team has no such form. */

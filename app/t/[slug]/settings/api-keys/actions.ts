@@ -2,9 +2,11 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createApiKey, deleteApiKey, rollApiKey, takeSecretForCopy, updateApiKey } from "@/lib/api-keys/api-key-changes";
+import { createApiKey, deleteApiKey, rollApiKey, setApiKeyRepeats, takeSecretForCopy, updateApiKey } from "@/lib/api-keys/api-key-changes";
 import { expiryFrom, EXPIRY_CHOICES, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { API_KEY_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
 import { ROLES } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
 
@@ -24,18 +26,23 @@ export async function generateApiKeyAction(
   slug: string,
   description?: string,
   expiry: string = "never",
+  repeatsChoice: string = API_KEY_REPEATS_DEFAULT,
 ): Promise<ActionResult<{ keyId: string }>> {
   return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user, actor }) => {
     const parsed = descriptionSchema.safeParse(description);
     if (!parsed.success) return { ok: false, error: "The description can be at most 200 characters." };
     const expires = expirySchema.safeParse(expiry);
     if (!expires.success) return { ok: false, error: "Choose when the key expires from the list." };
+    const choice = parseRepeatsChoice(repeatsChoice);
+    if ("problem" in choice) return { ok: false, error: choice.problem };
+    const { repeats } = choice;
     const key = await createApiKey({
       teamId: team.id,
       description: parsed.data,
       createdById: user.id,
       actor,
       expiresAt: expiryFrom(expires.data, now()),
+      repeats,
     });
     revalidatePath(keysPath(team.slug));
     return { ok: true, keyId: key.keyId };
@@ -83,6 +90,19 @@ export async function updateApiKeyAction(slug: string, keyId: string, descriptio
       }));
     revalidatePath(keysPath(team.slug));
     return updated ? { ok: true } : { ok: false, error: "That key does not exist (it may have been deleted)." };
+  });
+}
+
+/** What a repeat submission sent with the key does (docs/leads.md "Repeat submissions"). */
+export async function setApiKeyRepeatsAction(slug: string, keyId: string, repeatsChoice: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const choice = parseRepeatsChoice(repeatsChoice);
+    if ("problem" in choice) return { ok: false, error: choice.problem };
+    const { repeats } = choice;
+    const id = keyIdSchema.safeParse(keyId);
+    const changed = id.success && (await setApiKeyRepeats({ keyId: id.data, teamId: team.id, repeats, actor }));
+    revalidatePath(keysPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: "That key does not exist (it may have been deleted)." };
   });
 }
 

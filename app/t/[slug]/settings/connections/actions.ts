@@ -5,6 +5,8 @@ import { redirect } from "next/navigation";
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { isBuilderId } from "@/lib/connections/builders";
+import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
 import {
   ConnectionLimitReached,
   createConnection,
@@ -13,6 +15,7 @@ import {
   secretProblem,
   setConnectionEnabled,
   setConnectionMapping,
+  setConnectionRepeats,
   setConnectionSigningSecret,
 } from "@/lib/connections/connection-changes";
 import { findConnection } from "@/lib/connections/connection-store";
@@ -34,13 +37,17 @@ export async function createConnectionAction(
   slug: string,
   builder: string,
   name: string,
+  repeatsChoice: string = CHANNEL_REPEATS_DEFAULT,
 ): Promise<ActionResult<{ id: string; url: string; signingSecret: string | null }>> {
   return withTeamRole<{ id: string; url: string; signingSecret: string | null }>(slug, MANAGERS, async ({ team, user, actor }) => {
     if (!isBuilderId(builder)) return { ok: false, error: "Choose a form builder." };
     if (typeof name !== "string" || name.length > 100) return { ok: false, error: "The name can be at most 100 characters." };
+    const choice = parseRepeatsChoice(repeatsChoice);
+    if ("problem" in choice) return { ok: false, error: choice.problem };
+    const { repeats } = choice;
     let created;
     try {
-      created = await createConnection({ teamId: team.id, builder, name, createdById: user.id, actor });
+      created = await createConnection({ teamId: team.id, builder, name, repeats, createdById: user.id, actor });
     } catch (error) {
       if (error instanceof ConnectionLimitReached) return { ok: false, error: error.message };
       throw error;
@@ -97,6 +104,18 @@ export async function setConnectionMappingAction(slug: string, id: string, mappi
       overrides[key] = target;
     }
     const changed = typeof id === "string" && (await setConnectionMapping({ teamId: team.id, id, mapping: overrides, actor }));
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: GONE };
+  });
+}
+
+/** What a repeat submission to the connection does (docs/leads.md "Repeat submissions"). */
+export async function setConnectionRepeatsAction(slug: string, id: string, repeatsChoice: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const choice = parseRepeatsChoice(repeatsChoice);
+    if ("problem" in choice) return { ok: false, error: choice.problem };
+    const { repeats } = choice;
+    const changed = typeof id === "string" && (await setConnectionRepeats({ teamId: team.id, id, repeats, actor }));
     revalidatePath(connectionsPath(team.slug), "layout");
     return changed ? { ok: true } : { ok: false, error: GONE };
   });

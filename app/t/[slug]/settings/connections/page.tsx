@@ -3,6 +3,7 @@ import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDER_IDS, BUILDERS } from "@/lib/connections/builders";
 import { deliveryActivity } from "@/lib/connections/connection-delivery-store";
 import { listConnections, type ConnectionView } from "@/lib/connections/connection-store";
+import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { hoursAgo } from "@/lib/time/clock";
 import { ConnectForm } from "@/components/connections/connect-form";
 import { ApiIntegrationSection } from "@/components/settings/api-integration-section";
@@ -35,7 +36,11 @@ const connectionCard = (
 export default async function ConnectionsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/connections`);
-  const [connections, activity] = await Promise.all([listConnections(team.id), deliveryActivity(team.id, hoursAgo(24))]);
+  const [connections, activity, windowDays] = await Promise.all([
+    listConnections(team.id),
+    deliveryActivity(team.id, hoursAgo(24)),
+    teamRepeatWindow(team.id),
+  ]);
 
   return (
     <ApiIntegrationSection
@@ -56,7 +61,13 @@ export default async function ConnectionsPage({ params }: { params: Promise<{ sl
           canManage
             ? {
                 title: "Connect a form builder",
-                content: <ConnectForm slug={team.slug} builders={BUILDER_IDS.map((id) => ({ value: id, label: BUILDERS[id].name }))} />,
+                content: (
+                  <ConnectForm
+                    slug={team.slug}
+                    builders={BUILDER_IDS.map((id) => ({ value: id, label: BUILDERS[id].name }))}
+                    windowDays={windowDays}
+                  />
+                ),
               }
             : null
         }

@@ -9,7 +9,9 @@ import { setAssignmentEmails, setNewLeadEmails } from "@/lib/notifications/notif
 import { isReminderDelay } from "@/lib/notifications/reminder-delays";
 import { ROLES } from "@/lib/teams/team-store";
 import { isPhoneCountry } from "@/lib/teams/phone-countries";
-import { setTeamRetention, updateTeamSettings } from "@/lib/teams/team-store";
+import { parseRepeatWindowDays } from "@/lib/teams/repeat-window";
+import { updateGeneralSettings } from "@/lib/teams/team-changes";
+import { setTeamRetention } from "@/lib/teams/team-store";
 
 const schema = z.object({
   name: z.string().trim().min(1, "Enter a team name.").max(100, "Use at most 100 characters."),
@@ -23,10 +25,18 @@ const schema = z.object({
 export type FormState = ActionResult | null;
 
 export async function updateGeneralAction(_previous: FormState, form: FormData): Promise<FormState> {
-  return withTeamRole(form.get("slug"), MANAGERS, async ({ team }) => {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team, actor }) => {
     const parsed = schema.safeParse({ name: form.get("name") ?? "", defaultPhoneCountry: form.get("defaultPhoneCountry") ?? "" });
     if (!parsed.success) return { ok: false, error: parsed.error.issues[0]!.message };
-    await updateTeamSettings({ teamId: team.id, name: parsed.data.name, defaultPhoneCountry: parsed.data.defaultPhoneCountry || null });
+    const window = parseRepeatWindowDays(form.get("repeatWindowDays"));
+    if ("problem" in window) return { ok: false, error: window.problem };
+    await updateGeneralSettings({
+      teamId: team.id,
+      name: parsed.data.name,
+      defaultPhoneCountry: parsed.data.defaultPhoneCountry || null,
+      repeatWindowDays: window.days,
+      actor,
+    });
     revalidatePath(`/t/${team.slug}`, "layout");
     return { ok: true };
   });

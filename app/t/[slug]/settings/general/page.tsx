@@ -7,7 +7,7 @@ import { GeneralForm } from "@/components/settings/general-form";
 import { NewLeadReminderForm, NotificationsForm } from "@/components/settings/notifications-form";
 import { RetentionForm } from "@/components/settings/retention-form";
 import { SectionHeader } from "@/components/settings/section-header";
-import { assignmentEmailsEnabled, newLeadEmailsEnabled, teamRetention } from "@/lib/teams/team-store";
+import { assignmentEmailsEnabled, newLeadEmailsEnabled, teamRepeatWindow, teamRetention } from "@/lib/teams/team-store";
 
 export const metadata: Metadata = { title: "General · Team Settings · Lead Intake" };
 
@@ -15,19 +15,24 @@ export default async function GeneralPage({ params }: { params: Promise<{ slug: 
   const { slug } = await params;
   const { team, user, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/general`);
   const member = { userId: user.id, teamId: team.id };
-  const [newLeads, assignments, reminder] = await Promise.all([
+  const [newLeads, assignments, reminder, repeatWindowDays] = await Promise.all([
     newLeadEmailsEnabled(member),
     assignmentEmailsEnabled(member),
     readNewLeadReminder(team.id),
+    teamRepeatWindow(team.id),
   ]);
   return (
     <section>
-      <SectionHeader title="General" description="The team's name, and the country used for phone numbers sent without a country code." />
+      <SectionHeader
+        title="General"
+        description="The team's name, the country used for phone numbers sent without a country code, and how long a lead takes a person's repeat submissions."
+      />
       <GeneralForm
         slug={team.slug}
         name={team.name}
         defaultPhoneCountry={team.defaultPhoneCountry ?? ""}
         countries={PHONE_COUNTRIES}
+        repeatWindowDays={repeatWindowDays}
         canEdit={canManage}
       />
       <section aria-labelledby="notifications-title" className="mt-10">

@@ -3,8 +3,17 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
 import { parseWebFormSettings } from "@/lib/web-forms/web-form-settings";
-import { UnknownSourceError, createWebForm, deleteWebForm, setWebFormEnabled, updateWebForm } from "@/lib/web-forms/web-form-changes";
+import {
+  UnknownSourceError,
+  createWebForm,
+  deleteWebForm,
+  setWebFormEnabled,
+  setWebFormRepeats,
+  updateWebForm,
+} from "@/lib/web-forms/web-form-changes";
 import { isFormId } from "@/lib/web-forms/web-form-store";
 
 // Owners and admins create, change, disable and delete web forms; every member sees them.
@@ -19,8 +28,12 @@ export async function createWebFormAction(_previous: WebFormState, form: FormDat
   const result = await withTeamRole(form.get("slug"), MANAGERS, async ({ team, user, actor }) => {
     const parsed = parseWebFormSettings(form);
     if ("problem" in parsed) return { ok: false, error: parsed.problem };
+    const choice = parseRepeatsChoice(form.get("repeats") ?? CHANNEL_REPEATS_DEFAULT);
+    if ("problem" in choice) return { ok: false, error: choice.problem };
+    const { repeats } = choice;
     try {
-      created = `${formsPath(team.slug)}/${await createWebForm({ teamId: team.id, settings: parsed.settings, createdById: user.id, actor })}`;
+      const formId = await createWebForm({ teamId: team.id, settings: parsed.settings, repeats, createdById: user.id, actor });
+      created = `${formsPath(team.slug)}/${formId}`;
     } catch (error) {
       if (error instanceof UnknownSourceError) return { ok: false, error: error.message };
       throw error;
@@ -46,6 +59,19 @@ export async function updateWebFormAction(_previous: WebFormState, form: FormDat
     }
     revalidatePath(formsPath(team.slug));
     return updated ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
+  });
+}
+
+/** What a repeat submission to the form does (docs/leads.md "Repeat submissions"). */
+export async function setWebFormRepeatsAction(slug: string, formId: string, repeatsChoice: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const choice = parseRepeatsChoice(repeatsChoice);
+    if ("problem" in choice) return { ok: false, error: choice.problem };
+    const { repeats } = choice;
+    const changed =
+      typeof formId === "string" && isFormId(formId) && (await setWebFormRepeats({ teamId: team.id, formId, repeats, actor }));
+    revalidatePath(formsPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
   });
 }
 

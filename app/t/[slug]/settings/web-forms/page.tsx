@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { requestActivity, type RequestActivity } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
+import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { listWebForms, type WebFormView } from "@/lib/web-forms/web-form-store";
 import { ApiIntegrationSection } from "@/components/settings/api-integration-section";
 import { IntegrationCards, type IntegrationCard } from "@/components/settings/integration-cards";
@@ -34,10 +35,11 @@ const formCard = (slug: string, form: WebFormView, counts?: RequestActivity): In
 export default async function WebFormsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/web-forms`);
-  const [forms, sources, activity] = await Promise.all([
+  const [forms, sources, activity, windowDays] = await Promise.all([
     listWebForms(team.id),
     canManage ? listLeadSources(team.id) : [],
     requestActivity(team.id, hoursAgo(24), "formId"),
+    teamRepeatWindow(team.id),
   ]);
 
   return (
@@ -55,7 +57,11 @@ export default async function WebFormsPage({ params }: { params: Promise<{ slug:
         empty="No web forms yet."
         states={["Enabled", "Disabled"]}
         cards={forms.map((form) => formCard(team.slug, form, activity.get(form.id)))}
-        aside={canManage ? { title: "New web form", content: <WebFormEditor slug={team.slug} sources={sources} /> } : null}
+        aside={
+          canManage
+            ? { title: "New web form", content: <WebFormEditor slug={team.slug} sources={sources} windowDays={windowDays} /> }
+            : null
+        }
       />
     </ApiIntegrationSection>
   );

@@ -8,6 +8,7 @@ import { findConnection } from "@/lib/connections/connection-store";
 import { deliveryCursorQuery, parseDeliveryCursor } from "@/lib/connections/delivery-cursor";
 import { KEPT_BYTES_PER_CONNECTION } from "@/lib/connections/kept-deliveries";
 import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
+import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
 import { AnswerList } from "@/components/connections/answer-list";
 import { ConnectionControls } from "@/components/connections/connection-controls";
@@ -17,6 +18,7 @@ import { MappingEditor, type TargetChoice } from "@/components/connections/mappi
 import { SecretForm } from "@/components/connections/secret-form";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DetailCard } from "@/components/settings/detail-card";
+import { RepeatsForm } from "@/components/settings/repeats-choice";
 import { SectionHeader } from "@/components/settings/section-header";
 import { OnOffBadge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
@@ -44,10 +46,11 @@ export default async function ConnectionPage(props: {
   const connection = await findConnection({ teamId: team.id, id: connectionId });
   if (!connection) notFound();
   const cursor = parseDeliveryCursor(await props.searchParams);
-  const [log, kept, answers] = await Promise.all([
+  const [log, kept, answers, windowDays] = await Promise.all([
     listDeliveries({ teamId: team.id, connectionId: connection.id, take: DELIVERIES_PER_PAGE, after: cursor }),
     keptUsage(connection.id, null),
     latestAnswers(connection.id),
+    teamRepeatWindow(team.id),
   ]);
   const base = `/t/${team.slug}/settings/connections/${connection.id}`;
 
@@ -98,6 +101,14 @@ export default async function ConnectionPage(props: {
           />
         </section>
       ) : null}
+      <RepeatsForm
+        slug={team.slug}
+        channel="connection"
+        id={connection.id}
+        value={connection.repeats}
+        windowDays={windowDays}
+        canEdit={canManage}
+      />
       <h3 className="mb-3 text-base font-semibold text-slate-900">Mapping</h3>
       {answers.length === 0 ? (
         <p className={`${cardClass} mb-6 px-5 py-8 text-center text-sm text-slate-600`}>

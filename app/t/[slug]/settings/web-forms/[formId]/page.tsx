@@ -5,9 +5,11 @@ import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { publicBaseUrl } from "@/lib/http/public-url";
 import { listRequests } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
+import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { findWebForm } from "@/lib/web-forms/web-form-store";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
+import { RepeatsForm } from "@/components/settings/repeats-choice";
 import { SectionHeader } from "@/components/settings/section-header";
 import { Badge } from "@/components/ui/badge";
 import { cardClass, linkClass } from "@/components/ui/styles";
@@ -28,10 +30,11 @@ export default async function WebFormPage(props: {
   const form = await findWebForm({ teamId: team.id, formId });
   if (!form) notFound();
   const cursor = requestLogCursor((await props.searchParams).before);
-  const [sources, baseUrl, log] = await Promise.all([
+  const [sources, baseUrl, log, windowDays] = await Promise.all([
     canManage ? listLeadSources(team.id) : [],
     publicBaseUrl(),
     listRequests({ teamId: team.id, of: { formId: form.id }, before: cursor }),
+    teamRepeatWindow(team.id),
   ]);
 
   return (
@@ -72,6 +75,16 @@ export default async function WebFormPage(props: {
               <dd>{form.spamCount.toLocaleString("en-US")}</dd>
             </dl>
           )}
+          <div className="mt-6">
+            <RepeatsForm
+              slug={team.slug}
+              channel="web_form"
+              id={form.id}
+              value={form.repeats}
+              windowDays={windowDays}
+              canEdit={canManage}
+            />
+          </div>
         </div>
         <div>
           <h3 className="mb-3 text-base font-semibold text-slate-900">Add it to your website</h3>
