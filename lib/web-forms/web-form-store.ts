@@ -1,5 +1,4 @@
 import type { IntakeTeam } from "../teams/intake-team";
-import { parseRepeats, type Repeats } from "../leads/repeats";
 import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db/client";
 import { parseRepeats, type Repeats } from "../leads/repeats";
