@@ -7,6 +7,7 @@ export type EndpointFieldValues = { url: string; description: string | null; eve
 const EVENT_CHOICES = [
   { event: "lead.created", description: "a lead was created", onForNew: true },
   { event: "lead.updated", description: "a lead's status or owner changed", onForNew: false },
+  { event: "lead.submitted", description: "a person submitted again and it joined their lead", onForNew: false },
 ] as const;
 
 /** The URL, description and events of an endpoint: the add and edit dialogs' fields. */

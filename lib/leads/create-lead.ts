@@ -17,11 +17,11 @@ export type CreateLeadResult = { leadId: string; skipped: SkippableField[]; adde
 
 export const LEAD_CREATED = "Lead created successfully";
 /** The message of a submission added to the person's lead (issue 41: the spec's envelope, this message, 200). */
-export const LEAD_UPDATED = "Lead updated successfully";
+export const LEAD_UPDATED_MESSAGE = "Lead updated successfully";
 
 /** The success message of spec 4.1 (or, for a submission added to a lead, its "updated" twin), with the suffix naming skipped fields. */
 export function successMessage(skipped: readonly SkippableField[], added = false): string {
-  const message = added ? LEAD_UPDATED : LEAD_CREATED;
+  const message = added ? LEAD_UPDATED_MESSAGE : LEAD_CREATED;
   return skipped.length ? `${message} (skipped invalid fields: ${skipped.join(", ")})` : message;
 }
 

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { NewJob } from "../jobs/job-store";
-import { assignedEmailJob } from "../notifications/assignment-email";
+import { assignedEmailJob, submittedEmailJob } from "../notifications/assignment-email";
+import { leadSubmittedJobs } from "../webhooks/lead-submitted-event";
+import type { LeadStatus } from "./lead-status";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
 import type { ColumnType } from "../db/column-values";
 import { readDriverTime } from "../db/driver";
@@ -263,6 +265,7 @@ export type StoredLead = MatchCandidate &
     createdAt: Date;
     returnedAt: Date | null;
     ownerId: string | null;
+    status: string;
     extraFields: Record<string, unknown>;
   };
 
@@ -276,6 +279,7 @@ export const STORED_LEAD_COLUMNS = [
   "createdAt",
   "returnedAt",
   "ownerId",
+  "status",
   "lastName",
   "email",
   "phone",
@@ -350,8 +354,100 @@ export function repeatTarget(write: LeadWrite, found: readonly StoredLead[]): St
   return write.repeat ? pickRepeatLead(write.lead, found, write.repeat.since) : null;
 }
 
-/** The joined lead's written columns (JOINED_LEAD_COLUMNS): its empty fields filled from the submission, their search keys, its return time. */
-export function joinedLeadValues(stored: StoredLead, write: LeadWrite): Record<keyof typeof JOINED_LEAD_COLUMNS, unknown> {
-  const filled = fillEmpty(stored, write.lead) ?? stored;
-  return { ...filled, ...searchKeys(filled), returnedAt: write.now };
+/** The fields a joining submission may fill, by the request's names (lead.submitted's `filled`). */
+const FILLED_NAMES: [keyof typeof JOINED_LEAD_COLUMNS, string][] = [
+  ["lastName", "last_name"],
+  ["email", "email"],
+  ["phone", "phone"],
+  ["mobileNo", "mobile_no"],
+  ["jobTitle", "job_title"],
+  ["website", "website"],
+  ["territory", "territory"],
+  ["industry", "industry"],
+  ["annualRevenue", "annual_revenue"],
+  ["noOfEmployees", "no_of_employees"],
+  ["utmSource", "utm_source"],
+  ["utmMedium", "utm_medium"],
+  ["utmCampaign", "utm_campaign"],
+  ["utmTerm", "utm_term"],
+  ["utmContent", "utm_content"],
+];
+
+/** A submission joining a stored lead: the lead's written columns (JOINED_LEAD_COLUMNS) and what it filled. */
+export type JoinedLead = { values: Record<keyof typeof JOINED_LEAD_COLUMNS, unknown> & StoredLead; filled: string[] };
+
+/**
+ * The joined lead: its empty fields filled from the submission (fillEmpty, the import's rule),
+ * their search keys, its return time; and the names of the fields the submission filled
+ * (extra fields as extra_fields.<name>).
+ */
+export function joinLead(stored: StoredLead, write: LeadWrite): JoinedLead {
+  const next = fillEmpty(stored, write.lead);
+  if (!next) return { values: { ...stored, ...searchKeys(stored), returnedAt: write.now }, filled: [] };
+  const filled = FILLED_NAMES.filter(([column]) => next[column as keyof StoredLead] !== stored[column as keyof StoredLead]).map(
+    ([, name]) => name,
+  );
+  for (const name of Object.keys(next.extraFields as Record<string, unknown>)) {
+    if (!Object.hasOwn(stored.extraFields, name)) filled.push(`extra_fields.${name}`);
+  }
+  return { values: { ...next, ...searchKeys(next), returnedAt: write.now }, filled };
+}
+
+/** Who hears of a submission added to a lead; the team's slug is read with them. */
+export type JoinRecipients = { teamSlug: string; endpoints: string[]; subscribers: string[] };
+
+/**
+ * The outbox rows of a submission added to a lead: a lead.submitted delivery per subscribed
+ * endpoint, and, when emails are on, the "submitted again" email to the lead's owner, or to
+ * the members who get new-lead emails when it has none.
+ */
+export function joinedJobs(
+  write: LeadWrite,
+  joined: JoinedLead,
+  submission: ReturnType<typeof submissionRow>,
+  recipients: JoinRecipients,
+): NewJob[] {
+  const lead = joined.values;
+  const team = { id: write.lead.teamId, slug: recipients.teamSlug };
+  const jobs = leadSubmittedJobs(recipients.endpoints, {
+    team,
+    lead: {
+      id: lead.id,
+      first_name: lead.firstName,
+      last_name: lead.lastName,
+      email: lead.email,
+      phone: lead.phone,
+      mobile_no: lead.mobileNo,
+      organization: lead.organization,
+      status: lead.status as LeadStatus,
+    },
+    submission: {
+      id: submission.id,
+      channel: submission.channel as "api" | "form" | "connection",
+      api_key_id: submission.apiKeyId,
+      form_id: submission.formId,
+      connection_id: submission.connectionId,
+      fields: submission.fields,
+      skipped: submission.skipped,
+    },
+    filled: joined.filled,
+    at: write.now,
+  });
+  if (write.events.emails) {
+    const to = lead.ownerId ? [lead.ownerId] : recipients.subscribers;
+    for (const userId of to) {
+      jobs.push(
+        submittedEmailJob({
+          teamId: team.id,
+          userId,
+          leadId: lead.id,
+          submissionId: submission.id,
+          filled: joined.filled,
+          unassigned: !lead.ownerId,
+          at: write.now,
+        }),
+      );
+    }
+  }
+  return jobs;
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
-import { newJobId } from "../jobs/job-store";
-import { LEAD_CREATED } from "../webhooks/lead-created-event";
+import { newJobId, type NewJob } from "../jobs/job-store";
+import { LEAD_CREATED, LEAD_SUBMITTED } from "../webhooks/lead-created-event";
 import { nextTurnSql, planPostgres, settlePostgres } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
@@ -25,7 +25,8 @@ import {
   deliveryRow,
   firstSubmissionIdSql,
   JOINED_LEAD_COLUMNS,
-  joinedLeadValues,
+  joinedJobs,
+  joinLead,
   LEAD_COUNTER,
   MissingApiSource,
   newSubmissionId,
@@ -39,6 +40,7 @@ import {
   submissionRow,
   type LeadWrite,
   type BatchOutcome,
+  type JoinRecipients,
   type LeadWritten,
   type Recipients,
 } from "./lead-write";
@@ -161,6 +163,14 @@ const STATEMENTS = {
     text: insertSql("LeadSubmission", LEAD_SUBMISSION_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`),
   },
   request: { name: "intake_request", text: insertSql("ApiRequest", API_REQUEST_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
+  joinRecipients: {
+    name: "intake_join_recipients",
+    text: `SELECT t."slug" AS "teamSlug",
+        ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = $1 AND e."enabled"
+              AND '${LEAD_SUBMITTED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
+        ARRAY(SELECT m."userId" FROM "Membership" m WHERE $2::boolean AND m."teamId" = $1 AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
+      FROM "Team" t WHERE t."id" = $1`,
+  },
 } as const;
 
 type LeadStatementRow = {
@@ -254,13 +264,27 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<Le
   });
   const target = repeatTarget(write, rows.map(storedLead));
   if (!target) return null;
-  await client.query({ ...STATEMENTS.joinLead, values: [...pgRow(JOINED_LEAD_COLUMNS, joinedLeadValues(target, write)), target.id] });
+  const joined = joinLead(target, write);
+  await client.query({ ...STATEMENTS.joinLead, values: [...pgRow(JOINED_LEAD_COLUMNS, joined.values), target.id] });
   const submission = submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now });
   await client.query({ ...STATEMENTS.submission, values: pgRow(LEAD_SUBMISSION_COLUMNS, submission) });
   if (write.requestLog)
     await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)) });
+  const recipients = await client.query<JoinRecipients>({
+    ...STATEMENTS.joinRecipients,
+    values: [write.lead.teamId, write.events.emails && !target.ownerId],
+  });
+  const jobs = joinedJobs(write, joined, submission, recipients.rows[0]!);
+  await insertJobs(client, write, jobs);
   await writeExtras(client, write, target.id, true);
-  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: 0 };
+  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: jobs.length };
+}
+
+async function insertJobs(client: pg.PoolClient, write: LeadWrite, jobs: readonly NewJob[]): Promise<void> {
+  for (const job of jobs) {
+    const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
+    await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
+  }
 }
 
 /** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */
@@ -334,10 +358,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   });
   const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
   const jobs = outboxJobs(write, created, { ...row, teamSlug: () => row.teamSlug });
-  for (const job of jobs) {
-    const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
-    await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
-  }
+  await insertJobs(client, write, jobs);
   await writeExtras(client, write, row.id, false);
   return { added: false, leadId: row.id, source, currency: row.currency, ownerId: assigned.owner?.id ?? null, jobs: jobs.length };
 }

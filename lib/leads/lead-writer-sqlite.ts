@@ -1,8 +1,8 @@
 import type Database from "better-sqlite3";
 import { sqliteValue, type ColumnType } from "../db/column-values";
-import { newJobId } from "../jobs/job-store";
+import { newJobId, type NewJob } from "../jobs/job-store";
 import type { LeadSource } from "../teams/lead-sources";
-import { LEAD_CREATED } from "../webhooks/lead-created-event";
+import { LEAD_CREATED, LEAD_SUBMITTED } from "../webhooks/lead-created-event";
 import { assignSqlite, insertWaitingSqlite } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
@@ -22,7 +22,8 @@ import {
   deliveryRow,
   firstSubmissionId,
   JOINED_LEAD_COLUMNS,
-  joinedLeadValues,
+  joinedJobs,
+  joinLead,
   leadRow,
   MissingApiSource,
   missingCounter,
@@ -150,11 +151,15 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     const teamSlug = () => (s.teamSlug.get(teamId) as { slug: string }).slug;
     const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
     const jobs = outboxJobs(write, created, { teamSlug, endpoints, subscribers });
-    for (const job of jobs)
-      s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
+    insertJobs(s, write, jobs);
     writeExtras(s, write, row.id, false);
     return { added: false, leadId: row.id, source, currency, ownerId: row.ownerId, jobs: jobs.length };
   });
+}
+
+function insertJobs(s: ReturnType<typeof prepare>, write: LeadWrite, jobs: readonly NewJob[]): void {
+  for (const job of jobs)
+    s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
 }
 
 /** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */
@@ -186,13 +191,22 @@ function joinSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritte
   const found = s.repeatCandidates.all({ team: write.lead.teamId, email: lookup.email, n1, n2 }) as Record<string, unknown>[];
   const target = repeatTarget(write, found.map(storedLead));
   if (!target) return null;
-  s.joinLead.run([...rowValues(JOINED_LEAD_COLUMNS, joinedLeadValues(target, write)), target.id]);
-  s.submission.run(
-    rowValues(LEAD_SUBMISSION_COLUMNS, submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now })),
-  );
+  const teamId = write.lead.teamId;
+  const joined = joinLead(target, write);
+  s.joinLead.run([...rowValues(JOINED_LEAD_COLUMNS, joined.values), target.id]);
+  const submission = submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now });
+  s.submission.run(rowValues(LEAD_SUBMISSION_COLUMNS, submission));
   if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)));
+  const endpoints = (s.endpoints.all(teamId) as { id: string; events: string }[])
+    .filter((endpoint) => endpoint.events.split(" ").includes(LEAD_SUBMITTED))
+    .map((endpoint) => endpoint.id);
+  const subscribers =
+    write.events.emails && !target.ownerId ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
+  const teamSlug = (s.teamSlug.get(teamId) as { slug: string }).slug;
+  const jobs = joinedJobs(write, joined, submission, { teamSlug, endpoints, subscribers });
+  insertJobs(s, write, jobs);
   writeExtras(s, write, target.id, true);
-  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: 0 };
+  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: jobs.length };
 }
 
 function resolveSource(s: ReturnType<typeof prepare>, write: LeadWrite): LeadSource {

@@ -29,8 +29,8 @@ test("the OpenAPI body schema is the handler's schema: every known field, name r
   }
 });
 
-test("the document lists 201 and every error status the endpoint answers", () => {
-  assert.deepEqual(Object.keys(operation.responses).sort(), ["201", "400", "401", "405", "413", "415", "422", "500", "503"]);
+test("the document lists 201, 200 (added to the person's lead) and every error status the endpoint answers", () => {
+  assert.deepEqual(Object.keys(operation.responses).sort(), ["200", "201", "400", "401", "405", "413", "415", "422", "500", "503"]);
 });
 
 test("the webhooks section documents the lead.created payload from the schema that builds it", async () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LEAD_CREATED, LEAD_UPDATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
+import { LEAD_CREATED, LEAD_SUBMITTED, LEAD_UPDATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
+import { leadSubmittedEventSchema } from "../webhooks/lead-submitted-event";
 import { leadUpdatedEventSchema } from "../webhooks/lead-updated-event";
 import { LIMITS, leadInputSchema } from "./lead-input-schema";
 
@@ -70,6 +71,11 @@ export function openApiDocument(serverUrl?: string) {
               description: "Lead created",
               content: { "application/json": { schema: z.toJSONSchema(successSchema) } },
             },
+            "200": {
+              description:
+                'Added to the lead of the person who sent it (a key set to "Add to their lead": message "Lead updated successfully"; docs/leads.md "Repeat submissions")',
+              content: { "application/json": { schema: z.toJSONSchema(successSchema) } },
+            },
             ...Object.fromEntries(Object.entries(ERRORS).map(([status, description]) => [status, { description, ...error }])),
           },
         },
@@ -80,6 +86,11 @@ export function openApiDocument(serverUrl?: string) {
     webhooks: {
       [LEAD_CREATED]: webhookOperation("A lead was created", "leadCreatedWebhook", leadCreatedEventSchema),
       [LEAD_UPDATED]: webhookOperation("A lead's status or owner changed", "leadUpdatedWebhook", leadUpdatedEventSchema),
+      [LEAD_SUBMITTED]: webhookOperation(
+        "A person submitted again and it joined their lead",
+        "leadSubmittedWebhook",
+        leadSubmittedEventSchema,
+      ),
     },
   };
 }

@@ -6,7 +6,7 @@ import { db } from "../db/client";
 // turned the emails off, or a lead changed or deleted since, is seen.
 
 export type AssignmentEmailView = {
-  member: { email: string; role: string; notifyAssignments: boolean } | null;
+  member: { email: string; role: string; notifyAssignments: boolean; notifyNewLeads: boolean } | null;
   team: { slug: string; name: string } | null;
   lead: {
     name: string;
@@ -16,14 +16,65 @@ export type AssignmentEmailView = {
     status: string;
     ownerId: string | null;
   } | null;
+  /** A "submitted again" email's submission: what it sent that the lead does not hold now, by the request's names. */
+  submission: { differs: [string, unknown][]; fields: Record<string, unknown> } | null;
 };
 
-export async function readAssignmentEmailView(options: { teamId: string; userId: string; leadId: string }): Promise<AssignmentEmailView> {
+/** A submission's fields (by the request's names) and the lead's column each is compared with. */
+const COMPARED: [string, string][] = [
+  ["first_name", "firstName"],
+  ["last_name", "lastName"],
+  ["email", "email"],
+  ["phone", "phone"],
+  ["mobile_no", "mobileNo"],
+  ["organization", "organization"],
+  ["job_title", "jobTitle"],
+  ["website", "website"],
+  ["territory", "territory"],
+  ["industry", "industry"],
+  ["annual_revenue", "annualRevenue"],
+  ["no_of_employees", "noOfEmployees"],
+  ["utm_source", "utmSource"],
+  ["utm_medium", "utmMedium"],
+  ["utm_campaign", "utmCampaign"],
+  ["utm_term", "utmTerm"],
+  ["utm_content", "utmContent"],
+];
+
+const asObject = (value: unknown): Record<string, unknown> =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+
+const same = (a: unknown, b: unknown) =>
+  typeof a === "string" && typeof b === "string"
+    ? a.trim().toLowerCase() === b.trim().toLowerCase()
+    : JSON.stringify(a) === JSON.stringify(b);
+
+/** What a submission sent that the lead does not hold as it is now: fields in their order, then extra fields. */
+export function submissionDiffers(fields: unknown, lead: Record<string, unknown>): [string, unknown][] {
+  const sent = asObject(fields);
+  const differs: [string, unknown][] = [];
+  for (const [name, column] of COMPARED) {
+    if (name in sent && !same(sent[name], lead[column])) differs.push([name, sent[name]]);
+  }
+  const extra = asObject(sent.extra_fields);
+  const held = asObject(lead.extraFields);
+  for (const [name, value] of Object.entries(extra)) if (!same(value, held[name])) differs.push([name, value]);
+  return differs;
+}
+
+export async function readAssignmentEmailView(options: {
+  teamId: string;
+  userId: string;
+  leadId: string;
+  /** A "submitted again" email's submission; the lead's fields are read to compare with it. */
+  submissionId?: string | null;
+}): Promise<AssignmentEmailView> {
   const { teamId, userId, leadId } = options;
-  const [membership, team, lead] = await Promise.all([
+  const compared = options.submissionId ? { ...Object.fromEntries(COMPARED.map(([, column]) => [column, true])), extraFields: true } : {};
+  const [membership, team, lead, submission] = await Promise.all([
     db().membership.findUnique({
       where: { userId_teamId: { userId, teamId } },
-      select: { role: true, notifyAssignments: true, user: { select: { email: true } } },
+      select: { role: true, notifyAssignments: true, notifyNewLeads: true, user: { select: { email: true } } },
     }),
     db().team.findUnique({ where: { id: teamId }, select: { slug: true, name: true } }),
     db().lead.findFirst({
@@ -36,11 +87,20 @@ export async function readAssignmentEmailView(options: { teamId: string; userId:
         status: true,
         ownerId: true,
         source: { select: { name: true } },
+        ...compared,
       },
     }),
+    options.submissionId
+      ? db().leadSubmission.findFirst({ where: { id: options.submissionId, leadId, teamId }, select: { fields: true } })
+      : null,
   ]);
   return {
-    member: membership && { email: membership.user.email, role: membership.role, notifyAssignments: membership.notifyAssignments },
+    member: membership && {
+      email: membership.user.email,
+      role: membership.role,
+      notifyAssignments: membership.notifyAssignments,
+      notifyNewLeads: membership.notifyNewLeads,
+    },
     team,
     lead: lead && {
       name: [lead.firstName, lead.lastName].filter(Boolean).join(" "),
@@ -50,5 +110,9 @@ export async function readAssignmentEmailView(options: { teamId: string; userId:
       status: lead.status,
       ownerId: lead.ownerId,
     },
+    submission:
+      submission && lead
+        ? { differs: submissionDiffers(submission.fields, lead as Record<string, unknown>), fields: asObject(submission.fields) }
+        : null,
   };
 }

@@ -20,6 +20,8 @@ import { delayLabel } from "./reminder-delays";
 /** The jobs' event types (Job.eventType). */
 export const ASSIGNED_EMAIL = "lead.assigned";
 export const REMINDER_EMAIL = "lead.new_reminder";
+/** "Ada Lovelace submitted again": a repeat submission joined a lead (docs/leads.md "Repeat submissions"). */
+export const SUBMITTED_EMAIL = "lead.submitted_again";
 
 const payloadSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("assigned"), userId: z.string(), leadId: z.string() }),
@@ -30,6 +32,16 @@ const payloadSchema = z.discriminatedUnion("kind", [
     /** The team's reminder time when it was queued. */
     minutes: z.number().int().positive(),
     /** Sent to an owner or admin because the lead had no owner. */
+    unassigned: z.boolean(),
+  }),
+  z.object({
+    kind: z.literal("submitted"),
+    userId: z.string(),
+    leadId: z.string(),
+    submissionId: z.string(),
+    /** The names of the lead's fields it filled (request names; extra fields as extra_fields.<name>): never their values. */
+    filled: z.array(z.string()).default([]),
+    /** Sent to a member who gets new-lead emails because the lead had no owner. */
     unassigned: z.boolean(),
   }),
 ]);
@@ -43,12 +55,14 @@ export function isAssignmentEmail(payload: unknown): boolean {
   return typeof payload === "object" && payload !== null && "kind" in payload;
 }
 
+const EVENT_TYPES = { assigned: ASSIGNED_EMAIL, reminder: REMINDER_EMAIL, submitted: SUBMITTED_EMAIL } as const;
+
 function emailJob(teamId: string, payload: AssignmentEmailPayload, at: Date): NewJob {
   return {
     teamId,
     kind: "email",
     eventId: newEventId(),
-    eventType: payload.kind === "assigned" ? ASSIGNED_EMAIL : REMINDER_EMAIL,
+    eventType: EVENT_TYPES[payload.kind],
     payload: JSON.stringify(payload),
     maxAttempts: MAX_ATTEMPTS,
     runAt: at,
@@ -73,6 +87,20 @@ export function reminderEmailJob(options: {
   return emailJob(teamId, { kind: "reminder", userId, leadId, minutes, unassigned }, at);
 }
 
+/** "Submitted again" to `userId`: the submission `submissionId` joined the lead `leadId` (its owner's, or, `unassigned`, a new-lead subscriber's). */
+export function submittedEmailJob(options: {
+  teamId: string;
+  userId: string;
+  leadId: string;
+  submissionId: string;
+  filled: string[];
+  unassigned: boolean;
+  at: Date;
+}): NewJob {
+  const { teamId, userId, leadId, submissionId, filled, unassigned, at } = options;
+  return emailJob(teamId, { kind: "submitted", userId, leadId, submissionId, filled, unassigned }, at);
+}
+
 /** An email ready to send, or why it is dropped. */
 export type OutgoingEmail = { to: string; subject: string; text: string } | { dropped: string };
 
@@ -82,8 +110,17 @@ const MANAGER_ROLES = ["owner", "admin"];
 function dropReason(payload: AssignmentEmailPayload, view: AssignmentEmailView): string | null {
   const { member, lead } = view;
   if (!member || !view.team) return "The user is no longer a member of the team";
-  if (!member.notifyAssignments) return "The member turned assignment emails off";
   if (!lead) return "The lead no longer exists";
+  if (payload.kind === "submitted") {
+    if (!view.submission) return "The submission no longer exists";
+    if (!payload.unassigned) {
+      if (!member.notifyAssignments) return "The member turned assignment emails off";
+      return lead.ownerId === payload.userId ? null : "The lead is no longer assigned to the member";
+    }
+    if (!member.notifyNewLeads) return "The member turned new-lead emails off";
+    return lead.ownerId === null ? null : "The lead has an owner now";
+  }
+  if (!member.notifyAssignments) return "The member turned assignment emails off";
   if (payload.kind === "assigned") return lead.ownerId === payload.userId ? null : "The lead is no longer assigned to the member";
   if (lead.status !== NEW_LEAD_STATUS) return "The lead is no longer New";
   if (payload.unassigned) {
@@ -103,6 +140,7 @@ export function assignmentMessage(
   team: { slug: string; name: string },
   lead: NonNullable<AssignmentEmailView["lead"]>,
   baseUrl: string,
+  submission: AssignmentEmailView["submission"] = null,
 ): { subject: string; text: string } {
   const link = `${baseUrl}/t/${encodeURIComponent(team.slug)}/leads/${encodeURIComponent(payload.leadId)}`;
   const teamName = oneLine(team.name);
@@ -119,6 +157,23 @@ export function assignmentMessage(
   const yours = `You get this email because leads of ${teamName} are assigned to you; ${turnOff}`;
   // The team by its slug before the link (a name could hold a URL of its own), by its name at the end.
   const slug = oneLine(team.slug);
+  if (payload.kind === "submitted") {
+    const reason = payload.unassigned
+      ? `You get this email because you get new-lead emails for ${teamName} and this lead has no owner; turn them off in Team Settings → General → Notifications.`
+      : yours;
+    return {
+      subject: `${name} submitted again`,
+      text: [
+        `${name}, a lead of ${slug}, submitted again. Open it: ${link}`,
+        "",
+        ...details,
+        "",
+        ...whatIsNew(submission, payload.filled),
+        "",
+        reason,
+      ].join("\n"),
+    };
+  }
   if (payload.kind === "assigned") {
     return {
       subject: `New lead assigned to you: ${named}`,
@@ -138,8 +193,46 @@ export function assignmentMessage(
 /** The email of a queued job's payload (one of these kinds), checked against the database now. */
 export async function assignmentEmail(teamId: string, raw: unknown, baseUrl: string): Promise<OutgoingEmail> {
   const payload = payloadSchema.parse(raw);
-  const view = await readAssignmentEmailView({ teamId, userId: payload.userId, leadId: payload.leadId });
+  const view = await readAssignmentEmailView({
+    teamId,
+    userId: payload.userId,
+    leadId: payload.leadId,
+    submissionId: payload.kind === "submitted" ? payload.submissionId : null,
+  });
   const dropped = dropReason(payload, view);
   if (dropped) return { dropped };
-  return { to: view.member!.email, ...assignmentMessage(payload, view.team!, view.lead!, baseUrl) };
+  return { to: view.member!.email, ...assignmentMessage(payload, view.team!, view.lead!, baseUrl, view.submission) };
+}
+
+/** The most lines of "what this submission sent" in a "submitted again" email; the lead's page has the rest. */
+const MOST_SENT_LINES = 20;
+/** The longest value shown in it. */
+const LONGEST_VALUE = 200;
+
+const shown = (value: unknown) => {
+  const text = oneLine(typeof value === "string" ? value : JSON.stringify(value));
+  return text.length > LONGEST_VALUE ? `${text.slice(0, LONGEST_VALUE)}…` : text;
+};
+
+/**
+ * What is new in the submission, one line each, so the email says it without opening the
+ * lead: the fields it filled on the lead (they were empty), then what it sent that the lead
+ * does not hold as it is now (the lead kept its own value).
+ */
+export function whatIsNew(submission: AssignmentEmailView["submission"], filled: readonly string[]): string[] {
+  if (!submission) return [];
+  const extra = (submission.fields.extra_fields ?? {}) as Record<string, unknown>;
+  const valueOf = (name: string) =>
+    name.startsWith("extra_fields.") ? extra[name.slice("extra_fields.".length)] : submission.fields[name];
+  const filledNames = new Set(filled.map((name) => name.replace(/^extra_fields\./, "")));
+  const lines = [
+    ...filled.map((name) => `${oneLine(name.replace(/^extra_fields\./, ""))}: ${shown(valueOf(name))} (filled in)`),
+    ...submission.differs
+      .filter(([name]) => !filledNames.has(name))
+      .map(([name, value]) => `${oneLine(name)}: ${shown(value)} (the lead keeps its own)`),
+  ];
+  if (!lines.length) return ["It sent nothing the lead does not already hold."];
+  const listed = lines.slice(0, MOST_SENT_LINES);
+  const more = lines.length - listed.length;
+  return ["New in this submission:", ...listed, ...(more > 0 ? [`and ${more} more on the lead's page`] : [])];
 }

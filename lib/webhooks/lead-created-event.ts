@@ -10,9 +10,11 @@ import type { NewLead } from "../leads/new-lead";
 export const LEAD_CREATED = "lead.created";
 /** A lead's status or owner changed (lead-updated-event.ts). */
 export const LEAD_UPDATED = "lead.updated";
+/** A person's repeat submission joined their lead (lead-submitted-event.ts). */
+export const LEAD_SUBMITTED = "lead.submitted";
 export const TEST_EVENT = "webhook.test";
 /** The events an endpoint can subscribe to. */
-export const WEBHOOK_EVENTS = [LEAD_CREATED, LEAD_UPDATED] as const;
+export const WEBHOOK_EVENTS = [LEAD_CREATED, LEAD_UPDATED, LEAD_SUBMITTED] as const;
 
 const nullableText = z.string().nullable();
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
