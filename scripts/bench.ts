@@ -11,7 +11,7 @@ import path from "node:path";
 import { benchOptions, wants, type BenchOptions } from "./bench/options";
 import { BENCH_SECRET, buildIfNeeded, startServer } from "./bench/server";
 import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
-import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY, tallyLeadBody } from "./bench/bodies";
+import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY, repeatLeadBody, REPEAT_PEOPLE, tallyLeadBody } from "./bench/bodies";
 import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureFullExport, measureQuery } from "./bench/lead-queries";
@@ -177,6 +177,38 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
           `The limit: the same body read and lead transaction, no rules, limits or logs (${sides})`,
           options.connections,
           medianRow(bare),
+          null,
+        ),
+      );
+    }
+
+    if (wants(options, "repeats")) {
+      // Issue 41: a key set to "add". Its new people (every body a new email and number: the
+      // match is looked up, nothing found, a new lead made) and its returning people (a pool of
+      // REPEAT_PEOPLE, made by the warm-up: every measured request joins one's lead), each
+      // beside create_lead on the default key, three times in turn.
+      const adding = await createApiKey({ teamId: team.id, description: "npm run bench (add)", repeats: "add" });
+      const addAuth = { "X-API-Key": adding.keyId, "X-API-Secret": adding.secret, "content-type": "application/json" };
+      const plain: LoadRequest = bodies[0]!.request;
+      const newPerson: LoadRequest = { ...plain, headers: addAuth };
+      const returning: LoadRequest = { ...plain, headers: addAuth, body: repeatLeadBody };
+      for (const request of [newPerson, returning]) await warmUp(server.baseUrl, request, options.connections, 3 * options.warmup);
+      const sides: Record<"plain" | "new" | "repeat", LoadResult[]> = { plain: [], new: [], repeat: [] };
+      for (let turn = 0; turn < WEBHOOK_PAIRS; turn++) {
+        sides.plain.push(await measure(server, plain, run(options.connections)));
+        sides.new.push(await measure(server, newPerson, run(options.connections)));
+        sides.repeat.push(await measure(server, returning, run(options.connections)));
+      }
+      const median = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const c = options.connections;
+      record(row(`create-json-beside-repeats-${c}`, `create_lead, JSON (${median})`, c, medianRow(sides.plain), null));
+      record(row(`create-json-add-new-${c}`, `create_lead, JSON, new person on an "add" key (${median})`, c, medianRow(sides.new), null));
+      record(
+        row(
+          `create-json-add-repeat-${c}`,
+          `create_lead, JSON, repeat of an existing person on an "add" key: 200, joins the lead (${median}; ${REPEAT_PEOPLE.toLocaleString("en-US")} people)`,
+          c,
+          medianRow(sides.repeat),
           null,
         ),
       );

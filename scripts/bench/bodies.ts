@@ -22,6 +22,26 @@ export function jsonLeadBody(): string {
   });
 }
 
+/** How many people the repeat rows' bodies cycle over (issue 41). */
+export const REPEAT_PEOPLE = 1000;
+let repeats = 0;
+
+/** A returning person: one of REPEAT_PEOPLE (their own email and number), what a second visit to a form posts. */
+export function repeatLeadBody(): string {
+  const n = repeats++ % REPEAT_PEOPLE;
+  return JSON.stringify({
+    name: `Grace Hopper ${n}`,
+    email: `grace.${n}@example.net`,
+    phone: `+44 7400 ${String(100000 + n)}`,
+    organization: "Navy Computing",
+    job_title: "Rear Admiral",
+    source: "API",
+    utm_source: "newsletter",
+    utm_campaign: "winter",
+    message: "Back again with a question about pricing.",
+  });
+}
+
 export const MULTIPART_BOUNDARY = "----LeadIntakeBench7MA4YWxkTrZu0gW";
 
 export function multipartLeadBody(): string {
