@@ -17,9 +17,14 @@ import { deliveryResponse, receiveDelivery } from "./receive-delivery";
 export { changes, CLI_ACTOR, db, tallyExample };
 
 let teams = 0;
-export async function connect(builder: BuilderId) {
+/**
+ * A new team with a connection of `builder`. Set to "new" unless told (these tests send one
+ * example person many times and each submission is about a lead of its own; repeat
+ * submissions are repeat-submissions.test.ts').
+ */
+export async function connect(builder: BuilderId, repeats: "add" | "new" = "new") {
   const team = await createTeam({ slug: `connections-${++teams}`, name: `Connections ${teams}` });
-  const created = await changes.createConnection({ teamId: team.id, builder, createdById: null, actor: CLI_ACTOR });
+  const created = await changes.createConnection({ teamId: team.id, builder, createdById: null, actor: CLI_ACTOR, repeats });
   return { team, ...created, token: created.path.split("/").pop()! };
 }
 

@@ -281,8 +281,7 @@ describe("the other channels answer an added submission the same way", () => {
   });
 
   test("a connection set to add: 200 and the person's lead; the builder's retry of that submission is answered the same", async () => {
-    const c = await connect("tally");
-    await db().connection.update({ where: { id: c.id }, data: { repeats: "add" } });
+    const c = await connect("tally", "add");
     const signed = (body: string) => ({ "tally-signature": tallySignature(body, c.signingSecret!) });
     const first = tallyBody([FULL_NAME], "rep1");
     const second = tallyBody([FULL_NAME], "rep2");
