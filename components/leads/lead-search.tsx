@@ -1,4 +1,4 @@
-import { OWNER_ME, OWNER_NONE, type LeadFilter } from "@/lib/leads/lead-filter";
+import { OWNER_ME, OWNER_NONE, RETURNED_7D, type LeadFilter } from "@/lib/leads/lead-filter";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "@/lib/leads/lead-status";
 import { Field } from "@/components/ui/field";
 import { SearchIcon } from "@/components/ui/icons";
@@ -30,7 +30,8 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
     filter.owner ||
     filter.createdFrom ||
     filter.createdTo ||
-    filter.duplicatesOnly,
+    filter.duplicatesOnly ||
+    filter.returned,
   );
   return (
     <form role="search" aria-label="Search and filter leads" action={action} className="w-full max-w-2xl space-y-3">
@@ -133,6 +134,18 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
             <label className="flex items-center gap-2 text-slate-800">
               <input type="checkbox" name="duplicates" value="1" defaultChecked={filter.duplicatesOnly} className="h-4 w-4" />
               Possible duplicates only
+            </label>
+          </div>
+          <div className="flex items-end">
+            <label className="flex items-center gap-2 text-slate-800">
+              <input
+                type="checkbox"
+                name="returned"
+                value={RETURNED_7D}
+                defaultChecked={filter.returned === RETURNED_7D}
+                className="h-4 w-4"
+              />
+              Returned in the last 7 days
             </label>
           </div>
         </div>

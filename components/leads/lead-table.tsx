@@ -188,6 +188,7 @@ export function LeadTable({
                       {lead.name}
                     </Link>
                     {lead.possibleDuplicate ? <Badge tone="amber">Possible duplicate</Badge> : null}
+                    {lead.submissions > 1 ? <Badge tone="slate">{`${lead.submissions.toLocaleString("en-US")} submissions`}</Badge> : null}
                   </div>
                 </th>
                 <td className={`${td} ${wide}`}>{lead.organization}</td>

@@ -357,6 +357,18 @@ test("each filter and the sort live in the URL, with the count of matches; ← L
   await page.getByRole("link", { name: "Clear search and filters" }).click();
   await expect(page).toHaveURL(new RegExp(`/t/${team.slug}/leads$`));
   await expect(page.getByText(/^29 leads in/)).toBeVisible();
+
+  // Dup Two came back 3 days ago: the "Returned" view names itself and the row its 2 submissions.
+  const back = new Date(Date.now() - 3 * 24 * 60 * 60 * 1000);
+  await db().leadSubmission.create({ data: { id: `sub_x${dupTwo}`, leadId: dupTwo, teamId: team.id, channel: "api", createdAt: back } });
+  await db().lead.update({ where: { id: dupTwo }, data: { returnedAt: back } });
+  await page.goto(`/t/${team.slug}/leads?returned=7d`);
+  const returned = page.getByRole("navigation", { name: "Lead views" }).getByRole("link", { name: "Returned in the last 7 days" });
+  await expect(returned).toHaveAttribute("aria-current", "page");
+  await expect(page.getByLabel("Returned in the last 7 days")).toBeChecked();
+  await expect(page.getByText(/^1 lead matches,/)).toBeVisible();
+  await expect(rows).toHaveText([new RegExp(dupTwo)]);
+  await expect(rows.first()).toContainText("2 submissions");
 });
 
 test("the search finds names without accents, phone numbers as the intake reads them, and lead ids", async ({ signInAs }) => {

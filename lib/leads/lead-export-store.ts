@@ -1,6 +1,6 @@
-import { db } from "../db/client";
 import type { LeadFilter } from "./lead-filter";
 import { walkLeads, type LeadTeam, type ListRow } from "./lead-list-store";
+import { submissionCounts } from "./lead-submission-store";
 import { COMPANY_SELECT, UTM_SELECT, type NewLead } from "./new-lead";
 
 // The export's read: every lead a filter matches, one batch at a time, with its submissions' count.
@@ -50,13 +50,4 @@ export async function* exportLeadBatches(team: LeadTeam, filter: LeadFilter, bat
     if (!walk.more || walk.lastSeq === null) return;
     from = walk.lastSeq;
   }
-}
-
-/**
- * The submissions of each of these leads, one grouped read of the (leadId, createdAt) index
- * per batch: a relation count in the walk's own select would be a subquery per lead.
- */
-async function submissionCounts(leadIds: string[]): Promise<Map<string, number>> {
-  const groups = await db().leadSubmission.groupBy({ by: ["leadId"], where: { leadId: { in: leadIds } }, _count: { _all: true } });
-  return new Map(groups.map((group) => [group.leadId, group._count._all]));
 }

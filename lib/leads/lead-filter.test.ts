@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { sqltag as sql } from "@prisma/client/runtime/client";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { createTeam } from "../teams/team-store";
@@ -14,11 +15,13 @@ import {
   resolveOwner,
   type LeadFilter,
 } from "./lead-filter";
+import { exportLeadBatches } from "./lead-export-store";
 import { countMatchingLeads, listLeads, matchingLeadIds } from "./lead-list-store";
+import { countLeadsByStatus } from "./lead-status-counts";
 import { makeUser } from "./lead-ownership.fixtures";
 import type { LeadInput } from "./parse-lead-input";
 
-await useTestDatabase();
+const database = await useTestDatabase();
 
 const team = await createTeam({ slug: "filters", name: "Filters", defaultPhoneCountry: "GB" });
 const other = await createTeam({ slug: "filters-other", name: "Other" });
@@ -230,10 +233,112 @@ test("duplicates only pages through more leads than one scan batch", async () =>
   assert.deepEqual(await countMatchingLeads(crowd, filter, 100), { count: 5, capped: false });
 });
 
+const DAY = 24 * 60 * 60 * 1000;
+let submissionSeq = 0;
+
+/** The lead came back `daysAgo` days ago with `extra` submissions after its first (returnedAt: the latest). */
+async function returned(leadId: string, teamId: string, daysAgo: number, extra = 1) {
+  const at = new Date(Date.now() - daysAgo * DAY);
+  for (let i = extra - 1; i >= 0; i--) {
+    await db().leadSubmission.create({
+      data: { id: `sub_x${++submissionSeq}`, leadId, teamId, channel: "api", createdAt: new Date(at.getTime() - i * 60_000) },
+    });
+  }
+  await db().lead.update({ where: { id: leadId }, data: { returnedAt: at } });
+}
+
+test("returned=7d lists the leads with a submission in the last 7 days after their first, newest first by seq, with the other filters", async () => {
+  const back = await createTeam({ slug: "returns", name: "Returns" });
+  const inBack = { teamId: back.id };
+  // Created first, returned most recently: the list keeps the creation order (seq), not returnedAt's.
+  const yesterday = await lead({ name: "Back Yesterday", utm_source: "google" }, inBack);
+  const eightDays = await lead({ name: "Back Eight Days Ago", utm_source: "google" }, inBack);
+  const never = await lead({ name: "Never Back", utm_source: "google" }, inBack);
+  const threeDays = await lead({ name: "Back Three Days Ago", email: "three@example.com" }, inBack);
+  const elsewhere = await lead({ name: "Back Elsewhere" }, { teamId: other.id });
+  await returned(yesterday, back.id, 1);
+  await returned(eightDays, back.id, 8);
+  await returned(threeDays, back.id, 3, 2);
+  await returned(elsewhere, other.id, 2);
+  await own(yesterday, { status: "contacted", ownerId: ada.id });
+
+  const within = { ...EMPTY_FILTER, returned: "7d" as const };
+  const listed = async (filter: Partial<LeadFilter>) =>
+    (await listLeads({ team: back, filter: { ...within, ...filter } })).leads.map((l) => l.id);
+  assert.deepEqual(await listed({}), [threeDays, yesterday], "8 days ago, never and another team's are out");
+  assert.deepEqual(await listed({ sort: "oldest" }), [yesterday, threeDays]);
+  assert.deepEqual(await listed({ returned: null }), [threeDays, never, eightDays, yesterday], "without it, every lead");
+  assert.deepEqual(await listed({ utmSource: "google" }), [yesterday]);
+  assert.deepEqual(await listed({ status: "contacted" }), [yesterday]);
+  assert.deepEqual(await listed({ owner: "none" }), [threeDays]);
+  assert.deepEqual(await listed({ query: "three@" }), [threeDays], "a search inside the filter");
+  assert.deepEqual(await listed({ query: "never" }), []);
+  assert.deepEqual(await listed({ createdFrom: "2020-01-01" }), [threeDays, yesterday]);
+  assert.deepEqual(await ids({ returned: "7d" }), [], "the first team has no returned lead");
+
+  // Paged one lead at a time, both ways.
+  const first = await listLeads({ team: back, filter: within, take: 1 });
+  const second = await listLeads({ team: back, filter: within, take: 1, after: first.olderCursor! });
+  assert.deepEqual(
+    [...first.leads, ...second.leads].map((l) => l.id),
+    [threeDays, yesterday],
+  );
+  assert.equal(second.olderCursor, null);
+  assert.deepEqual(
+    (await listLeads({ team: back, filter: within, take: 1, before: second.newerCursor! })).leads.map((l) => l.id),
+    [threeDays],
+  );
+
+  // The heading's count, the status views, "delete all matching" and the export read the same leads.
+  assert.deepEqual(await countMatchingLeads(back, within, 100), { count: 2, capped: false });
+  assert.deepEqual(await countMatchingLeads(back, within, 1), { count: 1, capped: true });
+  assert.deepEqual(await countMatchingLeads(back, { ...within, status: "contacted" }, 100), { count: 1, capped: false });
+  const byStatus = await countLeadsByStatus(back, within, 100);
+  assert.deepEqual(
+    [byStatus.new, byStatus.contacted],
+    [
+      { count: 1, capped: false },
+      { count: 1, capped: false },
+    ],
+  );
+  assert.deepEqual(await matchingLeadIds(back, within, 100), [yesterday, threeDays]);
+  const exported = [];
+  for await (const batch of exportLeadBatches(back, within, 1)) exported.push(...batch.map((row) => [row.id, row.submissions]));
+  assert.deepEqual(exported, [
+    [threeDays, 3],
+    [yesterday, 2],
+  ]);
+});
+
+test(
+  "SQLite: returned=7d reads the (teamId, returnedAt) range and sorts its matches by seq, alone and beside an equality filter",
+  { skip: database.provider !== "sqlite" },
+  async () => {
+    const since = new Date(Date.now() - 7 * DAY);
+    const plan = async (query: ReturnType<typeof sql>) =>
+      (await db().$queryRaw<{ detail: string }[]>(sql`EXPLAIN QUERY PLAN ${query}`)).map((row) => row.detail).join(" | ");
+    // The list's page, as Prisma writes it (newest first by seq); the count and the export's
+    // batches are the same statement with another LIMIT.
+    const page = await plan(
+      sql`SELECT "id" FROM "Lead" WHERE ("teamId" = ${team.id} AND "returnedAt" >= ${since}) ORDER BY "seq" DESC LIMIT ${26} OFFSET ${0}`,
+    );
+    assert.match(
+      page,
+      /^SEARCH Lead USING INDEX Lead_teamId_returnedAt_idx \(teamId=\? AND returnedAt>\?\) \| USE TEMP B-TREE FOR ORDER BY$/,
+    );
+    // With an equality filter too: still the returnedAt range (SQLite's estimate of the range
+    // beats walking the filter's (teamId, column, seq) index) and the others checked row by row.
+    const status = await plan(
+      sql`SELECT "id" FROM "Lead" WHERE ("teamId" = ${team.id} AND "status" = ${"new"} AND "returnedAt" >= ${since}) ORDER BY "seq" DESC LIMIT ${26} OFFSET ${0}`,
+    );
+    assert.match(status, /^SEARCH Lead USING INDEX Lead_teamId_returnedAt_idx /);
+  },
+);
+
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
     new URLSearchParams(
-      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&sort=oldest&x=1",
+      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&returned=7d&sort=oldest&x=1",
     ),
   );
   assert.deepEqual(filter, {
@@ -250,12 +355,13 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     createdFrom: null,
     createdTo: "2026-04-30",
     duplicatesOnly: true,
+    returned: "7d",
     sort: "oldest",
   });
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
   assert.equal(
     new URLSearchParams(filterParams(filter)).toString(),
-    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&to=2026-04-30&duplicates=1&sort=oldest",
+    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&to=2026-04-30&duplicates=1&returned=7d&sort=oldest",
   );
   assert.deepEqual(
     filterParams(parseLeadFilter(new URLSearchParams("status=won&owner=a%20b"))),
@@ -263,6 +369,11 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     "an unknown status or owner is dropped",
   );
   assert.deepEqual(filterParams(parseLeadFilter(new URLSearchParams("status=new&owner=none"))), { status: "new", owner: "none" });
+  for (const bad of ["returned=7D", "returned=8d", "returned=1", "returned=", "returned=%207d", "returned=toString"]) {
+    assert.equal(parseLeadFilter(new URLSearchParams(bad)).returned, null, bad);
+    assert.deepEqual(filterParams(parseLeadFilter(new URLSearchParams(bad))), {}, `${bad}: ignored like any bad value`);
+  }
+  assert.deepEqual(filterParams(parseLeadFilter({ returned: ["7d", "8d"] })), { returned: "7d" });
   assert.equal(listQueryString(parseListPosition(new URLSearchParams("owner=cl123&after=7"))), "owner=cl123&after=7");
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");

@@ -30,6 +30,8 @@ export type LeadFilter = {
   createdFrom: string | null;
   createdTo: string | null;
   duplicatesOnly: boolean;
+  /** "7d": leads with a submission in the last 7 days after their first (returnedAt in the window). */
+  returned: ReturnedWindow | null;
   sort: LeadSort;
 };
 
@@ -47,6 +49,7 @@ export const EMPTY_FILTER: LeadFilter = {
   createdFrom: null,
   createdTo: null,
   duplicatesOnly: false,
+  returned: null,
   sort: "newest",
 };
 
@@ -61,6 +64,15 @@ function read(params: Params, name: string): string | undefined {
 function text(params: Params, name: string, max: number): string | null {
   const value = read(params, name)?.trim();
   return value ? value.slice(0, max) : null;
+}
+
+/** The "returned" filter's windows, by their URL value (`returned=7d`): its length in days. */
+const RETURNED_WINDOWS = { "7d": 7 } as const;
+export type ReturnedWindow = keyof typeof RETURNED_WINDOWS;
+export const RETURNED_7D: ReturnedWindow = "7d";
+
+function returnedWindow(value: string | undefined): ReturnedWindow | null {
+  return value !== undefined && Object.hasOwn(RETURNED_WINDOWS, value) ? (value as ReturnedWindow) : null;
 }
 
 /** The owner filter's words beside a user id. */
@@ -93,6 +105,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
     duplicatesOnly: read(params, "duplicates") === "1",
+    returned: returnedWindow(read(params, "returned")),
     sort: read(params, "sort") === "oldest" ? "oldest" : "newest",
   };
 }
@@ -113,6 +126,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;
   if (filter.duplicatesOnly) params.duplicates = "1";
+  if (filter.returned) params.returned = filter.returned;
   if (filter.sort !== "newest") params.sort = filter.sort;
   return params;
 }
@@ -139,6 +153,14 @@ export function createdRange(filter: Pick<LeadFilter, "createdFrom" | "createdTo
   if (filter.createdFrom) range.gte = new Date(`${filter.createdFrom}T00:00:00Z`);
   if (filter.createdTo) range.lt = new Date(new Date(`${filter.createdTo}T00:00:00Z`).getTime() + 24 * 60 * 60 * 1000);
   return range;
+}
+
+/**
+ * The lower bound of returnedAt under the "returned" filter, `at` being now (null: the filter
+ * does not apply). A lead that only has its first submission has no returnedAt and never matches.
+ */
+export function returnedSince(filter: Pick<LeadFilter, "returned">, at: Date): Date | null {
+  return filter.returned ? new Date(at.getTime() - RETURNED_WINDOWS[filter.returned] * 24 * 60 * 60 * 1000) : null;
 }
 
 /** Where the list stands: its filter and the page's cursor. */

@@ -1,10 +1,12 @@
 import { db, type Db } from "../db/client";
 import { env } from "../env";
 import { duplicateIds } from "./duplicate-store";
-import { createdRange, EMPTY_FILTER, narrows, type LeadFilter } from "./lead-filter";
+import { now } from "../time/clock";
+import { createdRange, EMPTY_FILTER, narrows, returnedSince, type LeadFilter } from "./lead-filter";
 import { formatLeadId, parseLeadId } from "./lead-id";
 import { countLeadsUpTo, equalityFilters } from "./lead-store";
 import { isLeadStatus, NEW_LEAD_STATUS, type LeadStatus } from "./lead-status";
+import { submissionCounts } from "./lead-submission-store";
 import { CONTACT_SELECT, searchKey } from "./new-lead";
 import { parsePhone } from "./phone";
 
@@ -49,6 +51,8 @@ export type LeadListItem = {
   owner: { name: string | null; email: string } | null;
   createdAt: Date;
   possibleDuplicate: boolean;
+  /** How many submissions made or joined it (1: only its first). */
+  submissions: number;
 };
 
 export type LeadPage = {
@@ -71,10 +75,13 @@ type LeadWhere = NonNullable<Parameters<Db["lead"]["findMany"]>[0]>["where"];
  */
 export function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
   const created = createdRange(filter);
+  // "Returned": the window ends now (the app's clock), read each time the filter is queried.
+  const returned = returnedSince(filter, now());
   const narrowing = {
     teamId: team.id,
     ...(equalityFilters(filter) as LeadWhere),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
+    ...(returned ? { returnedAt: { gte: returned } } : {}),
   };
   const branches = searchBranches(team, filter.query);
   if (!branches) return narrowing;
@@ -113,8 +120,11 @@ const LIST_SELECT = {
   source: { select: { name: true } },
 } as const;
 
-/** A page's status and owners: one query for the page's owners (Prisma's relation load), none per row. */
-const PAGE_SELECT = { status: true, owner: { select: { name: true, email: true } } } as const;
+/**
+ * A page's status, owners and whether each lead returned: one query for the page's owners
+ * (Prisma's relation load), none per row.
+ */
+const PAGE_SELECT = { status: true, owner: { select: { name: true, email: true } }, returnedAt: true } as const;
 
 export type ListRow = { id: string; seq: number; emailKey: string | null; phone: string | null; mobileNo: string | null };
 
@@ -179,7 +189,7 @@ export async function listLeads(options: {
   const filter = options.filter ?? EMPTY_FILTER;
   const forward = filter.sort === "oldest" ? "asc" : "desc";
   const backwards = options.before !== undefined && options.after === undefined;
-  const walk = await walkLeads<ListRow & Parameters<typeof toListItem>[0]>(options.team, filter, {
+  const walk = await walkLeads<ListRow & Parameters<typeof toListItem>[0] & { returnedAt: Date | null }>(options.team, filter, {
     order: backwards ? (forward === "asc" ? "desc" : "asc") : forward,
     from: backwards ? options.before : options.after,
     want: take + 1,
@@ -192,11 +202,17 @@ export async function listLeads(options: {
   const page = walk.rows.slice(0, take);
   const edge = full ? page.at(-1)!.seq : walk.lastSeq;
   if (backwards) page.reverse();
-  const duplicates = filter.duplicatesOnly ? new Set(page.map((r) => r.id)) : await duplicateIds(options.team.id, page);
+  // Only a lead that returned (returnedAt set) has more than its first submission: one
+  // grouped read of the (leadId, createdAt) index for those of the page, none when no row did.
+  const returned = page.filter((row) => row.returnedAt !== null).map((row) => row.id);
+  const [duplicates, submissions] = await Promise.all([
+    filter.duplicatesOnly ? new Set(page.map((r) => r.id)) : duplicateIds(options.team.id, page),
+    returned.length ? submissionCounts(returned) : new Map<string, number>(),
+  ]);
   const first = page[0];
   const last = page[page.length - 1];
   return {
-    leads: page.map((row) => toListItem(row, duplicates.has(row.id))),
+    leads: page.map((row) => toListItem(row, duplicates.has(row.id), submissions.get(row.id) ?? 1)),
     newerCursor: backwards ? (more ? edge : null) : options.after !== undefined ? (first?.seq ?? options.after) : null,
     olderCursor: backwards ? (last?.seq ?? options.before ?? null) : more ? edge : null,
   };
@@ -215,6 +231,7 @@ function toListItem(
     owner: { name: string | null; email: string } | null;
   },
   possibleDuplicate: boolean,
+  submissions: number,
 ): LeadListItem {
   return {
     id: row.id,
@@ -226,16 +243,17 @@ function toListItem(
     owner: row.owner,
     createdAt: row.createdAt,
     possibleDuplicate,
+    submissions,
   };
 }
 
 /** "Possible duplicates only" is counted among this many leads at most (then shown as "N+"). */
 export const DUPLICATE_COUNT_SCAN_LIMIT = 10_000;
 
-/** True when only equality filters narrow (no search, date range or duplicates): their counts are SQL COUNTs over an index. */
+/** True when only equality filters narrow (no search, date range, "returned" or duplicates): their counts are SQL COUNTs over an index. */
 export function onlyEqualityFilters(filter: LeadFilter): boolean {
   const created = createdRange(filter);
-  return !filter.duplicatesOnly && !searchKey(filter.query) && !created.gte && !created.lt;
+  return !filter.duplicatesOnly && !filter.returned && !searchKey(filter.query) && !created.gte && !created.lt;
 }
 
 /**
@@ -252,7 +270,7 @@ export async function countMatchingLeads(team: LeadTeam, filter: LeadFilter, cap
     return countLeadsUpTo(team.id, cap, equalityFilters(filter));
   }
   if (!filter.duplicatesOnly) {
-    // A search or a date range: only the seq of each match, in the filter's index order so
+    // A search, a date range or "returned": only the seq of each match, in the filter's index order so
     // the LIMIT stops the walk (Prisma's count({ take }) orders its subquery by id, which
     // sorts every match first).
     const rows = await db().lead.findMany({

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
+import { db } from "../db/client";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
 import { EMPTY_FILTER } from "./lead-filter";
@@ -102,4 +103,29 @@ test("search takes % and _ literally and finds names that contain them", async (
   assert.deepEqual(await find("a_"), ["A_B Testing"]);
   assert.deepEqual(await find("_"), []);
   assert.deepEqual(await find("\\"), []);
+});
+
+test("a page names each returned lead's number of submissions, counted for its rows only", async () => {
+  const back = await createTeam({ slug: "submissions", name: "Submissions" });
+  await lead({ name: "Once" }, back.id);
+  const thrice = await lead({ name: "Thrice" }, back.id);
+  const twice = await lead({ name: "Twice" }, back.id);
+  const at = new Date();
+  const add = (leadId: string, n: number) =>
+    db().leadSubmission.create({ data: { id: `sub_x${leadId}_${n}`, leadId, teamId: back.id, channel: "api", createdAt: at } });
+  await add(thrice, 2);
+  await add(thrice, 3);
+  await add(twice, 2);
+  for (const id of [thrice, twice]) await db().lead.update({ where: { id }, data: { returnedAt: at } });
+  const count = (page: Awaited<ReturnType<typeof listLeads>>) => page.leads.map((l) => [l.name, l.submissions]);
+  assert.deepEqual(count(await listLeads({ team: back })), [
+    ["Twice", 2],
+    ["Thrice", 3],
+    ["Once", 1],
+  ]);
+  assert.deepEqual(count(await listLeads({ team: back, take: 1, after: (await listLeads({ team: back, take: 1 })).olderCursor! })), [
+    ["Thrice", 3],
+  ]);
+  // The first team's leads never returned: each has its one submission.
+  assert.ok((await listLeads({ team })).leads.every((l) => l.submissions === 1));
 });

@@ -12,7 +12,7 @@ import { countLeadsByStatus } from "@/lib/leads/lead-status-counts";
 import { speedToLead } from "@/lib/leads/speed-to-lead";
 import { now } from "@/lib/time/clock";
 import { LeadSearch } from "@/components/leads/lead-search";
-import { OwnerLinks } from "@/components/leads/owner-links";
+import { LeadViews } from "@/components/leads/lead-views";
 import { StatusViews } from "@/components/leads/status-views";
 import { SpeedToLeadCard } from "@/components/leads/speed-to-lead";
 import { LeadTable } from "@/components/leads/lead-table";
@@ -81,7 +81,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         <SpeedToLeadCard figures={speed} members={members} />
       </div>
       <div className="mb-4 space-y-2">
-        <OwnerLinks base={base} owner={filter.owner} />
+        <LeadViews base={base} filter={filter} />
         <StatusViews base={base} filter={filter} counts={byStatus} />
       </div>
       {canManage ? (
