@@ -43,7 +43,7 @@ export type LeadWrite = {
   lead: LeadFields;
   /** A source chosen by the channel (a web form's), or the request's `source` field (spec 2.1). */
   source: { chosen: LeadSource } | { requested: string | undefined };
-  /** The request-log row of the created lead (status 201), when the lead came over HTTP. */
+  /** The request-log row of the submission (status 201 a new lead, 200 added to one: requestLogRow), when it came over HTTP. */
   requestLog?: { apiKeyId: string | null; formId: string | null; ip: string | null; encoding: BodyEncoding } | null;
   /** An Idempotency-Key claim, completed with the response for the lead (new, or `added` to). */
   claim?: {
@@ -64,7 +64,7 @@ export type LeadWrite = {
   /**
    * A channel set to "add" (lib/leads/repeats.ts): the person's lead (lib/leads/repeat-match.ts)
    * whose last submission is at or after `since` takes this submission instead of a new lead
-   * being made (joinedLeadValues). Null or absent: a new lead.
+   * being made (joinLead). Null or absent: a new lead.
    */
   repeat?: { since: Date } | null;
   now: Date;
