@@ -10,6 +10,7 @@ type Counted = Exclude<keyof Erasure, "importFilesUnchecked">;
 /** Each count's noun, for one and for many, in the order the page says them. */
 const NOUNS = {
   leads: ["lead", "leads"],
+  submissions: ["submission kept on another lead", "submissions kept on other leads"],
   connectionDeliveries: ["kept connection delivery", "kept connection deliveries"],
   refusedImportRows: ["refused import row", "refused import rows"],
   importDrafts: ["draft import", "draft imports"],

@@ -4,7 +4,7 @@ import path from "node:path";
 import { db, type Tx } from "../db/client";
 import { env } from "../env";
 import { log } from "../log/logger";
-import { asStoredInJson, cellMatcher, containsPattern, type CellMatcher, type PersonContacts } from "../leads/person-match";
+import { cellMatcher, likeTests, type CellMatcher, type PersonContacts } from "../leads/person-match";
 import { importFilePath } from "./import-job";
 
 // A person's erasure (lib/leads/erase-person.ts) in the CSV imports: the refused rows
@@ -37,11 +37,7 @@ const IDS_PER_STATEMENT = 500;
 export async function findRefusedRows(client: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<number[]> {
   const matcher = cellMatcher(options.contacts);
   const text = `CAST(r."cells" AS TEXT)`;
-  const digits = `REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(${text}, ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '/', '')`;
-  const tests = [
-    ...options.contacts.emails.flatMap(asStoredInJson).map((email) => ({ column: `LOWER(${text})`, pattern: containsPattern(email) })),
-    ...matcher.nationalNumbers.map((national) => ({ column: digits, pattern: `%${national}%` })),
-  ];
+  const tests = likeTests(options.contacts, matcher, text);
   const postgres = env().DATABASE_PROVIDER === "postgres";
   const at = (index: number) => (postgres ? `$${index}` : "?");
   const ids = new Set<number>();

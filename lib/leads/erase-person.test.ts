@@ -6,7 +6,7 @@ import { db } from "../db/client";
 import { recordRequest } from "../request-log/request-log-store";
 import { createTeam } from "../teams/team-store";
 import { createLead } from "./create-lead";
-import { leadsOfPerson, parsePerson, runErasure } from "./erase-person";
+import { findPersonRecords, leadsOfPerson, parsePerson, runErasure } from "./erase-person";
 import { findLead } from "./lead-store";
 import type { LeadInput } from "./parse-lead-input";
 
@@ -126,4 +126,41 @@ test("a stored response is matched by the whole lead id (CRM-LEAD-10000 is not C
     (await db().idempotencyRecord.findMany({ where: { key: { in: ["long", "short"] } }, select: { key: true } })).map((r) => r.key),
     ["long"],
   );
+});
+
+test("a person's submission kept on another lead (joined by a number, under another email) is erased; the lead and its own submission stay", async () => {
+  const first = await createLead({
+    team: { id: team.id, defaultPhoneCountry: "GB" },
+    apiKeyId: null,
+    input: { extraFields: {}, name: "Grace Hopper", email: "grace@example.com", phone: "+447911000111" },
+  });
+  const since = new Date(Date.now() - 86_400_000);
+  const joined = await createLead({
+    team: { id: team.id, defaultPhoneCountry: "GB" },
+    apiKeyId: null,
+    input: { extraFields: { note: "Zoë here" }, name: "Zoë Person", email: "Zoe@Example.com", phone: "07911 000111" },
+    repeat: { since },
+  });
+  assert.deepEqual([joined.added, joined.leadId], [true, first.leadId]);
+  const unrelated = await lead(team.id, { name: "Someone", email: "someone@example.com", extraFields: { ref: "zoe@example.co" } });
+
+  const person = parsePerson("zoe@example.com", team)!;
+  assert.deepEqual(await leadsOfPerson(team, person), [], "no lead of hers: the lead kept Grace's email");
+  const { records } = await findPersonRecords(team, person);
+  assert.equal(records.submissions, 1);
+  const erasure = await runErasure({ team, person, confirmedIds: [], actor });
+  assert.equal(erasure.submissions, 1);
+  assert.equal(erasure.leads, 0);
+  const left = await db().leadSubmission.findMany({ where: { leadId: first.leadId } });
+  assert.deepEqual(
+    left.map((s) => s.id),
+    [`sub_${first.leadId}`],
+    "the lead's own first submission stays",
+  );
+  assert.ok(await findLead({ id: first.leadId, teamId: team.id }));
+  assert.equal(await db().leadSubmission.count({ where: { leadId: unrelated } }), 1, "a near miss is not the person");
+  const [event] = await listAuditEvents(team.id, { limit: 1 });
+  assert.equal(event!.action, "lead.erased");
+  assert.equal((event!.details as { submissions: number }).submissions, 1);
+  assert.doesNotMatch(JSON.stringify(event), /zo[eë]/i);
 });

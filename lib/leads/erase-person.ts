@@ -9,6 +9,7 @@ import { auditDeleted, deletionTransaction, leadIdsDetails } from "./delete-lead
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
 import { type LeadTeam } from "./lead-list-store";
 import { deleteLeads } from "./lead-store";
+import { eraseSubmissionsNaming, findSubmissionsNaming } from "./lead-submission-store";
 import { personContacts } from "./person-match";
 import { parsePhone } from "./phone";
 
@@ -41,6 +42,8 @@ export function leadsOfPerson(team: LeadTeam, person: Person): Promise<PersonLea
 /** What an erasure removed: counts only (also in its audit event), never what they held. */
 export type Erasure = {
   leads: number;
+  /** Submissions kept on leads not erased (another email's lead joined by a number, a merge) that name the person. */
+  submissions: number;
   requestLogRows: number;
   storedResponses: number;
   /** Webhook and email jobs (queued, under way or finished) naming the person. */
@@ -79,6 +82,7 @@ export async function findPersonRecords(team: LeadTeam, person: Person): Promise
   const teamId = team.id;
   const files = await findImportFiles({ teamId, contacts });
   const records: PersonRecords = {
+    submissions: (await findSubmissionsNaming(db(), { teamId, contacts, exceptLeadIds: leads.map((lead) => lead.id) })).length,
     connectionDeliveries: (await findKeptDeliveries(db(), { teamId, contacts })).length,
     refusedImportRows: (await findRefusedRows(db(), { teamId, contacts })).length,
     importDrafts: files.matches.filter((f) => f.draft).length,
@@ -119,6 +123,7 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
       files.matches.filter((f) => f.draft).map((f) => f.importId),
     );
     const rows: ErasedRows = {
+      submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),
       requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: found, texts: [...contacts.emails, ...contacts.phones] }),
       storedResponses: await eraseLeadResponses(tx, found),
       ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),

@@ -38,6 +38,37 @@ export function asStoredInJson(text: string): string[] {
   return escaped === text ? [text] : [text, escaped];
 }
 
+/**
+ * The LIKE tests (ESCAPE '\\') a stored text `text` (an SQL expression) passes when it may
+ * name the person: each email as stored in JSON, lower-cased; each number's national digits
+ * once the usual separators are removed. A prefilter in SQL: confirm each row with cellMatcher.
+ */
+export function likeTests(contacts: PersonContacts, matcher: CellMatcher, text: string): { column: string; pattern: string }[] {
+  const digits = `REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(REPLACE(${text}, ' ', ''), '-', ''), '(', ''), ')', ''), '.', ''), '/', '')`;
+  return [
+    ...contacts.emails.flatMap(asStoredInJson).map((email) => ({ column: `LOWER(${text})`, pattern: containsPattern(email) })),
+    ...matcher.nationalNumbers.map((national) => ({ column: digits, pattern: `%${national}%` })),
+  ];
+}
+
+/** Every key, string and number of a JSON value, walked without recursion (a value may nest deeply). */
+export function jsonTexts(root: unknown, texts: string[] = []): string[] {
+  const stack: unknown[] = [root];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === "string") texts.push(value);
+    else if (typeof value === "number") texts.push(String(value));
+    else if (Array.isArray(value)) for (const item of value) stack.push(item);
+    else if (value !== null && typeof value === "object") {
+      for (const [key, item] of Object.entries(value)) {
+        texts.push(key);
+        stack.push(item);
+      }
+    }
+  }
+  return texts;
+}
+
 /** The national significant number of an E.164 number, and its calling code's digits. */
 function numberParts(e164: string): { code: string; national: string } | null {
   const parsed = parsePhone(e164);
