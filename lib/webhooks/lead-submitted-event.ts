@@ -34,19 +34,15 @@ export const leadSubmittedEventSchema = z.object({
       api_key_id: nullableText,
       form_id: nullableText,
       connection_id: nullableText,
-      fields: z
-        .record(z.string(), z.unknown())
-        .meta({
-          description: "What was sent, by the create_lead request's names, extra fields under extra_fields; only what has a value.",
-        }),
+      fields: z.record(z.string(), z.unknown()).meta({
+        description: "What was sent, by the create_lead request's names, extra fields under extra_fields; only what has a value.",
+      }),
       skipped: z.array(z.string()).meta({ description: "Fields skipped as invalid (phone, mobile_no, website)." }),
     }),
-    filled: z
-      .array(z.string())
-      .meta({
-        description:
-          "The lead's fields this submission filled (they were empty), by the request's names; extra fields as extra_fields.<name>.",
-      }),
+    filled: z.array(z.string()).meta({
+      description:
+        "The lead's fields this submission filled (they were empty), by the request's names; extra fields as extra_fields.<name>.",
+    }),
   }),
 });
 export type LeadSubmittedEvent = z.infer<typeof leadSubmittedEventSchema>;
