@@ -9,7 +9,7 @@ import { TableHead } from "@/components/ui/table-head";
 
 const td = "px-4 py-3 text-sm text-slate-700";
 
-const ACTION_LABEL: Record<AuditAction, string> = {
+export const ACTION_LABEL: Record<AuditAction, string> = {
   "api_key.generated": "API key generated",
   "api_key.secret_copied": "API secret copied",
   "api_key.secret_shown": "API secret shown to the operator",

@@ -4,6 +4,7 @@ import { isRole, type Role } from "../teams/roles";
 import { lockMemberRoles } from "../teams/team-store";
 import { now as clock } from "../time/clock";
 import { deleteNote, holdLead, insertNote, lockNote, writeNoteBody } from "./lead-note-store";
+import { checkNoteBody, MAX_NOTE_LENGTH } from "./note-body";
 
 // Members' notes on a lead (docs/leads.md "Timeline and notes"): the rules, one transaction
 // per change, and its audit event, written in that transaction. The rows are lead-note-store.ts'.
@@ -13,7 +14,7 @@ import { deleteNote, holdLead, insertNote, lockNote, writeNoteBody } from "./lea
 // - A note is plain text, not blank, at most MAX_NOTE_LENGTH characters.
 // - The audit events name the lead (target), the note's id and its length: never its text.
 
-export const MAX_NOTE_LENGTH = 10_000;
+export { MAX_NOTE_LENGTH };
 
 export type NoteResult = { ok: true; noteId: string } | { ok: false; error: string };
 
@@ -21,22 +22,6 @@ const refuse = (error: string) => ({ ok: false as const, error });
 
 const LEAD_NOT_FOUND = "This lead was not found in this team (it may have been deleted).";
 const NOTE_NOT_FOUND = "This note was not found (it may have been deleted meanwhile).";
-
-/**
- * The text of a note as stored: line ends as "\n", no NUL (PostgreSQL's text refuses it), no
- * blank lines or spaces around it; or why it is refused.
- */
-export function checkNoteBody(body: unknown): { ok: true; body: string } | { ok: false; error: string } {
-  if (typeof body !== "string") return refuse("Write a note.");
-  const text = body.replace(/\r\n?/g, "\n").replaceAll("\u0000", "").trim();
-  if (!text) return refuse("Write a note.");
-  if (text.length > MAX_NOTE_LENGTH) {
-    return refuse(
-      `A note holds at most ${MAX_NOTE_LENGTH.toLocaleString("en-US")} characters (this one has ${text.length.toLocaleString("en-US")}).`,
-    );
-  }
-  return { ok: true, body: text };
-}
 
 /** The actor's role in the team, read in `tx`: the operator's command line acts as an owner. */
 async function actorRole(tx: Tx, teamId: string, actor: AuditActor): Promise<Role | null> {

@@ -64,6 +64,7 @@ test("submissions, notes and the lead's events, newest first; a note's own event
     entries: [],
     total: 0,
     older: 0,
+    submissions: [],
     submissionCount: 0,
     users: new Map(),
   });

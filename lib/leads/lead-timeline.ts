@@ -26,6 +26,8 @@ export type LeadTimeline = {
   /** How many entries the lead's story has in all, and of them how many are older than those shown. */
   total: number;
   older: number;
+  /** The lead's submissions as read (the newest, at most `limit`) and how many it has: its page's list of them. */
+  submissions: LeadSubmissionItem[];
   submissionCount: number;
   /** The users the events name (actors, owners), by id; a deleted user is absent. */
   users: Map<string, User>;
@@ -69,5 +71,5 @@ export async function findLeadTimeline(options: { teamId: string; leadId: string
     .sort(newestFirst)
     .slice(0, limit);
   const total = submissions.count + noteCount + eventCount;
-  return { entries, total, older: total - entries.length, submissionCount: submissions.count, users };
+  return { entries, total, older: total - entries.length, submissions: submissions.newest, submissionCount: submissions.count, users };
 }
