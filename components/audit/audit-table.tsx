@@ -9,7 +9,7 @@ import { TableHead } from "@/components/ui/table-head";
 
 const td = "px-4 py-3 text-sm text-slate-700";
 
-const ACTION_LABEL: Record<AuditAction, string> = {
+export const ACTION_LABEL: Record<AuditAction, string> = {
   "api_key.generated": "API key generated",
   "api_key.secret_copied": "API secret copied",
   "api_key.secret_shown": "API secret shown to the operator",
@@ -54,6 +54,9 @@ const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.retention_applied": "Old leads deleted (retention)",
   "lead.status_changed": "Lead status changed",
   "lead.assigned": "Lead assigned",
+  "lead.note_added": "Note added to a lead",
+  "lead.note_edited": "Note edited",
+  "lead.note_deleted": "Note deleted",
   "lead.import_started": "Import started",
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",
@@ -149,6 +152,14 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return {
         main: event.targetId ?? "—",
         note: typeof details.count === "number" ? `${details.count} lead${details.count === 1 ? "" : "s"}` : undefined,
+      };
+    // A note's length, never its text.
+    case "lead.note_added":
+    case "lead.note_edited":
+    case "lead.note_deleted":
+      return {
+        main: event.targetId ?? "—",
+        note: typeof details.length === "number" ? `${details.length.toLocaleString("en-US")} characters` : undefined,
       };
     case "lead.import_started":
     case "lead.import_cancelled":

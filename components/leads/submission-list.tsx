@@ -2,7 +2,7 @@ import type { SubmissionChannel } from "@/lib/leads/lead-write";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
 
-const CHANNEL = { api: "API key", form: "Web form", connection: "Form builder connection", import: "CSV import" } as const;
+export const CHANNEL_LABEL = { api: "API key", form: "Web form", connection: "Form builder connection", import: "CSV import" } as const;
 
 /** One submission as the lead's page lists it: when, by which channel, and what received it (its name and id). */
 export type SubmissionItem = { id: string; channel: SubmissionChannel; label: string | null; createdAt: Date };
@@ -23,7 +23,7 @@ export function SubmissionList({ count, submissions }: { count: number; submissi
           {submissions.map((submission) => (
             <li key={submission.id} className="flex flex-wrap items-center justify-between gap-2 py-2.5 text-sm">
               <span className="flex min-w-0 flex-wrap items-center gap-2 [overflow-wrap:anywhere]">
-                <span className="font-medium text-slate-900">{CHANNEL[submission.channel]}</span>
+                <span className="font-medium text-slate-900">{CHANNEL_LABEL[submission.channel]}</span>
                 {/* Read as "API key 0f3a… (Website)", not run together. */}
                 {submission.label ? (
                   <>

@@ -48,6 +48,18 @@ test("a member marks a lead Contacted and takes it; an admin reassigns it to ano
   await expect(shown(page, "Owner")).toHaveText("Mia Member");
   await expect(card(page).getByRole("button", { name: "Take this lead" })).toHaveCount(0);
 
+  // Issue 41, step 4: the member writes a two-line note; the timeline shows it as text, its
+  // line break kept, above the status change.
+  const timeline = page.getByRole("region", { name: "Timeline" });
+  await timeline.getByLabel("Add a note").fill("Called, no answer.\nTry again on Friday.");
+  await timeline.getByRole("button", { name: "Add note" }).click();
+  const note = timeline.getByRole("listitem").filter({ hasText: "Note by Mia Member" });
+  await expect(note.getByText("Try again on Friday.")).toBeVisible();
+  await expect(note.locator("p").first()).toHaveCSS("white-space", "pre-wrap");
+  expect(await note.locator("p").first().textContent()).toBe("Called, no answer.\nTry again on Friday.");
+  await expect(timeline.getByLabel("Add a note")).toHaveValue("");
+  await expect(timeline.getByRole("listitem").filter({ hasText: "Status changed from New to Contacted by Mia Member" })).toBeVisible();
+
   const adminPage = await signInAs(admin);
   await adminPage.goto(`/t/${team.slug}/leads/${leadId}`);
   await expect(shown(adminPage, "Owner")).toHaveText("Mia Member");

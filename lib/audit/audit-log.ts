@@ -57,6 +57,10 @@ export const AUDIT_ACTIONS = [
   // One event per lead: { from, to } statuses, or owners' user ids (null: unassigned).
   "lead.status_changed",
   "lead.assigned",
+  // A member's note on a lead (the lead as target): { note_id, length }, and on deletion by_author; never its text.
+  "lead.note_added",
+  "lead.note_edited",
+  "lead.note_deleted",
   // Imports name the file, the counts and the duplicates mode; never a row's content.
   "lead.import_started",
   "lead.import_cancelled",
@@ -165,4 +169,46 @@ export async function listAuditEvents(teamId: string, options: { limit?: number;
 export async function newestAuditEventId(teamId: string): Promise<string | null> {
   const newest = await db().auditEvent.findFirst({ where: { teamId }, orderBy: { createdAt: "desc" }, select: { id: true } });
   return newest?.id ?? null;
+}
+
+export type TargetEventRow = {
+  id: string;
+  action: AuditAction;
+  at: Date;
+  actorUserId: string | null;
+  via: "web" | "cli";
+  details: AuditDetails | null;
+};
+
+/**
+ * The team's newest events about one target (a lead's timeline), newest first, at most `take`,
+ * leaving out `except`: the (teamId, targetId, createdAt) index.
+ */
+export async function listTargetEvents(options: {
+  teamId: string;
+  targetId: string;
+  take: number;
+  except?: readonly AuditAction[];
+}): Promise<TargetEventRow[]> {
+  const rows = await db().auditEvent.findMany({
+    where: { teamId: options.teamId, targetId: options.targetId, action: { notIn: [...(options.except ?? [])] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: options.take,
+    select: { id: true, action: true, createdAt: true, actorUserId: true, via: true, details: true },
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    action: row.action as AuditAction,
+    at: row.createdAt,
+    actorUserId: row.actorUserId,
+    via: row.via === "cli" ? "cli" : "web",
+    details: (row.details as AuditDetails | null) ?? null,
+  }));
+}
+
+/** How many events about the target there are, leaving out `except` (the same index). */
+export function countTargetEvents(options: { teamId: string; targetId: string; except?: readonly AuditAction[] }): Promise<number> {
+  return db().auditEvent.count({
+    where: { teamId: options.teamId, targetId: options.targetId, action: { notIn: [...(options.except ?? [])] } },
+  });
 }

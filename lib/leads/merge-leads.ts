@@ -11,6 +11,7 @@ import {
   type MergedLead,
   type MergeRow,
 } from "./lead-merge-store";
+import { moveNotes } from "./lead-note-store";
 import { MERGE_FIELDS, type MergeChoices, type MergeField } from "./merge-fields";
 
 export { MERGE_FIELDS, type MergeChoices, type MergeField };
@@ -18,7 +19,7 @@ export { MERGE_FIELDS, type MergeChoices, type MergeField };
 // Merging possible duplicates into one lead (docs/leads.md "Merging"): per field the value
 // of the lead the admin chose (default: the newest lead with a value), extra fields
 // combined (a name with different values keeps them all, as a list), the merged leads' ids
-// recorded on the survivor, their submissions moved to it, the merged rows deleted, one audit
+// recorded on the survivor, their submissions and notes moved to it, the merged rows deleted, one audit
 // event, one transaction.
 // The rows are lead-merge-store.ts'.
 
@@ -116,7 +117,7 @@ class MergeConflictError extends Error {
 /**
  * Merges leads into the survivor in one transaction: the rows are locked (lockLeads), read
  * again, the survivor's new fields computed from what is stored now, the merged leads'
- * submissions moved to the survivor, the merged rows deleted, the survivor updated and the
+ * submissions and notes moved to the survivor, the merged rows deleted, the survivor updated and the
  * audit event written. A lead gone or moved
  * meanwhile throws MergeConflictError and nothing changes: of two merges of the same
  * leads, the second finds them gone.
@@ -135,6 +136,7 @@ async function mergeRows(options: MergeRequest): Promise<void> {
       }
       const data = mergedLead(survivor, merged, options.choices);
       await moveSubmissions(tx, teamId, mergedIds, survivorId);
+      await moveNotes(tx, teamId, mergedIds, survivorId);
       if ((await deleteMergedLeads(tx, teamId, mergedIds)) !== mergedIds.length) {
         throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
       }

@@ -3,16 +3,20 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { addLeadNote, deleteLeadNote, editLeadNote } from "@/lib/leads/lead-notes";
 import { assignLeads, setLeadStatus } from "@/lib/leads/lead-ownership";
 import { isLeadStatus } from "@/lib/leads/lead-status";
 import { ROLES } from "@/lib/teams/team-store";
 
-// A lead's status and owner from its page (docs/routing.md). Every member of the team may
-// call these; who may change what (a member takes only an unassigned lead for themself) is
-// decided by the use case in lib/leads/lead-ownership.ts, whose refusal is returned as is.
+// A lead's status and owner from its page (docs/routing.md), and its notes (docs/leads.md
+// "Timeline and notes"). Every member of the team may call these; who may change what (a
+// member takes only an unassigned lead for themself, edits and deletes only their own notes)
+// is decided by the use cases in lib/leads/lead-ownership.ts and lib/leads/lead-notes.ts,
+// whose refusals are returned as they are.
 
 const leadIdSchema = z.string().regex(/^CRM-LEAD-\d{5,15}$/);
 const userIdSchema = z.string().min(1).max(100);
+const noteIdSchema = z.string().min(1).max(100);
 
 const leadPath = (slug: string, leadId: string) => `/t/${slug}/leads/${leadId}`;
 
@@ -47,6 +51,44 @@ export async function takeLeadAction(slug: string, leadId: string): Promise<Acti
     const id = leadIdSchema.safeParse(leadId);
     if (!id.success) return { ok: false, error: "Reload the page and try again." };
     const result = await assignLeads({ teamId: team.id, leadIds: [id.data], ownerId: user.id, actor });
+    if (!result.ok) return result;
+    revalidatePath(leadPath(team.slug, id.data));
+    return { ok: true };
+  });
+}
+
+/** A member writes a note on the lead (its text is checked by the use case). */
+export async function addLeadNoteAction(slug: string, leadId: string, body: string): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    if (!id.success) return { ok: false, error: "Reload the page and try again." };
+    const result = await addLeadNote({ teamId: team.id, leadId: id.data, body, actor });
+    if (!result.ok) return result;
+    revalidatePath(leadPath(team.slug, id.data));
+    return { ok: true };
+  });
+}
+
+/** The author edits their note. */
+export async function editLeadNoteAction(slug: string, leadId: string, noteId: string, body: string): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    const note = noteIdSchema.safeParse(noteId);
+    if (!id.success || !note.success) return { ok: false, error: "Reload the page and try again." };
+    const result = await editLeadNote({ teamId: team.id, leadId: id.data, noteId: note.data, body, actor });
+    if (!result.ok) return result;
+    revalidatePath(leadPath(team.slug, id.data));
+    return { ok: true };
+  });
+}
+
+/** The author deletes their note; owners and admins remove anyone's. */
+export async function deleteLeadNoteAction(slug: string, leadId: string, noteId: string): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    const note = noteIdSchema.safeParse(noteId);
+    if (!id.success || !note.success) return { ok: false, error: "Reload the page and try again." };
+    const result = await deleteLeadNote({ teamId: team.id, leadId: id.data, noteId: note.data, actor });
     if (!result.ok) return result;
     revalidatePath(leadPath(team.slug, id.data));
     return { ok: true };

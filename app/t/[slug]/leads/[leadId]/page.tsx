@@ -9,7 +9,8 @@ import { listQueryString, parseListPosition } from "@/lib/leads/lead-filter";
 import { formatPhone } from "@/lib/leads/format-phone";
 import { findPossibleDuplicates } from "@/lib/leads/duplicate-store";
 import { findLead } from "@/lib/leads/lead-store";
-import { findLeadSubmissions, type LeadSubmissionItem } from "@/lib/leads/lead-submission-store";
+import { SUBMISSIONS_SHOWN, type LeadSubmissionItem } from "@/lib/leads/lead-submission-store";
+import { findLeadTimeline } from "@/lib/leads/lead-timeline";
 import { isLeadStatus, NEW_LEAD_STATUS } from "@/lib/leads/lead-status";
 import { listMembers } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
@@ -19,6 +20,7 @@ import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
 import { LeadOwnershipCard } from "@/components/leads/lead-ownership-card";
+import { LeadTimelineSection } from "@/components/leads/lead-timeline";
 import { SubmissionList, type SubmissionItem } from "@/components/leads/submission-list";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
@@ -78,15 +80,17 @@ export default async function LeadPage({
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key, formNames, connection, members, submissions] = await Promise.all([
+  const [duplicates, key, formNames, connection, members, timeline] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
     webFormNames(team.id, lead.formId ? [lead.formId] : []),
     lead.connectionId ? findConnection({ teamId: team.id, id: lead.connectionId }) : null,
     listMembers(team.id),
-    findLeadSubmissions({ teamId: team.id, leadId: lead.id }),
+    findLeadTimeline({ teamId: team.id, leadId: lead.id }),
   ]);
-  const submissionList = await submissionItems(team.id, submissions.newest);
+  // Every submission the timeline read, named once: the Submissions card lists the newest of them.
+  const submissionList = await submissionItems(team.id, timeline.submissions);
+  const submissionLabels = new Map(submissionList.map((submission) => [submission.id, submission.label]));
   const name = [lead.firstName, lead.lastName].filter(Boolean).join(" ");
 
   const contact: DetailRow[] = [
@@ -160,12 +164,21 @@ export default async function LeadPage({
         <DetailCard title="Organization" rows={organization} />
         <DetailCard title="Source and attribution" rows={attribution} />
         <ExtraFields value={lead.extraFields} />
-        <SubmissionList count={submissions.count} submissions={submissionList} />
+        <SubmissionList count={timeline.submissionCount} submissions={submissionList.slice(0, SUBMISSIONS_SHOWN)} />
         <div className="lg:col-span-2">
           <DuplicateList
             slug={team.slug}
             duplicates={duplicates}
             mergeHref={canManage && duplicates.length ? `/t/${team.slug}/leads/${lead.id}/merge` : null}
+          />
+        </div>
+        <div className="lg:col-span-2">
+          <LeadTimelineSection
+            slug={team.slug}
+            leadId={lead.id}
+            timeline={timeline}
+            submissionLabels={submissionLabels}
+            viewer={{ id: user.id, canManage }}
           />
         </div>
       </div>
