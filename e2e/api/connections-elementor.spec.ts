@@ -30,7 +30,8 @@ const post = (url: string, body: string | Buffer, contentType = "application/x-w
 
 test("an Elementor Pro connection made with the CLI: the webhook's body becomes the lead, once; a JSON body stores nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "elementor", "--json")) as Created;
+  // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
+  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "elementor", "--repeats", "new", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toBeNull();
 

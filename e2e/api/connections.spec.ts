@@ -38,7 +38,8 @@ const post = (url: string, body: string, headers: Record<string, string> = {}) =
 
 test("a Tally connection made with the CLI: the signed example becomes the lead, once; wrong signatures and old URLs store nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "tally", "--json")) as Created;
+  // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
+  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "tally", "--repeats", "new", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // Nothing the CLI lists can be used as the URL or the secret again.

@@ -346,5 +346,5 @@ test("the OpenAPI document describes the endpoint from the handler's schema", as
   expect(Object.keys(schema.properties)).toEqual(
     expect.arrayContaining(["name", "email", "phone", "mobile_no", "country_code", "source", "utm_content"]),
   );
-  expect(Object.keys(post.responses).sort()).toEqual(["201", "400", "401", "405", "413", "415", "422", "500", "503"]);
+  expect(Object.keys(post.responses).sort()).toEqual(["200", "201", "400", "401", "405", "413", "415", "422", "500", "503"]);
 });
