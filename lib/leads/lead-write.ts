@@ -12,6 +12,7 @@ import type { LeadOrigin, LeadOwner } from "../webhooks/lead-created-event";
 import { formatLeadId } from "./lead-id";
 import { fillEmpty, type Fillable } from "./fill-empty";
 import { searchKeys, type NewLead } from "./new-lead";
+import { REQUEST_NAMES } from "./request-names";
 import { contactLookup, pickRepeatLead, type MatchCandidate } from "./repeat-match";
 
 // What the lead writer (lib/leads/lead-writer.ts) writes, and the rules its SQLite and
@@ -354,24 +355,8 @@ export function repeatTarget(write: LeadWrite, found: readonly StoredLead[]): St
   return write.repeat ? pickRepeatLead(write.lead, found, write.repeat.since) : null;
 }
 
-/** The fields a joining submission may fill, by the request's names (lead.submitted's `filled`). */
-const FILLED_NAMES: [keyof typeof JOINED_LEAD_COLUMNS, string][] = [
-  ["lastName", "last_name"],
-  ["email", "email"],
-  ["phone", "phone"],
-  ["mobileNo", "mobile_no"],
-  ["jobTitle", "job_title"],
-  ["website", "website"],
-  ["territory", "territory"],
-  ["industry", "industry"],
-  ["annualRevenue", "annual_revenue"],
-  ["noOfEmployees", "no_of_employees"],
-  ["utmSource", "utm_source"],
-  ["utmMedium", "utm_medium"],
-  ["utmCampaign", "utm_campaign"],
-  ["utmTerm", "utm_term"],
-  ["utmContent", "utm_content"],
-];
+/** The fields a joining submission may fill (those of REQUEST_NAMES it writes). */
+const FILLED_NAMES = REQUEST_NAMES.filter(([column]) => Object.hasOwn(JOINED_LEAD_COLUMNS, column));
 
 /** A submission joining a stored lead: the lead's written columns (JOINED_LEAD_COLUMNS) and what it filled. */
 export type JoinedLead = { values: Record<keyof typeof JOINED_LEAD_COLUMNS, unknown> & StoredLead; filled: string[] };
@@ -384,7 +369,7 @@ export type JoinedLead = { values: Record<keyof typeof JOINED_LEAD_COLUMNS, unkn
 export function joinLead(stored: StoredLead, write: LeadWrite): JoinedLead {
   const next = fillEmpty(stored, write.lead);
   if (!next) return { values: { ...stored, ...searchKeys(stored), returnedAt: write.now }, filled: [] };
-  const filled = FILLED_NAMES.filter(([column]) => next[column as keyof StoredLead] !== stored[column as keyof StoredLead]).map(
+  const filled: string[] = FILLED_NAMES.filter(([column]) => next[column as keyof StoredLead] !== stored[column as keyof StoredLead]).map(
     ([, name]) => name,
   );
   for (const name of Object.keys(next.extraFields as Record<string, unknown>)) {

@@ -1,4 +1,5 @@
 import { db } from "../db/client";
+import { REQUEST_NAMES } from "../leads/request-names";
 
 // What an assignment email or a New-lead reminder is checked against and says when it is
 // sent (assignment-email.ts): the recipient's membership of the team and their choice, the
@@ -21,25 +22,7 @@ export type AssignmentEmailView = {
 };
 
 /** A submission's fields (by the request's names) and the lead's column each is compared with. */
-const COMPARED: [string, string][] = [
-  ["first_name", "firstName"],
-  ["last_name", "lastName"],
-  ["email", "email"],
-  ["phone", "phone"],
-  ["mobile_no", "mobileNo"],
-  ["organization", "organization"],
-  ["job_title", "jobTitle"],
-  ["website", "website"],
-  ["territory", "territory"],
-  ["industry", "industry"],
-  ["annual_revenue", "annualRevenue"],
-  ["no_of_employees", "noOfEmployees"],
-  ["utm_source", "utmSource"],
-  ["utm_medium", "utmMedium"],
-  ["utm_campaign", "utmCampaign"],
-  ["utm_term", "utmTerm"],
-  ["utm_content", "utmContent"],
-];
+const COMPARED = REQUEST_NAMES.map(([column, name]) => [name, column] as const);
 
 const asObject = (value: unknown): Record<string, unknown> =>
   value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
