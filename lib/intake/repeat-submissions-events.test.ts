@@ -132,3 +132,38 @@ test('"submitted again" by email: to the owner, with what it filled and what the
   assert.ok(sent.every((m) => m.subject === "Grace Hopper submitted again"));
   assert.ok(sent.every((m) => /It sent nothing the lead does not already hold\./.test(m.body)));
 });
+
+test("a returning lead with no owner goes through the rules again: the rule's member gets it and its email; an owned lead takes no turn", async () => {
+  const { team, send, owner, member, admin } = await setUp();
+  const first = await send({ name: "Ada Lovelace", email: "ada@example.com" });
+  const { saveRule } = await import("../routing/assignment-rules");
+  const { actorOf } = await import("../leads/lead-ownership.fixtures");
+  // From now on, leads from Google go to the member (the first lead came before the rule, and has no utm_source).
+  const saved = await saveRule({
+    teamId: team.id,
+    actor: actorOf(owner),
+    input: {
+      name: "Google",
+      enabled: true,
+      conditions: [{ field: "utm_source", op: "equals", values: ["google"] }],
+      mode: "member",
+      userIds: [member.id],
+      fallbackUserId: null,
+    },
+  });
+  assert.ok(saved.ok);
+  await deliverEmails();
+  const again = await send({ name: "Ada Lovelace", email: "ada@example.com", utm_source: "google" });
+  assert.deepEqual([again.status, again.lead_id], [200, first.lead_id]);
+  const lead = await db().lead.findUniqueOrThrow({ where: { id: first.lead_id } });
+  assert.equal(lead.ownerId, member.id, "the rule matched the lead as filled (its utm_source)");
+  assert.ok(lead.assignedAt);
+  const [mail, ...more] = await deliverEmails();
+  assert.equal(more.length, 0);
+  assert.deepEqual([mail!.to, mail!.subject], [[member.email], "Ada Lovelace submitted again"]);
+
+  // An owned lead keeps its owner, whatever the rules say now.
+  await db().lead.update({ where: { id: first.lead_id }, data: { ownerId: admin.id } });
+  await send({ name: "Ada Lovelace", email: "ada@example.com", utm_source: "google" });
+  assert.equal((await db().lead.findUniqueOrThrow({ where: { id: first.lead_id } })).ownerId, admin.id);
+});

@@ -13,6 +13,7 @@ import { formatLeadId } from "./lead-id";
 import { fillEmpty, type Fillable } from "./fill-empty";
 import { searchKeys, type NewLead } from "./new-lead";
 import { REQUEST_NAMES } from "./request-names";
+import type { RoutedLead } from "../routing/rule-conditions";
 import { contactLookup, pickRepeatLead, type MatchCandidate } from "./repeat-match";
 
 // What the lead writer (lib/leads/lead-writer.ts) writes, and the rules its SQLite and
@@ -265,6 +266,7 @@ export type StoredLead = MatchCandidate &
     organization: string;
     createdAt: Date;
     returnedAt: Date | null;
+    sourceId: string;
     ownerId: string | null;
     status: string;
     extraFields: Record<string, unknown>;
@@ -279,6 +281,7 @@ export const STORED_LEAD_COLUMNS = [
   "organization",
   "createdAt",
   "returnedAt",
+  "sourceId",
   "ownerId",
   "status",
   "lastName",
@@ -376,6 +379,17 @@ export function joinLead(stored: StoredLead, write: LeadWrite): JoinedLead {
     if (!Object.hasOwn(stored.extraFields, name)) filled.push(`extra_fields.${name}`);
   }
   return { values: { ...next, ...searchKeys(next), returnedAt: write.now }, filled };
+}
+
+/**
+ * The joined lead as the assignment rules see it when it has no owner (it goes through them
+ * again, docs/routing.md "At intake"): its fields after the fill and its source, with the
+ * channel of this submission (the form, connection or key it came through now).
+ */
+export function joinedRoutedLead(joined: JoinedLead, write: LeadWrite): RoutedLead {
+  const { formId, connectionId, apiKeyId } = write.lead;
+  // The stored extra fields are what the writer stored: ExtraFieldValues.
+  return { ...joined.values, extraFields: joined.values.extraFields as RoutedLead["extraFields"], formId, connectionId, apiKeyId };
 }
 
 /** Who hears of a submission added to a lead; the team's slug is read with them. */

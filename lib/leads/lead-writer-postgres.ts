@@ -3,7 +3,7 @@ import type pg from "pg";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId, type NewJob } from "../jobs/job-store";
 import { LEAD_CREATED, LEAD_SUBMITTED } from "../webhooks/lead-created-event";
-import { nextTurnSql, planPostgres, settlePostgres } from "../routing/intake-assignment";
+import { assignPostgres, nextTurnSql, planPostgres, settlePostgres } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
 import {
   API_REQUEST_COLUMNS,
@@ -26,6 +26,7 @@ import {
   firstSubmissionIdSql,
   JOINED_LEAD_COLUMNS,
   joinedJobs,
+  joinedRoutedLead,
   joinLead,
   LEAD_COUNTER,
   MissingApiSource,
@@ -165,7 +166,7 @@ const STATEMENTS = {
   request: { name: "intake_request", text: insertSql("ApiRequest", API_REQUEST_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   joinRecipients: {
     name: "intake_join_recipients",
-    text: `SELECT t."slug" AS "teamSlug",
+    text: `SELECT t."slug" AS "teamSlug", t."routingVersion",
         ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = $1 AND e."enabled"
               AND '${LEAD_SUBMITTED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
         ARRAY(SELECT m."userId" FROM "Membership" m WHERE $2::boolean AND m."teamId" = $1 AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
@@ -270,14 +271,22 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<Le
   await client.query({ ...STATEMENTS.submission, values: pgRow(LEAD_SUBMISSION_COLUMNS, submission) });
   if (write.requestLog)
     await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)) });
-  const recipients = await client.query<JoinRecipients>({
+  const teamId = write.lead.teamId;
+  const recipients = await client.query<JoinRecipients & { routingVersion: number }>({
     ...STATEMENTS.joinRecipients,
-    values: [write.lead.teamId, write.events.emails && !target.ownerId],
+    values: [teamId, write.events.emails && !target.ownerId],
   });
-  const jobs = joinedJobs(write, joined, submission, recipients.rows[0]!);
+  const { routingVersion: version, ...to } = recipients.rows[0]!;
+  // A lead with no owner goes through the rules again (no owner found: it stays unassigned).
+  if (!target.ownerId) {
+    const lead = joinedRoutedLead(joined, write);
+    const assigned = await assignPostgres(client, { teamId, version, leadId: target.id, lead, now: write.now });
+    if (assigned.owner) joined.values.ownerId = assigned.owner.id;
+  }
+  const jobs = joinedJobs(write, joined, submission, to);
   await insertJobs(client, write, jobs);
   await writeExtras(client, write, target.id, true);
-  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: jobs.length };
+  return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
 }
 
 async function insertJobs(client: pg.PoolClient, write: LeadWrite, jobs: readonly NewJob[]): Promise<void> {

@@ -23,6 +23,7 @@ import {
   firstSubmissionId,
   JOINED_LEAD_COLUMNS,
   joinedJobs,
+  joinedRoutedLead,
   joinLead,
   leadRow,
   MissingApiSource,
@@ -79,6 +80,7 @@ function prepare(database: Database.Database) {
       ),
     ),
     joinLead: statement(updateByIdSql("Lead", JOINED_LEAD_COLUMNS, () => "?")),
+    assignJoined: statement(`UPDATE "Lead" SET "ownerId" = ?, "assignedAt" = ? WHERE "id" = ?`),
   };
 }
 
@@ -125,7 +127,7 @@ function batchTransaction(database: Database.Database, writeLead: ReturnType<typ
 function leadTransaction(database: Database.Database, s: ReturnType<typeof prepare>) {
   return database.transaction((write: LeadWrite): LeadWritten => {
     const teamId = write.lead.teamId;
-    const joined = joinSqlite(s, write);
+    const joined = joinSqlite(database, s, write);
     if (joined) return joined;
     const source = resolveSource(s, write);
     const currency = (s.currency.get() as { currency: string } | undefined)?.currency ?? DEFAULT_CURRENCY;
@@ -184,7 +186,7 @@ function writeExtras(s: ReturnType<typeof prepare>, write: LeadWrite, leadId: st
  * has no lead in the window (a new lead is made). The transaction holds SQLite's write lock
  * from its start, so the lead read is the lead updated, on every instance.
  */
-function joinSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritten | null {
+function joinSqlite(database: Database.Database, s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritten | null {
   const lookup = repeatLookup(write);
   if (!lookup) return null;
   const [n1 = null, n2 = n1] = lookup.numbers;
@@ -194,6 +196,15 @@ function joinSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritte
   const teamId = write.lead.teamId;
   const joined = joinLead(target, write);
   s.joinLead.run([...rowValues(JOINED_LEAD_COLUMNS, joined.values), target.id]);
+  // A lead with no owner goes through the rules again (no owner found: it stays unassigned).
+  if (!target.ownerId) {
+    const assigned = assignSqlite(database, teamId, joinedRoutedLead(joined, write), write.now);
+    if (assigned.owner) {
+      s.assignJoined.run(assigned.owner.id, sqliteValue("timestamp", write.now), target.id);
+      joined.values.ownerId = assigned.owner.id;
+    }
+    if (assigned.waitRuleId) insertWaitingSqlite(database, { leadId: target.id, teamId, ruleId: assigned.waitRuleId, since: write.now });
+  }
   const submission = submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now });
   s.submission.run(rowValues(LEAD_SUBMISSION_COLUMNS, submission));
   if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)));
@@ -201,12 +212,12 @@ function joinSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritte
     .filter((endpoint) => endpoint.events.split(" ").includes(LEAD_SUBMITTED))
     .map((endpoint) => endpoint.id);
   const subscribers =
-    write.events.emails && !target.ownerId ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
+    write.events.emails && !joined.values.ownerId ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
   const teamSlug = (s.teamSlug.get(teamId) as { slug: string }).slug;
   const jobs = joinedJobs(write, joined, submission, { teamSlug, endpoints, subscribers });
   insertJobs(s, write, jobs);
   writeExtras(s, write, target.id, true);
-  return { added: true, leadId: target.id, ownerId: target.ownerId, jobs: jobs.length };
+  return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
 }
 
 function resolveSource(s: ReturnType<typeof prepare>, write: LeadWrite): LeadSource {

@@ -37,6 +37,9 @@ const assignedTo = (routing: Routing, userId: string, at: Date): Assignment => {
   return { owner: { id: userId, email: member.email, name: member.name }, assignedAt: at, notifyOwner: member.notifyAssignments };
 };
 
+/** A returning lead that already waits keeps waiting since it first did (a new lead never has the row). */
+const STILL_WAITING = `ON CONFLICT ("leadId") DO NOTHING`;
+
 type SqliteStatements = {
   turn: Database.Statement;
   setTurn: Database.Statement;
@@ -49,7 +52,7 @@ const statementsOf = preparedPerConnection((database): SqliteStatements => {
     turn: prepare(`SELECT "turn" FROM "AssignmentRule" WHERE "id" = ?`),
     setTurn: prepare(`UPDATE "AssignmentRule" SET "turn" = ? WHERE "id" = ?`),
     member: prepare(`SELECT 1 FROM "Membership" WHERE "teamId" = ? AND "userId" = ?`),
-    wait: prepare(`INSERT INTO "WaitingLead" ("leadId", "teamId", "ruleId", "since") VALUES (?, ?, ?, ?)`),
+    wait: prepare(`INSERT INTO "WaitingLead" ("leadId", "teamId", "ruleId", "since") VALUES (?, ?, ?, ?) ${STILL_WAITING}`),
   };
 });
 
@@ -113,7 +116,7 @@ const POSTGRES = {
   unassign: { name: "routing_unassign", text: `UPDATE "Lead" SET "ownerId" = NULL, "assignedAt" = NULL WHERE "id" = $1` },
   wait: {
     name: "routing_wait",
-    text: `INSERT INTO "WaitingLead" ("leadId", "teamId", "ruleId", "since") VALUES ($1, $2, $3, $4::${PG_CAST.timestamp})`,
+    text: `INSERT INTO "WaitingLead" ("leadId", "teamId", "ruleId", "since") VALUES ($1, $2, $3, $4::${PG_CAST.timestamp}) ${STILL_WAITING}`,
   },
 } as const;
 
