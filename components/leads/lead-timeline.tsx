@@ -1,5 +1,6 @@
 import type { TargetEventRow } from "@/lib/audit/audit-log";
 import { isLeadStatus, LEAD_STATUS_LABELS } from "@/lib/leads/lead-status";
+import type { LeadMessage } from "@/lib/jobs/job-store";
 import type { LeadTimeline } from "@/lib/leads/lead-timeline";
 import type { User } from "@/lib/users/user-store";
 import { ACTION_LABEL } from "@/components/audit/audit-table";
@@ -55,6 +56,40 @@ function eventWords(event: TargetEventRow, users: Map<string, User>): string {
   }
 }
 
+/** What each email is, by its event type (lib/notifications/). */
+const EMAIL_LABEL: Record<string, string> = {
+  "lead.created": "New lead",
+  "lead.assigned": "Assigned to you",
+  "lead.new_reminder": "Still new",
+  "lead.submitted_again": "Submitted again",
+};
+
+/** Where a message stands, in plain words. */
+function messageState(message: LeadMessage): string {
+  const tries = message.attempts === 1 ? "1 attempt" : `${message.attempts} attempts`;
+  switch (message.state) {
+    case "delivered":
+      return message.kind === "email" ? "sent" : "delivered";
+    case "failed":
+      return `failed after ${tries}`;
+    case "cancelled":
+      return "cancelled";
+    case "running":
+      return "sending";
+    default:
+      return message.attempts ? `queued, ${tries} so far` : "queued";
+  }
+}
+
+/** A webhook delivery or an email about the lead, in plain words. */
+function messageWords(message: LeadMessage, users: Map<string, User>): string {
+  if (message.kind === "email") {
+    const label = EMAIL_LABEL[message.eventType] ?? message.eventType;
+    return `Email "${label}" to ${personName(users, message.userId)}`;
+  }
+  return `Webhook ${message.eventType} to ${message.endpointHost ?? "a deleted endpoint"}`;
+}
+
 export type TimelineViewer = { id: string; canManage: boolean };
 
 /** The lead's timeline, and the form that adds a note. `submissionLabels`: what received each submission, by its id. */
@@ -78,7 +113,7 @@ export function LeadTimelineSection({
         Timeline
       </h2>
       <p className="mt-1 text-sm text-slate-600">
-        Submissions, notes and changes, newest first
+        Submissions, notes, changes and what was sent about it, newest first
         {older > 0 ? `; the newest ${entries.length.toLocaleString("en-US")} shown, ${older.toLocaleString("en-US")} older not shown` : ""}.
       </p>
       <div className="mt-4">
@@ -105,6 +140,11 @@ export function LeadTimelineSection({
                       Note by {entry.note.author ? userName(entry.note.author) : "a former user"}
                       {entry.note.updatedAt ? <span className="font-normal text-slate-500"> (edited)</span> : null}
                     </span>
+                  ) : entry.kind === "message" ? (
+                    <>
+                      <span className="font-medium text-slate-900">{messageWords(entry.message, users)}</span>{" "}
+                      <span className="text-slate-600">{messageState(entry.message)}</span>
+                    </>
                   ) : (
                     <>
                       <span className="font-medium text-slate-900">{eventWords(entry.event, users)}</span>{" "}

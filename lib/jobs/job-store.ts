@@ -19,6 +19,8 @@ export type NewJob = {
   teamId: string;
   kind: JobKind;
   endpointId?: string | null;
+  /** The lead the message is about (its timeline lists it). */
+  leadId?: string | null;
   eventId: string;
   eventType: string;
   payload: string;
@@ -60,7 +62,7 @@ export function newJobId(): string {
 export async function insertJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
   if (!jobs.length) return;
   await (tx ?? db()).job.createMany({
-    data: jobs.map((job) => ({ ...job, id: newJobId(), endpointId: job.endpointId ?? null })),
+    data: jobs.map((job) => ({ ...job, id: newJobId(), endpointId: job.endpointId ?? null, leadId: job.leadId ?? null })),
   });
 }
 
@@ -225,4 +227,74 @@ export async function pruneFinishedJobs(before: Date): Promise<number> {
     where: { state: { in: ["delivered", "failed", "cancelled"] }, finishedAt: { lt: before } },
   });
   return count;
+}
+
+/** A webhook delivery or an email about one lead, as its timeline shows it. */
+export type LeadMessage = {
+  id: string;
+  kind: "webhook" | "email";
+  eventType: string;
+  /** A webhook's endpoint host (never its whole URL: a path may hold a token); null for an email or a deleted endpoint. */
+  endpointHost: string | null;
+  /** An email's recipient (a user id); null for a webhook. */
+  userId: string | null;
+  state: JobState;
+  attempts: number;
+  createdAt: Date;
+  finishedAt: Date | null;
+};
+
+const hostOf = (url: string): string | null => {
+  try {
+    return new URL(url).host;
+  } catch {
+    return null;
+  }
+};
+
+const recipientOf = (payload: string): string | null => {
+  try {
+    const userId = (JSON.parse(payload) as { userId?: unknown }).userId;
+    return typeof userId === "string" ? userId : null;
+  } catch {
+    return null;
+  }
+};
+
+/** The newest `take` messages about the lead (index [leadId, createdAt]), and how many it has in all. */
+export async function findLeadMessages(options: {
+  teamId: string;
+  leadId: string;
+  take: number;
+}): Promise<{ newest: LeadMessage[]; count: number }> {
+  const where = { leadId: options.leadId, teamId: options.teamId, kind: { in: ["webhook", "email"] } };
+  const rows = await db().job.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: options.take,
+    select: {
+      id: true,
+      kind: true,
+      eventType: true,
+      state: true,
+      attempts: true,
+      createdAt: true,
+      finishedAt: true,
+      endpoint: { select: { url: true } },
+      payload: true,
+    },
+  });
+  const newest = rows.map((row) => ({
+    id: row.id,
+    kind: row.kind as LeadMessage["kind"],
+    eventType: row.eventType,
+    endpointHost: row.endpoint ? hostOf(row.endpoint.url) : null,
+    userId: row.kind === "email" ? recipientOf(row.payload) : null,
+    state: row.state as JobState,
+    attempts: row.attempts,
+    createdAt: row.createdAt,
+    finishedAt: row.finishedAt,
+  }));
+  const count = newest.length < options.take ? newest.length : await db().job.count({ where });
+  return { newest, count };
 }

@@ -100,6 +100,7 @@ export const JOB_COLUMNS = {
   teamId: "text",
   kind: "text",
   endpointId: "text",
+  leadId: "text",
   eventId: "text",
   eventType: "text",
   payload: "text",

@@ -95,9 +95,17 @@ export function findMergeRows(tx: Tx, teamId: string, ids: readonly string[]): P
   return tx.lead.findMany({ where: { teamId, id: { in: [...ids] } }, select: MERGE_SELECT }) as Promise<MergeRow[]>;
 }
 
-/** Moves the submissions of the merged leads to the survivor inside `tx`, before the merged rows go (they would take theirs with them). */
-export async function moveSubmissions(tx: Tx, teamId: string, mergedIds: readonly string[], survivorId: string): Promise<void> {
-  await tx.leadSubmission.updateMany({ where: { teamId, leadId: { in: [...mergedIds] } }, data: { leadId: survivorId } });
+/**
+ * Moves the story of the merged leads to the survivor inside `tx`, before the merged rows go
+ * (they would take their submissions and notes with them): their submissions, notes, and the
+ * webhook deliveries and emails sent about them (their timeline entries; what was sent stays
+ * as it was sent).
+ */
+export async function moveLeadStory(tx: Tx, teamId: string, mergedIds: readonly string[], survivorId: string): Promise<void> {
+  const where = { teamId, leadId: { in: [...mergedIds] } };
+  await tx.leadSubmission.updateMany({ where, data: { leadId: survivorId } });
+  await tx.leadNote.updateMany({ where, data: { leadId: survivorId } });
+  await tx.job.updateMany({ where, data: { leadId: survivorId } });
   await markReturned(tx, [survivorId]);
 }
 

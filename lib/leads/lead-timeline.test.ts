@@ -6,6 +6,9 @@ import { addLeadNote, deleteLeadNote } from "./lead-notes";
 import { assignLeads, setLeadStatus } from "./lead-ownership";
 import { actorOf, lead, makeTeam } from "./lead-ownership.fixtures";
 import { findLeadTimeline, TIMELINE_LIMIT, type TimelineEntry } from "./lead-timeline";
+import { insertJobs } from "../jobs/job-store";
+import { assignedEmailJob } from "../notifications/assignment-email";
+import { createEndpoint } from "../webhooks/webhook-endpoint-changes";
 
 // A lead's timeline (lib/leads/lead-timeline.ts): its submissions, notes and the audit events
 // about it, newest first, bounded, with the count of what is older.
@@ -14,13 +17,15 @@ await useTestDatabase();
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
-/** An entry as [kind, what]: the channel, the note's text, the event's action. */
+/** An entry as [kind, what]: the channel, the note's text, the message's event type, the event's action. */
 const describeEntry = (entry: TimelineEntry) =>
   entry.kind === "submission"
     ? ["submission", entry.submission.channel]
     : entry.kind === "note"
       ? ["note", entry.note.body]
-      : ["event", entry.event.action];
+      : entry.kind === "message"
+        ? [`message:${entry.message.kind}`, entry.message.eventType]
+        : ["event", entry.event.action];
 
 test("submissions, notes and the lead's events, newest first; a note's own events are its entry, a deleted note's event stays", async () => {
   const { team, member, admin } = await makeTeam();
@@ -115,4 +120,49 @@ test(`at most ${TIMELINE_LIMIT} entries, the newest, with the count of those old
   const five = await findLeadTimeline({ teamId: team.id, leadId: id, limit: 5 });
   assert.deepEqual(five.entries.map(describeEntry), timeline.entries.slice(0, 5).map(describeEntry));
   assert.equal(five.older, 207);
+});
+
+test("the webhook deliveries and emails sent about the lead, with where they stand; an endpoint named by its host only", async () => {
+  const { team, owner, member } = await makeTeam();
+  await createEndpoint({
+    teamId: team.id,
+    url: "https://hooks.example.test/services/T000/secret-token",
+    description: null,
+    events: ["lead.created", "lead.updated"],
+    actor: actorOf(owner),
+  });
+  const id = await lead(team.id);
+  const other = await lead(team.id, "Grace Hopper");
+  await tick();
+  await setLeadStatus({ teamId: team.id, leadIds: [id], status: "contacted", actor: actorOf(member) });
+  await tick();
+  await insertJobs([assignedEmailJob({ teamId: team.id, userId: member.id, leadId: id, at: new Date() })]);
+  const created = await db().job.findFirstOrThrow({ where: { leadId: id, eventType: "lead.created" } });
+  await db().job.update({ where: { id: created.id }, data: { state: "delivered", attempts: 1, finishedAt: new Date() } });
+
+  const timeline = await findLeadTimeline({ teamId: team.id, leadId: id });
+  assert.deepEqual(timeline.entries.map(describeEntry), [
+    ["message:email", "lead.assigned"],
+    // The same instant: what the change sent above the change.
+    ["message:webhook", "lead.updated"],
+    ["event", "lead.status_changed"],
+    ["message:webhook", "lead.created"],
+    ["submission", "api"],
+  ]);
+  const messages = timeline.entries.flatMap((entry) => (entry.kind === "message" ? [entry.message] : []));
+  assert.deepEqual(
+    messages.map((message) => [message.state, message.endpointHost, message.userId]),
+    [
+      ["pending", null, member.id],
+      ["pending", "hooks.example.test", null],
+      ["delivered", "hooks.example.test", null],
+    ],
+  );
+  assert.equal(timeline.users.get(member.id)?.email, member.email, "the email's recipient, for their name");
+  assert.equal(timeline.total, 5);
+  // The other lead's own lead.created is its story, not this one's.
+  assert.deepEqual((await findLeadTimeline({ teamId: team.id, leadId: other })).entries.map(describeEntry), [
+    ["message:webhook", "lead.created"],
+    ["submission", "api"],
+  ]);
 });

@@ -291,7 +291,13 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<Le
 
 async function insertJobs(client: pg.PoolClient, write: LeadWrite, jobs: readonly NewJob[]): Promise<void> {
   for (const job of jobs) {
-    const jobRow: Record<string, unknown> = { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now };
+    const jobRow: Record<string, unknown> = {
+      ...job,
+      id: newJobId(),
+      endpointId: job.endpointId ?? null,
+      leadId: job.leadId ?? null,
+      createdAt: write.now,
+    };
     await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
   }
 }

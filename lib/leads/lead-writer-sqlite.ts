@@ -161,7 +161,15 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
 
 function insertJobs(s: ReturnType<typeof prepare>, write: LeadWrite, jobs: readonly NewJob[]): void {
   for (const job of jobs)
-    s.job.run(rowValues(JOB_COLUMNS, { ...job, id: newJobId(), endpointId: job.endpointId ?? null, createdAt: write.now }));
+    s.job.run(
+      rowValues(JOB_COLUMNS, {
+        ...job,
+        id: newJobId(),
+        endpointId: job.endpointId ?? null,
+        leadId: job.leadId ?? null,
+        createdAt: write.now,
+      }),
+    );
 }
 
 /** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */

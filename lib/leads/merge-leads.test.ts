@@ -11,6 +11,9 @@ import { assignLeads, setLeadStatus } from "./lead-ownership";
 import { findLead } from "./lead-store";
 import { combineExtraFields, mergeLeads } from "./merge-leads";
 import type { LeadInput } from "./parse-lead-input";
+import { addLeadNote } from "./lead-notes";
+import { insertJobs } from "../jobs/job-store";
+import { assignedEmailJob } from "../notifications/assignment-email";
 
 await useTestDatabase();
 
@@ -49,6 +52,10 @@ test("merges with the newest non-empty values by default and the chosen ones whe
     extraFields: { interest: "poetry" },
   });
   const newest = await lead(team.id, { name: "Augusta Ada", email: "ada@example.com", organization: "Analytical Engines" });
+  const author = await db().user.create({ data: { email: `author-${team.id}@example.com`, passwordHash: "x" } });
+  await addMember({ teamId: team.id, userId: author.id, role: "member" });
+  assert.ok((await addLeadNote({ teamId: team.id, leadId: older, body: "Called her", actor: { ...actor, userId: author.id } })).ok);
+  await insertJobs([assignedEmailJob({ teamId: team.id, userId: author.id, leadId: newest, at: new Date() })]);
 
   const result = await mergeLeads({
     teamId: team.id,
@@ -73,6 +80,12 @@ test("merges with the newest non-empty values by default and the chosen ones whe
     (await db().leadSubmission.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" } })).map((s) => [s.id, s.leadId]),
     [older, newest, survivor].map((id) => [`sub_${id}`, survivor]).sort(),
   );
+  // So are their notes and the messages sent about them (their timeline).
+  assert.deepEqual(
+    (await db().leadNote.findMany({ where: { teamId: team.id } })).map((note) => [note.body, note.leadId]),
+    [["Called her", survivor]],
+  );
+  assert.equal(await db().job.count({ where: { leadId: survivor } }), 1);
   // The search keys follow the kept name.
   assert.deepEqual(
     (await listLeads({ team, filter: { ...EMPTY_FILTER, query: "augusta" } })).leads.map((l) => l.id),

@@ -6,7 +6,7 @@ import {
   deleteMergedLeads,
   findMergeRows,
   lockLeads,
-  moveSubmissions,
+  moveLeadStory,
   writeMergedLead,
   type MergedLead,
   type MergeRow,
@@ -135,7 +135,7 @@ async function mergeRows(options: MergeRequest): Promise<void> {
         throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");
       }
       const data = mergedLead(survivor, merged, options.choices);
-      await moveSubmissions(tx, teamId, mergedIds, survivorId);
+      await moveLeadStory(tx, teamId, mergedIds, survivorId);
       await moveNotes(tx, teamId, mergedIds, survivorId);
       if ((await deleteMergedLeads(tx, teamId, mergedIds)) !== mergedIds.length) {
         throw new MergeConflictError("A lead of this merge was merged or deleted meanwhile");

@@ -61,6 +61,7 @@ function emailJob(teamId: string, payload: AssignmentEmailPayload, at: Date): Ne
   return {
     teamId,
     kind: "email",
+    leadId: payload.leadId,
     eventId: newEventId(),
     eventType: EVENT_TYPES[payload.kind],
     payload: JSON.stringify(payload),

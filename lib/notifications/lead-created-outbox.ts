@@ -25,7 +25,7 @@ export function leadCreatedJobs(options: {
 }): NewJob[] {
   const { team, at } = options;
   const eventId = newEventId();
-  const base = { teamId: team.id, eventId, eventType: LEAD_CREATED, maxAttempts: MAX_ATTEMPTS, runAt: at };
+  const base = { teamId: team.id, leadId: options.leadId, eventId, eventType: LEAD_CREATED, maxAttempts: MAX_ATTEMPTS, runAt: at };
   const jobs: NewJob[] = [];
   if (options.endpoints.length) {
     const payload = JSON.stringify(

@@ -74,6 +74,7 @@ export function leadSubmittedJobs(endpoints: readonly string[], input: Submitted
     teamId: input.team.id,
     kind: "webhook",
     endpointId,
+    leadId: input.lead.id,
     eventId,
     eventType: LEAD_SUBMITTED,
     payload,

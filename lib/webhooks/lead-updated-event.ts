@@ -71,6 +71,7 @@ export function leadUpdatedJobs(options: {
     teamId: team.id,
     kind: "webhook",
     endpointId,
+    leadId: options.leadId,
     eventId,
     eventType: LEAD_UPDATED,
     payload,
