@@ -1,0 +1,69 @@
+// Is a name or organization a random token (`bXgjKwqZrTplM`)? A Latin-script word is
+// judged by the character model trained on faker's multilingual name lists
+// (scripts/train-name-model.ts, name-model.json) and by two rules that real names keep:
+// case changes inside a word, and digits in a person's name. Words in other scripts are
+// never judged: the model has too little of them to call anything random (docs/spam.md).
+import { buildCharModel, RARE_TRANSITION_BITS, type NameModelFile } from "./char-model";
+import modelFile from "./name-model.json";
+import { nameWords, type NameWord } from "./name-words";
+
+export type RandomTokenRule = "model" | "mixed_case" | "digits";
+
+const file = modelFile as unknown as NameModelFile;
+// Built once per process, on first import.
+const model = buildCharModel(file.counts);
+
+const UPPER = /\p{Lu}/u;
+const LOWER = /\p{Ll}/u;
+/** All-capital words this short are acronyms (KPMG, HSBC), not tokens. */
+const ACRONYM_MAX = 6;
+/** McDonald, DeShawn, iPhone have one lower-to-upper change; three in one word is no name. */
+const CASE_CHANGES_RANDOM = 3;
+/** Two changes are random only with this many rare transitions too (DeLaCruz has none). */
+const CASE_CHANGES_WITH_RARE = { changes: 2, rare: 2, minLength: 6 } as const;
+
+function caseChanges(raw: string): { changes: number; hasLower: boolean } {
+  let changes = 0;
+  let previousLower = false;
+  let hasLower = false;
+  for (const char of raw) {
+    const upper = UPPER.test(char);
+    if (upper && previousLower) changes++;
+    previousLower = LOWER.test(char);
+    hasLower ||= previousLower;
+  }
+  return { changes, hasLower };
+}
+
+const rareTransitions = (letters: string) => model.logProbs(letters).filter((p) => p < RARE_TRANSITION_BITS).length;
+
+function judgeWord(word: NameWord, person: boolean): RandomTokenRule | null {
+  const letters = word.latin;
+  if (letters === null) return null;
+  if (person && word.hasDigit && letters.length > 0) return "digits";
+  const { changes, hasLower } = caseChanges(word.raw);
+  if (!hasLower && letters.length <= ACRONYM_MAX) return null;
+  if (changes >= CASE_CHANGES_RANDOM && letters.length >= file.minLength) return "mixed_case";
+  if (
+    changes >= CASE_CHANGES_WITH_RARE.changes &&
+    letters.length >= CASE_CHANGES_WITH_RARE.minLength &&
+    rareTransitions(letters) >= CASE_CHANGES_WITH_RARE.rare
+  ) {
+    return "mixed_case";
+  }
+  if (letters.length < file.minLength) return null;
+  if (rareTransitions(letters) >= file.rareLimit || model.meanLogProb(letters) < file.meanLimit) return "model";
+  return null;
+}
+
+/**
+ * The first rule a word of the value breaks, or null when it reads as a name.
+ * `person`: a person's name (digits count against it); else an organization ("3M" is fine).
+ */
+export function randomTokenRule(value: string, person: boolean): RandomTokenRule | null {
+  for (const word of nameWords(value)) {
+    const rule = judgeWord(word, person);
+    if (rule) return rule;
+  }
+  return null;
+}
