@@ -12,8 +12,8 @@ const LINK_TLDS = (
   .join("|");
 
 const LABEL = String.raw`[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?`;
-/** A host name ending in one of LINK_TLDS, not inside an e-mail address or a longer word. */
-export const BARE_DOMAIN = String.raw`(?<![\p{L}\p{N}@.\-/])(?:${LABEL}\.){1,6}(?:${LINK_TLDS})(?![\p{L}\p{N}\-])`;
+/** A host name ending in one of LINK_TLDS (or one and a country's, co.za), not inside an e-mail address or a longer word. */
+export const BARE_DOMAIN = String.raw`(?<![\p{L}\p{N}@.\-/])(?:${LABEL}\.){1,6}(?:${LINK_TLDS})(?:\.[a-z]{2})?(?![\p{L}\p{N}\-]|\.[\p{L}\p{N}])`;
 export const SCHEME_URL = String.raw`\b(?:https?|ftp):\/\/[^\s<>"'\[\]]{1,2000}`;
 export const WWW_HOST = String.raw`(?<![\p{L}\p{N}./])www\.${LABEL}`;
 export const EMAIL_LIKE = String.raw`[^\s@<>()\[\]]{1,64}@${LABEL}(?:\.${LABEL}){0,6}\.\p{L}{2,24}`;

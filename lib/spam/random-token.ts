@@ -17,22 +17,28 @@ const UPPER = /\p{Lu}/u;
 const LOWER = /\p{Ll}/u;
 /** All-capital words this short are acronyms (KPMG, HSBC), not tokens. */
 const ACRONYM_MAX = 6;
-/** McDonald, DeShawn, iPhone have one lower-to-upper change; three in one word is no name. */
-const CASE_CHANGES_RANDOM = 3;
-/** Two changes are random only with this many rare transitions too (DeLaCruz has none). */
-const CASE_CHANGES_WITH_RARE = { changes: 2, rare: 2, minLength: 6 } as const;
+/**
+ * Case irregularities in one word: each lower-to-upper change (McDonald, DeShawn and
+ * iPhone have one, DeLaCruz two), and each run of capitals that goes on in lower case
+ * ("CQIObcogrh"), which a person's name never shows and a company's rarely (JPMorgan).
+ */
+const IRREGULAR = { random: 3, withRare: 2, rare: 2, minLength: 6, capitalRunPerson: 2, capitalRunOrganization: 1 } as const;
 
-function caseChanges(raw: string): { changes: number; hasLower: boolean } {
-  let changes = 0;
+function caseIrregularity(raw: string, person: boolean): { irregularity: number; hasLower: boolean } {
+  let irregularity = 0;
   let previousLower = false;
+  let capitalRun = 0;
   let hasLower = false;
   for (const char of raw) {
     const upper = UPPER.test(char);
-    if (upper && previousLower) changes++;
-    previousLower = LOWER.test(char);
-    hasLower ||= previousLower;
+    const lower = LOWER.test(char);
+    if (upper && previousLower) irregularity++;
+    if (lower && capitalRun >= 2) irregularity += person ? IRREGULAR.capitalRunPerson : IRREGULAR.capitalRunOrganization;
+    capitalRun = upper ? capitalRun + 1 : 0;
+    previousLower = lower;
+    hasLower ||= lower;
   }
-  return { changes, hasLower };
+  return { irregularity, hasLower };
 }
 
 const rareTransitions = (letters: string) => model.logProbs(letters).filter((p) => p < RARE_TRANSITION_BITS).length;
@@ -41,15 +47,11 @@ function judgeWord(word: NameWord, person: boolean): RandomTokenRule | null {
   const letters = word.latin;
   if (letters === null) return null;
   if (person && word.hasDigit && letters.length > 0) return "digits";
-  const { changes, hasLower } = caseChanges(word.raw);
+  const { irregularity, hasLower } = caseIrregularity(word.raw, person);
   if (!hasLower && letters.length <= ACRONYM_MAX) return null;
-  if (changes >= CASE_CHANGES_RANDOM && letters.length >= file.minLength) return "mixed_case";
-  if (
-    changes >= CASE_CHANGES_WITH_RARE.changes &&
-    letters.length >= CASE_CHANGES_WITH_RARE.minLength &&
-    rareTransitions(letters) >= CASE_CHANGES_WITH_RARE.rare
-  ) {
-    return "mixed_case";
+  if (letters.length >= IRREGULAR.minLength) {
+    if (irregularity >= IRREGULAR.random) return "mixed_case";
+    if (irregularity >= IRREGULAR.withRare && rareTransitions(letters) >= IRREGULAR.rare) return "mixed_case";
   }
   if (letters.length < file.minLength) return null;
   if (rareTransitions(letters) >= file.rareLimit || model.meanLogProb(letters) < file.meanLimit) return "model";

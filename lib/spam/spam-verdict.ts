@@ -96,8 +96,8 @@ function emailReasons(domain: string | null, businessEmailOnly: boolean): SpamRe
   return [];
 }
 
-function messageReasons(field: string, value: string): SpamReason[] {
-  const { links, markup } = messageLinks(value);
+function messageReasons(field: string, value: string, ownDomain: string | null): SpamReason[] {
+  const { links, markup } = messageLinks(value, ownDomain);
   if (markup) return [reason("message_links", field, SPAM_POINTS.markupLink, "link in HTML or BBCode markup")];
   if (links >= 3) return [reason("message_links", field, SPAM_POINTS.manyLinks, `${links} links in a message`)];
   if (links === 2) return [reason("message_links", field, SPAM_POINTS.twoLinks, "2 links in a message")];
@@ -140,7 +140,7 @@ export function spamVerdict(
   if (isBlockedIp(lists, text(lead.senderIp)))
     reasons.push(reason("blocked_ip", "ip", SPAM_POINTS.blocked, "sender in a blocked IP range"));
   for (const [field, value] of extraEntries(lead.extraFields)) {
-    reasons.push(...messageReasons(field, value));
+    reasons.push(...messageReasons(field, value, domain));
     texts.push([field, value]);
   }
   texts.push(["email", email], ["phone", text(lead.phone)], ["mobile", text(lead.mobile)]);
