@@ -4,14 +4,7 @@
 // Run: npx tsx scripts/train-name-model.ts
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import {
-  buildCharModel,
-  countTrigrams,
-  RARE_TRANSITION_BITS,
-  type CharModel,
-  type NameModelFile,
-  type TrigramCounts,
-} from "../lib/spam/char-model";
+import { buildCharModel, countTrigrams, type CharModel, type NameModelFile, type TrigramCounts } from "../lib/spam/char-model";
 import { nameWords } from "../lib/spam/name-words";
 import { fakerNames, type LocaleNames } from "./faker-names";
 import { seededRandom } from "./seeded-random";
@@ -34,7 +27,7 @@ function latinWords(parts: LocaleNames[]): string[] {
   return [...words].sort();
 }
 
-const rareCount = (model: CharModel, word: string) => model.logProbs(word).filter((p) => p < RARE_TRANSITION_BITS).length;
+const rareCount = (model: CharModel, word: string) => model.score(word).rare;
 
 function randomTokens(count: number): string[] {
   const random = seededRandom(20260942);
@@ -59,9 +52,9 @@ const model = buildCharModel(counts);
 const judged = (words: string[]) => words.filter((word) => word.length >= MIN_LENGTH);
 const trainJudged = judged(trainWords);
 const rareLimit = Math.max(...trainJudged.map((word) => rareCount(model, word))) + RARE_MARGIN;
-const meanLimit = Math.min(...trainJudged.map((word) => model.meanLogProb(word))) - MEAN_MARGIN_BITS;
+const meanLimit = Math.min(...trainJudged.map((word) => model.score(word).meanLogProb)) - MEAN_MARGIN_BITS;
 const isRandom = (word: string) =>
-  word.length >= MIN_LENGTH && (rareCount(model, word) >= rareLimit || model.meanLogProb(word) < meanLimit);
+  word.length >= MIN_LENGTH && (rareCount(model, word) >= rareLimit || model.score(word).meanLogProb < meanLimit);
 
 const heldOutJudged = judged(heldOutWords);
 const tokens = randomTokens(5000);

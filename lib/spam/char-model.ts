@@ -12,53 +12,68 @@ const END = "$";
 const WEIGHTS = { tri: 0.6, bi: 0.3, uni: 0.1 } as const;
 const ALPHABET_SIZE = 27; // a–z and the end mark
 
-export type CharModel = {
+export type WordScore = {
   /** Mean log2 probability per predicted character (the end mark included); higher is more name-like. */
-  meanLogProb(letters: string): number;
-  /** The log2 probability of each predicted character (the end mark included). */
-  logProbs(letters: string): number[];
+  meanLogProb: number;
+  /** How many characters are less probable than RARE_TRANSITION_BITS. */
+  rare: number;
 };
 
+export type CharModel = { score(letters: string): WordScore };
+
+// Symbols: the start mark 0, a–z 1–26, the end mark 27.
+const SYMBOLS = 28;
+const symbol = (char: string): number => (char === START ? 0 : char === END ? 27 : char.charCodeAt(0) - 96);
+
 export function buildCharModel(counts: TrigramCounts): CharModel {
-  const tri = new Map<string, number>();
-  const triContext = new Map<string, number>();
-  const bi = new Map<string, number>();
-  const biContext = new Map<string, number>();
-  const uni = new Map<string, number>();
+  const tri = new Float64Array(SYMBOLS ** 3);
+  const triContext = new Float64Array(SYMBOLS ** 2);
+  const bi = new Float64Array(SYMBOLS ** 2);
+  const biContext = new Float64Array(SYMBOLS);
+  const uni = new Float64Array(SYMBOLS);
   let total = 0;
   for (const [gram, count] of Object.entries(counts)) {
-    if (gram.length !== 3 || !(count > 0)) continue;
-    tri.set(gram, count);
-    triContext.set(gram.slice(0, 2), (triContext.get(gram.slice(0, 2)) ?? 0) + count);
-    bi.set(gram.slice(1), (bi.get(gram.slice(1)) ?? 0) + count);
-    biContext.set(gram[1]!, (biContext.get(gram[1]!) ?? 0) + count);
-    uni.set(gram[2]!, (uni.get(gram[2]!) ?? 0) + count);
+    if (gram.length !== 3 || !(count > 0) || !/^[\^a-z][\^a-z][a-z$]$/.test(gram)) continue;
+    const [a, b, c] = [...gram].map(symbol) as [number, number, number];
+    tri[(a * SYMBOLS + b) * SYMBOLS + c]! += count;
+    triContext[a * SYMBOLS + b]! += count;
+    bi[b * SYMBOLS + c]! += count;
+    biContext[b]! += count;
+    uni[c]! += count;
     total += count;
   }
 
-  const probability = (a: string, b: string, c: string): number => {
-    const pUni = ((uni.get(c) ?? 0) + 1) / (total + ALPHABET_SIZE);
-    const biTotal = biContext.get(b) ?? 0;
-    const pBi = biTotal ? (bi.get(b + c) ?? 0) / biTotal : pUni;
-    const triTotal = triContext.get(a + b) ?? 0;
-    const pTri = triTotal ? (tri.get(a + b + c) ?? 0) / triTotal : pBi;
-    return WEIGHTS.tri * pTri + WEIGHTS.bi * pBi + WEIGHTS.uni * pUni;
-  };
-
-  const logProbs = (letters: string): number[] => {
-    const out: number[] = [];
-    let a = START;
-    let b = START;
-    for (const c of letters + END) {
-      out.push(Math.log2(probability(a, b, c)));
-      a = b;
-      b = c;
+  // Every log2 probability, computed once: scoring a word is then one lookup a letter.
+  const logProb = new Float64Array(SYMBOLS ** 3);
+  for (let a = 0; a < SYMBOLS; a++) {
+    for (let b = 0; b < SYMBOLS; b++) {
+      for (let c = 1; c < SYMBOLS; c++) {
+        const pUni = (uni[c]! + 1) / (total + ALPHABET_SIZE);
+        const pBi = biContext[b] ? bi[b * SYMBOLS + c]! / biContext[b]! : pUni;
+        const triTotal = triContext[a * SYMBOLS + b]!;
+        const pTri = triTotal ? tri[(a * SYMBOLS + b) * SYMBOLS + c]! / triTotal : pBi;
+        logProb[(a * SYMBOLS + b) * SYMBOLS + c] = Math.log2(WEIGHTS.tri * pTri + WEIGHTS.bi * pBi + WEIGHTS.uni * pUni);
+      }
     }
-    return out;
-  };
+  }
+
   return {
-    logProbs,
-    meanLogProb: (letters) => logProbs(letters).reduce((sum, p) => sum + p, 0) / (letters.length + 1),
+    score(letters) {
+      let a = 0;
+      let b = 0;
+      let sum = 0;
+      let rare = 0;
+      for (let i = 0; i <= letters.length; i++) {
+        const code = letters.charCodeAt(i);
+        const c = i === letters.length ? 27 : code >= 97 && code <= 122 ? code - 96 : 27;
+        const p = logProb[(a * SYMBOLS + b) * SYMBOLS + c]!;
+        sum += p;
+        if (p < RARE_TRANSITION_BITS) rare++;
+        a = b;
+        b = c;
+      }
+      return { meanLogProb: sum / (letters.length + 1), rare };
+    },
   };
 }
 

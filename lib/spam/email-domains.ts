@@ -15,7 +15,9 @@ const FREE_MAIL: ReadonlySet<string> = new Set(freeMailList.filter((domain) => !
 /** A domain in lower-case ASCII (punycode), without a leading "@" or trailing dots. */
 export function normalizeDomain(text: string): string {
   const domain = text.trim().replace(/^@/, "").replace(/\.+$/, "").toLowerCase();
-  return domain && (domainToASCII(domain) || domain);
+  // domainToASCII is slow next to a set lookup; most domains are ASCII already.
+  if (/^[a-z0-9.-]*$/.test(domain)) return domain;
+  return domainToASCII(domain) || domain;
 }
 
 /** The address's domain, normalized; null when there is none. */

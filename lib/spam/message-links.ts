@@ -36,6 +36,8 @@ export function messageLinks(value: string, ownDomain: string | null): MessageLi
   const text = value.slice(0, SCANNED);
   const markup = MARKUP.test(text);
   if (text.length < MESSAGE_MIN_LENGTH) return { links: 0, markup };
+  // A link has a dot before a letter or digit ("acme.io", "www.") or a scheme's "://".
+  if (!/\.[\p{L}\p{N}]|:\/\//u.test(text)) return { links: 0, markup };
   const own = ownDomain ? baseDomain(ownDomain) : null;
   const perSite = new Map<string, number>();
   for (const [link] of text.matchAll(LINK)) {

@@ -23,6 +23,8 @@ const DOMAIN_WITH_PATH = new RegExp(`${BARE_DOMAIN}\\/`, "iu");
  */
 export function nameContent(value: string, person: boolean): NameContentKind | null {
   const text = value.slice(0, SCANNED);
+  // Every shape needs one of these characters; most names have none.
+  if (!/[.@<[:]/.test(text)) return null;
   for (const [kind, pattern] of PATTERNS) if (pattern.test(text)) return kind;
   if (person ? DOMAIN.test(text) : DOMAIN_WITH_PATH.test(text)) return "domain";
   return null;

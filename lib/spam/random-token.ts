@@ -3,7 +3,7 @@
 // (scripts/train-name-model.ts, name-model.json) and by two rules that real names keep:
 // case changes inside a word, and digits in a person's name. Words in other scripts are
 // never judged: the model has too little of them to call anything random (docs/spam.md).
-import { buildCharModel, RARE_TRANSITION_BITS, type NameModelFile } from "./char-model";
+import { buildCharModel, type NameModelFile } from "./char-model";
 import modelFile from "./name-model.json";
 import { nameWords, type NameWord } from "./name-words";
 
@@ -24,7 +24,11 @@ const ACRONYM_MAX = 6;
  */
 const IRREGULAR = { random: 3, withRare: 2, rare: 2, minLength: 6, capitalRunPerson: 2, capitalRunOrganization: 1 } as const;
 
+// Most names are written Capitalized or in lower case: nothing to count.
+const PLAIN_CASE = /^\p{Lu}?[\p{Ll}\p{M}\p{N}]+$/u;
+
 function caseIrregularity(raw: string, person: boolean): { irregularity: number; hasLower: boolean } {
+  if (PLAIN_CASE.test(raw)) return { irregularity: 0, hasLower: true };
   let irregularity = 0;
   let previousLower = false;
   let capitalRun = 0;
@@ -41,8 +45,6 @@ function caseIrregularity(raw: string, person: boolean): { irregularity: number;
   return { irregularity, hasLower };
 }
 
-const rareTransitions = (letters: string) => model.logProbs(letters).filter((p) => p < RARE_TRANSITION_BITS).length;
-
 function judgeWord(word: NameWord, person: boolean): RandomTokenRule | null {
   const letters = word.latin;
   if (letters === null) return null;
@@ -51,10 +53,11 @@ function judgeWord(word: NameWord, person: boolean): RandomTokenRule | null {
   if (!hasLower && letters.length <= ACRONYM_MAX) return null;
   if (letters.length >= IRREGULAR.minLength) {
     if (irregularity >= IRREGULAR.random) return "mixed_case";
-    if (irregularity >= IRREGULAR.withRare && rareTransitions(letters) >= IRREGULAR.rare) return "mixed_case";
+    if (irregularity >= IRREGULAR.withRare && model.score(letters).rare >= IRREGULAR.rare) return "mixed_case";
   }
   if (letters.length < file.minLength) return null;
-  if (rareTransitions(letters) >= file.rareLimit || model.meanLogProb(letters) < file.meanLimit) return "model";
+  const { rare, meanLogProb } = model.score(letters);
+  if (rare >= file.rareLimit || meanLogProb < file.meanLimit) return "model";
   return null;
 }
 

@@ -1,7 +1,7 @@
 // Issue 42 check 5: the team's own lists. Blocked words (whole words, Unicode case-folded),
 // blocked e-mail domains (subdomains included) and addresses, blocked IP ranges, and an
 // allow list of addresses and domains that wins over every check (a released sender is
-// added to it). A team's lists are compiled once per lists object and cached.
+// added to it). A team's lists are compiled once and cached by their content.
 import { domainInSet, normalizeDomain } from "./email-domains";
 import { inRanges, parseIpRange, parseSender, type IpRange } from "./ip-ranges";
 
@@ -37,18 +37,23 @@ export type CompiledLists = {
  * Unicode case folding as far as JavaScript has it: upper- then lower-casing maps ß to ss
  * and final sigma to sigma; NFKC joins compatibility forms (ﬁ, full-width letters).
  */
-export const foldCase = (text: string): string =>
-  text
+const ASCII = /^[\x20-\x7e\t\n\r]*$/;
+export function foldCase(text: string): string {
+  // Printable ASCII needs lower-casing only, and most text is that.
+  if (ASCII.test(text)) return text.toLowerCase();
+  return text
     .normalize("NFKC")
     .toUpperCase()
     .toLowerCase()
     .replace(/i\u0307/g, "i");
+}
 
 // Scripts written without spaces between words: a word there is found anywhere.
 const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 const WORD_CHAR = String.raw`[\p{L}\p{N}\p{M}]`;
 
-const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+// Only the characters that Unicode-mode patterns let be escaped ("\-" is a syntax error there).
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 
 function wordsPattern(words: readonly string[]): RegExp | null {
   const folded = [...new Set(words.filter((word) => typeof word === "string").map((word) => foldCase(word).trim()))].filter(Boolean);
@@ -73,26 +78,39 @@ function wordsPattern(words: readonly string[]): RegExp | null {
 }
 
 const strings = (list: unknown): string[] => (Array.isArray(list) ? list.filter((item): item is string => typeof item === "string") : []);
-const domains = (list: unknown) => new Set(strings(list).map(normalizeDomain).filter(Boolean));
-const addresses = (list: unknown) => new Set(strings(list).map((address) => address.trim().toLowerCase()));
+const domains = (list: string[]) => new Set(list.map(normalizeDomain).filter(Boolean));
+const addresses = (list: string[]) => new Set(list.map((address) => address.trim().toLowerCase()));
 
-const compiled = new WeakMap<object, CompiledLists>();
+// Keyed by content: a team's settings are read per request, and compiling its words into
+// one pattern costs about a millisecond. Bounded, oldest out first.
+const compiled = new Map<string, CompiledLists>();
+const CACHE_SIZE = 256;
 
 export function compileLists(lists: SpamLists): CompiledLists {
-  const cached = compiled.get(lists);
+  const source = {
+    blockedWords: strings(lists.blockedWords),
+    blockedEmailDomains: strings(lists.blockedEmailDomains),
+    blockedEmails: strings(lists.blockedEmails),
+    blockedIpRanges: strings(lists.blockedIpRanges),
+    allowEmails: strings(lists.allowEmails),
+    allowEmailDomains: strings(lists.allowEmailDomains),
+  };
+  const key = JSON.stringify(source);
+  const cached = compiled.get(key);
   if (cached) return cached;
   const result: CompiledLists = {
-    blockedWords: wordsPattern(strings(lists.blockedWords)),
-    blockedDomains: domains(lists.blockedEmailDomains),
-    blockedEmails: addresses(lists.blockedEmails),
-    blockedIps: strings(lists.blockedIpRanges).flatMap((entry) => {
+    blockedWords: wordsPattern(source.blockedWords),
+    blockedDomains: domains(source.blockedEmailDomains),
+    blockedEmails: addresses(source.blockedEmails),
+    blockedIps: source.blockedIpRanges.flatMap((entry) => {
       const range = parseIpRange(entry);
       return range ? [range] : [];
     }),
-    allowEmails: addresses(lists.allowEmails),
-    allowDomains: domains(lists.allowEmailDomains),
+    allowEmails: addresses(source.allowEmails),
+    allowDomains: domains(source.allowEmailDomains),
   };
-  compiled.set(lists, result);
+  if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value!);
+  compiled.set(key, result);
   return result;
 }
 
