@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { allLocales, Faker, type LocaleDefinition } from "@faker-js/faker";
-import * as mailcheckerModule from "mailchecker";
+import disposableDomains from "disposable-email-domains-js";
 import { foldLatin } from "../lib/spam/name-words";
 import type { SpamContext, SpamSubmission } from "../lib/spam/spam-verdict";
 import { fakerNames, type LocaleNames } from "./faker-names";
@@ -103,8 +103,7 @@ const freeMail = (local: string) => `${local}@${pick(words.FREE_MAIL)}`;
 const message = (templates: readonly string[]) => fill(pick(templates), { company: "your company", link: "" }).replace(/\{link\}/g, "");
 const withLinks = (templates: readonly string[]) => pick(templates).replace(/\{link\}/g, spamLink);
 
-const mailchecker = (mailcheckerModule as { default?: typeof mailcheckerModule }).default ?? mailcheckerModule;
-const DISPOSABLE = [...mailchecker.blacklist()].filter((domain) => !domain.includes("gmail")).sort();
+const DISPOSABLE = [...disposableDomains.disposableEmailBlocklistSet()].filter((domain) => !domain.includes("gmail")).sort();
 
 /** Each shape and how many of the spam submissions take it. */
 function spamShapes(names: LocaleNames[]): [string, number, () => CorpusEntry["submission"] | CorpusEntry][] {

@@ -190,7 +190,8 @@ describe("findKeyForAuth and touchApiKey", () => {
       lastUsedAt: null,
       expiresAt: null,
       repeats: "new",
-      team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE", repeatWindowDays: 365 },
+      spamChecks: false,
+      team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE", repeatWindowDays: 365, spamThreshold: 10 },
     });
     await deleteTeam(team.id);
     assert.equal((await findKeyForAuth(keyId))?.team, null);

@@ -95,7 +95,8 @@ describe("authenticate: success", () => {
     assert.deepEqual(result, {
       keyId: fresh.keyId,
       repeats: "new",
-      team: { id: team.id, slug: "auth", defaultPhoneCountry: "GB", repeatWindowDays: 365 },
+      spamChecks: false,
+      team: { id: team.id, slug: "auth", defaultPhoneCountry: "GB", repeatWindowDays: 365, spamThreshold: 10 },
     });
     const used = await lastUsedAt(fresh.keyId);
     assert.ok(used && used.getTime() >= started - 1_000 && used.getTime() <= Date.now() + 1_000, String(used));

@@ -8,7 +8,7 @@ import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
 import { now } from "../time/clock";
 import { secretMatches } from "./secret";
 
-export type AuthenticatedKey = { keyId: string; team: IntakeTeam; repeats: Repeats };
+export type AuthenticatedKey = { keyId: string; team: IntakeTeam; repeats: Repeats; spamChecks: boolean };
 
 const KEY_ID = /^[0-9a-f]{20}$/;
 
@@ -69,5 +69,5 @@ async function verify(keyId: string | null, presentedKeyId: string, secret: stri
   }
 
   await touchApiKey(key);
-  return { keyId: key.id, team: key.team, repeats: key.repeats };
+  return { keyId: key.id, team: key.team, repeats: key.repeats, spamChecks: key.spamChecks };
 }

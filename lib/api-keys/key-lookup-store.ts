@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { pgTime, sqliteTime } from "../db/column-values";
 import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
-import type { IntakeTeam } from "../teams/intake-team";
+import { driverTrue, INTAKE_TEAM_SQL, intakeTeamOf, type IntakeTeam, type IntakeTeamRow } from "../teams/intake-team";
 import { API_KEY_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../leads/repeats";
 
 // The API key's statements of the intake's hot path (spec 5), on the database driver itself
@@ -15,6 +15,8 @@ export type KeyForAuth = {
   expiresAt: Date | null;
   /** What the key does with a person's repeat submission (lib/leads/repeats.ts). */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md). */
+  spamChecks: boolean;
   team: IntakeTeam | null;
 };
 
@@ -23,15 +25,12 @@ type KeyRow = {
   secretDigest: string;
   lastUsedAt: unknown;
   expiresAt: unknown;
-  teamId: string | null;
-  teamSlug: string | null;
-  defaultPhoneCountry: string | null;
-  repeatWindowDays: number | null;
   repeats: string;
-};
+  spamChecks: unknown;
+} & ({ teamId: null } | IntakeTeamRow);
 
 const SQLITE = {
-  key: `SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", k."repeats", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays"
+  key: `SELECT k."id", k."secretDigest", k."lastUsedAt", k."expiresAt", k."repeats", k."spamChecks", ${INTAKE_TEAM_SQL}
     FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = ?`,
   touchKey: `UPDATE "ApiKey" SET "lastUsedAt" = ? WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`,
 };
@@ -42,7 +41,7 @@ const POSTGRES = {
     text: `SELECT k."id", k."secretDigest",
         (EXTRACT(EPOCH FROM k."lastUsedAt") * 1000)::float8 AS "lastUsedAt",
         (EXTRACT(EPOCH FROM k."expiresAt") * 1000)::float8 AS "expiresAt",
-        k."repeats", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays"
+        k."repeats", k."spamChecks", ${INTAKE_TEAM_SQL}
       FROM "ApiKey" k LEFT JOIN "Team" t ON t."id" = k."teamId" WHERE k."id" = $1`,
   },
   touchKey: {
@@ -71,15 +70,8 @@ export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> 
     lastUsedAt: readDriverTime(row.lastUsedAt),
     expiresAt: readDriverTime(row.expiresAt),
     repeats: parseRepeats(row.repeats) ?? API_KEY_REPEATS_DEFAULT,
-    team:
-      row.teamId === null
-        ? null
-        : {
-            id: row.teamId,
-            slug: row.teamSlug!,
-            defaultPhoneCountry: row.defaultPhoneCountry,
-            repeatWindowDays: Number(row.repeatWindowDays),
-          },
+    spamChecks: driverTrue(row.spamChecks),
+    team: row.teamId === null ? null : intakeTeamOf(row),
   };
 }
 

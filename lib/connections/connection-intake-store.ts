@@ -4,6 +4,7 @@ import type { BuilderId } from "./builders";
 import type { ConnectionForIntake } from "./connection-store";
 import type { AnswerOverrides } from "./map-answers";
 import { parseRepeats } from "../leads/repeats";
+import { driverTrue, INTAKE_TEAM_SQL, intakeTeamOf, type IntakeTeamRow } from "../teams/intake-team";
 
 // The connection's statements of the intake's hot path (POST /api/connections/<token>), on
 // the database driver itself like the API key's (lib/api-keys/key-lookup-store.ts) and the
@@ -19,15 +20,12 @@ type ConnectionRow = {
   mapping: unknown;
   tokenDigest: string;
   previousTokenExpiresAt: unknown;
-  teamId: string;
-  teamSlug: string;
-  defaultPhoneCountry: string | null;
-  repeatWindowDays: number;
   repeats: string;
-};
+  spamChecks: unknown;
+} & IntakeTeamRow;
 
 const SELECT_CONNECTION = `SELECT c."id", c."builder", c."enabled", c."signingSecretCiphertext", c."mapping", c."tokenDigest",
-    c."previousTokenExpiresAt", c."repeats", t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays"
+    c."previousTokenExpiresAt", c."repeats", c."spamChecks", ${INTAKE_TEAM_SQL}
   FROM "Connection" c JOIN "Team" t ON t."id" = c."teamId"`;
 
 const SQLITE = {
@@ -84,17 +82,13 @@ export async function findConnectionForIntake(digest: string, now: Date): Promis
   return {
     id: row.id,
     builder: row.builder as BuilderId,
-    enabled: row.enabled === true || row.enabled === 1 || row.enabled === 1n,
+    enabled: driverTrue(row.enabled),
     signingSecretCiphertext: row.signingSecretCiphertext,
     mapping: readMapping(row.mapping),
     // A connection made before issue 41 kept "new" (the migration); the column is never anything else.
     repeats: parseRepeats(row.repeats) ?? "new",
-    team: {
-      id: row.teamId,
-      slug: row.teamSlug,
-      defaultPhoneCountry: row.defaultPhoneCountry,
-      repeatWindowDays: Number(row.repeatWindowDays),
-    },
+    spamChecks: driverTrue(row.spamChecks),
+    team: intakeTeamOf(row),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { IntakeTeam } from "../teams/intake-team";
+import { INTAKE_TEAM_SELECT, type IntakeTeam } from "../teams/intake-team";
 import { db, type Tx } from "../db/client";
 import { parseRepeats, type Repeats } from "../leads/repeats";
 import type { BuilderId } from "./builders";
@@ -17,6 +17,8 @@ export type ConnectionForIntake = {
   mapping: AnswerOverrides;
   /** What the connection does with a person's repeat submission (lib/leads/repeats.ts). */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md). */
+  spamChecks: boolean;
   team: IntakeTeam;
 };
 
@@ -58,7 +60,8 @@ export const INTAKE_SELECT = {
   signingSecretCiphertext: true,
   mapping: true,
   repeats: true,
-  team: { select: { id: true, slug: true, defaultPhoneCountry: true, repeatWindowDays: true } },
+  spamChecks: true,
+  team: { select: INTAKE_TEAM_SELECT },
 } as const;
 
 export function intakeView(

@@ -30,7 +30,13 @@ export async function createLeadFromRequest(request: Request, context: RequestCo
     }
     throw error;
   }
-  const channel: IntakeChannel = { team: key.team, apiKeyId: key.keyId, formId: null, repeats: key.repeats };
+  const channel: IntakeChannel = {
+    team: key.team,
+    apiKeyId: key.keyId,
+    formId: null,
+    repeats: key.repeats,
+    spamChecks: key.spamChecks,
+  };
 
   try {
     await spendKeyBudget(context, key);

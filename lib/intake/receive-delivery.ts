@@ -147,6 +147,7 @@ async function leadFromBody(
     formId: null,
     connectionId: connection.id,
     repeats: connection.repeats,
+    spamChecks: connection.spamChecks,
   };
   try {
     const result = await storeLead({ context, contentType: body.contentType }, channel, input, {

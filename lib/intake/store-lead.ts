@@ -7,6 +7,7 @@ import type { LeadSource } from "../teams/lead-sources";
 import type { Repeats } from "../leads/repeats";
 import type { IntakeTeam } from "../teams/intake-team";
 import { metrics } from "../operations/metrics";
+import { quarantineOf } from "../spam/intake-spam";
 import { now } from "../time/clock";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
@@ -21,6 +22,8 @@ export type IntakeChannel = {
   team: IntakeTeam;
   /** What the channel does with a submission of a person who has a lead (lib/leads/repeats.ts). */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md): a flagged one goes to the quarantine. */
+  spamChecks: boolean;
   apiKeyId: string | null;
   formId: string | null;
   /** A form builder's connection: its deliveries are logged in its own log, not the request log. */
@@ -61,6 +64,7 @@ export async function storeLead(
   input: LeadInput,
   extras: StoreExtras = {},
 ): Promise<CreateLeadResult> {
+  const quarantine = quarantineOf({ checks: channel.spamChecks, threshold: channel.team.spamThreshold, input, ip: draft.context.ip });
   const result = await createLead({
     team: channel.team,
     apiKeyId: channel.apiKeyId,
@@ -76,8 +80,10 @@ export async function storeLead(
     admit: extras.admit,
     delivery: extras.delivery,
     repeat: repeatOf(channel, now()),
+    quarantine,
   });
   if (!channel.connectionId) createdCommitted(logTarget(channel));
-  if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });
+  if (quarantine) for (const code of new Set(quarantine.reasons.map((reason) => reason.code))) metrics().leadsQuarantined.inc({ reason: code });
+  else if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });
   return result;
 }

@@ -46,7 +46,14 @@ export async function submitWebForm(options: {
 }): Promise<FormSubmission> {
   const { request, context, form } = options;
   const draft: RequestLogDraft = { context, contentType: request.headers.get("content-type") };
-  const channel: IntakeChannel = { team: form.team, apiKeyId: null, formId: form.id, source: form.source, repeats: form.repeats };
+  const channel: IntakeChannel = {
+    team: form.team,
+    apiKeyId: null,
+    formId: form.id,
+    source: form.source,
+    repeats: form.repeats,
+    spamChecks: form.spamChecks,
+  };
   try {
     if (!form.enabled) throw new ApiError(404, FORM_NOT_FOUND, "Not found");
     const origin = requestOrigin(request.headers);

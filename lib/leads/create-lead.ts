@@ -13,7 +13,8 @@ import { parseWebsite } from "./website";
 export type SkippableField = "phone" | "mobile_no" | "website";
 
 /** A submission stored: the lead it made, or the person's lead it was `added` to (a channel set to "add"), and the fields skipped. */
-export type CreateLeadResult = { leadId: string; skipped: SkippableField[]; added: boolean };
+/** The lead id answered, the fields skipped, whether it joined the person's lead (`added`) or went to the spam quarantine (`quarantined`, answered as a new lead). */
+export type CreateLeadResult = { leadId: string; skipped: SkippableField[]; added: boolean; quarantined?: boolean };
 
 export const LEAD_CREATED = "Lead created successfully";
 /** The message of a submission added to the person's lead (issue 41: the spec's envelope, this message, 200). */
@@ -132,7 +133,7 @@ export async function createLead(
     } | null;
     /** Runs once the lead passed every rule, before it is written; throws to refuse it (a web form's budget). */
     admit?: () => Promise<void>;
-  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery" | "repeat">,
+  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery" | "repeat" | "quarantine">,
 ): Promise<CreateLeadResult> {
   const { team, input } = options;
   const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null, connectionId: options.connectionId ?? null };
@@ -145,12 +146,14 @@ export async function createLead(
     claim: options.claim ? { ...options.claim, response: (leadId, added) => options.claim!.response({ leadId, skipped, added }) } : null,
     spentChallenge: options.spentChallenge,
     delivery: options.delivery,
-    repeat: options.repeat,
+    // A quarantined submission never joins a lead (lead-write.ts).
+    repeat: options.quarantine ? null : options.repeat,
+    quarantine: options.quarantine,
     events: { origin, emails: Boolean(env().SMTP_URL) },
     // The app's clock (a test server's may be moved): assignment rules read members' hours at it.
     now: now(),
   };
   const written = await writeLead(write);
   if (written.jobs) wakeDeliveries();
-  return { leadId: written.leadId, skipped, added: written.added };
+  return { leadId: written.leadId, skipped, added: written.added, quarantined: written.quarantined === true };
 }

@@ -91,9 +91,30 @@ export const API_REQUEST_COLUMNS = {
   error: "text",
   ip: "text",
   encoding: "text",
+  spam: "text",
 } as const satisfies Record<string, ColumnType>;
 /** The autoincrement id. */
 export const DEFAULTED_API_REQUEST_COLUMNS = ["id"] as const;
+
+/** A submission set aside as spam (lib/leads/lead-write.ts quarantineRow). */
+export const QUARANTINED_LEAD_COLUMNS = {
+  id: "text",
+  seq: "int",
+  teamId: "text",
+  apiKeyId: "text",
+  formId: "text",
+  connectionId: "text",
+  name: "text",
+  emailKey: "text",
+  phone: "text",
+  mobileNo: "text",
+  lead: "json",
+  source: "json",
+  score: "int",
+  reasons: "json",
+  ip: "text",
+  createdAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
 
 export const JOB_COLUMNS = {
   id: "text",

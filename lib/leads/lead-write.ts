@@ -69,8 +69,17 @@ export type LeadWrite = {
    * being made (joinLead). Null or absent: a new lead.
    */
   repeat?: { since: Date } | null;
+  /**
+   * The spam checks flagged it (lib/spam/intake-spam.ts): it is kept in the quarantine
+   * (quarantineRow) under a lead number of its own, answered as a new lead is, and nothing
+   * else happens (no lead, routing, outbox row or join).
+   */
+  quarantine?: Quarantine | null;
   now: Date;
 };
+
+/** Why a submission went to the quarantine: its score, the reasons' codes, fields and points, and the sender's address. */
+export type Quarantine = { score: number; reasons: { code: string; field: string; points: number }[]; ip: string | null };
 
 /**
  * What was written: a new lead (its id, source, currency, the owner routing gave it, null:
@@ -78,8 +87,9 @@ export type LeadWrite = {
  * count of outbox rows.
  */
 export type LeadWritten =
-  | { added: false; leadId: string; source: LeadSource; currency: string; ownerId: string | null; jobs: number }
-  | { added: true; leadId: string; ownerId: string | null; jobs: number };
+  | { added: false; quarantined?: false; leadId: string; source: LeadSource; currency: string; ownerId: string | null; jobs: number }
+  | { added: true; quarantined?: false; leadId: string; ownerId: string | null; jobs: number }
+  | { added: false; quarantined: true; leadId: string; ownerId: null; jobs: 0 };
 
 /** The HTTP status of a written submission: 201 a new lead, 200 one added to the person's lead. */
 export const writtenStatus = (added: boolean) => (added ? 200 : 201);
@@ -125,9 +135,34 @@ export function pickSource<T extends { nameKey: string }>(found: readonly T[], [
   return found.find((row) => row.nameKey === wanted) ?? found.find((row) => row.nameKey === api);
 }
 
-/** The request-log row of a submission over HTTP (status 201 a new lead, 200 added to one). */
+/** The request-log row of a submission over HTTP (status 201 a new lead, 200 added to one; a quarantined one names its reasons). */
 export function requestLogRow(write: LeadWrite, leadId: string, added: boolean) {
-  return { ...write.requestLog!, teamId: write.lead.teamId, createdAt: write.now, status: writtenStatus(added), leadId, error: null };
+  const spam = write.quarantine ? [...new Set(write.quarantine.reasons.map((reason) => reason.code))].join(" ") : null;
+  return { ...write.requestLog!, teamId: write.lead.teamId, createdAt: write.now, status: writtenStatus(added), leadId, error: null, spam };
+}
+
+/** The quarantine's row of a flagged submission under the lead number `seq` (QUARANTINED_LEAD_COLUMNS). */
+export function quarantineRow(write: LeadWrite, seq: number) {
+  const { lead } = write;
+  const quarantine = write.quarantine!;
+  return {
+    id: formatLeadId(seq),
+    seq,
+    teamId: lead.teamId,
+    apiKeyId: lead.apiKeyId,
+    formId: lead.formId,
+    connectionId: lead.connectionId,
+    name: [lead.firstName, lead.lastName].filter(Boolean).join(" "),
+    emailKey: searchKeys(lead).emailKey,
+    phone: lead.phone,
+    mobileNo: lead.mobileNo,
+    lead,
+    source: write.source,
+    score: quarantine.score,
+    reasons: quarantine.reasons,
+    ip: quarantine.ip,
+    createdAt: write.now,
+  };
 }
 
 /** A lead's stored row: its fields, their search keys, its id from its seq, its time. */

@@ -53,7 +53,7 @@ describe("the counter and the id format: one lead, a batch and the next lead tak
         now: new Date(),
       });
     const [first, second] = await Promise.all([write("Trade fair"), write(undefined)]);
-    assert.ok(!first.added && !second.added, "new leads");
+    assert.ok(!first.added && !first.quarantined && !second.added && !second.quarantined, "new leads");
     assert.equal(first.source.name, "API");
     assert.equal(second.source.id, first.source.id);
     const sources = await db().leadSource.findMany({ where: { teamId: lost.id } });

@@ -49,7 +49,7 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
           events: { origin: { apiKeyId: fields.apiKeyId, formId: fields.formId }, emails: false },
           now,
         });
-        assert.ok(!written.added, "a new lead");
+        assert.ok(!written.added && !written.quarantined, "a new lead");
         const viaPrisma = `CRM-LEAD-P${++seq}`;
         const lead: NewLead = { ...fields, sourceId: source.id, currency: written.currency };
         await db().lead.create({
@@ -129,6 +129,7 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
         error: null,
         ip: "203.0.113.9",
         encoding: "json",
+        spam: null,
       },
     );
     const rows = await db().job.findMany({ where: { teamId: other.id }, orderBy: { kind: "desc" } });

@@ -16,12 +16,14 @@ import {
   quoteName,
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
+  QUARANTINED_LEAD_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
   type LeadColumn,
 } from "./lead-columns";
 import { leadIdSql } from "./lead-id";
 import {
   counterSql,
+  missingCounter,
   deliveryRow,
   firstSubmissionIdSql,
   JOINED_LEAD_COLUMNS,
@@ -32,6 +34,7 @@ import {
   MissingApiSource,
   newSubmissionId,
   outboxJobs,
+  quarantineRow,
   repeatLookup,
   repeatTarget,
   requestLogRow,
@@ -164,6 +167,11 @@ const STATEMENTS = {
     text: insertSql("LeadSubmission", LEAD_SUBMISSION_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`),
   },
   request: { name: "intake_request", text: insertSql("ApiRequest", API_REQUEST_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
+  counter: { name: "intake_counter", text: counterSql("1") },
+  quarantine: {
+    name: "intake_quarantine",
+    text: insertSql("QuarantinedLead", QUARANTINED_LEAD_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`),
+  },
   joinRecipients: {
     name: "intake_join_recipients",
     text: `SELECT t."slug" AS "teamSlug", t."routingVersion",
@@ -289,6 +297,20 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<Le
   return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
 }
 
+/**
+ * A submission the spam checks flagged (quarantineSqlite's twin): its quarantine row under a
+ * lead number of its own, its request-log row naming the reasons, and the extras; nothing else.
+ */
+async function quarantinePostgres(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten> {
+  const counter = await client.query<{ value: number }>(STATEMENTS.counter);
+  if (!counter.rows[0]) throw missingCounter();
+  const row = quarantineRow(write, Number(counter.rows[0].value));
+  await client.query({ ...STATEMENTS.quarantine, values: pgRow(QUARANTINED_LEAD_COLUMNS, row) });
+  if (write.requestLog) await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)) });
+  await writeExtras(client, write, row.id, false);
+  return { added: false, quarantined: true, leadId: row.id, ownerId: null, jobs: 0 };
+}
+
 async function insertJobs(client: pg.PoolClient, write: LeadWrite, jobs: readonly NewJob[]): Promise<void> {
   for (const job of jobs) {
     const jobRow: Record<string, unknown> = {
@@ -326,6 +348,7 @@ async function writeExtras(client: pg.PoolClient, write: LeadWrite, leadId: stri
 }
 
 async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten> {
+  if (write.quarantine) return quarantinePostgres(client, write);
   const joined = await joinPostgres(client, write);
   if (joined) return joined;
   const log = write.requestLog;

@@ -15,6 +15,7 @@ import {
   JOB_COLUMNS,
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
+  QUARANTINED_LEAD_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
 } from "./lead-columns";
 import {
@@ -31,6 +32,7 @@ import {
   newSubmissionId,
   outboxJobs,
   pickSource,
+  quarantineRow,
   repeatLookup,
   repeatTarget,
   requestLogRow,
@@ -81,6 +83,7 @@ function prepare(database: Database.Database) {
     ),
     joinLead: statement(updateByIdSql("Lead", JOINED_LEAD_COLUMNS, () => "?")),
     assignJoined: statement(`UPDATE "Lead" SET "ownerId" = ?, "assignedAt" = ? WHERE "id" = ?`),
+    quarantine: statement(insertSql("QuarantinedLead", QUARANTINED_LEAD_COLUMNS, () => "?")),
   };
 }
 
@@ -127,6 +130,7 @@ function batchTransaction(database: Database.Database, writeLead: ReturnType<typ
 function leadTransaction(database: Database.Database, s: ReturnType<typeof prepare>) {
   return database.transaction((write: LeadWrite): LeadWritten => {
     const teamId = write.lead.teamId;
+    if (write.quarantine) return quarantineSqlite(s, write);
     const joined = joinSqlite(database, s, write);
     if (joined) return joined;
     const source = resolveSource(s, write);
@@ -226,6 +230,21 @@ function joinSqlite(database: Database.Database, s: ReturnType<typeof prepare>, 
   insertJobs(s, write, jobs);
   writeExtras(s, write, target.id, true);
   return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
+}
+
+/**
+ * A submission the spam checks flagged: its quarantine row under a lead number of its own,
+ * its request-log row naming the reasons, and the extras (an idempotent response, a spent
+ * challenge, a delivery's row), so the sender is answered as for a new lead; nothing else.
+ */
+function quarantineSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): LeadWritten {
+  const counter = s.counter.get() as { value: number } | undefined;
+  if (!counter) throw missingCounter();
+  const row = quarantineRow(write, counter.value);
+  s.quarantine.run(rowValues(QUARANTINED_LEAD_COLUMNS, row));
+  if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)));
+  writeExtras(s, write, row.id, false);
+  return { added: false, quarantined: true, leadId: row.id, ownerId: null, jobs: 0 };
 }
 
 function resolveSource(s: ReturnType<typeof prepare>, write: LeadWrite): LeadSource {

@@ -10,6 +10,7 @@ export type RefusalReason = "auth" | "validation" | "body" | "limits" | "conflic
 type Metrics = {
   registry: Registry;
   leadsCreated: Counter<"team">;
+  leadsQuarantined: Counter<"reason">;
   refused: Counter<"route" | "reason">;
   duration: Histogram<"route" | "status_class">;
   databaseErrors: Counter<"kind">;
@@ -33,6 +34,12 @@ function create(): Metrics {
       name: "lead_intake_leads_created_total",
       help: "Leads created, by team slug.",
       labelNames: ["team"],
+      registers: [registry],
+    }),
+    leadsQuarantined: new Counter({
+      name: "lead_intake_leads_quarantined_total",
+      help: "Submissions set aside in the spam quarantine (docs/spam.md), counted once under each of their reasons' codes.",
+      labelNames: ["reason"],
       registers: [registry],
     }),
     refused: new Counter({

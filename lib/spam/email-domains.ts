@@ -1,15 +1,14 @@
-// Issue 42 check 2: disposable e-mail domains (mailchecker's list) and, for teams that
+// Issue 42 check 2: disposable e-mail domains (the disposable-email-domains project's curated
+// list, through disposable-email-domains-js) and, for teams that
 // accept business addresses only, free-mail domains (email-providers' list, less the
 // disposable ones). Both lists load once per process, on first import. A subdomain of a
 // listed domain counts; case and a trailing dot do not matter. docs/spam.md names the
 // packages, their licences and how they are kept current.
 import { domainToASCII } from "node:url";
 import freeMailList from "email-providers/all.json";
-import * as mailcheckerModule from "mailchecker";
+import disposableDomains from "disposable-email-domains-js";
 
-// mailchecker is CommonJS: Node's ESM loader puts its exports on `default` only.
-const mailchecker = (mailcheckerModule as { default?: typeof mailcheckerModule }).default ?? mailcheckerModule;
-const DISPOSABLE: ReadonlySet<string> = mailchecker.blacklist();
+const DISPOSABLE: ReadonlySet<string> = disposableDomains.disposableEmailBlocklistSet();
 const FREE_MAIL: ReadonlySet<string> = new Set(freeMailList.filter((domain) => !DISPOSABLE.has(domain)));
 
 /** A domain in lower-case ASCII (punycode), without a leading "@" or trailing dots. */

@@ -6,4 +6,35 @@ export type IntakeTeam = {
   defaultPhoneCountry: string | null;
   /** Days a lead stays open to a person's repeat submissions (lib/leads/repeats.ts); 0: never. */
   repeatWindowDays: number;
+  /** The spam score that sends a submission to the quarantine (docs/spam.md). */
+  spamThreshold: number;
 };
+
+/** The intake team's columns, from the Team row aliased `t`, for the channels' raw lookups (read back by intakeTeamOf). */
+export const INTAKE_TEAM_SQL = `t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays", t."spamThreshold"`;
+
+/** The intake team's columns for the channels' Prisma lookups. */
+export const INTAKE_TEAM_SELECT = { id: true, slug: true, defaultPhoneCountry: true, repeatWindowDays: true, spamThreshold: true } as const;
+
+/** The columns INTAKE_TEAM_SQL reads, as a driver returns them. */
+export type IntakeTeamRow = {
+  teamId: string;
+  teamSlug: string;
+  defaultPhoneCountry: string | null;
+  repeatWindowDays: number | bigint;
+  spamThreshold: number | bigint;
+};
+
+/** The team of a row read with INTAKE_TEAM_SQL. */
+export function intakeTeamOf(row: IntakeTeamRow): IntakeTeam {
+  return {
+    id: row.teamId,
+    slug: row.teamSlug,
+    defaultPhoneCountry: row.defaultPhoneCountry,
+    repeatWindowDays: Number(row.repeatWindowDays),
+    spamThreshold: Number(row.spamThreshold),
+  };
+}
+
+/** Whether a driver's boolean column is true (SQLite: 0/1, PostgreSQL: a boolean). */
+export const driverTrue = (value: unknown): boolean => value === true || value === 1 || value === 1n;

@@ -1,4 +1,4 @@
-import type { IntakeTeam } from "../teams/intake-team";
+import { INTAKE_TEAM_SELECT, type IntakeTeam } from "../teams/intake-team";
 import { randomBytes } from "node:crypto";
 import { db, type Tx } from "../db/client";
 import { parseRepeats, type Repeats } from "../leads/repeats";
@@ -37,6 +37,8 @@ export type FormForIntake = {
   challenge: boolean;
   /** What the form does with a person's repeat submission (lib/leads/repeats.ts). */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md). */
+  spamChecks: boolean;
   team: IntakeTeam;
 };
 
@@ -95,7 +97,8 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
       successUrl: true,
       challenge: true,
       repeats: true,
-      team: { select: { id: true, slug: true, defaultPhoneCountry: true, repeatWindowDays: true } },
+      spamChecks: true,
+      team: { select: INTAKE_TEAM_SELECT },
     },
   });
   return row && { ...row, allowedOrigins: origins(row.allowedOrigins), repeats: parseRepeats(row.repeats) ?? "new" };
