@@ -11,6 +11,7 @@ type Counted = Exclude<keyof Erasure, "importFilesUnchecked">;
 const NOUNS = {
   leads: ["lead", "leads"],
   submissions: ["submission kept on another lead", "submissions kept on other leads"],
+  quarantined: ["submission in the spam quarantine", "submissions in the spam quarantine"],
   connectionDeliveries: ["kept connection delivery", "kept connection deliveries"],
   refusedImportRows: ["refused import row", "refused import rows"],
   importDrafts: ["draft import", "draft imports"],

@@ -73,6 +73,11 @@ async function teamWithContent() {
   );
   expect(everyField.status).toBe(201);
   const { lead_id: everyFieldLeadId } = (await everyField.json()) as { lead_id: string };
+  // A spam post through a key that runs the spam checks: answered as a lead, kept in Leads → Spam.
+  const checked = await createApiKey({ teamId: team.id, description: "Spam-checked site" });
+  await db().apiKey.update({ where: { id: checked.keyId }, data: { spamChecks: true } });
+  const spam = JSON.stringify({ name: "Best SEO http://seo-offer.example/now", email: "offer@mailinator.com" });
+  expect((await post(spam, "application/json", authHeaders(checked))).status).toBe(201);
   // Keys in each state the list shows: one to copy, one to roll, one expired.
   const copyKey = await createApiKey({ teamId: team.id, description: "Copied in the check" });
   const rollKey = await createApiKey({ teamId: team.id, description: "Rolled in the check" });
@@ -226,6 +231,15 @@ for (const viewport of VIEWPORTS) {
         await checkPage(page, "the open header menu", "#header-menu");
         await page.keyboard.press("Escape");
       }
+
+      // The spam post is not in the list; Leads → Spam has it, with its reasons.
+      await expect(page.getByText("Best SEO")).toHaveCount(0);
+      await page.getByRole("link", { name: "Spam (1)" }).click();
+      await expect(page.getByRole("heading", { name: "Spam" })).toBeVisible();
+      const quarantined = page.getByRole("row").filter({ hasText: "Best SEO http://seo-offer.example/now" });
+      await expect(quarantined).toContainText("Link, address or markup in a name (name)");
+      await expect(quarantined).toContainText("Disposable email address (email)");
+      await checkPage(page, "leads → spam");
 
       await page.goto(`/t/${team.slug}/leads?q=nobody-matches-this`);
       await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();

@@ -59,7 +59,13 @@ async function setUp(spamChecks: boolean) {
     },
   });
   assert.ok(rule.ok);
-  await createEndpoint({ teamId: team.id, url: "https://hooks.example.test/x", description: null, events: ["lead.created"], actor: actorOf(owner) });
+  await createEndpoint({
+    teamId: team.id,
+    url: "https://hooks.example.test/x",
+    description: null,
+    events: ["lead.created"],
+    actor: actorOf(owner),
+  });
   const key = await createApiKey({ teamId: team.id, description: "Site" });
   await db().apiKey.update({ where: { id: key.keyId }, data: { spamChecks, repeats: "add" } });
   const turn = async () => (await db().assignmentRule.findUniqueOrThrow({ where: { id: rule.ruleId } })).turn;

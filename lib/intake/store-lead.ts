@@ -83,7 +83,8 @@ export async function storeLead(
     quarantine,
   });
   if (!channel.connectionId) createdCommitted(logTarget(channel));
-  if (quarantine) for (const code of new Set(quarantine.reasons.map((reason) => reason.code))) metrics().leadsQuarantined.inc({ reason: code });
+  if (quarantine)
+    for (const code of new Set(quarantine.reasons.map((reason) => reason.code))) metrics().leadsQuarantined.inc({ reason: code });
   else if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });
   return result;
 }

@@ -214,6 +214,7 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
   assert.deepEqual(result, {
     leads: 3,
     submissions: 0,
+    quarantined: 0,
     requestLogRows: 0,
     storedResponses: 0,
     jobs: 8, // 2 delivered (Ada), 2 delivered (the lead deleted earlier), 4 queued

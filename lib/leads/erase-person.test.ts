@@ -164,3 +164,26 @@ test("a person's submission kept on another lead (joined by a number, under anot
   assert.equal((event!.details as { submissions: number }).submissions, 1);
   assert.doesNotMatch(JSON.stringify(event), /zo[eë]/i);
 });
+
+test("a person's submissions in the spam quarantine are found and erased, by their email or a number in any field; a near miss stays", async () => {
+  const quarantine = { score: 10, reasons: [{ code: "link_in_name", field: "name", points: 10 }], ip: "203.0.113.5" };
+  const spam = (input: Omit<Parameters<typeof createLead>[0]["input"], "extraFields"> & { extraFields?: Record<string, string> }) =>
+    createLead({ team: { id: team.id, defaultPhoneCountry: "GB" }, apiKeyId: null, input: { extraFields: {}, ...input }, quarantine });
+  const byEmail = await spam({ name: "Quinn http://x.example", email: "Quinn@Example.com" });
+  const byNumber = await spam({ name: "Other http://x.example", extraFields: { callback: "+44 7911 000222" } });
+  const nearMiss = await spam({ name: "Near http://x.example", email: "quinn@example.co" });
+  assert.ok(byEmail.quarantined && byNumber.quarantined && nearMiss.quarantined);
+
+  const person = parsePerson("quinn@example.com", team)!;
+  assert.equal((await findPersonRecords(team, person)).records.quarantined, 1);
+  assert.equal((await runErasure({ team, person, confirmedIds: [], actor })).quarantined, 1);
+  const byPhone = parsePerson("07911 000222", team)!;
+  assert.equal((await runErasure({ team, person: byPhone, confirmedIds: [], actor })).quarantined, 1);
+  assert.deepEqual(
+    (await db().quarantinedLead.findMany({ where: { teamId: team.id } })).map((row) => row.id),
+    [nearMiss.leadId],
+  );
+  const [event] = await listAuditEvents(team.id, { limit: 1 });
+  assert.equal((event!.details as { quarantined: number }).quarantined, 1);
+  assert.doesNotMatch(JSON.stringify(event), /7911/);
+});

@@ -1,3 +1,4 @@
+import { eraseQuarantinedNaming, findQuarantinedNaming } from "../spam/quarantine-store";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { eraseKeptDeliveries, findKeptDeliveries } from "../connections/connection-erasure";
 import { db } from "../db/client";
@@ -44,6 +45,8 @@ export type Erasure = {
   leads: number;
   /** Submissions kept on leads not erased (another email's lead joined by a number, a merge) that name the person. */
   submissions: number;
+  /** Submissions in the spam quarantine naming the person (docs/spam.md). */
+  quarantined: number;
   requestLogRows: number;
   storedResponses: number;
   /** Webhook and email jobs (queued, under way or finished) naming the person. */
@@ -83,6 +86,7 @@ export async function findPersonRecords(team: LeadTeam, person: Person): Promise
   const files = await findImportFiles({ teamId, contacts });
   const records: PersonRecords = {
     submissions: (await findSubmissionsNaming(db(), { teamId, contacts, exceptLeadIds: leads.map((lead) => lead.id) })).length,
+    quarantined: (await findQuarantinedNaming(db(), { teamId, contacts })).length,
     connectionDeliveries: (await findKeptDeliveries(db(), { teamId, contacts })).length,
     refusedImportRows: (await findRefusedRows(db(), { teamId, contacts })).length,
     importDrafts: files.matches.filter((f) => f.draft).length,
@@ -124,6 +128,7 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
     );
     const rows: ErasedRows = {
       submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),
+      quarantined: await eraseQuarantinedNaming(tx, { teamId: team.id, contacts }),
       requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: found, texts: [...contacts.emails, ...contacts.phones] }),
       storedResponses: await eraseLeadResponses(tx, found),
       ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),

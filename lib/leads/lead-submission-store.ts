@@ -1,6 +1,5 @@
 import { db, type Tx } from "../db/client";
-import { env } from "../env";
-import { cellMatcher, jsonTexts, likeTests, type PersonContacts } from "./person-match";
+import { findJsonRowsNaming, type PersonContacts } from "./person-match";
 import { firstSubmissionId, type SubmissionChannel } from "./lead-write";
 
 // A lead's submissions as its page lists them (docs/leads.md "Submissions"). They are written
@@ -60,8 +59,6 @@ export async function submissionCounts(leadIds: readonly string[]): Promise<Map<
   return new Map(groups.map((group) => [group.leadId, group._count._all]));
 }
 
-/** LIKE tests per statement (bound parameters). */
-const PATTERNS_PER_STATEMENT = 100;
 /** Ids per DELETE. */
 const IDS_PER_STATEMENT = 500;
 
@@ -70,35 +67,15 @@ const IDS_PER_STATEMENT = 500;
  * theirs, as a person types it), other than those of `exceptLeadIds` (the leads being erased:
  * theirs go with them). A person's repeat joined by a number to a lead under another email,
  * or a merge, leaves their submission on a lead an erasure keeps. A scan of the team's
- * submissions' text (LIKE, no index), confirmed value by value: an erasure is rare.
+ * submissions' text (findJsonRowsNaming: LIKE, no index), confirmed value by value: an erasure is rare.
  */
 export async function findSubmissionsNaming(
   client: Tx,
   options: { teamId: string; contacts: PersonContacts; exceptLeadIds?: readonly string[] },
 ): Promise<string[]> {
-  const { contacts } = options;
-  if (!contacts.emails.length && !contacts.phones.length) return [];
-  const matcher = cellMatcher(contacts);
-  const tests = likeTests(contacts, matcher, `CAST(s."fields" AS TEXT)`);
-  const postgres = env().DATABASE_PROVIDER === "postgres";
-  const at = (index: number) => (postgres ? `$${index}` : "?");
   const except = new Set(options.exceptLeadIds ?? []);
-  const ids = new Set<string>();
-  for (let i = 0; i < tests.length; i += PATTERNS_PER_STATEMENT) {
-    const chunk = tests.slice(i, i + PATTERNS_PER_STATEMENT);
-    const rows = await client.$queryRawUnsafe<{ id: string; leadId: string; fields: unknown }[]>(
-      `SELECT s."id", s."leadId", s."fields" FROM "LeadSubmission" s
-        WHERE s."teamId" = ${at(1)} AND (${chunk.map((t, j) => `${t.column} LIKE ${at(j + 2)} ESCAPE '\\'`).join(" OR ")})`,
-      options.teamId,
-      ...chunk.map((t) => t.pattern),
-    );
-    for (const row of rows) {
-      if (except.has(row.leadId)) continue;
-      const fields = typeof row.fields === "string" ? (JSON.parse(row.fields) as unknown) : row.fields;
-      if (jsonTexts(fields).some((text) => matcher.matches(text))) ids.add(row.id);
-    }
-  }
-  return [...ids];
+  const rows = await findJsonRowsNaming(client, { table: "LeadSubmission", json: "fields", owner: "leadId", ...options });
+  return rows.filter((row) => !except.has(row.owner!)).map((row) => row.id);
 }
 
 /** Deletes the team's submissions naming the person (findSubmissionsNaming) inside `tx`; answers how many. */

@@ -306,7 +306,8 @@ async function quarantinePostgres(client: pg.PoolClient, write: LeadWrite): Prom
   if (!counter.rows[0]) throw missingCounter();
   const row = quarantineRow(write, Number(counter.rows[0].value));
   await client.query({ ...STATEMENTS.quarantine, values: pgRow(QUARANTINED_LEAD_COLUMNS, row) });
-  if (write.requestLog) await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)) });
+  if (write.requestLog)
+    await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)) });
   await writeExtras(client, write, row.id, false);
   return { added: false, quarantined: true, leadId: row.id, ownerId: null, jobs: 0 };
 }

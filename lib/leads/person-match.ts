@@ -1,3 +1,5 @@
+import type { Tx } from "../db/client";
+import { env } from "../env";
 import { parsePhone } from "./phone";
 
 // What a person's erasure (lib/leads/erase-person.ts) looks for in stored text that no lead
@@ -117,4 +119,41 @@ export function cellMatcher(contacts: PersonContacts): CellMatcher {
       return patterns.some((pattern, i) => digits.includes(nationalNumbers[i]!) && pattern.test(digits));
     },
   };
+}
+
+/** LIKE tests per statement (bound parameters). */
+const PATTERNS_PER_STATEMENT = 100;
+
+/**
+ * The team's rows of `table` whose JSON column `json` names the person, each with its
+ * `owner` column's value when one is asked for: a LIKE scan of the column's text (no index:
+ * an erasure is rare), confirmed value by value (jsonTexts, the matcher), so a number's
+ * digits inside another number never count.
+ */
+export async function findJsonRowsNaming(
+  client: Tx,
+  options: { table: "LeadSubmission" | "QuarantinedLead"; json: string; owner?: string; teamId: string; contacts: PersonContacts },
+): Promise<{ id: string; owner: string | null }[]> {
+  const { contacts } = options;
+  if (!contacts.emails.length && !contacts.phones.length) return [];
+  const matcher = cellMatcher(contacts);
+  const tests = likeTests(contacts, matcher, `CAST(r."${options.json}" AS TEXT)`);
+  const postgres = env().DATABASE_PROVIDER === "postgres";
+  const at = (index: number) => (postgres ? `$${index}` : "?");
+  const owner = options.owner ? `r."${options.owner}"` : "NULL";
+  const found = new Map<string, string | null>();
+  for (let i = 0; i < tests.length; i += PATTERNS_PER_STATEMENT) {
+    const chunk = tests.slice(i, i + PATTERNS_PER_STATEMENT);
+    const rows = await client.$queryRawUnsafe<{ id: string; owner: string | null; value: unknown }[]>(
+      `SELECT r."id", ${owner} AS "owner", r."${options.json}" AS "value" FROM "${options.table}" r
+        WHERE r."teamId" = ${at(1)} AND (${chunk.map((t, j) => `${t.column} LIKE ${at(j + 2)} ESCAPE '\\'`).join(" OR ")})`,
+      options.teamId,
+      ...chunk.map((t) => t.pattern),
+    );
+    for (const row of rows) {
+      const value = typeof row.value === "string" ? (JSON.parse(row.value) as unknown) : row.value;
+      if (jsonTexts(value).some((text) => matcher.matches(text))) found.set(row.id, row.owner);
+    }
+  }
+  return [...found].map(([id, owner]) => ({ id, owner }));
 }

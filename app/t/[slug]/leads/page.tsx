@@ -10,6 +10,7 @@ import { filterParams, listQueryString, narrows, parseListPosition, resolveOwner
 import { countMatchingLeads, listLeads } from "@/lib/leads/lead-list-store";
 import { countLeadsByStatus } from "@/lib/leads/lead-status-counts";
 import { speedToLead } from "@/lib/leads/speed-to-lead";
+import { countQuarantine } from "@/lib/spam/quarantine-store";
 import { now } from "@/lib/time/clock";
 import { LeadSearch } from "@/components/leads/lead-search";
 import { LeadViews } from "@/components/leads/lead-views";
@@ -37,7 +38,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
   // Owner "me" is the signed-in user, read from the session; the URL keeps "me".
   const query = resolveOwner(filter, user.id);
   const at = now();
-  const [page, total, byStatus, speed, sources, keys, forms, connections, members] = await Promise.all([
+  const [page, total, byStatus, speed, sources, keys, forms, connections, members, spam] = await Promise.all([
     listLeads({ team, filter: query, after: position.after, before: position.before }),
     countMatchingLeads(team, query, COUNT_CAP),
     countLeadsByStatus(team, query, COUNT_CAP),
@@ -47,6 +48,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
     listWebFormLabels(team.id),
     listConnectionLabels(team.id),
     listMembers(team.id),
+    countQuarantine(team.id),
   ]);
   const base = `/t/${team.slug}/leads`;
   const withFilter = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...filterParams(filter), ...extra })}`;
@@ -84,20 +86,25 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         <LeadViews base={base} filter={filter} />
         <StatusViews base={base} filter={filter} counts={byStatus} />
       </div>
-      {canManage ? (
-        <div className="mb-4 flex flex-wrap gap-2">
-          {/* A plain link: the browser downloads the streamed file itself. */}
-          <a href={`${base}/export${exportQuery ? `?${exportQuery}` : ""}`} download className={buttonClass("secondary", "sm")}>
-            Export CSV
-          </a>
-          <Link href={`${base}/import`} className={buttonClass("secondary", "sm")}>
-            Import CSV
-          </Link>
-          <Link href={`${base}/erase`} className={buttonClass("secondary", "sm")}>
-            Erase a person
-          </Link>
-        </div>
-      ) : null}
+      <div className="mb-4 flex flex-wrap gap-2">
+        <Link href={`${base}/spam`} className={buttonClass("secondary", "sm")}>
+          Spam ({spam.toLocaleString("en-US")})
+        </Link>
+        {canManage ? (
+          <>
+            {/* A plain link: the browser downloads the streamed file itself. */}
+            <a href={`${base}/export${exportQuery ? `?${exportQuery}` : ""}`} download className={buttonClass("secondary", "sm")}>
+              Export CSV
+            </a>
+            <Link href={`${base}/import`} className={buttonClass("secondary", "sm")}>
+              Import CSV
+            </Link>
+            <Link href={`${base}/erase`} className={buttonClass("secondary", "sm")}>
+              Erase a person
+            </Link>
+          </>
+        ) : null}
+      </div>
       {page.leads.length ? (
         <>
           <LeadTable

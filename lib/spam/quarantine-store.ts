@@ -1,0 +1,72 @@
+import { db, type Tx } from "../db/client";
+import { findJsonRowsNaming, type PersonContacts } from "../leads/person-match";
+
+// Every database access for the spam quarantine (QuarantinedLead; docs/spam.md) but the
+// intake's own insert (lib/leads/lead-writer-*.ts): Leads → Spam's list and count, and
+// what an erasure finds and removes.
+
+/** A quarantined submission as Leads → Spam lists it. */
+export type QuarantinedItem = {
+  id: string;
+  name: string;
+  emailKey: string | null;
+  phone: string | null;
+  mobileNo: string | null;
+  apiKeyId: string | null;
+  formId: string | null;
+  connectionId: string | null;
+  score: number;
+  reasons: { code: string; field: string; points: number }[];
+  createdAt: Date;
+};
+
+const ITEM_SELECT = {
+  id: true,
+  name: true,
+  emailKey: true,
+  phone: true,
+  mobileNo: true,
+  apiKeyId: true,
+  formId: true,
+  connectionId: true,
+  score: true,
+  reasons: true,
+  createdAt: true,
+} as const;
+
+const asReasons = (value: unknown): QuarantinedItem["reasons"] =>
+  Array.isArray(value)
+    ? value.flatMap((item) =>
+        item && typeof item === "object" && typeof item.code === "string"
+          ? [{ code: item.code as string, field: String(item.field ?? ""), points: Number(item.points ?? 0) }]
+          : [],
+      )
+    : [];
+
+/** The team's newest quarantined submissions (index [teamId, createdAt]), at most `take`. */
+export async function listQuarantine(options: { teamId: string; take: number }): Promise<QuarantinedItem[]> {
+  const rows = await db().quarantinedLead.findMany({
+    where: { teamId: options.teamId },
+    orderBy: [{ createdAt: "desc" }, { seq: "desc" }],
+    take: options.take,
+    select: ITEM_SELECT,
+  });
+  return rows.map((row) => ({ ...row, reasons: asReasons(row.reasons) }));
+}
+
+/** How many submissions the team's quarantine holds (Leads → Spam's count). */
+export function countQuarantine(teamId: string): Promise<number> {
+  return db().quarantinedLead.count({ where: { teamId } });
+}
+
+/** The team's quarantined submissions that name the person (their email or a number, in any field). */
+export async function findQuarantinedNaming(client: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<string[]> {
+  return (await findJsonRowsNaming(client, { table: "QuarantinedLead", json: "lead", ...options })).map((row) => row.id);
+}
+
+/** Erases them (findQuarantinedNaming) inside the erasure's transaction; the count erased. */
+export async function eraseQuarantinedNaming(tx: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<number> {
+  const ids = await findQuarantinedNaming(tx, options);
+  if (!ids.length) return 0;
+  return (await tx.quarantinedLead.deleteMany({ where: { teamId: options.teamId, id: { in: ids } } })).count;
+}
