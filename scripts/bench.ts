@@ -14,7 +14,8 @@ import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load
 import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY, repeatLeadBody, REPEAT_PEOPLE, tallyLeadBody } from "./bench/bodies";
 import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
-import { leadQueries, measureFullExport, measureQuery } from "./bench/lead-queries";
+import { leadQueries, measureFullExport, measureQuery, type QueryResult } from "./bench/lead-queries";
+import { seedLeadStory } from "./bench/lead-story";
 import { secretChecksPerSecond } from "./bench/secret-check";
 import { webhookBench } from "./bench/webhook";
 import { importBench } from "./bench/import";
@@ -30,6 +31,7 @@ import { createConnection } from "../lib/connections/connection-changes";
 import { createTeam } from "../lib/teams/team-store";
 import { countLeads } from "../lib/leads/lead-store";
 import { formatLeadId } from "../lib/leads/lead-id";
+import { findLeadTimeline } from "../lib/leads/lead-timeline";
 import { resolveLeadSource } from "../lib/teams/lead-sources";
 import { workspaceCurrency } from "../lib/workspace/settings";
 import { findUserByEmail } from "../lib/users/user-store";
@@ -212,6 +214,37 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
           null,
         ),
       );
+    }
+
+    if (wants(options, "lead_page")) {
+      // Issue 41: the page of a lead with 200 submissions and a long timeline, signed in as
+      // the team's owner, one connection (sequential requests on one keep-alive socket), then
+      // the timeline's reads alone, in-process.
+      if (!admin || !adminPassword) throw new Error("The lead page row signs in as the demo admin: it was not seeded");
+      const story = await seedLeadStory({ baseUrl: server.baseUrl, ownerUserId: admin.id });
+      await story.close();
+      const { submissions, notes, events, webhooks, emails } = story.counts;
+      const what = `${submissions} submissions, ${notes} notes, ${events} status and owner changes, ${webhooks} webhook deliveries, ${emails} emails`;
+      console.log(`Lead story ${story.leadId}: ${what}`);
+      const cookie = await signIn(server.baseUrl, adminEmail, adminPassword);
+      const pages = [
+        { id: "lead-page", leadId: story.leadId, label: `Lead page, one lead with ${what} (the newest 200 shown)` },
+        { id: "lead-page-single", leadId: story.singleLeadId, label: "Lead page, a lead of the same team with one submission" },
+      ];
+      for (const { id, leadId, label } of pages) {
+        const path = `/t/${story.slug}/leads/${leadId}`;
+        const html = await (await fetch(`${server.baseUrl}${path}`, { headers: { cookie: cookie ?? "" } })).text();
+        const page = { id, label: `${label}; ${Math.round(html.length / 1024)} kB of HTML`, path };
+        const [result] = await benchLeadPages(server, [page], cookie, run(options.pageConnections));
+        if (result?.status !== "ok") throw new Error(`${path} did not answer`);
+        record(row(id, page.label, options.pageConnections, result.result, null));
+      }
+      const q = await measureQuery(
+        () => findLeadTimeline({ teamId: story.teamId, leadId: story.leadId }),
+        options.duration,
+        options.warmup,
+      );
+      record(libRow("query-lead-timeline", "findLeadTimeline of that lead (lib query, in-process, 1 caller)", q, null));
     }
 
     if (wants(options, "breakdown")) breakdownRequest = bodies[0]!.request;
@@ -429,21 +462,7 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const queries = leadQueries({ ...pages, teamId: team.id, phoneQuery, campaign: "campaign-7" });
       for (const query of queries) {
         const q = await measureQuery(query.run, options.duration, options.warmup);
-        record({
-          id: `query-${query.id}`,
-          label: `${query.label} (lib query, in-process, 1 caller)`,
-          status: "lib query",
-          connections: 1,
-          storedLeads: total,
-          reqPerSec: q.opsPerSec,
-          p50: q.p50,
-          p99: q.p99,
-          errors: q.errors,
-          non2xx: 0,
-          ratio: null,
-          serverCpuMicros: null,
-          cpuRatio: null,
-        });
+        record(libRow(`query-${query.id}`, `${query.label} (lib query, in-process, 1 caller)`, q, total));
       }
     }
 
@@ -515,24 +534,29 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
   return { rows, breakdowns };
 }
 
-/** A row for one timed run of a whole job (an export, an import): items per second, and its time in ms as p50 and p99. */
-function timedRow(id: string, label: string, perSecond: number, seconds: number, storedLeads: number | null): Row {
-  const ms = Math.round(seconds * 1000);
+/** A row for a lib query measured in-process by one caller (measureQuery). */
+function libRow(id: string, label: string, q: QueryResult, storedLeads: number | null): Row {
   return {
     id,
     label,
     status: "lib query",
     connections: 1,
     storedLeads,
-    reqPerSec: perSecond,
-    p50: ms,
-    p99: ms,
-    errors: 0,
+    reqPerSec: q.opsPerSec,
+    p50: q.p50,
+    p99: q.p99,
+    errors: q.errors,
     non2xx: 0,
     ratio: null,
     serverCpuMicros: null,
     cpuRatio: null,
   };
+}
+
+/** A row for one timed run of a whole job (an export, an import): items per second, and its time in ms as p50 and p99. */
+function timedRow(id: string, label: string, perSecond: number, seconds: number, storedLeads: number | null): Row {
+  const ms = Math.round(seconds * 1000);
+  return libRow(id, label, { opsPerSec: perSecond, p50: ms, p99: ms, calls: 1, errors: 0 }, storedLeads);
 }
 
 const isPostgres = (url: string | undefined) => /^postgres(ql)?:\/\//i.test(url ?? "");

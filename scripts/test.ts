@@ -1,7 +1,8 @@
 // `npm test`: lint, format check, type check, migration drift check, then every suite on
 // both databases: unit and integration tests (node:test) and the HTTP and browser suites
-// (Playwright against `next start`) on SQLite and on PostgreSQL, then the PostgreSQL
-// multi-instance and fault tests (two `next start` processes on one database). PostgreSQL
+// (Playwright against `next start`) on SQLite and on PostgreSQL, the multi-instance tests
+// on SQLite, then the PostgreSQL multi-instance and fault tests (two `next start` processes
+// on one database). PostgreSQL
 // runs on a private throw-away cluster started here (test/support/postgres-cluster.ts); its
 // server binaries must be installed (`apt-get install -y postgresql`).
 // `npm test -- --quick` (npm run test:quick) is the inner loop: lint, format, type check
@@ -214,6 +215,14 @@ if (quick) {
 if (buildIsStale()) run("Production build", bin("next"), ["build"]);
 
 playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite.json", suiteEnv);
+// Two `next start` on one SQLite file (one shared pair of servers for the file).
+nodeTest(
+  "Multi-instance tests on SQLite (node:test, two next start)",
+  testFiles("e2e/sqlite"),
+  "node-multi-instance-sqlite.tap",
+  baseEnv,
+  1,
+);
 if (cluster) {
   const e2eDatabase = await cluster.createDatabase("lead_intake_e2e");
   playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", {

@@ -4,7 +4,7 @@ import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
 import { createTeam } from "../../lib/teams/team-store";
-import { createLeadVia, startDeployment, type CreateResult, type Deployment } from "./support/app-instances";
+import { createLeadVia, startDeployment, type CreateResult, type Deployment } from "../support/app-instances";
 
 // PostgreSQL stops in the middle of a stream of creates served by two instances, with
 // the production defaults for pool and timeouts (lib/env.ts). Every request gets an

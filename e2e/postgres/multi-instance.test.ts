@@ -17,7 +17,8 @@ import { createUser } from "../../lib/users/user-store";
 import { chromium, type Browser, type Page } from "@playwright/test";
 import { CHROMIUM } from "../support/chromium";
 import { recordAction, replayAction } from "../support/server-actions";
-import { createLeadVia, pooled, startDeployment, type Deployment } from "./support/app-instances";
+import { createLeadVia, pooled, startDeployment, type Deployment } from "../support/app-instances";
+import { burstOfOnePerson, BURST_TITLE } from "../support/repeat-burst";
 
 // Two `next start` processes on two ports against one PostgreSQL database, as behind
 // a load balancer: lead ids, key deletion and copy-once must hold across instances.
@@ -138,34 +139,8 @@ test("a form builder's delivery sent to both instances at once, twenty times: on
   assert.ok(answers.every((answer) => answer.leadId === leads[0]!.id));
 });
 
-test('twenty submissions of one new person to an "add" key, over both instances at once: one lead (one 201, nineteen 200), twenty submissions', async () => {
-  const team = await newTeam("repeats");
-  const key = await createApiKey({ teamId: team.id, repeats: "add" });
-  const results = await Promise.all(
-    Array.from({ length: 20 }, (_, i) =>
-      createLeadVia(i % 2 ? b : a, key, {
-        name: "Burst Person",
-        email: "Burst@Example.com",
-        phone: "+447911123456",
-        [`answer_${i}`]: `${i}`,
-      }),
-    ),
-  );
-  assert.deepEqual(
-    results.filter((r) => r.status !== 200 && r.status !== 201).slice(0, 3),
-    [],
-    `instance logs:\n${a.output()}\n${b.output()}`,
-  );
-  assert.equal(results.filter((r) => r.status === 201).length, 1, "one submission made the lead");
-  assert.ok(results.filter((r) => r.status === 200).every((r) => r.body!.message === "Lead updated successfully"));
-  const leads = await db().lead.findMany({ where: { teamId: team.id }, select: { id: true, extraFields: true } });
-  assert.equal(leads.length, 1, "one lead");
-  assert.ok(
-    results.every((r) => r.body!.lead_id === leads[0]!.id),
-    "every answer names it",
-  );
-  assert.equal(await db().leadSubmission.count({ where: { leadId: leads[0]!.id } }), 20, "twenty submissions");
-  assert.equal(Object.keys(leads[0]!.extraFields as object).length, 20, "each one's extra field on the lead");
+test(BURST_TITLE, async () => {
+  await burstOfOnePerson(a, b);
 });
 
 test("a key deleted (through the shared store) is refused by both instances on the very next request", async () => {

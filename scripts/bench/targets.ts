@@ -143,6 +143,20 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
     }
   }
 
+  // Issue 41: the page of a lead with 200 submissions and a long timeline renders under 100 ms.
+  for (const [prefix, label] of [
+    ["", "SQLite: "],
+    ["pg-", "PostgreSQL: "],
+  ] as const) {
+    const page = find(`${prefix}lead-page`);
+    if (!page) continue;
+    targets.push({
+      target: `${label}the page of a lead with 200 submissions and 200+ timeline entries at ${page.connections} connection(s): p50 < 100 ms`,
+      value: `p50 ${ms(page.p50)}, p99 ${ms(page.p99)}`,
+      met: page.p50 !== null && page.p50 < 100 && page.errors === 0 && page.non2xx === 0,
+    });
+  }
+
   for (const page of rows.filter((r) => r.id.startsWith("page-"))) {
     const limit = page.id === "page-detail" ? 30 : 50;
     targets.push({

@@ -18,14 +18,39 @@ export type WebhookBench = {
   close: () => Promise<void>;
 };
 
-export async function webhookBench(ownerUserId: string | undefined): Promise<WebhookBench> {
+export type Receiver = { url: string; received: () => Promise<number>; close: () => Promise<void> };
+
+/** Starts the receiver (scripts/bench/webhook-receiver.mjs): its deliveries' URL, how many it has received, and close. */
+export async function startReceiver(): Promise<Receiver> {
   const receiver = fork(path.join(import.meta.dirname, "webhook-receiver.mjs"), [], { stdio: ["ignore", "pipe", "inherit", "ipc"] });
   const port = await new Promise<number>((resolve, reject) => {
     receiver.once("error", reject);
     receiver.stdout!.once("data", (chunk: Buffer) => resolve(Number(chunk.toString("utf8").trim())));
   });
   const base = `http://127.0.0.1:${port}`;
-  const url = `${base}/hooks`;
+  return {
+    url: `${base}/hooks`,
+    received: async () => Number(await (await fetch(`${base}/count`)).text()),
+    close: async () => {
+      receiver.disconnect();
+      await new Promise((resolve) => (receiver.exitCode === null ? receiver.once("exit", resolve) : resolve(null)));
+    },
+  };
+}
+
+/** Waits until no job of `where` (every team's when empty) is pending or running; returns the seconds it took. */
+export async function drainJobs(timeoutSeconds: number, where: { teamId?: string } = {}): Promise<number> {
+  const started = performance.now();
+  while ((await db().job.count({ where: { ...where, state: { in: ["pending", "running"] } } })) > 0) {
+    if (performance.now() - started > timeoutSeconds * 1000) throw new Error(`Webhook deliveries not drained within ${timeoutSeconds} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return (performance.now() - started) / 1000;
+}
+
+export async function webhookBench(ownerUserId: string | undefined): Promise<WebhookBench> {
+  const receiver = await startReceiver();
+  const url = receiver.url;
   const team = await createTeam({ slug: "bench-hooks", name: "Bench with a webhook", ownerUserId, defaultPhoneCountry: "GB" });
   const key = await createApiKey({ teamId: team.id, description: "npm run bench (webhook)" });
   await createEndpoint({
@@ -37,19 +62,8 @@ export async function webhookBench(ownerUserId: string | undefined): Promise<Web
   });
   return {
     auth: { "X-API-Key": key.keyId, "X-API-Secret": key.secret },
-    received: async () => Number(await (await fetch(`${base}/count`)).text()),
-    drain: async (timeoutSeconds) => {
-      const started = performance.now();
-      while ((await db().job.count({ where: { state: { in: ["pending", "running"] } } })) > 0) {
-        if (performance.now() - started > timeoutSeconds * 1000)
-          throw new Error(`Webhook deliveries not drained within ${timeoutSeconds} s`);
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      return (performance.now() - started) / 1000;
-    },
-    close: async () => {
-      receiver.disconnect();
-      await new Promise((resolve) => (receiver.exitCode === null ? receiver.once("exit", resolve) : resolve(null)));
-    },
+    received: receiver.received,
+    drain: (timeoutSeconds) => drainJobs(timeoutSeconds),
+    close: receiver.close,
   };
 }

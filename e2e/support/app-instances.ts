@@ -3,15 +3,17 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startPostgresCluster, type PostgresCluster } from "../../../test/support/postgres-cluster";
-import { buildIsStale } from "../../../scripts/start";
+import { freePort, startPostgresCluster, type PostgresCluster } from "../../test/support/postgres-cluster";
+import { buildIsStale } from "../../scripts/start";
+import { migrate } from "../../lib/setup/migrate";
 
-// Several app instances against one PostgreSQL database, as in production: each is
-// `npm start` (scripts/start.ts: migrate, seed, `next start`) in its own process with
-// its own DATA_DIR, sharing DATABASE_URL, SECRET_ENCRYPTION_KEY and NEXTAUTH_SECRET.
+// Several app instances against one database (PostgreSQL, as in production, or one SQLite
+// file on one machine): each is `npm start` (scripts/start.ts: migrate, seed, `next start`)
+// in its own process with its own DATA_DIR, sharing DATABASE_URL, SECRET_ENCRYPTION_KEY and
+// NEXTAUTH_SECRET.
 // Needs a production build (`npm test` builds before running these files).
 
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const INSTANCE_PORTS = { from: 4500, to: 4999 };
 
 export type AppInstance = {
@@ -80,8 +82,8 @@ export async function startInstance(options: { name: string; env: Record<string,
   throw new Error(`${options.name} did not answer ${baseUrl}/api/ping within 180 s:\n${log}`);
 }
 
-export type Deployment = {
-  cluster: PostgresCluster;
+/** Instances sharing one database, and the environment they share. */
+export type Instances = {
   databaseUrl: string;
   /** Environment shared by every instance (and by this test process). */
   sharedEnv: Record<string, string>;
@@ -89,46 +91,82 @@ export type Deployment = {
   stop(): Promise<void>;
 };
 
+export type Deployment = Instances & { cluster: PostgresCluster };
+
 /**
- * A private PostgreSQL cluster, one fresh database, and `count` instances started at
- * the same time (so migrations and seeding race as they would in a rolling deploy).
- * The shared environment is also applied to this process, so fixtures made through
- * lib/ land in the same database with the same encryption key.
+ * Starts `count` instances (A, B, …) at the same time on `databaseUrl`, sharing its
+ * encryption key and session secret. The shared environment is also applied to this
+ * process, so fixtures made through lib/ land in the same database with the same key.
  */
-export async function startDeployment(options: { count: number; env?: Record<string, string> }): Promise<Deployment> {
+async function startInstances(options: { count: number; databaseUrl: string; env?: Record<string, string> }): Promise<Instances> {
   // scripts/start.ts builds when the build is stale; several instances must not build
   // into one .next folder at once.
   if (buildIsStale()) throw new Error("No up-to-date production build: run `npx next build` first (npm test does).");
+  const sharedEnv: Record<string, string> = {
+    DATABASE_URL: options.databaseUrl,
+    SECRET_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
+    NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
+    ...options.env,
+  };
+  Object.assign(process.env, sharedEnv);
+  const names = Array.from({ length: options.count }, (_, i) => String.fromCharCode(65 + i));
+  const settled = await Promise.allSettled(names.map((name) => startInstance({ name, env: sharedEnv })));
+  const instances = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const stop = async () => {
+    await Promise.all(instances.map((instance) => instance.stop()));
+  };
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) {
+    await stop();
+    throw failed.reason;
+  }
+  return { databaseUrl: options.databaseUrl, sharedEnv, instances, stop };
+}
+
+/**
+ * A private PostgreSQL cluster, one fresh database, and `count` instances started at
+ * the same time (so migrations and seeding race as they would in a rolling deploy).
+ */
+export async function startDeployment(options: { count: number; env?: Record<string, string> }): Promise<Deployment> {
   const cluster = await startPostgresCluster();
   try {
     const databaseUrl = await cluster.createDatabase("lead_intake_multi");
-    const sharedEnv: Record<string, string> = {
-      DATABASE_URL: databaseUrl,
-      SECRET_ENCRYPTION_KEY: randomBytes(32).toString("hex"),
-      NEXTAUTH_SECRET: randomBytes(32).toString("base64"),
-      ...options.env,
-    };
-    Object.assign(process.env, sharedEnv);
-    const names = Array.from({ length: options.count }, (_, i) => String.fromCharCode(65 + i));
-    const settled = await Promise.allSettled(names.map((name) => startInstance({ name, env: sharedEnv })));
-    const instances = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
-    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-    if (failed) {
-      await Promise.all(instances.map((instance) => instance.stop()));
-      throw failed.reason;
-    }
+    const started = await startInstances({ ...options, databaseUrl });
     return {
+      ...started,
       cluster,
-      databaseUrl,
-      sharedEnv,
-      instances,
       async stop() {
-        await Promise.all(instances.map((instance) => instance.stop()));
+        await started.stop();
         cluster.destroy();
       },
     };
   } catch (error) {
     cluster.destroy();
+    throw error;
+  }
+}
+
+/**
+ * One SQLite file in a temp folder and `count` instances on it, started at the same time,
+ * as on one machine with two `npm start`. The file is migrated first, as a release step
+ * would: Prisma's schema engine cannot migrate a SQLite file another process has open
+ * (lib/setup/migrate.ts), so instances started together on an empty file would race there.
+ */
+export async function startSqliteDeployment(options: { count: number; env?: Record<string, string> }): Promise<Instances> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-sqlite-multi-"));
+  try {
+    const databaseUrl = `file:${path.join(dir, "app.db")}`;
+    migrate({ ...process.env, DATABASE_URL: databaseUrl });
+    const started = await startInstances({ ...options, databaseUrl });
+    return {
+      ...started,
+      async stop() {
+        await started.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
     throw error;
   }
 }
