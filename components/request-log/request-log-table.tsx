@@ -70,7 +70,12 @@ function RequestLogTable({ slug, rows, of = "key" }: { slug: string; rows: Reque
               <td className={td}>
                 <div className="flex flex-wrap items-center gap-2">
                   <Badge tone={row.status < 300 ? "green" : row.status === 429 ? "amber" : "red"}>{row.status}</Badge>
-                  {row.leadId ? (
+                  {row.leadId && row.spam ? (
+                    // Not a lead: its page is Leads → Spam.
+                    <Link href={`/t/${slug}/leads/spam`} className={`${linkClass} text-xs`}>
+                      <span className="font-mono">{row.leadId}</span> quarantined: {row.spam.split(" ").join(", ")}
+                    </Link>
+                  ) : row.leadId ? (
                     <Link href={`/t/${slug}/leads/${row.leadId}`} className={`${linkClass} font-mono text-xs`}>
                       {row.leadId}
                     </Link>

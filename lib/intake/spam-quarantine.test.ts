@@ -21,6 +21,7 @@ const { connect, deliver, tallyBody, tallySignature } = await import("./receive-
 const { makeTeam, actorOf } = await import("../leads/lead-ownership.fixtures");
 const { saveRule } = await import("../routing/assignment-rules");
 const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
+const { listRequests } = await import("../request-log/request-log-store");
 
 mock.method(process.stderr, "write", () => true);
 
@@ -97,6 +98,12 @@ describe("a flagged submission goes to the quarantine, answered as a kept lead",
     assert.equal(await db().job.count({ where: { teamId: team.id } }), jobsBefore, "no webhook delivery, no email");
     const log = await db().apiRequest.findFirstOrThrow({ where: { leadId: spam.body.lead_id } });
     assert.deepEqual([log.status, log.spam, log.error], [201, "link_in_name disposable_email", null]);
+    const { rows } = await listRequests({ teamId: team.id, of: { apiKeyId: key.keyId } });
+    assert.equal(
+      rows.find((row) => row.leadId === spam.body.lead_id)?.spam,
+      "link_in_name disposable_email",
+      "the key's request log shows why",
+    );
 
     // The next kept lead takes the next number.
     const next = await send(key, { name: "Katherine Johnson", email: "kj@example.com" });

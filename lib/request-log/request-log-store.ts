@@ -26,6 +26,8 @@ export type RequestLogRow = {
   status: number;
   leadId: string | null;
   error: string | null;
+  /** A submission set aside in the spam quarantine: its reasons' codes, space-separated (docs/spam.md). */
+  spam: string | null;
   ip: string | null;
   encoding: string;
 };
@@ -133,7 +135,7 @@ export async function listRequests(options: {
     where: { teamId: options.teamId, ...options.of, ...(options.before ? { id: { lt: options.before } } : {}) },
     orderBy: { id: "desc" },
     take: take + 1,
-    select: { id: true, createdAt: true, status: true, leadId: true, error: true, ip: true, encoding: true },
+    select: { id: true, createdAt: true, status: true, leadId: true, error: true, spam: true, ip: true, encoding: true },
   });
   const page = rows.slice(0, take);
   return { rows: page, olderCursor: rows.length > take ? page[page.length - 1]!.id : null };
