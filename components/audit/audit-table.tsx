@@ -51,6 +51,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.erased": "Person erased",
   "lead.exported": "Leads exported",
   "lead.merged": "Leads merged",
+  "lead.released_from_spam": "Released from spam",
   "lead.retention_applied": "Old leads deleted (retention)",
   "lead.status_changed": "Lead status changed",
   "lead.assigned": "Lead assigned",

@@ -4,6 +4,7 @@ import { CHANNEL_LABEL } from "@/components/leads/submission-list";
 import { DataTable } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
+import { ReleaseButton } from "./release-button";
 
 // Leads → Spam's list (docs/spam.md "The quarantine"): each quarantined submission with who
 // it names, what received it and why it was set aside, in plain words. Every value is text.
@@ -30,12 +31,13 @@ const channelOf = (item: QuarantinedItem) =>
 const reasonLine = (reason: QuarantinedItem["reasons"][number]) =>
   `${REASON_WORDS[reason.code] ?? reason.code}${reason.field ? ` (${reason.field})` : ""}`;
 
-export function QuarantineTable({ items }: { items: QuarantinedItem[] }) {
+/** `canRelease`: the viewer is an owner or admin (the "Not spam" buttons). */
+export function QuarantineTable({ slug, items, canRelease }: { slug: string; items: QuarantinedItem[]; canRelease: boolean }) {
   if (!items.length) return <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>The quarantine is empty.</p>;
   return (
     <DataTable
       caption="Submissions in the spam quarantine, newest first"
-      columns={["Received", "Who", { label: "Through", className: "hidden sm:table-cell" }, "Why"]}
+      columns={["Received", "Who", { label: "Through", className: "hidden sm:table-cell" }, "Why", canRelease ? "Action" : null]}
       className="text-sm"
     >
       {items.map((item) => (
@@ -59,6 +61,11 @@ export function QuarantineTable({ items }: { items: QuarantinedItem[] }) {
             </ul>
             <div className="mt-1 text-xs text-slate-600">Score {item.score}</div>
           </td>
+          {canRelease ? (
+            <td className={CELL}>
+              <ReleaseButton slug={slug} id={item.id} />
+            </td>
+          ) : null}
         </tr>
       ))}
     </DataTable>

@@ -240,6 +240,11 @@ for (const viewport of VIEWPORTS) {
       await expect(quarantined).toContainText("Link, address or markup in a name (name)");
       await expect(quarantined).toContainText("Disposable email address (email)");
       await checkPage(page, "leads → spam");
+      // "Not spam": the submission leaves the quarantine for the list.
+      await page.getByRole("button", { name: /^Not spam: release CRM-LEAD-/ }).click();
+      await expect(page.getByText("The quarantine is empty.")).toBeVisible();
+      await page.goto(`/t/${team.slug}/leads`);
+      await expect(page.getByRole("row").filter({ hasText: "Best SEO" })).toBeVisible();
 
       await page.goto(`/t/${team.slug}/leads?q=nobody-matches-this`);
       await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();

@@ -61,6 +61,8 @@ export const AUDIT_ACTIONS = [
   "lead.note_added",
   "lead.note_edited",
   "lead.note_deleted",
+  // A quarantined submission released into the list ("Not spam"): the lead as target; never its content.
+  "lead.released_from_spam",
   // Imports name the file, the counts and the duplicates mode; never a row's content.
   "lead.import_started",
   "lead.import_cancelled",

@@ -167,3 +167,40 @@ describe("web forms and connections run the checks by default, with the same ans
     assert.equal((await db().quarantinedLead.findUniqueOrThrow({ where: { id: answer.lead_id } })).connectionId, c.id);
   });
 });
+
+describe('"Not spam" releases a quarantined submission into the list as if it had just arrived', () => {
+  test("the same lead id, an owner by the rules (a turn taken), its lead.created delivery; the quarantine row gone; audited; twice: refused", async () => {
+    const { team, owner, admin, member, key, turn } = await setUp(true);
+    const { releaseQuarantined } = await import("../spam/quarantine-release");
+    const spam = await send(key, { ...SPAM, organization: "Quinn Ltd", extra: "kept" });
+    const turnBefore = await turn();
+    const released = await releaseQuarantined({ teamId: team.id, id: spam.body.lead_id, actor: actorOf(owner) });
+    assert.deepEqual(released, { ok: true, leadId: spam.body.lead_id });
+
+    const lead = await db().lead.findUniqueOrThrow({ where: { id: spam.body.lead_id } });
+    assert.deepEqual([lead.teamId, lead.apiKeyId, lead.firstName, lead.organization], [team.id, key.keyId, "Cheap", "Quinn Ltd"]);
+    assert.deepEqual(lead.extraFields, { extra: "kept" });
+    assert.ok([admin.id, member.id].includes(lead.ownerId!), "the round robin gave it an owner");
+    assert.notEqual(await turn(), turnBefore);
+    assert.equal(await db().job.count({ where: { leadId: lead.id, eventType: "lead.created" } }), 1);
+    assert.equal(await db().leadSubmission.count({ where: { leadId: lead.id } }), 1, "its first submission");
+    assert.equal(await db().quarantinedLead.count({ where: { id: lead.id } }), 0);
+    assert.equal((await db().apiRequest.findFirstOrThrow({ where: { leadId: lead.id } })).spam, null, "the log names the lead now");
+    const event = await db().auditEvent.findFirstOrThrow({ where: { teamId: team.id, action: "lead.released_from_spam" } });
+    assert.equal(event.targetId, lead.id);
+
+    const again = await releaseQuarantined({ teamId: team.id, id: spam.body.lead_id, actor: actorOf(owner) });
+    assert.equal(again.ok, false);
+    assert.equal(await db().lead.count({ where: { teamId: team.id, id: lead.id } }), 1);
+  });
+
+  test("another team's quarantined submission is not released", async () => {
+    const { key } = await setUp(true);
+    const other = await setUp(true);
+    const { releaseQuarantined } = await import("../spam/quarantine-release");
+    const spam = await send(key, SPAM);
+    const refused = await releaseQuarantined({ teamId: other.team.id, id: spam.body.lead_id, actor: actorOf(other.owner) });
+    assert.equal(refused.ok, false);
+    assert.equal(await db().quarantinedLead.count({ where: { id: spam.body.lead_id } }), 1);
+  });
+});

@@ -75,6 +75,13 @@ export type LeadWrite = {
    * else happens (no lead, routing, outbox row or join).
    */
   quarantine?: Quarantine | null;
+  /**
+   * A quarantined submission released into the list ("Not spam", lib/spam/quarantine-release.ts):
+   * written as a new lead under the number it was answered with (`seq`, its id), its quarantine
+   * row deleted in the same transaction; `gone` is thrown when that row is no longer there (a
+   * release at the same moment, an erasure).
+   */
+  release?: { seq: number; gone: () => Error } | null;
   now: Date;
 };
 

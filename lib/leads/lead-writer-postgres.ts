@@ -68,7 +68,7 @@ const SUBMISSION_PARAMS: readonly SubmissionColumn[] = (Object.keys(LEAD_SUBMISS
   (name) => name !== "id" && name !== "leadId",
 );
 
-function leadStatement(withSourceLookup: boolean): string {
+function leadStatement(withSourceLookup: boolean, released = false): string {
   // $1..: the lead's columns, then its submission's; $base + 1..: the rest.
   const base = LEAD_PARAMS.length + SUBMISSION_PARAMS.length;
   const p = {
@@ -88,6 +88,8 @@ function leadStatement(withSourceLookup: boolean): string {
     onDuty: `$${base + 11}::boolean[]`,
     userIds: `$${base + 12}::text[]`,
     ownerId: `$${base + 13}::text`,
+    // A released submission's own lead number (LeadWrite.release), instead of the counter's.
+    seq: `$${base + 14}::int`,
   };
   const paramOf = (name: LeadColumn) => `$${LEAD_PARAMS.indexOf(name) + 1}::${PG_CAST[LEAD_COLUMNS[name]]}`;
   const submissionParam = (name: SubmissionColumn) =>
@@ -113,7 +115,7 @@ function leadStatement(withSourceLookup: boolean): string {
   return `
     WITH s AS (${source}),
     w AS (SELECT COALESCE((SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1), '${DEFAULT_CURRENCY}') AS "currency"),
-    c AS (${counterSql("1", ` AND EXISTS (SELECT 1 FROM s)`)}),
+    c AS (${released ? `SELECT ${p.seq} AS "value" WHERE EXISTS (SELECT 1 FROM s)` : counterSql("1", ` AND EXISTS (SELECT 1 FROM s)`)}),
     rr AS (
       UPDATE "AssignmentRule" a SET "turn" = ${nextTurnSql("a", p.n, p.onDuty)}
       WHERE a."id" = ${p.ruleId} AND a."teamId" = ${teamId} RETURNING a."turn"),
@@ -142,6 +144,9 @@ function leadStatement(withSourceLookup: boolean): string {
 const STATEMENTS = {
   leadBySource: { name: "intake_lead_by_source", text: leadStatement(true) },
   leadChosenSource: { name: "intake_lead_chosen_source", text: leadStatement(false) },
+  releasedBySource: { name: "intake_released_by_source", text: leadStatement(true, true) },
+  releasedChosenSource: { name: "intake_released_chosen_source", text: leadStatement(false, true) },
+  unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "teamId" = $1 AND "seq" = $2` },
   job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   claim: {
     name: "intake_claim",
@@ -356,7 +361,17 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const values: Record<string, unknown> = { ...write.lead, ...searchKeys(write.lead), createdAt: write.now };
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
-  const statement = keys ? STATEMENTS.leadBySource : STATEMENTS.leadChosenSource;
+  if (write.release) {
+    const { rowCount } = await client.query({ ...STATEMENTS.unquarantine, values: [write.lead.teamId, write.release.seq] });
+    if (rowCount !== 1) throw write.release.gone();
+  }
+  const statement = write.release
+    ? keys
+      ? STATEMENTS.releasedBySource
+      : STATEMENTS.releasedChosenSource
+    : keys
+      ? STATEMENTS.leadBySource
+      : STATEMENTS.leadChosenSource;
   const chosen = "chosen" in write.source ? write.source.chosen : null;
   const sourceParams = keys ?? (chosen ? [chosen.id, chosen.name] : []);
   const teamId = write.lead.teamId;
@@ -381,6 +396,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
       planned?.onDuty ?? [],
       planned?.userIds ?? [],
       planned?.ownerId ?? null,
+      ...(write.release ? [write.release.seq] : []),
     ],
   });
   const row = rows[0];

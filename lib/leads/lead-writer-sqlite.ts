@@ -84,6 +84,7 @@ function prepare(database: Database.Database) {
     joinLead: statement(updateByIdSql("Lead", JOINED_LEAD_COLUMNS, () => "?")),
     assignJoined: statement(`UPDATE "Lead" SET "ownerId" = ?, "assignedAt" = ? WHERE "id" = ?`),
     quarantine: statement(insertSql("QuarantinedLead", QUARANTINED_LEAD_COLUMNS, () => "?")),
+    unquarantine: statement(`DELETE FROM "QuarantinedLead" WHERE "teamId" = ? AND "seq" = ?`),
   };
 }
 
@@ -135,7 +136,7 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     if (joined) return joined;
     const source = resolveSource(s, write);
     const currency = (s.currency.get() as { currency: string } | undefined)?.currency ?? DEFAULT_CURRENCY;
-    const counter = s.counter.get() as { value: number } | undefined;
+    const counter = write.release ? released(s, write) : (s.counter.get() as { value: number } | undefined);
     if (!counter) throw missingCounter();
     const lead = { ...write.lead, sourceId: source.id, currency };
     const assigned = assignSqlite(database, teamId, lead, write.now);
@@ -245,6 +246,13 @@ function quarantineSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): Lead
   if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)));
   writeExtras(s, write, row.id, false);
   return { added: false, quarantined: true, leadId: row.id, ownerId: null, jobs: 0 };
+}
+
+/** A released submission's lead number, once its quarantine row is deleted (LeadWrite.release). */
+function released(s: ReturnType<typeof prepare>, write: LeadWrite): { value: number } {
+  const { seq, gone } = write.release!;
+  if (s.unquarantine.run(write.lead.teamId, seq).changes !== 1) throw gone();
+  return { value: seq };
 }
 
 function resolveSource(s: ReturnType<typeof prepare>, write: LeadWrite): LeadSource {

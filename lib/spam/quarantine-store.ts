@@ -54,6 +54,19 @@ export async function listQuarantine(options: { teamId: string; take: number }):
   return rows.map((row) => ({ ...row, reasons: asReasons(row.reasons) }));
 }
 
+/** A quarantined submission as a release writes it: the lead as stored and the source it asked for. */
+export type QuarantinedLeadRow = { id: string; seq: number; lead: unknown; source: unknown };
+
+/** The team's quarantined submission `id`, for its release; null when it is not there. */
+export function findQuarantined(teamId: string, id: string): Promise<QuarantinedLeadRow | null> {
+  return db().quarantinedLead.findFirst({ where: { teamId, id }, select: { id: true, seq: true, lead: true, source: true } });
+}
+
+/** The request log's rows of a released submission stop calling it quarantined: they name its lead. */
+export async function clearSpamMark(teamId: string, leadId: string): Promise<void> {
+  await db().apiRequest.updateMany({ where: { teamId, leadId }, data: { spam: null } });
+}
+
 /** How many submissions the team's quarantine holds (Leads → Spam's count). */
 export function countQuarantine(teamId: string): Promise<number> {
   return db().quarantinedLead.count({ where: { teamId } });
