@@ -12,8 +12,11 @@ import { parseWebsite } from "./website";
 /** A field that is skipped, not refused, when its value is unreadable (spec 2.1 for phones). */
 export type SkippableField = "phone" | "mobile_no" | "website";
 
-/** A submission stored: the lead it made, or the person's lead it was `added` to (a channel set to "add"), and the fields skipped. */
-/** The lead id answered, the fields skipped, whether it joined the person's lead (`added`) or went to the spam quarantine (`quarantined`, answered as a new lead). */
+/**
+ * A submission stored: the lead it made, or the person's lead it was `added` to (a channel set
+ * to "add"), or its place in the spam quarantine (`quarantined`: answered as a new lead is);
+ * and the fields skipped.
+ */
 export type CreateLeadResult = { leadId: string; skipped: SkippableField[]; added: boolean; quarantined?: boolean };
 
 export const LEAD_CREATED = "Lead created successfully";

@@ -20,7 +20,7 @@ import {
   SPENT_CHALLENGE_COLUMNS,
   type LeadColumn,
 } from "./lead-columns";
-import { leadIdSql } from "./lead-id";
+import { formatLeadId, leadIdSql } from "./lead-id";
 import {
   counterSql,
   missingCounter,
@@ -146,7 +146,7 @@ const STATEMENTS = {
   leadChosenSource: { name: "intake_lead_chosen_source", text: leadStatement(false) },
   releasedBySource: { name: "intake_released_by_source", text: leadStatement(true, true) },
   releasedChosenSource: { name: "intake_released_chosen_source", text: leadStatement(false, true) },
-  unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "teamId" = $1 AND "seq" = $2` },
+  unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "id" = $1 AND "teamId" = $2` },
   job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   claim: {
     name: "intake_claim",
@@ -362,7 +362,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
   if (write.release) {
-    const { rowCount } = await client.query({ ...STATEMENTS.unquarantine, values: [write.lead.teamId, write.release.seq] });
+    const { rowCount } = await client.query({ ...STATEMENTS.unquarantine, values: [formatLeadId(write.release.seq), write.lead.teamId] });
     if (rowCount !== 1) throw write.release.gone();
   }
   const statement = write.release

@@ -44,6 +44,7 @@ import {
   type LeadWrite,
   type LeadWritten,
 } from "./lead-write";
+import { formatLeadId } from "./lead-id";
 
 // The lead writer on SQLite: statements prepared once per connection, one synchronous
 // IMMEDIATE better-sqlite3 transaction on Prisma's own connection, behind the adapter's lock
@@ -84,7 +85,7 @@ function prepare(database: Database.Database) {
     joinLead: statement(updateByIdSql("Lead", JOINED_LEAD_COLUMNS, () => "?")),
     assignJoined: statement(`UPDATE "Lead" SET "ownerId" = ?, "assignedAt" = ? WHERE "id" = ?`),
     quarantine: statement(insertSql("QuarantinedLead", QUARANTINED_LEAD_COLUMNS, () => "?")),
-    unquarantine: statement(`DELETE FROM "QuarantinedLead" WHERE "teamId" = ? AND "seq" = ?`),
+    unquarantine: statement(`DELETE FROM "QuarantinedLead" WHERE "id" = ? AND "teamId" = ?`),
   };
 }
 
@@ -251,7 +252,7 @@ function quarantineSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): Lead
 /** A released submission's lead number, once its quarantine row is deleted (LeadWrite.release). */
 function released(s: ReturnType<typeof prepare>, write: LeadWrite): { value: number } {
   const { seq, gone } = write.release!;
-  if (s.unquarantine.run(write.lead.teamId, seq).changes !== 1) throw gone();
+  if (s.unquarantine.run(formatLeadId(seq), write.lead.teamId).changes !== 1) throw gone();
   return { value: seq };
 }
 
