@@ -26,9 +26,23 @@ export function OutcomeBadge({ delivery }: { delivery: Pick<DeliveryView, "outco
   );
 }
 
-/** A delivery's lead (a link) or, when it made none, its reason. */
-export function LeadOrReason({ slug, delivery }: { slug: string; delivery: Pick<DeliveryView, "leadId" | "error"> }) {
+/** A delivery's lead (a link), its place in the spam quarantine (`quarantined`), or, when it made none, its reason. */
+export function LeadOrReason({
+  slug,
+  delivery,
+  quarantined = false,
+}: {
+  slug: string;
+  delivery: Pick<DeliveryView, "leadId" | "error">;
+  quarantined?: boolean;
+}) {
   if (!delivery.leadId) return delivery.error;
+  if (quarantined)
+    return (
+      <Link href={`/t/${slug}/leads/spam`} className={linkClass}>
+        {delivery.leadId} quarantined as spam
+      </Link>
+    );
   return (
     <Link href={`/t/${slug}/leads/${delivery.leadId}`} className={linkClass}>
       {delivery.leadId}
@@ -45,12 +59,15 @@ export function DeliveryLog({
   slug,
   connectionId,
   rows,
+  quarantined,
   canManage,
   older,
 }: {
   slug: string;
   connectionId: string;
   rows: DeliveryView[];
+  /** The lead ids of these rows that are in the spam quarantine. */
+  quarantined: ReadonlySet<string>;
   canManage: boolean;
   /** An older page (not the newest): its emptiness says so. */
   older: boolean;
@@ -76,7 +93,7 @@ export function DeliveryLog({
             <OutcomeBadge delivery={row} />
           </td>
           <td className={`${CELL} [overflow-wrap:anywhere] text-slate-800`}>
-            <LeadOrReason slug={slug} delivery={row} />
+            <LeadOrReason slug={slug} delivery={row} quarantined={row.leadId !== null && quarantined.has(row.leadId)} />
             {row.keptBytes !== null ? <div className="mt-1 text-xs text-slate-600">Kept: {keptSize(row.keptBytes)}</div> : null}
           </td>
           <td className={`${CELL} text-slate-700`}>{row.attempts}</td>

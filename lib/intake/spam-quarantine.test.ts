@@ -165,6 +165,11 @@ describe("web forms and connections run the checks by default, with the same ans
     assert.equal(((await retry.json()) as Body).lead_id, answer.lead_id);
     assert.equal(await db().lead.count({ where: { teamId: c.team.id } }), 0);
     assert.equal((await db().quarantinedLead.findUniqueOrThrow({ where: { id: answer.lead_id } })).connectionId, c.id);
+    // Its log row names the lead id; the log tells it is in the quarantine (not a lead's page).
+    const [row] = await db().connectionDelivery.findMany({ where: { connectionId: c.id } });
+    const { quarantinedAmong } = await import("../spam/quarantine-store");
+    assert.deepEqual([...(await quarantinedAmong(c.team.id, [row!.leadId, null, "CRM-LEAD-99999"]))], [answer.lead_id]);
+    assert.equal((await quarantinedAmong("another-team", [row!.leadId])).size, 0);
   });
 });
 

@@ -67,6 +67,14 @@ export async function clearSpamMark(teamId: string, leadId: string): Promise<voi
   await db().apiRequest.updateMany({ where: { teamId, leadId }, data: { spam: null } });
 }
 
+/** Of these lead ids, those in the team's quarantine (a log that names them says so). */
+export async function quarantinedAmong(teamId: string, ids: readonly (string | null)[]): Promise<Set<string>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (!wanted.length) return new Set();
+  const rows = await db().quarantinedLead.findMany({ where: { teamId, id: { in: wanted } }, select: { id: true } });
+  return new Set(rows.map((row) => row.id));
+}
+
 /** How many submissions the team's quarantine holds (Leads → Spam's count). */
 export function countQuarantine(teamId: string): Promise<number> {
   return db().quarantinedLead.count({ where: { teamId } });

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDERS, secretOptional, secretSetByTeam } from "@/lib/connections/builders";
 import { keptUsage, latestAnswers, listDeliveries } from "@/lib/connections/connection-delivery-store";
+import { quarantinedAmong } from "@/lib/spam/quarantine-store";
 import { findConnection } from "@/lib/connections/connection-store";
 import { deliveryCursorQuery, parseDeliveryCursor } from "@/lib/connections/delivery-cursor";
 import { KEPT_BYTES_PER_CONNECTION } from "@/lib/connections/kept-deliveries";
@@ -52,6 +53,10 @@ export default async function ConnectionPage(props: {
     latestAnswers(connection.id),
     teamRepeatWindow(team.id),
   ]);
+  const quarantined = await quarantinedAmong(
+    team.id,
+    log.rows.map((row) => row.leadId),
+  );
   const base = `/t/${team.slug}/settings/connections/${connection.id}`;
 
   return (
@@ -129,7 +134,14 @@ export default async function ConnectionPage(props: {
           {`${kept.rows} ${kept.rows === 1 ? "delivery" : "deliveries"} kept, ${keptSize(kept.bytes)} of ${keptSize(KEPT_BYTES_PER_CONNECTION)}`}
         </p>
       ) : null}
-      <DeliveryLog slug={team.slug} connectionId={connection.id} rows={log.rows} canManage={canManage} older={cursor !== null} />
+      <DeliveryLog
+        slug={team.slug}
+        connectionId={connection.id}
+        rows={log.rows}
+        quarantined={quarantined}
+        canManage={canManage}
+        older={cursor !== null}
+      />
       <NewestOlderNav
         label="Delivery log pages"
         newestHref={cursor ? `${base}#delivery-log` : null}

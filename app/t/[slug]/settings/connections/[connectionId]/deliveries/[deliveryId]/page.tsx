@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDERS } from "@/lib/connections/builders";
 import { findDelivery } from "@/lib/connections/connection-delivery-store";
+import { quarantinedAmong } from "@/lib/spam/quarantine-store";
 import { findConnection } from "@/lib/connections/connection-store";
 import { AnswerList } from "@/components/connections/answer-list";
 import { DeliveryControls } from "@/components/connections/delivery-controls";
@@ -37,6 +38,7 @@ export default async function DeliveryPage(props: { params: Promise<{ slug: stri
     findDelivery({ teamId: team.id, connectionId, id: deliveryId }),
   ]);
   if (!connection || !delivery) notFound();
+  const quarantined = (await quarantinedAmong(team.id, [delivery.leadId])).size > 0;
 
   return (
     <section>
@@ -63,7 +65,7 @@ export default async function DeliveryPage(props: { params: Promise<{ slug: stri
           },
           {
             term: delivery.leadId ? "Lead" : "Reason",
-            detail: <LeadOrReason slug={team.slug} delivery={delivery} />,
+            detail: <LeadOrReason slug={team.slug} delivery={delivery} quarantined={quarantined} />,
             className: "mt-1 text-slate-700 [overflow-wrap:anywhere] sm:col-span-3",
           },
           ...(delivery.submissionId
