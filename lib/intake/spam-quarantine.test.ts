@@ -209,3 +209,17 @@ describe('"Not spam" releases a quarantined submission into the list as if it ha
     assert.equal(await db().quarantinedLead.count({ where: { id: spam.body.lead_id } }), 1);
   });
 });
+
+test("a web form's quarantined submission whose source was deleted meanwhile is released under the team's API source", async () => {
+  const { addLeadSource, deleteLeadSource } = await import("../teams/lead-sources");
+  const { releaseQuarantined } = await import("../spam/quarantine-release");
+  const { team, formId } = await newForm({ challenge: false });
+  const source = await addLeadSource(team.id, "Landing page");
+  await db().webForm.update({ where: { id: formId }, data: { sourceId: source.id } });
+  const spam = (await (await post(formId, SPAM)).json()) as Body;
+  assert.equal(await deleteLeadSource({ teamId: team.id, sourceId: source.id }), "deleted");
+  const released = await releaseQuarantined({ teamId: team.id, id: spam.lead_id, actor: { userId: null, ip: null, via: "cli" } });
+  assert.deepEqual(released, { ok: true, leadId: spam.lead_id });
+  const lead = await db().lead.findUniqueOrThrow({ where: { id: spam.lead_id }, include: { source: true } });
+  assert.deepEqual([lead.source.name, lead.formId], ["API", formId]);
+});

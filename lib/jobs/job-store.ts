@@ -281,15 +281,18 @@ export async function findLeadMessages(options: {
       createdAt: true,
       finishedAt: true,
       endpoint: { select: { url: true } },
-      payload: true,
     },
   });
+  // An email's body is small and names its recipient; a webhook's (the whole lead) is not read.
+  const emailIds = rows.filter((row) => row.kind === "email").map((row) => row.id);
+  const emails = emailIds.length ? await db().job.findMany({ where: { id: { in: emailIds } }, select: { id: true, payload: true } }) : [];
+  const recipients = new Map(emails.map((row) => [row.id, recipientOf(row.payload)]));
   const newest = rows.map((row) => ({
     id: row.id,
     kind: row.kind as LeadMessage["kind"],
     eventType: row.eventType,
     endpointHost: row.endpoint ? hostOf(row.endpoint.url) : null,
-    userId: row.kind === "email" ? recipientOf(row.payload) : null,
+    userId: recipients.get(row.id) ?? null,
     state: row.state as JobState,
     attempts: row.attempts,
     createdAt: row.createdAt,

@@ -169,14 +169,23 @@ test("a person's submissions in the spam quarantine are found and erased, by the
   const quarantine = { score: 10, reasons: [{ code: "link_in_name", field: "name", points: 10 }], ip: "203.0.113.5" };
   const spam = (input: Omit<Parameters<typeof createLead>[0]["input"], "extraFields"> & { extraFields?: Record<string, string> }) =>
     createLead({ team: { id: team.id, defaultPhoneCountry: "GB" }, apiKeyId: null, input: { extraFields: {}, ...input }, quarantine });
-  const byEmail = await spam({ name: "Quinn http://x.example", email: "Quinn@Example.com" });
+  const byEmail = await createLead({
+    team: { id: team.id, defaultPhoneCountry: "GB" },
+    apiKeyId: null,
+    input: { extraFields: {}, name: "Quinn http://x.example", email: "Quinn@Example.com" },
+    requestLog: { apiKeyId: null, formId: null, ip: "203.0.113.5", encoding: "json" },
+    quarantine,
+  });
+  assert.equal(await db().apiRequest.count({ where: { leadId: byEmail.leadId } }), 1);
   const byNumber = await spam({ name: "Other http://x.example", extraFields: { callback: "+44 7911 000222" } });
   const nearMiss = await spam({ name: "Near http://x.example", email: "quinn@example.co" });
   assert.ok(byEmail.quarantined && byNumber.quarantined && nearMiss.quarantined);
 
   const person = parsePerson("quinn@example.com", team)!;
   assert.equal((await findPersonRecords(team, person)).records.quarantined, 1);
-  assert.equal((await runErasure({ team, person, confirmedIds: [], actor })).quarantined, 1);
+  const erased = await runErasure({ team, person, confirmedIds: [], actor });
+  assert.deepEqual([erased.quarantined, erased.requestLogRows], [1, 1], "with its request-log row (its IP address)");
+  assert.equal(await db().apiRequest.count({ where: { leadId: byEmail.leadId } }), 0);
   const byPhone = parsePerson("07911 000222", team)!;
   assert.equal((await runErasure({ team, person: byPhone, confirmedIds: [], actor })).quarantined, 1);
   assert.deepEqual(

@@ -126,11 +126,14 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
       team.id,
       files.matches.filter((f) => f.draft).map((f) => f.importId),
     );
+    // A quarantined submission's request-log rows and stored answer name it by its lead id, as a lead's do.
+    const quarantined = await eraseQuarantinedNaming(tx, { teamId: team.id, contacts });
+    const answered = [...found, ...quarantined];
     const rows: ErasedRows = {
       submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),
-      quarantined: await eraseQuarantinedNaming(tx, { teamId: team.id, contacts }),
-      requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: found, texts: [...contacts.emails, ...contacts.phones] }),
-      storedResponses: await eraseLeadResponses(tx, found),
+      quarantined: quarantined.length,
+      requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: answered, texts: [...contacts.emails, ...contacts.phones] }),
+      storedResponses: await eraseLeadResponses(tx, answered),
       ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),
       refusedImportRows: await eraseRefusedRows(tx, { teamId: team.id, contacts }),
       importDrafts: drafts.length,

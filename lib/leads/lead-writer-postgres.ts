@@ -147,6 +147,8 @@ const STATEMENTS = {
   releasedBySource: { name: "intake_released_by_source", text: leadStatement(true, true) },
   releasedChosenSource: { name: "intake_released_chosen_source", text: leadStatement(false, true) },
   unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "id" = $1 AND "teamId" = $2` },
+  // The lead counter's row first, as every writer takes it before a rule's row (a release takes no number, but its rules may take a turn).
+  counterLock: { name: "intake_counter_lock", text: `SELECT 1 FROM "Counter" WHERE "name" = '${LEAD_COUNTER}' FOR UPDATE` },
   job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   claim: {
     name: "intake_claim",
@@ -362,6 +364,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
   if (write.release) {
+    await client.query(STATEMENTS.counterLock);
     const { rowCount } = await client.query({ ...STATEMENTS.unquarantine, values: [formatLeadId(write.release.seq), write.lead.teamId] });
     if (rowCount !== 1) throw write.release.gone();
   }

@@ -4,6 +4,7 @@ import { wakeDeliveries } from "../jobs/wake";
 import type { LeadFields, LeadWrite } from "../leads/lead-write";
 import { writeLead } from "../leads/lead-writer";
 import { now } from "../time/clock";
+import { isTeamSource } from "../web-forms/web-form-store";
 import { clearSpamMark, findQuarantined } from "./quarantine-store";
 
 // "Not spam" (docs/spam.md "The quarantine"): a quarantined submission goes into the lead list
@@ -19,6 +20,15 @@ export type ReleaseOutcome = { ok: true; leadId: string } | { ok: false; error: 
 
 const GONE = "That submission is no longer in the quarantine (released or erased meanwhile).";
 
+/**
+ * The source a released submission gets: the web form's, while the team still has it; else
+ * the one it names, looked up as a request's (the team's "API" source when gone, spec 2.1).
+ */
+async function sourceNow(teamId: string, source: LeadWrite["source"]): Promise<LeadWrite["source"]> {
+  if (!("chosen" in source)) return source;
+  return (await isTeamSource({ teamId, sourceId: source.chosen.id })) ? source : { requested: source.chosen.name };
+}
+
 /** Releases the team's quarantined submission `id` into the lead list, audited. */
 export async function releaseQuarantined(options: { teamId: string; id: string; actor: AuditActor }): Promise<ReleaseOutcome> {
   const row = await findQuarantined(options.teamId, options.id);
@@ -26,7 +36,7 @@ export async function releaseQuarantined(options: { teamId: string; id: string; 
   const lead = row.lead as LeadFields;
   const write: LeadWrite = {
     lead: { ...lead, teamId: options.teamId },
-    source: row.source as LeadWrite["source"],
+    source: await sourceNow(options.teamId, row.source as LeadWrite["source"]),
     events: { origin: { apiKeyId: lead.apiKeyId, formId: lead.formId, connectionId: lead.connectionId }, emails: Boolean(env().SMTP_URL) },
     release: { seq: row.seq, gone: () => new AlreadyReleased() },
     now: now(),

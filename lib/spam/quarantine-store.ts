@@ -75,9 +75,9 @@ export async function quarantinedAmong(teamId: string, ids: readonly (string | n
   return new Set(rows.map((row) => row.id));
 }
 
-/** How many submissions the team's quarantine holds (Leads → Spam's count). */
-export function countQuarantine(teamId: string): Promise<number> {
-  return db().quarantinedLead.count({ where: { teamId } });
+/** How many submissions the team's quarantine holds (Leads → Spam's count), counted up to `cap` (cheap at any size). */
+export function countQuarantine(teamId: string, cap: number): Promise<number> {
+  return db().quarantinedLead.count({ where: { teamId }, take: cap });
 }
 
 /** The team's quarantined submissions that name the person (their email or a number, in any field). */
@@ -85,9 +85,10 @@ export async function findQuarantinedNaming(client: Tx, options: { teamId: strin
   return (await findJsonRowsNaming(client, { table: "QuarantinedLead", json: "lead", ...options })).map((row) => row.id);
 }
 
-/** Erases them (findQuarantinedNaming) inside the erasure's transaction; the count erased. */
-export async function eraseQuarantinedNaming(tx: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<number> {
+/** Erases them (findQuarantinedNaming) inside the erasure's transaction; the ids erased (their log rows and stored answers go too). */
+export async function eraseQuarantinedNaming(tx: Tx, options: { teamId: string; contacts: PersonContacts }): Promise<string[]> {
   const ids = await findQuarantinedNaming(tx, options);
-  if (!ids.length) return 0;
-  return (await tx.quarantinedLead.deleteMany({ where: { teamId: options.teamId, id: { in: ids } } })).count;
+  if (!ids.length) return [];
+  await tx.quarantinedLead.deleteMany({ where: { teamId: options.teamId, id: { in: ids } } });
+  return ids;
 }

@@ -48,7 +48,7 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
     listWebFormLabels(team.id),
     listConnectionLabels(team.id),
     listMembers(team.id),
-    countQuarantine(team.id),
+    countQuarantine(team.id, COUNT_CAP),
   ]);
   const base = `/t/${team.slug}/leads`;
   const withFilter = (extra: Record<string, string>) => `${base}?${new URLSearchParams({ ...filterParams(filter), ...extra })}`;
@@ -88,7 +88,8 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
       </div>
       <div className="mb-4 flex flex-wrap gap-2">
         <Link href={`${base}/spam`} className={buttonClass("secondary", "sm")}>
-          Spam ({spam.toLocaleString("en-US")})
+          Spam ({spam.toLocaleString("en-US")}
+          {spam >= COUNT_CAP ? "+" : ""})
         </Link>
         {canManage ? (
           <>

@@ -6,13 +6,15 @@ import { QuarantineTable } from "@/components/spam/quarantine-table";
 
 export const metadata: Metadata = { title: "Spam · Leads · Lead Intake" };
 
+/** The count stops here ("10,000+"): cheap at any size. */
+const COUNT_CAP = 10_000;
 /** The newest submissions the page shows. */
 const SHOWN = 100;
 
 export default async function SpamPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads/spam`);
-  const [items, count] = await Promise.all([listQuarantine({ teamId: team.id, take: SHOWN }), countQuarantine(team.id)]);
+  const [items, count] = await Promise.all([listQuarantine({ teamId: team.id, take: SHOWN }), countQuarantine(team.id, COUNT_CAP)]);
   return (
     <div>
       <Breadcrumb href={`/t/${team.slug}/leads`}>← Leads</Breadcrumb>
@@ -22,7 +24,7 @@ export default async function SpamPage({ params }: { params: Promise<{ slug: str
         lead list, assigned, emailed or sent to webhooks. &ldquo;Not spam&rdquo; (owners and admins) moves one into the list as if it had
         just arrived: the assignment rules, its new-lead emails and webhooks then.{" "}
         {count > items.length
-          ? `${count.toLocaleString("en-US")} in all; the newest ${items.length} are shown.`
+          ? `${count.toLocaleString("en-US")}${count >= COUNT_CAP ? "+" : ""} in all; the newest ${items.length} are shown.`
           : `${count === 1 ? "1 submission" : `${count.toLocaleString("en-US")} submissions`}, newest first.`}
       </p>
       <QuarantineTable slug={team.slug} items={items} canRelease={canManage} />
