@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { pgTime, sqliteTime } from "../db/column-values";
-import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
-import { driverTrue, INTAKE_TEAM_SQL, intakeTeamOf, type IntakeTeam, type IntakeTeamRow } from "../teams/intake-team";
+import { driver, preparedPerConnection, readDriverBoolean, readDriverTime } from "../db/driver";
+import { INTAKE_TEAM_SQL, intakeTeamOf, type IntakeTeam, type IntakeTeamRow } from "../teams/intake-team";
 import { API_KEY_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../leads/repeats";
 
 // The API key's statements of the intake's hot path (spec 5), on the database driver itself
@@ -70,7 +70,7 @@ export async function findKeyForAuth(keyId: string): Promise<KeyForAuth | null> 
     lastUsedAt: readDriverTime(row.lastUsedAt),
     expiresAt: readDriverTime(row.expiresAt),
     repeats: parseRepeats(row.repeats) ?? API_KEY_REPEATS_DEFAULT,
-    spamChecks: driverTrue(row.spamChecks),
+    spamChecks: readDriverBoolean(row.spamChecks),
     team: row.teamId === null ? null : intakeTeamOf(row),
   };
 }

@@ -1,10 +1,10 @@
 import type Database from "better-sqlite3";
-import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
+import { driver, preparedPerConnection, readDriverBoolean, readDriverTime } from "../db/driver";
 import type { BuilderId } from "./builders";
 import type { ConnectionForIntake } from "./connection-store";
 import type { AnswerOverrides } from "./map-answers";
 import { parseRepeats } from "../leads/repeats";
-import { driverTrue, INTAKE_TEAM_SQL, intakeTeamOf, type IntakeTeamRow } from "../teams/intake-team";
+import { INTAKE_TEAM_SQL, intakeTeamOf, type IntakeTeamRow } from "../teams/intake-team";
 
 // The connection's statements of the intake's hot path (POST /api/connections/<token>), on
 // the database driver itself like the API key's (lib/api-keys/key-lookup-store.ts) and the
@@ -82,12 +82,12 @@ export async function findConnectionForIntake(digest: string, now: Date): Promis
   return {
     id: row.id,
     builder: row.builder as BuilderId,
-    enabled: driverTrue(row.enabled),
+    enabled: readDriverBoolean(row.enabled),
     signingSecretCiphertext: row.signingSecretCiphertext,
     mapping: readMapping(row.mapping),
     // A connection made before issue 41 kept "new" (the migration); the column is never anything else.
     repeats: parseRepeats(row.repeats) ?? "new",
-    spamChecks: driverTrue(row.spamChecks),
+    spamChecks: readDriverBoolean(row.spamChecks),
     team: intakeTeamOf(row),
   };
 }

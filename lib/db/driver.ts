@@ -29,6 +29,9 @@ export function preparedPerConnection<Statements>(
   };
 }
 
+/** A boolean as a driver statement reads it: SQLite's 0/1 (a number or a bigint), PostgreSQL's boolean. */
+export const readDriverBoolean = (value: unknown): boolean => value === true || value === 1 || value === 1n;
+
 /** A time as a driver statement reads it: SQLite's ISO text, or epoch milliseconds (PostgreSQL's `EXTRACT(EPOCH …) * 1000`). */
 export function readDriverTime(value: unknown): Date | null {
   if (value === null || value === undefined) return null;

@@ -1,6 +1,6 @@
 import type Database from "better-sqlite3";
 import type pg from "pg";
-import { driver, preparedPerConnection, readDriverTime } from "../db/driver";
+import { driver, preparedPerConnection, readDriverBoolean, readDriverTime } from "../db/driver";
 import { log } from "../log/logger";
 import { parseWorkingHours } from "./availability";
 import { RULE_MODES, type Routing, type RoutingMember, type RoutingRule, type RuleMode } from "./route-lead";
@@ -60,7 +60,6 @@ type MemberRow = {
 };
 
 /** A boolean column: 0/1 on SQLite, true/false on PostgreSQL. */
-const readBoolean = (value: unknown) => value === true || value === 1 || value === 1n;
 
 /** JSON text (SQLite) or an already parsed jsonb value (PostgreSQL). */
 function readJson(value: unknown): unknown {
@@ -95,7 +94,7 @@ function readRule(row: RuleRow): RoutingRule | null {
     mode,
     userIds: userIds as string[],
     fallbackUserId: row.fallbackUserId,
-    fallbackLater: readBoolean(row.fallbackLater),
+    fallbackLater: readDriverBoolean(row.fallbackLater),
   };
 }
 
@@ -106,10 +105,10 @@ export function routingFromRows(team: TeamRow, rules: readonly RuleRow[], member
     availability.set(member.id, {
       email: member.email,
       name: member.name,
-      away: readBoolean(member.away),
+      away: readDriverBoolean(member.away),
       awayUntil: readDriverTime(member.awayUntil),
       workingHours: parseWorkingHours(readJson(member.workingHours)),
-      notifyAssignments: readBoolean(member.notifyAssignments),
+      notifyAssignments: readDriverBoolean(member.notifyAssignments),
     });
   }
   return {

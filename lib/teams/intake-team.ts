@@ -35,6 +35,3 @@ export function intakeTeamOf(row: IntakeTeamRow): IntakeTeam {
     spamThreshold: Number(row.spamThreshold),
   };
 }
-
-/** Whether a driver's boolean column is true (SQLite: 0/1, PostgreSQL: a boolean). */
-export const driverTrue = (value: unknown): boolean => value === true || value === 1 || value === 1n;
