@@ -191,7 +191,17 @@ describe("findKeyForAuth and touchApiKey", () => {
       expiresAt: null,
       repeats: "new",
       spamChecks: false,
-      team: { id: team.id, slug: "auth-lookup", defaultPhoneCountry: "DE", repeatWindowDays: 365, spamThreshold: 10 },
+      team: {
+        id: team.id,
+        slug: "auth-lookup",
+        defaultPhoneCountry: "DE",
+        repeatWindowDays: 365,
+        spamThreshold: 10,
+        spamBusinessOnly: false,
+        spamBurstLimit: 5,
+        spamBurstMinutes: 10,
+        spamListsVersion: 0,
+      },
     });
     await deleteTeam(team.id);
     assert.equal((await findKeyForAuth(keyId))?.team, null);

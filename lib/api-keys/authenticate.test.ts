@@ -96,7 +96,17 @@ describe("authenticate: success", () => {
       keyId: fresh.keyId,
       repeats: "new",
       spamChecks: false,
-      team: { id: team.id, slug: "auth", defaultPhoneCountry: "GB", repeatWindowDays: 365, spamThreshold: 10 },
+      team: {
+        id: team.id,
+        slug: "auth",
+        defaultPhoneCountry: "GB",
+        repeatWindowDays: 365,
+        spamThreshold: 10,
+        spamBusinessOnly: false,
+        spamBurstLimit: 5,
+        spamBurstMinutes: 10,
+        spamListsVersion: 0,
+      },
     });
     const used = await lastUsedAt(fresh.keyId);
     assert.ok(used && used.getTime() >= started - 1_000 && used.getTime() <= Date.now() + 1_000, String(used));

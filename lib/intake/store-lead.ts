@@ -64,7 +64,13 @@ export async function storeLead(
   input: LeadInput,
   extras: StoreExtras = {},
 ): Promise<CreateLeadResult> {
-  const quarantine = quarantineOf({ checks: channel.spamChecks, threshold: channel.team.spamThreshold, input, ip: draft.context.ip });
+  const quarantine = await quarantineOf({
+    checks: channel.spamChecks,
+    team: channel.team,
+    input,
+    ip: draft.context.ip,
+    senderIsVisitor: channel.formId !== null,
+  });
   const result = await createLead({
     team: channel.team,
     apiKeyId: channel.apiKeyId,

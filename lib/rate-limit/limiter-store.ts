@@ -83,6 +83,17 @@ export async function consume(limiter: Limiter, key: string, points = 1): Promis
   }
 }
 
+/** Counts one more in the current window and returns the window's count, this one included. */
+export async function countOne(limiter: Limiter, key: string): Promise<number> {
+  await firstConnection;
+  try {
+    return (await limiter.consume(key, 1)).consumedPoints;
+  } catch (rejection) {
+    if (rejection instanceof RateLimiterRes) return rejection.consumedPoints;
+    throw rejection;
+  }
+}
+
 /** Points used so far in the current window (0 when none). */
 export async function used(limiter: Limiter, key: string): Promise<{ points: number; msBeforeNext: number }> {
   await firstConnection;

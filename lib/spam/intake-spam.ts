@@ -1,16 +1,33 @@
 import type { Quarantine } from "../leads/lead-write";
 import type { LeadInput } from "../leads/parse-lead-input";
-import { DEFAULT_SPAM_SETTINGS, spamVerdict } from "./spam-verdict";
+import type { IntakeTeam } from "../teams/intake-team";
+import { countBurst } from "./burst-counts";
+import { spamVerdict } from "./spam-verdict";
+import { teamSpamLists } from "./team-spam-lists";
 
 // The spam checks at intake (docs/spam.md): on a channel that runs them, the parsed
-// submission and the sender's address go through spamVerdict with the team's threshold; a
-// submission at or over it goes to the quarantine (lib/leads/lead-write.ts), answered as a
-// kept lead is. Pure and synchronous, in the request's path: no round trip.
+// submission and the sender's address go through spamVerdict with the team's settings, its
+// lists (a per-process copy, read again when their version changes) and the burst counts (the
+// rate limiter's counters); a submission at or over the threshold goes to the quarantine
+// (lib/leads/lead-write.ts), answered as a kept lead is. No database read in the usual case.
+
+export type SpamCheckOptions = {
+  checks: boolean;
+  team: IntakeTeam;
+  input: LeadInput;
+  ip: string | null;
+  /** A web form's sender is the visitor's browser: its address counts towards a burst. */
+  senderIsVisitor: boolean;
+};
 
 /** The quarantine of a submission, or null when it is kept (or the channel runs no checks). */
-export function quarantineOf(options: { checks: boolean; threshold: number; input: LeadInput; ip: string | null }): Quarantine | null {
+export async function quarantineOf(options: SpamCheckOptions): Promise<Quarantine | null> {
   if (!options.checks) return null;
-  const { input } = options;
+  const { input, team } = options;
+  const [lists, burst] = await Promise.all([
+    teamSpamLists(team),
+    countBurst(team, { email: input.email ?? null, senderIp: options.senderIsVisitor ? options.ip : null }),
+  ]);
   const verdict = spamVerdict(
     {
       name: input.name,
@@ -21,7 +38,8 @@ export function quarantineOf(options: { checks: boolean; threshold: number; inpu
       extraFields: input.extraFields,
       senderIp: options.ip ?? undefined,
     },
-    { ...DEFAULT_SPAM_SETTINGS, threshold: options.threshold },
+    { threshold: team.spamThreshold, businessEmailOnly: team.spamBusinessOnly, lists },
+    burst,
   );
   if (!verdict.quarantined) return null;
   return {

@@ -1,3 +1,5 @@
+import { readDriverBoolean } from "../db/driver";
+
 /** The team a submission is for, as every channel's lookup reads it with the channel (lib/intake/store-lead.ts). */
 export type IntakeTeam = {
   id: string;
@@ -8,13 +10,31 @@ export type IntakeTeam = {
   repeatWindowDays: number;
   /** The spam score that sends a submission to the quarantine (docs/spam.md). */
   spamThreshold: number;
+  /** Free-mail addresses score too. */
+  spamBusinessOnly: boolean;
+  /** A burst: more than this many leads in spamBurstMinutes from one address or sender; 0: off. */
+  spamBurstLimit: number;
+  spamBurstMinutes: number;
+  /** The version of the team's spam lists (lib/spam/team-spam-lists.ts). */
+  spamListsVersion: number;
 };
 
 /** The intake team's columns, from the Team row aliased `t`, for the channels' raw lookups (read back by intakeTeamOf). */
-export const INTAKE_TEAM_SQL = `t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays", t."spamThreshold"`;
+export const INTAKE_TEAM_SQL = `t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays", t."spamThreshold",
+  t."spamBusinessOnly", t."spamBurstLimit", t."spamBurstMinutes", t."spamListsVersion"`;
 
 /** The intake team's columns for the channels' Prisma lookups. */
-export const INTAKE_TEAM_SELECT = { id: true, slug: true, defaultPhoneCountry: true, repeatWindowDays: true, spamThreshold: true } as const;
+export const INTAKE_TEAM_SELECT = {
+  id: true,
+  slug: true,
+  defaultPhoneCountry: true,
+  repeatWindowDays: true,
+  spamThreshold: true,
+  spamBusinessOnly: true,
+  spamBurstLimit: true,
+  spamBurstMinutes: true,
+  spamListsVersion: true,
+} as const;
 
 /** The columns INTAKE_TEAM_SQL reads, as a driver returns them. */
 export type IntakeTeamRow = {
@@ -23,6 +43,10 @@ export type IntakeTeamRow = {
   defaultPhoneCountry: string | null;
   repeatWindowDays: number | bigint;
   spamThreshold: number | bigint;
+  spamBusinessOnly: unknown;
+  spamBurstLimit: number | bigint;
+  spamBurstMinutes: number | bigint;
+  spamListsVersion: number | bigint;
 };
 
 /** The team of a row read with INTAKE_TEAM_SQL. */
@@ -33,5 +57,9 @@ export function intakeTeamOf(row: IntakeTeamRow): IntakeTeam {
     defaultPhoneCountry: row.defaultPhoneCountry,
     repeatWindowDays: Number(row.repeatWindowDays),
     spamThreshold: Number(row.spamThreshold),
+    spamBusinessOnly: readDriverBoolean(row.spamBusinessOnly),
+    spamBurstLimit: Number(row.spamBurstLimit),
+    spamBurstMinutes: Number(row.spamBurstMinutes),
+    spamListsVersion: Number(row.spamListsVersion),
   };
 }

@@ -1,0 +1,50 @@
+import { createHash } from "node:crypto";
+import { countOne, createLimiter, limiterSet, type Limiter } from "../rate-limit/limiter-store";
+import type { SpamContext } from "./spam-verdict";
+
+// The burst check's counts (docs/spam.md "Burst"): submissions per team from one e-mail
+// address, and from one sender address, in the team's window of M minutes. They live in the
+// rate limiter's counters (process memory, or Redis shared by every instance when REDIS_URL
+// is set), never in a database read. Windows are fixed, as the rate limits' are: a burst that
+// straddles two windows is counted in both halves.
+//
+// The sender is counted on web forms only: a key's server and a form builder post every
+// visitor's lead from their own address, so that address says nothing about the person.
+
+const MAX_WINDOWS = 32;
+const limiters = limiterSet("spamBurstLimiters", () => new Map<number, Limiter>());
+
+function limiterFor(minutes: number): Limiter {
+  const windows = limiters();
+  let limiter = windows.get(minutes);
+  if (!limiter) {
+    if (windows.size >= MAX_WINDOWS) windows.delete(windows.keys().next().value!);
+    // The points only bound the counter: the burst limit is the team's, compared in spamVerdict.
+    limiter = createLimiter(`spam-burst-${minutes}m`, Number.MAX_SAFE_INTEGER, minutes * 60);
+    windows.set(minutes, limiter);
+  }
+  return limiter;
+}
+
+export type BurstSettings = { spamBurstLimit: number; spamBurstMinutes: number };
+
+/** Counts this submission and returns what spamVerdict needs; undefined when the team turned the check off. */
+export async function countBurst(
+  team: BurstSettings & { id: string },
+  submission: { email: string | null; senderIp: string | null },
+): Promise<SpamContext | undefined> {
+  if (team.spamBurstLimit <= 0 || team.spamBurstMinutes <= 0) return undefined;
+  const limiter = limiterFor(team.spamBurstMinutes);
+  // The address is hashed: a shared Redis holds no person's address.
+  const email = submission.email?.trim() ? createHash("sha256").update(submission.email.trim().toLowerCase()).digest("base64url") : null;
+  const [fromAddress, fromSender] = await Promise.all([
+    email ? countOne(limiter, `${team.id}:email:${email}`) : 0,
+    submission.senderIp ? countOne(limiter, `${team.id}:ip:${submission.senderIp}`) : 0,
+  ]);
+  // spamVerdict counts this one itself.
+  return {
+    recentFromAddress: Math.max(0, fromAddress - 1),
+    recentFromSender: Math.max(0, fromSender - 1),
+    burstLimit: team.spamBurstLimit,
+  };
+}
