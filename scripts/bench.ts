@@ -216,6 +216,31 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       );
     }
 
+    if (wants(options, "spam")) {
+      // Issue 42: a key with the spam checks on (every body a new person whose lead is kept,
+      // so the checks run in full and the lead is written as usual) beside the default key,
+      // three times in turn.
+      const checked = await createApiKey({ teamId: team.id, description: "npm run bench (spam checks)" });
+      await db().apiKey.update({ where: { id: checked.keyId }, data: { spamChecks: true } });
+      const plain: LoadRequest = bodies[0]!.request;
+      const withChecks: LoadRequest = {
+        ...plain,
+        headers: { "X-API-Key": checked.keyId, "X-API-Secret": checked.secret, "content-type": "application/json" },
+      };
+      await warmUp(server.baseUrl, withChecks, options.connections, 3 * options.warmup);
+      const sides: Record<"off" | "on", LoadResult[]> = { off: [], on: [] };
+      for (let turn = 0; turn < WEBHOOK_PAIRS; turn++) {
+        sides.off.push(await measure(server, plain, run(options.connections)));
+        sides.on.push(await measure(server, withChecks, run(options.connections)));
+      }
+      const median = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const c = options.connections;
+      record(row(`create-json-spam-off-${c}`, `create_lead, JSON, spam checks off (${median})`, c, medianRow(sides.off), null));
+      record(row(`create-json-spam-on-${c}`, `create_lead, JSON, spam checks on, lead kept (${median})`, c, medianRow(sides.on), null));
+      const quarantined = await db().quarantinedLead.count({ where: { teamId: team.id } });
+      if (quarantined) throw new Error(`${quarantined} bench leads were quarantined: the spam row must measure kept leads`);
+    }
+
     if (wants(options, "lead_page")) {
       // Issue 41: the page of a lead with 200 submissions and a long timeline, signed in as
       // the team's owner, one connection (sequential requests on one keep-alive socket), then

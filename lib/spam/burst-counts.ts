@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { countOne, createLimiter, limiterSet, type Limiter } from "../rate-limit/limiter-store";
+import { isInternalAddress } from "./ip-ranges";
 import type { SpamContext } from "./spam-verdict";
 
 // The burst check's counts (docs/spam.md "Burst"): submissions per team from one e-mail
@@ -9,7 +10,9 @@ import type { SpamContext } from "./spam-verdict";
 // straddles two windows is counted in both halves.
 //
 // The sender is counted on web forms only: a key's server and a form builder post every
-// visitor's lead from their own address, so that address says nothing about the person.
+// visitor's lead from their own address, so that address says nothing about the person. A
+// loopback or private sender address is not counted either: it is a proxy's (one whose hops
+// TRUST_PROXY_HOPS does not count), shared by every visitor behind it.
 
 const MAX_WINDOWS = 32;
 const limiters = limiterSet("spamBurstLimiters", () => new Map<number, Limiter>());
@@ -39,7 +42,7 @@ export async function countBurst(
   const email = submission.email?.trim() ? createHash("sha256").update(submission.email.trim().toLowerCase()).digest("base64url") : null;
   const [fromAddress, fromSender] = await Promise.all([
     email ? countOne(limiter, `${team.id}:email:${email}`) : 0,
-    submission.senderIp ? countOne(limiter, `${team.id}:ip:${submission.senderIp}`) : 0,
+    submission.senderIp && !isInternalAddress(submission.senderIp) ? countOne(limiter, `${team.id}:ip:${submission.senderIp}`) : 0,
   ]);
   // spamVerdict counts this one itself.
   return {

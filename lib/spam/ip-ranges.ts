@@ -23,13 +23,26 @@ export function parseIpRange(entry: string): IpRange | null {
   }
 }
 
-/** The sender's address, IPv4-mapped IPv6 read as IPv4; null when it is no address. */
+/**
+ * The sender's address, IPv4-mapped IPv6 read as IPv4; null when it is no address. The
+ * request context knows an IPv6 client by its /64 ("2001:db8:1:2::/64",
+ * lib/http/request-context.ts): that is read as the block's first address.
+ */
 export function parseSender(ip: string): Address | null {
   try {
-    return ipaddr.process(ip.trim());
+    const text = ip.trim();
+    return text.includes("/") ? ipaddr.parseCIDR(text)[0] : ipaddr.process(text);
   } catch {
     return null;
   }
+}
+
+const INTERNAL = new Set(["unspecified", "loopback", "private", "linkLocal", "uniqueLocal", "carrierGradeNat"]);
+
+/** A loopback, private or link-local address: a proxy's or the machine's own, never a visitor's. */
+export function isInternalAddress(ip: string): boolean {
+  const sender = parseSender(ip);
+  return sender === null || INTERNAL.has(sender.range());
 }
 
 export function inRanges(sender: Address, ranges: readonly IpRange[]): boolean {

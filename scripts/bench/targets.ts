@@ -1,7 +1,7 @@
 import type { BenchOptions } from "./options";
 import type { Row, Target } from "./report";
 
-// The targets of issues 6, 20, 28, 29, 30 and 41, judged from one run's rows.
+// The targets of issues 6, 20, 28, 29, 30, 41 and 42, judged from one run's rows.
 
 const ms = (n: number | null) => (n === null ? "—" : `${n} ms`);
 
@@ -82,6 +82,22 @@ export function evaluateTargets(rows: Row[], options: BenchOptions): Target[] {
         met: ratio >= 0.9 && side.errors === 0 && side.non2xx === 0,
       });
     }
+  }
+
+  // Issue 42: create_lead with the spam checks on within 0.95 × of the checks off, paired rows.
+  for (const [prefix, label] of [
+    ["", "SQLite: "],
+    ["pg-", "PostgreSQL: "],
+  ] as const) {
+    const off = find(`${prefix}create-json-spam-off-${c}`);
+    const on = find(`${prefix}create-json-spam-on-${c}`);
+    if (!off?.reqPerSec || on?.reqPerSec == null) continue;
+    const ratio = on.reqPerSec / off.reqPerSec;
+    targets.push({
+      target: `${label}create_lead with the spam checks on at ${c} connections ≥ 0.95 × checks off, 0 errors`,
+      value: `${ratio.toFixed(2)} × (${Math.round(on.reqPerSec)} vs ${Math.round(off.reqPerSec)} req/s), ${on.errors! + on.non2xx!} errors`,
+      met: ratio >= 0.95 && on.errors === 0 && on.non2xx === 0,
+    });
   }
 
   // Issue 30: a signed form-builder delivery costs intake no more than 10 % over create_lead.
