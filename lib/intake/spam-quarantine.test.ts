@@ -137,6 +137,36 @@ describe("a flagged submission goes to the quarantine, answered as a kept lead",
   });
 });
 
+describe("a quarantined submission is counted as spam, never as a lead, and never reminded of", () => {
+  test("the metric counts it once per reason code, not in leads created; the still-New reminder looks at the kept lead only", async () => {
+    const { metrics } = await import("../operations/metrics");
+    const { sendNewLeadReminders } = await import("../maintenance/new-lead-reminders");
+    const { team, key } = await setUp(true);
+    await db().team.update({ where: { id: team.id }, data: { newLeadReminderMinutes: 10 } });
+    const count = async () => {
+      const quarantined = (await metrics().leadsQuarantined.get()).values;
+      const created = (await metrics().leadsCreated.get()).values;
+      const byReason = (code: string) => quarantined.find((value) => value.labels.reason === code)?.value ?? 0;
+      return {
+        link: byReason("link_in_name"),
+        disposable: byReason("disposable_email"),
+        created: created.find((value) => value.labels.team === team.slug)?.value ?? 0,
+      };
+    };
+    const before = await count();
+    await send(key, SPAM);
+    await send(key, { ...SPAM, name: "Buy http://cheap.example now", email: "y@mailinator.com" });
+    await send(key, REAL);
+    const after = await count();
+    assert.deepEqual(
+      { link: after.link - before.link, disposable: after.disposable - before.disposable, created: after.created - before.created },
+      { link: 2, disposable: 2, created: 1 },
+    );
+    const run = await sendNewLeadReminders(new Date(Date.now() + 24 * 60 * 60 * 1000));
+    assert.equal(run.leads, 1, "only the kept lead is looked at");
+  });
+});
+
 describe("web forms and connections run the checks by default, with the same answer as a kept lead", () => {
   test("a web form: a spam post and a real one get the same status and envelope; only the real one is a lead", async () => {
     const { team, formId } = await newForm({ challenge: false });
