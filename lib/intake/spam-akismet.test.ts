@@ -12,7 +12,8 @@ const fake = await startAkismetFake({ apiKey: "intake-akismet-key", marker: "AKI
 process.env.AKISMET_API_KEY = fake.apiKey;
 process.env.AKISMET_ENDPOINT = fake.endpoint;
 process.env.AKISMET_BLOG = "https://leads.example.com";
-process.env.AKISMET_TIMEOUT_MS = "300";
+// Long enough for a loaded test machine to answer; the hang tests wait it out.
+process.env.AKISMET_TIMEOUT_MS = "2000";
 process.env.FORM_CHALLENGE_COST = "1";
 
 const { useTestDatabase } = await import("../../test/support/test-database");

@@ -14,7 +14,7 @@ const stderr: string[] = [];
 
 before(async () => {
   fake = await startAkismetFake({ apiKey: "key-123", marker: "BUY-NOW" });
-  config = { apiKey: "key-123", blog: "https://leads.example.com", endpoint: fake.endpoint, timeoutMs: 300 };
+  config = { apiKey: "key-123", blog: "https://leads.example.com", endpoint: fake.endpoint, timeoutMs: 3_000 };
   mock.method(process.stderr, "write", (line: string | Uint8Array) => {
     stderr.push(String(line));
     return true;
@@ -77,7 +77,7 @@ describe("akismetCheck", () => {
   const failures: { name: string; mode?: AkismetFake["mode"]; config?: Partial<AkismetConfig>; result: string }[] = [
     { name: 'a wrong key ("invalid")', config: { apiKey: "wrong-key-999" }, result: "error" },
     { name: "a 500", mode: "error", result: "error" },
-    { name: "no answer within the budget", mode: "hang", result: "timeout" },
+    { name: "no answer within the budget", mode: "hang", config: { timeoutMs: 300 }, result: "timeout" },
     { name: "a closed port", config: { endpoint: "http://127.0.0.1:9" }, result: "error" },
   ];
   for (const failure of failures) {
