@@ -87,6 +87,15 @@ const schema = z.object({
   // New-lead emails: smtp:// or smtps:// (user and password in the URL), and the sender.
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
   MAIL_FROM: z.string().min(3).default("Lead Intake <lead-intake@localhost>"),
+  // Akismet's comment-check after the local spam checks (docs/spam.md "Akismet (optional)").
+  // Unset, no submission leaves this server.
+  AKISMET_API_KEY: optional(z.string().min(1)),
+  // The site Akismet files the checks under (its "blog"); unset, NEXTAUTH_URL.
+  AKISMET_BLOG: optional(z.url()),
+  // Akismet's base URL: a test's fake or an egress proxy may stand in for it.
+  AKISMET_ENDPOINT: z.url().default("https://rest.akismet.com"),
+  // The longest a submission waits for Akismet's answer; past it the local verdict stands.
+  AKISMET_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(1_000),
   // `npm run bench` only: the slug of the team its "limit" row writes to, through a route that
   // skips every rule (lib/intake/intake-limit.ts). Unset, that route answers 404.
   BENCH_INTAKE_LIMIT_TEAM: optional(z.string().min(1)),

@@ -20,6 +20,7 @@ export const REASON_WORDS: Record<string, string> = {
   blocked_email: "A blocked address or domain",
   blocked_ip: "A blocked IP range",
   burst: "Many submissions from one sender",
+  akismet: "Akismet called it spam",
 };
 
 const CELL = "px-4 py-3 align-top";

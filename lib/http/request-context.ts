@@ -7,6 +7,9 @@ export type RequestContext = {
   requestId: string;
   /** The client's address (IPv6 reduced to its /64), for per-IP limits and the audit trail. */
   ip: string;
+  /** The User-Agent and Referer headers, clipped: a web form's are the visitor's browser's (Akismet reads them). */
+  userAgent?: string | null;
+  referrer?: string | null;
 };
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
@@ -74,6 +77,14 @@ export function fromLoopbackSocket(headers: Pick<Headers, "get">): boolean {
   return peer === "127.0.0.1" || peer === "::ffff:127.0.0.1" || peer === "::1";
 }
 
+const clipped = (value: string | null) => (value ? value.slice(0, 512) : null);
+
 export function requestContext(request: Request): RequestContext {
-  return { requestId: requestIdFrom(request.headers), ip: clientIp(request.headers) };
+  const { headers } = request;
+  return {
+    requestId: requestIdFrom(headers),
+    ip: clientIp(headers),
+    userAgent: clipped(headers.get("user-agent")),
+    referrer: clipped(headers.get("referer")),
+  };
 }

@@ -70,6 +70,8 @@ export async function storeLead(
     input,
     ip: draft.context.ip,
     senderIsVisitor: channel.formId !== null,
+    userAgent: draft.context.userAgent,
+    referrer: draft.context.referrer,
   });
   const result = await createLead({
     team: channel.team,

@@ -11,6 +11,7 @@ type Metrics = {
   registry: Registry;
   leadsCreated: Counter<"team">;
   leadsQuarantined: Counter<"reason">;
+  akismetChecks: Counter<"result">;
   refused: Counter<"route" | "reason">;
   duration: Histogram<"route" | "status_class">;
   databaseErrors: Counter<"kind">;
@@ -40,6 +41,12 @@ function create(): Metrics {
       name: "lead_intake_leads_quarantined_total",
       help: "Submissions set aside in the spam quarantine (docs/spam.md), counted once under each of their reasons' codes.",
       labelNames: ["reason"],
+      registers: [registry],
+    }),
+    akismetChecks: new Counter({
+      name: "lead_intake_akismet_checks_total",
+      help: "Akismet comment-checks (docs/spam.md), by result: spam, ham, error (an answer that is neither, a refused key, a failed connection) or timeout.",
+      labelNames: ["result"],
       registers: [registry],
     }),
     refused: new Counter({

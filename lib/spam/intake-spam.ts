@@ -1,8 +1,9 @@
 import type { Quarantine } from "../leads/lead-write";
 import type { LeadInput } from "../leads/parse-lead-input";
 import type { IntakeTeam } from "../teams/intake-team";
+import { akismetCheck } from "./akismet";
 import { countBurst } from "./burst-counts";
-import { spamVerdict } from "./spam-verdict";
+import { spamVerdict, type SpamReason } from "./spam-verdict";
 import { teamSpamLists } from "./team-spam-lists";
 
 // The spam checks at intake (docs/spam.md): on a channel that runs them, the parsed
@@ -10,6 +11,9 @@ import { teamSpamLists } from "./team-spam-lists";
 // lists (a per-process copy, read again when their version changes) and the burst counts (the
 // rate limiter's counters); a submission at or over the threshold goes to the quarantine
 // (lib/leads/lead-write.ts), answered as a kept lead is. No database read in the usual case.
+// Where the operator set AKISMET_API_KEY, a submission the local checks keep (and the allow
+// list does not name) then goes to Akismet (lib/spam/akismet.ts); its "spam" quarantines alone,
+// and no answer within its budget leaves the local verdict standing.
 
 export type SpamCheckOptions = {
   checks: boolean;
@@ -18,6 +22,9 @@ export type SpamCheckOptions = {
   ip: string | null;
   /** A web form's sender is the visitor's browser: its address counts towards a burst. */
   senderIsVisitor: boolean;
+  /** The request's User-Agent and Referer: Akismet reads them (a web form's are the visitor's browser's). */
+  userAgent?: string | null;
+  referrer?: string | null;
 };
 
 /** The quarantine of a submission, or null when it is kept (or the channel runs no checks). */
@@ -41,10 +48,29 @@ export async function quarantineOf(options: SpamCheckOptions): Promise<Quarantin
     { threshold: team.spamThreshold, businessEmailOnly: team.spamBusinessOnly, lists },
     burst,
   );
-  if (!verdict.quarantined) return null;
+  if (verdict.quarantined) return quarantine(verdict.reasons, options.ip);
+  if (verdict.allowListed || (await akismetOf(options)) !== "spam") return null;
+  return quarantine([...verdict.reasons, { code: "akismet", field: "content", points: team.spamThreshold }], options.ip);
+}
+
+function quarantine(reasons: Pick<SpamReason, "code" | "field" | "points">[], ip: string | null): Quarantine {
   return {
-    score: verdict.score,
-    reasons: verdict.reasons.map(({ code, field, points }) => ({ code, field, points })),
-    ip: options.ip,
+    score: reasons.reduce((sum, { points }) => sum + points, 0),
+    reasons: reasons.map(({ code, field, points }) => ({ code, field, points })),
+    ip,
   };
+}
+
+const extraText = (value: unknown): string[] =>
+  typeof value === "string" ? [value] : Array.isArray(value) ? value.flatMap(extraText) : typeof value === "number" ? [String(value)] : [];
+
+/**
+ * Akismet's comment-check: the person, and the submission's free text (its extra fields) as
+ * the content. The browser's User-Agent and Referer only from a web form: an API client's or a
+ * form builder's are a server's, not the person's.
+ */
+function akismetOf({ input, ip, senderIsVisitor, userAgent, referrer }: SpamCheckOptions) {
+  const content = Object.values(input.extraFields).flatMap(extraText).join("\n\n");
+  const browser = senderIsVisitor ? { userAgent, referrer } : {};
+  return akismetCheck({ ip, ...browser, author: input.name, email: input.email, url: input.website, content });
 }

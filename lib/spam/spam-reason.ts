@@ -13,6 +13,7 @@ export const SPAM_REASON_CODES = [
   "blocked_email",
   "blocked_ip",
   "burst",
+  "akismet",
 ] as const;
 
 export type SpamReasonCode = (typeof SPAM_REASON_CODES)[number];
