@@ -2,36 +2,14 @@ import { z } from "zod";
 import { recordAuditEvent, type AuditActor, type AuditDetails } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
 import { MANAGERS, type Role } from "../teams/roles";
+import { SPAM_SETTINGS_BOUNDS, type SpamSettingsValues } from "./spam-settings-values";
+
+export { SPAM_SETTINGS_BOUNDS, SPAM_SETTINGS_DEFAULTS, type SpamSettingsValues } from "./spam-settings-values";
 
 // Settings → Spam's scalar settings (docs/spam.md "Settings"): the threshold, business
 // addresses only, the burst limit and window, and how long the quarantine keeps a
 // submission. The rules live here, so the server action, a CLI and the tests share them;
 // the intake reads the columns with the team on every submission (lib/teams/intake-team.ts).
-
-export type SpamSettingsValues = {
-  threshold: number;
-  businessOnly: boolean;
-  /** More than this many leads in burstMinutes from one address or sender is a burst; 0: off. */
-  burstLimit: number;
-  burstMinutes: number;
-  retentionDays: number;
-};
-
-/** A new team's settings: the columns' defaults (prisma/models.prisma). */
-export const SPAM_SETTINGS_DEFAULTS: SpamSettingsValues = Object.freeze({
-  threshold: 10,
-  businessOnly: false,
-  burstLimit: 5,
-  burstMinutes: 10,
-  retentionDays: 30,
-});
-
-export const SPAM_SETTINGS_BOUNDS = {
-  threshold: { min: 1, max: 100 },
-  burstLimit: { min: 0, max: 1000 },
-  burstMinutes: { min: 1, max: 1440 },
-  retentionDays: { min: 1, max: 365 },
-} as const;
 
 /** The Team column of each setting, and its name in an audit event's details. */
 const COLUMNS = {
