@@ -70,7 +70,7 @@ export function SpamListCard(props: {
           <input type="hidden" name="slug" value={props.slug} />
           <input type="hidden" name="list" value={props.list} />
           <label htmlFor={`${id}-values`} className={labelClass}>
-            Add to {props.title.toLowerCase()}, one per line
+            Add to {props.title}, one per line
           </label>
           <textarea
             id={`${id}-values`}

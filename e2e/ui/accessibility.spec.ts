@@ -5,6 +5,7 @@ import { createInvite } from "../../lib/teams/invite-changes";
 import { createWebForm } from "../../lib/web-forms/web-form-changes";
 import { createPasswordReset } from "../../lib/users/password-reset-changes";
 import { addMember } from "../../lib/teams/team-store";
+import { addSpamListValues } from "../../lib/spam/spam-list-changes";
 import { db } from "../../lib/db/client";
 import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-changes";
 import {
@@ -444,6 +445,38 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("heading", { name: "Rolled in the check" })).toHaveCount(2);
       await expect(page.getByText("Expired", { exact: true })).toBeVisible();
       await checkPage(page, "settings: API keys after a copy and a roll, with an expired key");
+    });
+
+    test("team settings: spam, its lists and a refused line, and as a member", async ({ page, browser, baseURL }) => {
+      const { team, user: owner } = await newTeamWithUser("owner");
+      const member = await newUser({ team, role: "member" });
+      const add = (list: string, text: string) => addSpamListValues({ teamId: team.id, role: "owner", list, text, actor: CLI_ACTOR });
+      await add("blocked_word", "backlinks\nseo services");
+      await add("blocked_ip", "203.0.113.0/24");
+      await add("allow_email_domain", "partner.example");
+      const spam = `/t/${team.slug}/settings/spam`;
+      await signIn(page, owner);
+      await page.goto(spam);
+      await expect(page.getByRole("list", { name: "Blocked words" })).toContainText("seo services");
+      await checkPage(page, "settings: spam");
+      const box = page.getByLabel("Add to Blocked IP ranges, one per line");
+      await box.fill("198.51.100.0/24\nnot-an-ip");
+      await page.locator("form").filter({ has: box }).getByRole("button", { name: "Add" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "One line is not valid; nothing was added." })).toBeVisible();
+      await expect(page.getByText('Line 2: "not-an-ip" is not an IP address')).toBeVisible();
+      await checkPage(page, "settings: spam, a refused line");
+
+      const context = await browser.newContext({ baseURL, viewport: page.viewportSize() });
+      try {
+        const memberPage = await context.newPage();
+        await signIn(memberPage, member);
+        await memberPage.goto(spam);
+        await expect(memberPage.getByLabel("Spam threshold (points)")).toBeDisabled();
+        await expect(memberPage.getByRole("list", { name: "Blocked IP ranges" })).toContainText("203.0.113.0/24");
+        await checkPage(memberPage, "settings: spam as a member");
+      } finally {
+        await context.close();
+      }
     });
 
     test("account pages, a member's API keys page, the home page of a user without a team", async ({ page, browser, baseURL }) => {
