@@ -3,6 +3,7 @@ import { DateTime } from "@/components/ui/date-time";
 import { cardClass, focusRingClass } from "@/components/ui/styles";
 import { ROLE_LABEL } from "@/components/members/role-label";
 import { parseRepeats, REPEATS_LABELS } from "@/lib/leads/repeats";
+import { isSpamListKind, SPAM_LIST_LABELS } from "@/lib/spam/spam-list-entries";
 import { isRole } from "@/lib/teams/team-store";
 import { maskWebhookUrl } from "@/lib/webhooks/masked-url";
 import { TableHead } from "@/components/ui/table-head";
@@ -69,6 +70,9 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "routing.fallback_changed": "Routing fallback changed",
   "team.created": "Team created",
   "team.repeat_window_set": "Repeat window changed",
+  "team.spam_settings_set": "Spam settings changed",
+  "spam_list.entries_added": "Added to a spam list",
+  "spam_list.entry_removed": "Removed from a spam list",
   "user.password_changed": "Password changed",
   "user.password_reset": "Password reset",
 };
@@ -85,6 +89,20 @@ const repeatsText = (value: unknown) => {
   return repeats ? REPEATS_LABELS[repeats] : "—";
 };
 const utc = (value: unknown) => `${String(value).replace("T", " ").slice(0, 16)} UTC`;
+
+const listTitle = (value: unknown) => (isSpamListKind(value) ? SPAM_LIST_LABELS[value].title : "A spam list");
+
+/** The settings a team.spam_settings_set event changed, with their new values. */
+function spamSettingsNote(details: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof details.threshold === "number") parts.push(`threshold ${details.threshold}`);
+  if (typeof details.business_only === "boolean") parts.push(`business addresses only ${details.business_only ? "on" : "off"}`);
+  if (details.burst_limit === 0) parts.push("burst check off");
+  else if (typeof details.burst_limit === "number") parts.push(`burst limit ${details.burst_limit} leads`);
+  if (typeof details.burst_minutes === "number") parts.push(`burst window ${details.burst_minutes} minutes`);
+  if (typeof details.retention_days === "number") parts.push(`spam kept ${details.retention_days} days`);
+  return parts.join(", ");
+}
 
 const roleText = (value: unknown) => (isRole(value) ? ROLE_LABEL[value] : String(value ?? ""));
 
@@ -174,6 +192,15 @@ function target(event: AuditEventView): { main: string; note?: string } {
       };
     case "team.repeat_window_set":
       return { main: "Repeat submissions join a lead for", note: `${windowText(details.from)} → ${windowText(details.to)}` };
+    case "team.spam_settings_set":
+      return { main: "Spam settings", note: spamSettingsNote(details) };
+    case "spam_list.entries_added":
+      return {
+        main: listTitle(details.list),
+        note: typeof details.count === "number" ? `${details.count} entr${details.count === 1 ? "y" : "ies"} added` : undefined,
+      };
+    case "spam_list.entry_removed":
+      return { main: listTitle(details.list), note: event.targetId ? `entry ${event.targetId}` : undefined };
     case "connection.delivery_deleted":
       return { main: event.targetId ?? "—", note: typeof details.delivery_id === "string" ? `delivery ${details.delivery_id}` : undefined };
     case "api_key.renamed":

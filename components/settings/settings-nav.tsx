@@ -21,6 +21,7 @@ export function SettingsNav({ slug, canManage }: { slug: string; canManage: bool
     { href: `${base}/members`, label: "Members" },
     { href: `${base}/sources`, label: "Lead Sources" },
     { href: `${base}/api-keys`, label: "API Integration", also: apiIntegrationTabs(slug).map((tab) => tab.href) },
+    { href: `${base}/spam`, label: "Spam" },
     ...(canManage
       ? [
           { href: `${base}/routing`, label: "Lead Routing" },

@@ -446,6 +446,42 @@ for (const viewport of VIEWPORTS) {
       await checkPage(page, "settings: API keys after a copy and a roll, with an expired key");
     });
 
+    test("team settings: spam, its lists and a refused line, and as a member", async ({ page, browser, baseURL }) => {
+      const { team, user: owner } = await newTeamWithUser("owner");
+      const member = await newUser({ team, role: "member" });
+      // Written as the store keeps them (lib/spam is not imported here: its domain lists are JSON modules).
+      const entries = [
+        ["blocked_word", "backlinks"],
+        ["blocked_word", "seo services"],
+        ["blocked_ip", "203.0.113.0/24"],
+        ["allow_email_domain", "partner.example"],
+      ];
+      await db().spamListEntry.createMany({ data: entries.map(([list, value]) => ({ teamId: team.id, list: list!, value: value! })) });
+      const spam = `/t/${team.slug}/settings/spam`;
+      await signIn(page, owner);
+      await page.goto(spam);
+      await expect(page.getByRole("list", { name: "Blocked words" })).toContainText("seo services");
+      await checkPage(page, "settings: spam");
+      const box = page.getByLabel("Add to Blocked IP ranges, one per line");
+      await box.fill("198.51.100.0/24\nnot-an-ip");
+      await page.locator("form").filter({ has: box }).getByRole("button", { name: "Add" }).click();
+      await expect(page.getByRole("alert").filter({ hasText: "One line is not valid; nothing was added." })).toBeVisible();
+      await expect(page.getByText('Line 2: "not-an-ip" is not an IP address')).toBeVisible();
+      await checkPage(page, "settings: spam, a refused line");
+
+      const context = await browser.newContext({ baseURL, viewport: page.viewportSize() });
+      try {
+        const memberPage = await context.newPage();
+        await signIn(memberPage, member);
+        await memberPage.goto(spam);
+        await expect(memberPage.getByLabel("Spam threshold (points)")).toBeDisabled();
+        await expect(memberPage.getByRole("list", { name: "Blocked IP ranges" })).toContainText("203.0.113.0/24");
+        await checkPage(memberPage, "settings: spam as a member");
+      } finally {
+        await context.close();
+      }
+    });
+
     test("account pages, a member's API keys page, the home page of a user without a team", async ({ page, browser, baseURL }) => {
       const { team, owner, member, keyId } = await teamWithContent();
       const settings = `/t/${team.slug}/settings`;

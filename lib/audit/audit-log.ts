@@ -77,6 +77,11 @@ export const AUDIT_ACTIONS = [
   "team.created",
   // The team's repeat window (Settings → General): { from, to } in days, 0 meaning never.
   "team.repeat_window_set",
+  // Settings → Spam: the new value of each setting that changed (threshold, business_only, burst_limit, burst_minutes, retention_days).
+  "team.spam_settings_set",
+  // The team's spam lists: { list, count } (the entry as target when one); never a value, which may be a person's address.
+  "spam_list.entries_added",
+  "spam_list.entry_removed",
   "user.password_changed",
   "user.password_reset",
 ] as const;

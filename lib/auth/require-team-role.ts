@@ -2,6 +2,7 @@ import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { webActor, type AuditActor } from "../audit/audit-log";
 import { FOREIGN_REQUEST_MESSAGE, originProblem } from "../http/same-origin";
+import { MANAGERS } from "../teams/roles";
 import { findMembership, ROLES, type Role, type Team } from "../teams/team-store";
 import { currentUser, type SessionUser } from "./session";
 
@@ -12,7 +13,7 @@ import { currentUser, type SessionUser } from "./session";
 /** `canManage`: the role is an owner's or an admin's (MANAGERS), who change what members only see. */
 export type TeamAccess = { user: SessionUser; team: Team; role: Role; canManage: boolean };
 
-export const MANAGERS: readonly Role[] = ["owner", "admin"];
+export { MANAGERS };
 export const OWNERS: readonly Role[] = ["owner"];
 
 type Denial = "signed-out" | "not-member" | "forbidden";

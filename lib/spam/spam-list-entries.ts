@@ -17,6 +17,36 @@ export const SPAM_LIST_KINDS = [
 
 export type SpamListKind = (typeof SPAM_LIST_KINDS)[number];
 
+/** Each list as Settings → Spam and the audit log name it, and what it does. */
+export const SPAM_LIST_LABELS: Record<SpamListKind, { title: string; hint: string; example: string }> = {
+  blocked_word: {
+    title: "Blocked words",
+    hint: "A word or phrase found as a whole word in any field, in any case.",
+    example: "backlinks",
+  },
+  blocked_email_domain: {
+    title: "Blocked e-mail domains",
+    hint: "Addresses at this domain or any of its subdomains.",
+    example: "spam-offers.example",
+  },
+  blocked_email: { title: "Blocked addresses", hint: "One e-mail address.", example: "seo@spam-offers.example" },
+  blocked_ip: {
+    title: "Blocked IP ranges",
+    hint: "A sender's IP address, or a CIDR range of them (IPv4 or IPv6).",
+    example: "203.0.113.0/24",
+  },
+  allow_email: {
+    title: "Allowed addresses",
+    hint: "Never spam: wins over every check, the lists above included.",
+    example: "partner@customer.example",
+  },
+  allow_email_domain: {
+    title: "Allowed domains",
+    hint: "Never spam: addresses at this domain or its subdomains win over every check.",
+    example: "customer.example",
+  },
+};
+
 /** The field of SpamLists each kind fills. */
 export const LIST_FIELD: Record<SpamListKind, keyof SpamLists> = {
   blocked_word: "blockedWords",

@@ -30,7 +30,7 @@ export type NewSpamListEntry = { list: SpamListKind; value: string; note?: strin
 
 /**
  * Adds entries (already normalized: lib/spam/spam-list-entries.ts) that the team does not
- * have yet, in the caller's transaction; returns the ones added. An entry already there is
+ * have yet, in the caller's transaction; returns the ones added, with their ids. An entry already there is
  * left as it is.
  */
 export async function addSpamListEntries(
@@ -38,16 +38,19 @@ export async function addSpamListEntries(
   teamId: string,
   entries: readonly NewSpamListEntry[],
   createdById: string | null,
-): Promise<NewSpamListEntry[]> {
-  const added: NewSpamListEntry[] = [];
+): Promise<(NewSpamListEntry & { id: string })[]> {
+  const added: (NewSpamListEntry & { id: string })[] = [];
   for (const entry of entries) {
     const existing = await client.spamListEntry.findUnique({
       where: { teamId_list_value: { teamId, list: entry.list, value: entry.value } },
       select: { id: true },
     });
     if (existing) continue;
-    await client.spamListEntry.create({ data: { teamId, list: entry.list, value: entry.value, note: entry.note ?? null, createdById } });
-    added.push(entry);
+    const { id } = await client.spamListEntry.create({
+      data: { teamId, list: entry.list, value: entry.value, note: entry.note ?? null, createdById },
+      select: { id: true },
+    });
+    added.push({ ...entry, id });
   }
   if (added.length) await bumpSpamListsVersion(client, teamId);
   return added;

@@ -3,6 +3,8 @@
 
 export type Role = "owner" | "admin" | "member";
 export const ROLES: readonly Role[] = ["owner", "admin", "member"];
+/** The roles that change what members only see (a team's settings). */
+export const MANAGERS: readonly Role[] = ["owner", "admin"];
 
 export function isRole(value: unknown): value is Role {
   return typeof value === "string" && (ROLES as readonly string[]).includes(value);
