@@ -3,6 +3,7 @@
 // and exit code 2 (anything else: its message and exit code 1).
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { db } from "../lib/db/client";
+import { parseSpamChecks } from "../lib/spam/spam-checks-setting";
 import { findTeamBySlug } from "../lib/teams/team-store";
 
 export class UsageError extends Error {}
@@ -13,6 +14,13 @@ export async function teamOfOption(slug: string | undefined): Promise<{ id: stri
   const team = await findTeamBySlug(slug);
   if (!team) throw new UsageError(`No team with slug "${slug}"`);
   return team;
+}
+
+/** A channel's spam checks as given, on or off (docs/spam.md "Per channel"); a usage error otherwise. */
+export function spamChecksOf(value: string | undefined, what: string): boolean {
+  const spamChecks = parseSpamChecks(value);
+  if (spamChecks === null) throw new UsageError(`${what} must be on or off`);
+  return spamChecks;
 }
 
 type Options = NonNullable<ParseArgsConfig["options"]>;

@@ -1,5 +1,5 @@
 // Operator CLI for form-builder connections (docs/connections.md "CLI"):
-//   npm run connections -- create --team <slug> --builder <id> [--name "…"] [--signing-secret <s>] [--repeats add|new] [--json]
+//   npm run connections -- create --team <slug> --builder <id> [--name "…"] [--signing-secret <s>] [--repeats add|new] [--spam-checks on|off] [--json]
 //     (<id>: tally, typeform, jotform, webflow, framer, wpforms, gravityforms, elementor, fillout, googleforms, generic)
 //     (--signing-secret for webflow: the secret Webflow gave for its webhook; or later, on the connection's page;
 //      for generic: an optional secret every delivery then sends in X-Connection-Secret)
@@ -7,6 +7,8 @@
 //   npm run connections -- repeats <connection-id> add|new --team <slug> [--json]
 //     (what a submission from a person who already has a lead does, docs/leads.md "Repeat submissions":
 //      add, a new connection's default, joins their lead; new creates a lead)
+//   npm run connections -- spam-checks <connection-id> on|off --team <slug> [--json]
+//     (whether the spam checks run on its submissions, docs/spam.md "Per channel": on by default)
 //   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
 //   npm run connections -- delete <connection-id> --team <slug>
 // The URL (and a signing secret) is printed once, by create and roll: only digests and
@@ -19,15 +21,18 @@ import {
   rollConnectionUrl,
   secretProblem,
   setConnectionRepeats,
+  setConnectionSpamChecks,
 } from "../lib/connections/connection-changes";
 import { listConnections } from "../lib/connections/connection-store";
 import { env } from "../lib/env";
 import { CHANNEL_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../lib/leads/repeats";
-import { runCli, teamOfOption, UsageError } from "./cli";
+import { CHANNEL_SPAM_CHECKS_DEFAULT, spamChecksWord } from "../lib/spam/spam-checks-setting";
+import { runCli, spamChecksOf, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
-  npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--repeats add|new] [--json]
+  npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--repeats add|new] [--spam-checks on|off] [--json]
   npm run connections -- repeats <connection-id> add|new --team <slug> [--json]
+  npm run connections -- spam-checks <connection-id> on|off --team <slug> [--json]
   npm run connections -- list --team <slug> [--json]
   npm run connections -- roll <connection-id> --team <slug> [--keep-old-minutes N] [--json]
   npm run connections -- delete <connection-id> --team <slug>
@@ -35,7 +40,9 @@ const USAGE = `Usage:
 connection's page; until then its deliveries are refused); for generic: an optional secret of at least 16
 characters that every delivery then sends in the X-Connection-Secret header.
 --repeats, and repeats: when the person already has a lead, add joins the submission to it and new
-creates a new lead (a new connection's default: ${CHANNEL_REPEATS_DEFAULT}).`;
+creates a new lead (a new connection's default: ${CHANNEL_REPEATS_DEFAULT}).
+--spam-checks, and spam-checks: whether the spam checks run on the connection's submissions (a new
+connection's default: ${spamChecksWord(CHANNEL_SPAM_CHECKS_DEFAULT)}).`;
 
 /** add or new, as given; a usage error otherwise. */
 function repeatsOf(value: string | undefined, what: string): Repeats {
@@ -56,6 +63,7 @@ const OPTIONS = {
   "signing-secret": { type: "string" },
   "keep-old-minutes": { type: "string" },
   repeats: { type: "string" },
+  "spam-checks": { type: "string" },
   json: { type: "boolean", default: false },
 } as const;
 
@@ -70,19 +78,24 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
       if (problem) throw new UsageError(`--signing-secret: ${problem}`);
     }
     const repeats = values.repeats === undefined ? CHANNEL_REPEATS_DEFAULT : repeatsOf(values.repeats, "--repeats");
+    const spamChecks =
+      values["spam-checks"] === undefined ? CHANNEL_SPAM_CHECKS_DEFAULT : spamChecksOf(values["spam-checks"], "--spam-checks");
     const created = await createConnection({
       teamId: await teamId(values.team),
       builder: values.builder,
       name: values.name,
       signingSecret: values["signing-secret"],
       repeats,
+      spamChecks,
       createdById: null,
       actor: CLI_ACTOR,
     });
     const url = fullUrl(created.path);
-    if (values.json) console.log(JSON.stringify({ id: created.id, url, signing_secret: created.signingSecret, repeats }));
+    const checks = spamChecksWord(spamChecks);
+    if (values.json)
+      console.log(JSON.stringify({ id: created.id, url, signing_secret: created.signingSecret, repeats, spam_checks: checks }));
     else {
-      console.log(`Connection: ${created.id}\nURL:        ${url}\nRepeats:    ${repeats}`);
+      console.log(`Connection:  ${created.id}\nURL:         ${url}\nRepeats:     ${repeats}\nSpam checks: ${checks}`);
       if (created.signingSecret) console.log(`Signing secret: ${created.signingSecret}`);
       console.log("The URL and the secret are shown once here; paste them into the form builder.");
     }
@@ -96,6 +109,7 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
       url: fullUrl(`/api/connections/c_…${c.tokenHint}`),
       enabled: c.enabled,
       repeats: c.repeats,
+      spam_checks: spamChecksWord(c.spamChecks),
       created: c.createdAt.toISOString(),
     }));
     if (values.json) console.log(JSON.stringify(rows));
@@ -110,6 +124,16 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
     if (!(await setConnectionRepeats({ teamId: await teamId(values.team), id, repeats, actor: CLI_ACTOR })))
       throw new UsageError(`No connection "${id}" in that team`);
     console.log(values.json ? JSON.stringify({ id, repeats }) : `Connection ${id}: repeats ${repeats}`);
+    return;
+  }
+  if (command === "spam-checks") {
+    const [id, choice] = rest;
+    if (!id || !choice) throw new UsageError("spam-checks needs a connection id and on or off");
+    const spamChecks = spamChecksOf(choice, "spam-checks");
+    if (!(await setConnectionSpamChecks({ teamId: await teamId(values.team), id, spamChecks, actor: CLI_ACTOR })))
+      throw new UsageError(`No connection "${id}" in that team`);
+    const checks = spamChecksWord(spamChecks);
+    console.log(values.json ? JSON.stringify({ id, spam_checks: checks }) : `Connection ${id}: spam checks ${checks}`);
     return;
   }
   if (command === "roll") {

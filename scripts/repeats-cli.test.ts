@@ -1,29 +1,15 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import path from "node:path";
 import { test } from "node:test";
 import { useTestDatabase } from "../test/support/test-database";
 import { listAuditEvents } from "../lib/audit/audit-log";
 import { db } from "../lib/db/client";
 import { createTeam } from "../lib/teams/team-store";
+import { cli, json } from "./cli.fixtures";
 
 // The keys and connections CLIs' repeat setting (issue 41), run as an operator would, on
 // this test's database: --repeats on create (and each channel's default without it), the
 // repeats command, list and --json showing it, and a value that is neither refused.
 await useTestDatabase();
-const ROOT = path.resolve(import.meta.dirname, "..");
-
-function cli(script: "keys" | "connections", ...args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, `scripts/${script}.ts`), ...args], {
-    env: process.env,
-    encoding: "utf8",
-    cwd: ROOT,
-  });
-}
-const json = (run: ReturnType<typeof cli>) => {
-  assert.equal(run.status, 0, run.stderr);
-  return JSON.parse(run.stdout) as Record<string, unknown>;
-};
 
 test("keys: create is new by default and takes --repeats; repeats changes it, audited; list shows it; a bad value is a usage error", async () => {
   const team = await createTeam({ slug: "cli-repeats-keys", name: "CLI repeats keys" });

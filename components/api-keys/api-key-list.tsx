@@ -6,6 +6,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { DateTime } from "@/components/ui/date-time";
 import { relativeTime } from "@/lib/time/relative-time";
 import { KeyIcon } from "@/components/ui/icons";
+import { RecentSpam } from "@/components/spam/recent-spam";
 import { cardClass, linkClass } from "@/components/ui/styles";
 import { ApiSecret } from "./copy-secret-button";
 import { DeleteKeyButton } from "./delete-key-button";
@@ -25,10 +26,13 @@ export function ApiKeyList({
   canManage,
   activity,
   now,
+  spam,
 }: {
   slug: string;
   keys: ApiKeyListItem[];
   canManage: boolean;
+  /** Each key's submissions the spam checks set aside in the last 24 h (lib/spam/quarantine-store.ts recentSpamCounts). */
+  spam: Map<string, number>;
   /** The server's "now", for relative times. */
   now: Date;
   /** Requests and failures of each key in the last 24 h. */
@@ -135,6 +139,7 @@ export function ApiKeyList({
                 Request log
               </Link>
             </dd>
+            <RecentSpam slug={slug} count={spam.get(key.keyId)} termClass="font-medium text-slate-600" />
           </dl>
         </li>
       ))}

@@ -3,7 +3,9 @@
 import { generateApiKeyAction } from "@/app/t/[slug]/settings/api-keys/actions";
 import { EXPIRY_CHOICES } from "@/lib/api-keys/key-expiry";
 import { API_KEY_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { API_KEY_SPAM_CHECKS_DEFAULT } from "@/lib/spam/spam-checks-setting";
 import { RepeatsFieldset } from "@/components/settings/repeats-choice";
+import { SpamChecksSwitch, spamChecksSent } from "@/components/settings/spam-checks-choice";
 import { Field } from "@/components/ui/field";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { inputClass } from "@/components/ui/styles";
@@ -24,6 +26,7 @@ export function GenerateKeyDialog({ slug, windowDays }: { slug: string; windowDa
           String(form.get("description") ?? ""),
           String(form.get("expiry") ?? "never"),
           String(form.get("repeats") ?? API_KEY_REPEATS_DEFAULT),
+          spamChecksSent(form),
         )
       }
       unreachable="The server could not be reached; no key was generated. Try again."
@@ -43,6 +46,7 @@ export function GenerateKeyDialog({ slug, windowDays }: { slug: string; windowDa
         <ExpirySelect id="key-expiry" choices={EXPIRY_CHOICES} />
       </Field>
       <RepeatsFieldset idPrefix="key-new" defaultValue={API_KEY_REPEATS_DEFAULT} windowDays={windowDays} />
+      <SpamChecksSwitch idPrefix="key-new" channel="api_key" checked={API_KEY_SPAM_CHECKS_DEFAULT} />
     </FormDialog>
   );
 }

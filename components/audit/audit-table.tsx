@@ -19,6 +19,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "api_key.expiry_set": "API key expiry set",
   "api_key.rolled": "API key rolled",
   "api_key.repeats_set": "API key repeat setting changed",
+  "api_key.spam_checks_set": "API key spam checks changed",
   "member.invited": "Member invited",
   "member.role_changed": "Role changed",
   "member.removed": "Member removed",
@@ -36,6 +37,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "connection.disabled": "Connection disabled",
   "connection.mapping_changed": "Connection mapping changed",
   "connection.repeats_set": "Connection repeat setting changed",
+  "connection.spam_checks_set": "Connection spam checks changed",
   "connection.deleted": "Connection deleted",
   "connection.delivery_deleted": "Connection delivery deleted",
   "webhook.created": "Webhook added",
@@ -88,6 +90,7 @@ const repeatsText = (value: unknown) => {
   const repeats = parseRepeats(value);
   return repeats ? REPEATS_LABELS[repeats] : "—";
 };
+const onOff = (value: unknown) => (value === true ? "on" : value === false ? "off" : "—");
 const utc = (value: unknown) => `${String(value).replace("T", " ").slice(0, 16)} UTC`;
 
 const listTitle = (value: unknown) => (isSpamListKind(value) ? SPAM_LIST_LABELS[value].title : "A spam list");
@@ -138,8 +141,17 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "user.password_changed":
     case "user.password_reset":
       return { main: email ?? event.targetId ?? "—" };
-    case "web_form.created":
     case "web_form.updated":
+      return {
+        main: event.targetId ?? "—",
+        note:
+          typeof details.spamChecks === "boolean"
+            ? `${typeof details.name === "string" ? `${details.name}: ` : ""}spam checks ${onOff(details.spamChecks)}`
+            : typeof details.name === "string"
+              ? details.name
+              : undefined,
+      };
+    case "web_form.created":
     case "web_form.deleted":
     case "connection.created":
     case "connection.deleted":
@@ -210,6 +222,9 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "api_key.repeats_set":
     case "connection.repeats_set":
       return { main: event.targetId ?? "—", note: `${repeatsText(details.from)} → ${repeatsText(details.to)}` };
+    case "api_key.spam_checks_set":
+    case "connection.spam_checks_set":
+      return { main: event.targetId ?? "—", note: `spam checks ${onOff(details.from)} → ${onOff(details.to)}` };
     case "api_key.rolled":
       return { main: event.targetId ?? "—", note: `replaced by ${String(details.replacement)}; expires ${utc(details.expires_at)}` };
     default:

@@ -6,7 +6,9 @@ import { createConnectionAction } from "@/app/t/[slug]/settings/connections/acti
 import { BUILDER_GUIDES } from "@/lib/connections/builder-guides";
 import type { BuilderId } from "@/lib/connections/builders";
 import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { CHANNEL_SPAM_CHECKS_DEFAULT } from "@/lib/spam/spam-checks-setting";
 import { RepeatsFieldset } from "@/components/settings/repeats-choice";
+import { SpamChecksSwitch, spamChecksSent } from "@/components/settings/spam-checks-choice";
 import { Field } from "@/components/ui/field";
 import { FormError } from "@/components/ui/form-error";
 import { SelectOptions, type Choice } from "@/components/ui/select-options";
@@ -20,14 +22,20 @@ type Created = { id: string; url: string; signingSecret: string | null; builder:
 const builderOf = (form: FormData) => String(form.get("builder") ?? "") as BuilderId;
 
 /**
- * "Connect a form builder": the builder, a name and what a repeat submission does; then its
+ * "Connect a form builder": the builder, a name, what a repeat submission does and the spam checks; then its
  * URL and secret, once, with the builder's steps. `windowDays`: the team's repeat window.
  */
 export function ConnectForm({ slug, builders, windowDays }: { slug: string; builders: Choice[]; windowDays: number }) {
   const [created, setCreated] = useState<Created | null>(null);
   const { pending, error, onSubmit } = useFormAction(
     (form) =>
-      createConnectionAction(slug, builderOf(form), String(form.get("name") ?? ""), String(form.get("repeats") ?? CHANNEL_REPEATS_DEFAULT)),
+      createConnectionAction(
+        slug,
+        builderOf(form),
+        String(form.get("name") ?? ""),
+        String(form.get("repeats") ?? CHANNEL_REPEATS_DEFAULT),
+        spamChecksSent(form),
+      ),
     {
       unreachable: "The server could not be reached; nothing was made. Try again.",
       onDone: (result, form) => setCreated({ ...result, builder: builderOf(form) }),
@@ -63,6 +71,7 @@ export function ConnectForm({ slug, builders, windowDays }: { slug: string; buil
         <input id="connection-name" name="name" maxLength={100} placeholder="e.g. Contact form" className={`${inputClass} mt-1.5`} />
       </Field>
       <RepeatsFieldset idPrefix="connection-new" defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />
+      <SpamChecksSwitch idPrefix="connection-new" channel="connection" checked={CHANNEL_SPAM_CHECKS_DEFAULT} />
       <FormError error={error} className="text-sm text-red-700" />
       <SubmitButton pending={pending} label="Connect" pendingLabel="Connecting…" />
     </form>

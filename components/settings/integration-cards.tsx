@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { RecentSpam } from "@/components/spam/recent-spam";
 import { OnOffBadge, Badge, type BadgeTone } from "@/components/ui/badge";
 import { cardClass, linkClass } from "@/components/ui/styles";
 
@@ -19,6 +20,8 @@ export type IntegrationCard = {
   facts: CardFact[];
   /** The last 24 hours: the count of what came in, and a badge where some of it needs a look. */
   activity: { total: string; alert: { tone: BadgeTone; text: string } | null };
+  /** Its submissions the spam checks set aside in the last 24 hours (shown when some were), and its team's slug for the link to Leads → Spam. */
+  spam?: { slug: string; count: number | undefined };
 };
 
 function Fact({ fact }: { fact: CardFact }) {
@@ -80,6 +83,7 @@ export function IntegrationCards({
                   <span>{card.activity.total}</span>
                   {card.activity.alert ? <Badge tone={card.activity.alert.tone}>{card.activity.alert.text}</Badge> : null}
                 </dd>
+                {card.spam ? <RecentSpam slug={card.spam.slug} count={card.spam.count} termClass={TERM} /> : null}
               </dl>
             </li>
           ))}

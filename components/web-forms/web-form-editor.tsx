@@ -4,18 +4,20 @@ import { useActionState } from "react";
 import { createWebFormAction, updateWebFormAction } from "@/app/t/[slug]/settings/web-forms/actions";
 import { SaveRow } from "@/components/settings/form-message";
 import { RepeatsFieldset } from "@/components/settings/repeats-choice";
+import { SpamChecksSwitch } from "@/components/settings/spam-checks-choice";
 import { Field } from "@/components/ui/field";
 import { namedChoices, SelectOptions } from "@/components/ui/select-options";
 import { cardClass, inputClass } from "@/components/ui/styles";
 import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
+import { CHANNEL_SPAM_CHECKS_DEFAULT } from "@/lib/spam/spam-checks-setting";
 import type { WebFormView } from "@/lib/web-forms/web-form-store";
 
 const hint = "mt-1 text-xs text-slate-600";
 
 /**
  * Creates a web form (no `form`: with its repeat setting, the team's window `windowDays` in its
- * hint) or changes one (the repeat setting is then its own form on the page); owners and admins
- * only (the actions check).
+ * hint, and its spam checks) or changes one (those two settings are then their own forms on the
+ * page); owners and admins only (the actions check).
  */
 export function WebFormEditor({
   slug,
@@ -93,7 +95,12 @@ export function WebFormEditor({
           Proof-of-work spam check (ALTCHA, self-hosted: no third party, no tracking). A honeypot field is always on.
         </label>
       </div>
-      {form ? null : <RepeatsFieldset idPrefix={id("new")} defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />}
+      {form ? null : (
+        <>
+          <RepeatsFieldset idPrefix={id("new")} defaultValue={CHANNEL_REPEATS_DEFAULT} windowDays={windowDays} />
+          <SpamChecksSwitch idPrefix={id("new")} channel="web_form" checked={CHANNEL_SPAM_CHECKS_DEFAULT} />
+        </>
+      )}
       <SaveRow
         pending={pending}
         label={form ? "Save changes" : "Create form"}

@@ -317,6 +317,19 @@ for (const viewport of VIEWPORTS) {
     test("team settings: general, members, sources, API keys, request log, web forms, hosted form", async ({ page }) => {
       const { team, owner, member, keyId, formId } = await teamWithContent();
       const settings = `/t/${team.slug}/settings`;
+      // A form without the proof-of-work and a spam post to it: its card shows "Spam (24 h)", as the checked key's does.
+      const openFormId = await createWebForm({
+        teamId: team.id,
+        settings: { name: "Open form", allowedOrigins: ["https://www.example.com"], sourceId: null, successUrl: null, challenge: false },
+        createdById: owner.id,
+        actor: CLI_ACTOR,
+      });
+      const formSpam = await fetch(`${BASE_URL}/api/forms/${openFormId}`, {
+        method: "POST",
+        headers: { Origin: "https://www.example.com", Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+        body: "name=Best+SEO+http%3A%2F%2Fseo-offer.example%2Fnow&email=offer%40mailinator.com",
+      });
+      expect(formSpam.status).toBe(201);
       await signIn(page, owner);
       await page.goto(settings);
       await expect(page).toHaveURL(new RegExp(`${settings}/general$`));
@@ -341,6 +354,7 @@ for (const viewport of VIEWPORTS) {
 
       await page.goto(`${settings}/api-keys`);
       await expect(page.getByRole("list", { name: "API keys" })).toContainText(keyId);
+      await expect(page.getByRole("link", { name: "1 submission in Leads → Spam" })).toBeVisible();
       await checkPage(page, "settings: API keys");
       await page.getByRole("button", { name: "Generate Key" }).click();
       await expect(page.getByRole("dialog", { name: "Generate API key" })).toBeVisible();
@@ -359,6 +373,7 @@ for (const viewport of VIEWPORTS) {
 
       await page.goto(`${settings}/web-forms`);
       await expect(page.getByRole("list", { name: "Web forms" })).toContainText(formId);
+      await expect(page.getByRole("link", { name: "1 submission in Leads → Spam" })).toBeVisible();
       await checkPage(page, "settings: web forms");
       await page.goto(`${settings}/web-forms/${formId}`);
       await expect(page.getByRole("region", { name: "HTML form snippet" })).toContainText(formId);
@@ -504,6 +519,10 @@ for (const viewport of VIEWPORTS) {
         await asMember.userPage.goto(`${settings}/api-keys`);
         await expect(asMember.userPage.getByRole("list", { name: "API keys" })).toContainText(keyId);
         await checkPage(asMember.userPage, "settings: API keys as a member");
+        // A key's page as a member: its settings shown, disabled.
+        await asMember.userPage.goto(`${settings}/api-keys/${keyId}`);
+        await expect(asMember.userPage.getByRole("switch", { name: "Run the spam checks" })).toBeDisabled();
+        await checkPage(asMember.userPage, "settings: a key's page as a member");
       } finally {
         await asMember.close();
       }

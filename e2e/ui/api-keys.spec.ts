@@ -70,7 +70,7 @@ test("an admin generates a key, copies its secret once, and a lead sent with it 
   });
 });
 
-test("a member sees the keys and copies a secret once, but can neither generate, delete nor change a repeat setting, even by a forged call", async ({
+test("a member sees the keys and copies a secret once, but can neither generate, delete nor change a repeat setting or the spam checks, even by a forged call", async ({
   signInAs,
   request,
 }) => {
@@ -101,6 +101,13 @@ test("a member sees the keys and copies a secret once, but can neither generate,
   await expect(adminPage.getByRole("status").filter({ hasText: "Saved." })).toBeVisible();
   await adminPage.reload();
   await expect(repeats.getByRole("radio", { name: "Add to their lead" })).toBeChecked();
+  // Issue 42: a key's spam checks start off; the admin turns them on with the key's switch, which saves when flipped.
+  const spamChecks = adminPage.getByRole("switch", { name: "Run the spam checks" });
+  await expect(spamChecks).not.toBeChecked();
+  const setSpamChecks = await recordAction(adminPage, () => spamChecks.check());
+  await expect(adminPage.getByRole("status").filter({ hasText: "Saved: the spam checks run." })).toBeVisible();
+  await adminPage.reload();
+  await expect(spamChecks).toBeChecked();
 
   const page = await signInAs(member);
   await page.goto(`/t/${team.slug}/settings/api-keys`);
@@ -122,6 +129,9 @@ test("a member sees the keys and copies a secret once, but can neither generate,
     const forgedRepeats = await replayAction(page, setRepeats, setRepeats.body.replace('"add"', '"new"'));
     expect(forgedRepeats.text).toContain("Your role in this team does not allow this.");
     expect((await listApiKeys(team.id)).map((k) => k.repeats)).toEqual(["add"]);
+    const forgedSpamChecks = await replayAction(page, setSpamChecks, setSpamChecks.body.replace('"on"', '"off"'));
+    expect(forgedSpamChecks.text).toContain("Your role in this team does not allow this.");
+    expect((await listApiKeys(team.id)).map((k) => k.spamChecks)).toEqual([true]);
 
     const keys = await listApiKeys(team.id);
     expect(keys.map((k) => k.keyId)).toEqual([shared.keyId]);

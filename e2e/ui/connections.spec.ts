@@ -246,14 +246,24 @@ test("the connections pages on a phone: no axe violation, nothing scrolls sidewa
   });
   const body = JSON.stringify(tallyExample());
   expect((await tallyPost(`${BASE_URL}${created.path}`, body, created.signingSecret!)).status).toBe(202);
+  // A spam delivery (a link in the full name): the card shows "Spam (24 h)".
+  const example = tallyExample() as { data: { fields: unknown[] } };
+  const name = { key: "question_name", label: "Full name", type: "INPUT_TEXT", value: "Best SEO http://seo-offer.example/now" };
+  const spam = JSON.stringify({
+    ...example,
+    data: { ...example.data, responseId: "spam1", submissionId: "spam1", fields: [...example.data.fields, name] },
+  });
+  expect((await tallyPost(`${BASE_URL}${created.path}`, spam, created.signingSecret!)).status).toBe(201);
   const page = await signInAs(user);
   const phone = VIEWPORTS.find((viewport) => viewport.name === "phone")!;
   await page.setViewportSize({ width: phone.width, height: phone.height });
   await page.goto(`/t/${team.slug}/settings/connections`);
   await expect(page.getByRole("list", { name: "Connections" })).toContainText("A rather long connection name");
+  await expect(page.getByRole("link", { name: "1 submission in Leads → Spam" })).toBeVisible();
   await checkPage(page, "settings: connections (phone)");
   await page.goto(`/t/${team.slug}/settings/connections/${created.id}`);
   await expect(page.getByRole("cell", { name: "Needs mapping 202" })).toBeVisible();
+  await expect(page.getByRole("switch", { name: "Run the spam checks" })).toBeChecked();
   await checkPage(page, "settings: a connection (phone)");
   await page.getByRole("button", { name: "Delete connection A rather long connection name for a phone" }).click();
   await expect(page.getByRole("dialog", { name: "Delete connection?" })).toBeVisible();

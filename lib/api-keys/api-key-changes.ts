@@ -2,6 +2,7 @@ import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { API_KEY_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
 import { log } from "../log/logger";
+import { API_KEY_SPAM_CHECKS_DEFAULT } from "../spam/spam-checks-setting";
 import {
   deleteKeyRow,
   findKeySettings,
@@ -10,12 +11,13 @@ import {
   takePendingSecret,
   writeKeyRepeats,
   writeKeySettings,
+  writeKeySpamChecks,
 } from "./api-key-store";
 import { generateKeyId, generateSecret } from "./secret";
 import { eraseDeletedSecrets } from "../maintenance/secret-erasure";
 import { open } from "./secret-box";
 
-// The API keys' changes: create, update, roll, delete, the repeat setting and a secret's first copy. Each is
+// The API keys' changes: create, update, roll, delete, the repeat setting, the spam checks and a secret's first copy. Each is
 // written with its audit event in one transaction (the rows are api-key-store.ts'), and a
 // refused change writes neither. `actor` says who and from where (the web UI passes the
 // signed-in user and the client address); without it, a change with a user is taken as
@@ -42,11 +44,14 @@ export async function createApiKey(options: {
   expiresAt?: Date | null;
   /** What a repeat submission does (docs/leads.md "Repeat submissions"); absent: API_KEY_REPEATS_DEFAULT. */
   repeats?: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"); absent: API_KEY_SPAM_CHECKS_DEFAULT (off). */
+  spamChecks?: boolean;
 }): Promise<NewApiKey> {
   const keyId = generateKeyId();
   const secret = generateSecret();
   const description = options.description?.trim() || null;
   const repeats = options.repeats ?? API_KEY_REPEATS_DEFAULT;
+  const spamChecks = options.spamChecks ?? API_KEY_SPAM_CHECKS_DEFAULT;
   const actor = actorOf(options.actor, options.createdById);
   await db().$transaction(async (tx) => {
     await insertApiKey(tx, {
@@ -58,6 +63,7 @@ export async function createApiKey(options: {
       expiresAt: options.expiresAt ?? null,
       bornCopied: options.shownToOperator === true,
       repeats,
+      spamChecks,
     });
     await recordAuditEvent(
       {
@@ -65,7 +71,7 @@ export async function createApiKey(options: {
         action: "api_key.generated",
         actor,
         targetId: keyId,
-        details: { description, repeats, ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}) },
+        details: { description, repeats, spamChecks, ...(options.expiresAt ? { expires_at: options.expiresAt.toISOString() } : {}) },
       },
       tx,
     );
@@ -173,7 +179,37 @@ export async function setApiKeyRepeats(options: {
 }
 
 /**
- * Rolls a key: a replacement (new id and secret, the same description and repeat setting) and an expiry for
+ * Turns the spam checks of the key's submissions on or off (owners and admins, or the
+ * operator's CLI without a team; audited when it changes). False when there is no such key
+ * (of that team, when given).
+ */
+export async function setApiKeySpamChecks(options: {
+  keyId: string;
+  teamId?: string;
+  spamChecks: boolean;
+  actor?: AuditActor;
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const key = await writeKeySpamChecks(tx, options);
+    if (!key) return false;
+    if (key.teamId && key.spamChecks !== options.spamChecks) {
+      await recordAuditEvent(
+        {
+          teamId: key.teamId,
+          action: "api_key.spam_checks_set",
+          actor: actorOf(options.actor, null),
+          targetId: options.keyId,
+          details: { from: key.spamChecks, to: options.spamChecks, description: key.description },
+        },
+        tx,
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Rolls a key: a replacement (new id and secret, the same description, repeat setting and spam checks) and an expiry for
  * the old key, both in one transaction with their audit events. An old key that already
  * expires sooner keeps its earlier expiry. Returns null when the team has no such key.
  */
@@ -202,6 +238,7 @@ export async function rollApiKey(options: {
       expiresAt: null,
       bornCopied: false,
       repeats: old.repeats,
+      spamChecks: old.spamChecks,
     });
     await recordAuditEvent(
       {

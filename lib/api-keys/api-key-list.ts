@@ -20,6 +20,8 @@ export type ApiKeyListItem = {
   expiresAt: Date | null;
   /** What a repeat submission sent with the key does (docs/leads.md "Repeat submissions"). */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"). */
+  spamChecks: boolean;
   /** The full secret until its first copy, then the masked form. */
   secretDisplay: string;
   /** The masked form, which the page shows at once after a copy. */
@@ -50,6 +52,7 @@ export async function listApiKeys(teamId: string): Promise<ApiKeyListItem[]> {
       lastUsedAt: row.lastUsedAt,
       expiresAt: row.expiresAt,
       repeats: parseRepeats(row.repeats) ?? "new",
+      spamChecks: row.spamChecks,
       secretDisplay: pending ? open(pending.ciphertext, row.id) : maskSecret(row.secretPrefix),
       secretMasked: maskSecret(row.secretPrefix),
     };
@@ -61,16 +64,16 @@ export async function findApiKeyDescription(options: { keyId: string; teamId: st
   return db().apiKey.findFirst({ where: { id: options.keyId, teamId: options.teamId }, select: { description: true } });
 }
 
-/** The description and repeat setting of one of the team's keys (the key's page), or null when the key is gone. */
+/** The description, repeat setting and spam checks of one of the team's keys (the key's page), or null when the key is gone. */
 export async function findApiKeyPage(options: {
   keyId: string;
   teamId: string;
-}): Promise<{ description: string | null; repeats: Repeats } | null> {
+}): Promise<{ description: string | null; repeats: Repeats; spamChecks: boolean } | null> {
   const row = await db().apiKey.findFirst({
     where: { id: options.keyId, teamId: options.teamId },
-    select: { description: true, repeats: true },
+    select: { description: true, repeats: true, spamChecks: true },
   });
-  return row && { description: row.description, repeats: parseRepeats(row.repeats) ?? "new" };
+  return row && { description: row.description, repeats: parseRepeats(row.repeats) ?? "new", spamChecks: row.spamChecks };
 }
 
 /** The team's key ids and descriptions, oldest first (the lead list's "created by key" filter). */

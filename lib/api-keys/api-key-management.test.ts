@@ -127,7 +127,7 @@ describe("a key's repeat setting (issue 41)", () => {
     const generated = await db().auditEvent.findFirstOrThrow({
       where: { teamId: team.id, targetId: adding.keyId, action: "api_key.generated" },
     });
-    assert.deepEqual(generated.details, { description: "Adding", repeats: "add" });
+    assert.deepEqual(generated.details, { description: "Adding", repeats: "add", spamChecks: false });
   });
 
   test("an owner changes it, audited once per change; another team's id changes nothing; the CLI's change has no team", async () => {

@@ -29,6 +29,7 @@ export async function insertApiKey(
     expiresAt: Date | null;
     bornCopied: boolean;
     repeats: Repeats;
+    spamChecks: boolean;
   },
 ): Promise<void> {
   await tx.apiKey.create({
@@ -42,6 +43,7 @@ export async function insertApiKey(
       secretPrefix: secretPrefix(key.secret),
       expiresAt: key.expiresAt,
       repeats: key.repeats,
+      spamChecks: key.spamChecks,
       ...(key.bornCopied
         ? { copiedAt: new Date(), copiedById: null }
         : { pendingSecret: { create: { ciphertext: seal(key.secret, key.keyId) } } }),
@@ -63,14 +65,14 @@ export async function deleteKeyRow(tx: Tx, options: { keyId: string; teamId?: st
 const keyWhere = (options: { keyId: string; teamId?: string }) =>
   options.teamId === undefined ? { id: options.keyId } : { id: options.keyId, teamId: options.teamId };
 
-/** The team's key's description, expiry and repeat setting; null when the team has no such key. */
+/** The team's key's description, expiry, repeat setting and spam checks; null when the team has no such key. */
 export async function findKeySettings(
   tx: Tx,
   key: KeyRef,
-): Promise<{ description: string | null; expiresAt: Date | null; repeats: Repeats } | null> {
+): Promise<{ description: string | null; expiresAt: Date | null; repeats: Repeats; spamChecks: boolean } | null> {
   const row = await tx.apiKey.findFirst({
     where: { id: key.keyId, teamId: key.teamId },
-    select: { description: true, expiresAt: true, repeats: true },
+    select: { description: true, expiresAt: true, repeats: true, spamChecks: true },
   });
   return row && { ...row, repeats: parseRepeats(row.repeats) ?? "new" };
 }
@@ -87,6 +89,20 @@ export async function writeKeyRepeats(
   if (!row) return null;
   await tx.apiKey.update({ where: { id: options.keyId }, data: { repeats: options.repeats } });
   return { ...row, repeats: parseRepeats(row.repeats) ?? "new" };
+}
+
+/**
+ * Turns the spam checks of a key (of that team, when given) on or off and returns what they
+ * were, with the key's team and description; null when there is no such key.
+ */
+export async function writeKeySpamChecks(
+  tx: Tx,
+  options: { keyId: string; teamId?: string; spamChecks: boolean },
+): Promise<{ teamId: string | null; description: string | null; spamChecks: boolean } | null> {
+  const row = await tx.apiKey.findFirst({ where: keyWhere(options), select: { teamId: true, description: true, spamChecks: true } });
+  if (!row) return null;
+  await tx.apiKey.update({ where: { id: options.keyId }, data: { spamChecks: options.spamChecks } });
+  return row;
 }
 
 /** Writes a key's description and/or expiry (a field left undefined is kept). */

@@ -17,6 +17,8 @@ export const AUDIT_ACTIONS = [
   "api_key.rolled",
   // What a repeat submission sent with the key does: { from, to } ("add" | "new"), its description.
   "api_key.repeats_set",
+  // Whether the spam checks run on the key's submissions: { from, to } (booleans), its description.
+  "api_key.spam_checks_set",
   "member.invited",
   "member.role_changed",
   "member.removed",
@@ -35,6 +37,8 @@ export const AUDIT_ACTIONS = [
   "connection.mapping_changed",
   // What a repeat submission to the connection does: { from, to } ("add" | "new"), its name.
   "connection.repeats_set",
+  // Whether the spam checks run on the connection's submissions: { from, to } (booleans), its name.
+  "connection.spam_checks_set",
   "connection.deleted",
   // One kept delivery of a connection's log: the connection as target, the delivery's id; never its body.
   "connection.delivery_deleted",

@@ -2,6 +2,7 @@ import { seal } from "../api-keys/secret-box";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { CHANNEL_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
+import { CHANNEL_SPAM_CHECKS_DEFAULT } from "../spam/spam-checks-setting";
 import { BUILDERS, secretFromUs, secretSetByTeam, type BuilderId } from "./builders";
 import {
   countConnections,
@@ -11,6 +12,7 @@ import {
   writeConnectionEnabled,
   writeConnectionMapping,
   writeConnectionRepeats,
+  writeConnectionSpamChecks,
   writeRolledToken,
   writeSigningSecret,
 } from "./connection-store";
@@ -25,8 +27,8 @@ import {
 import type { AnswerOverrides } from "./map-answers";
 
 // What owners and admins (and the operator's CLI) do with a team's form-builder
-// connections: make one, roll its URL, turn it off or on, change its mapping or what a
-// repeat submission does, delete it.
+// connections: make one, roll its URL, turn it off or on, change its mapping, what a
+// repeat submission does or whether the spam checks run, delete it.
 // Each change is written with its audit event in one transaction. The URL and the signing
 // secret are returned once, to show; neither is readable again.
 
@@ -60,11 +62,14 @@ export async function createConnection(options: {
   signingSecret?: string;
   /** What a repeat submission does (docs/leads.md "Repeat submissions"); absent: CHANNEL_REPEATS_DEFAULT. */
   repeats?: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"); absent: CHANNEL_SPAM_CHECKS_DEFAULT (on). */
+  spamChecks?: boolean;
   createdById: string | null;
   actor: AuditActor;
 }): Promise<NewConnection> {
   const { teamId, builder } = options;
   const repeats = options.repeats ?? CHANNEL_REPEATS_DEFAULT;
+  const spamChecks = options.spamChecks ?? CHANNEL_SPAM_CHECKS_DEFAULT;
   const given = options.signingSecret?.trim() || null;
   const token = generateConnectionToken();
   // Webflow's secret exists only once its webhook (which needs this URL) is made: it may come
@@ -82,10 +87,11 @@ export async function createConnection(options: {
       tokenHint: tokenHint(token),
       createdById: options.createdById,
       repeats,
+      spamChecks,
     });
     if (signingSecret) await writeSigningSecret(tx, { id: created, ciphertext: seal(signingSecret, signingSecretContext(created)) });
     await recordAuditEvent(
-      { teamId, action: "connection.created", actor: options.actor, targetId: created, details: { name, builder, repeats } },
+      { teamId, action: "connection.created", actor: options.actor, targetId: created, details: { name, builder, repeats, spamChecks } },
       tx,
     );
     return created;
@@ -213,6 +219,32 @@ export async function setConnectionRepeats(options: { teamId: string; id: string
           actor: options.actor,
           targetId: options.id,
           details: { name: before.name, from: before.repeats, to: options.repeats },
+        },
+        tx,
+      );
+    }
+    return true;
+  });
+}
+
+/** Turns the spam checks of the connection's submissions on or off (audited when it changes); false when there is no such connection. */
+export async function setConnectionSpamChecks(options: {
+  teamId: string;
+  id: string;
+  spamChecks: boolean;
+  actor: AuditActor;
+}): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const before = await writeConnectionSpamChecks(tx, options);
+    if (!before) return false;
+    if (before.spamChecks !== options.spamChecks) {
+      await recordAuditEvent(
+        {
+          teamId: options.teamId,
+          action: "connection.spam_checks_set",
+          actor: options.actor,
+          targetId: options.id,
+          details: { name: before.name, from: before.spamChecks, to: options.spamChecks },
         },
         tx,
       );

@@ -34,6 +34,8 @@ export type ConnectionView = {
   enabled: boolean;
   /** What a repeat submission does (docs/leads.md "Repeat submissions"). */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"). */
+  spamChecks: boolean;
   createdAt: Date;
 };
 
@@ -47,6 +49,7 @@ const VIEW_SELECT = {
   previousTokenExpiresAt: true,
   enabled: true,
   repeats: true,
+  spamChecks: true,
   createdAt: true,
 } as const;
 
@@ -125,6 +128,7 @@ export async function insertConnection(
     tokenHint: string;
     createdById: string | null;
     repeats: Repeats;
+    spamChecks: boolean;
   },
 ): Promise<string> {
   const created = await tx.connection.create({ data: { ...row, mapping: {} }, select: { id: true } });
@@ -180,6 +184,20 @@ export async function writeConnectionRepeats(
   if (!row) return null;
   await tx.connection.update({ where: { id: options.id }, data: { repeats: options.repeats } });
   return { name: row.name, repeats: parseRepeats(row.repeats) ?? "new" };
+}
+
+/** Turns the connection's spam checks on or off and returns its name and what they were; null when the team has no such connection. */
+export async function writeConnectionSpamChecks(
+  tx: Tx,
+  options: { teamId: string; id: string; spamChecks: boolean },
+): Promise<{ name: string; spamChecks: boolean } | null> {
+  const row = await tx.connection.findFirst({
+    where: { id: options.id, teamId: options.teamId },
+    select: { name: true, spamChecks: true },
+  });
+  if (!row) return null;
+  await tx.connection.update({ where: { id: options.id }, data: { spamChecks: options.spamChecks } });
+  return row;
 }
 
 /** Deletes the connection and its log; its leads keep naming it. Null when the team has no such connection. */

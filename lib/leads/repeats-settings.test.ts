@@ -59,8 +59,8 @@ describe("a web form's repeat setting", () => {
       ],
     );
     assert.deepEqual(await auditOf(team.id, "web_form.created"), [
-      [plain, { name: "Contact", repeats: "add" }],
-      [fresh, { name: "Fresh", repeats: "new" }],
+      [plain, { name: "Contact", repeats: "add", spamChecks: true }],
+      [fresh, { name: "Fresh", repeats: "new", spamChecks: true }],
     ]);
   });
 
@@ -102,8 +102,8 @@ describe("a connection's repeat setting", () => {
       ],
     );
     assert.deepEqual(await auditOf(team.id, "connection.created"), [
-      [plain.id, { name: "Generic JSON", builder: "generic", repeats: "add" }],
-      [fresh.id, { name: "Fresh", builder: "tally", repeats: "new" }],
+      [plain.id, { name: "Generic JSON", builder: "generic", repeats: "add", spamChecks: true }],
+      [fresh.id, { name: "Fresh", builder: "tally", repeats: "new", spamChecks: true }],
     ]);
   });
 

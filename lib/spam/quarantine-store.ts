@@ -1,9 +1,10 @@
 import { db, type Tx } from "../db/client";
 import { findJsonRowsNaming, type PersonContacts } from "../leads/person-match";
+import { now } from "../time/clock";
 
 // Every database access for the spam quarantine (QuarantinedLead; docs/spam.md) but the
-// intake's own insert (lib/leads/lead-writer-*.ts): Leads → Spam's list and count, and
-// what an erasure finds and removes.
+// intake's own insert (lib/leads/lead-writer-*.ts): Leads → Spam's list and count, each
+// channel's count of the last 24 hours, and what an erasure finds and removes.
 
 /** A quarantined submission as Leads → Spam lists it. */
 export type QuarantinedItem = {
@@ -78,6 +79,25 @@ export async function quarantinedAmong(teamId: string, ids: readonly (string | n
 /** How many submissions the team's quarantine holds (Leads → Spam's count), counted up to `cap` (cheap at any size). */
 export function countQuarantine(teamId: string, cap: number): Promise<number> {
   return db().quarantinedLead.count({ where: { teamId }, take: cap });
+}
+
+/** The window of a channel's spam count on its card. */
+export const CHANNEL_SPAM_WINDOW_HOURS = 24;
+
+/**
+ * How many submissions each of the team's keys (`by` "apiKeyId"), forms ("formId") or
+ * connections ("connectionId") sent to the quarantine in the last 24 hours (the app's clock):
+ * one grouped query on the index [teamId, createdAt], for a list page's cards. A channel with
+ * none is absent.
+ */
+export async function recentSpamCounts(teamId: string, by: "apiKeyId" | "formId" | "connectionId"): Promise<Map<string, number>> {
+  const since = new Date(now().getTime() - CHANNEL_SPAM_WINDOW_HOURS * 60 * 60 * 1000);
+  const rows = await db().quarantinedLead.groupBy({
+    by: [by],
+    where: { teamId, createdAt: { gte: since }, [by]: { not: null } },
+    _count: { _all: true },
+  });
+  return new Map(rows.map((row) => [row[by]!, row._count._all]));
 }
 
 /** The team's quarantined submissions that name the person (their email or a number, in any field). */

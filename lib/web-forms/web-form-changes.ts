@@ -1,6 +1,7 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { CHANNEL_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
+import { CHANNEL_SPAM_CHECKS_DEFAULT } from "../spam/spam-checks-setting";
 import {
   generateFormId,
   insertWebForm,
@@ -9,11 +10,13 @@ import {
   writeWebFormEnabled,
   writeWebFormRepeats,
   writeWebFormSettings,
+  writeWebFormSpamChecks,
   type WebFormSettings,
 } from "./web-form-store";
 
 // What owners and admins do with their team's web forms (Team Settings → API Integration →
-// Web forms): create, change, set what a repeat submission does, enable or disable, delete. Each change is written with its
+// Web forms): create, change, set what a repeat submission does and whether the spam checks
+// run, enable or disable, delete. Each change is written with its
 // audit event in one transaction, and a refused one writes neither. The settings are
 // checked before (web-form-settings.ts); the rows are web-form-store.ts'.
 
@@ -33,17 +36,20 @@ export async function createWebForm(options: {
   settings: WebFormSettings;
   /** What a repeat submission does (docs/leads.md "Repeat submissions"); absent: CHANNEL_REPEATS_DEFAULT. */
   repeats?: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"); absent: CHANNEL_SPAM_CHECKS_DEFAULT (on). */
+  spamChecks?: boolean;
   createdById: string | null;
   actor: AuditActor;
 }): Promise<string> {
   const { teamId, settings } = options;
   const repeats = options.repeats ?? CHANNEL_REPEATS_DEFAULT;
+  const spamChecks = options.spamChecks ?? CHANNEL_SPAM_CHECKS_DEFAULT;
   await assertSourceOfTeam(teamId, settings.sourceId);
   const id = generateFormId();
   await db().$transaction(async (tx) => {
-    await insertWebForm(tx, { id, teamId, settings, repeats, createdById: options.createdById });
+    await insertWebForm(tx, { id, teamId, settings, repeats, spamChecks, createdById: options.createdById });
     await recordAuditEvent(
-      { teamId, action: "web_form.created", actor: options.actor, targetId: id, details: { name: settings.name, repeats } },
+      { teamId, action: "web_form.created", actor: options.actor, targetId: id, details: { name: settings.name, repeats, spamChecks } },
       tx,
     );
   });
@@ -92,6 +98,26 @@ export async function setWebFormRepeats(options: FormChange & { repeats: Repeats
           targetId: formId,
           details: { name: before.name, repeats },
         },
+        tx,
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Turns the spam checks of the form's submissions on or off; audited as a change of the form's
+ * settings (web_form.updated with { spamChecks }) when it changes. False when the team has no
+ * such form.
+ */
+export async function setWebFormSpamChecks(options: FormChange & { spamChecks: boolean }): Promise<boolean> {
+  const { teamId, formId, spamChecks } = options;
+  return db().$transaction(async (tx) => {
+    const before = await writeWebFormSpamChecks(tx, { teamId, formId, spamChecks });
+    if (!before) return false;
+    if (before.spamChecks !== spamChecks) {
+      await recordAuditEvent(
+        { teamId, action: "web_form.updated", actor: options.actor, targetId: formId, details: { name: before.name, spamChecks } },
         tx,
       );
     }

@@ -20,6 +20,8 @@ export type WebFormView = WebFormSettings & {
   id: string;
   /** What a repeat submission does (docs/leads.md "Repeat submissions"); changed by web-form-changes.ts' setWebFormRepeats. */
   repeats: Repeats;
+  /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"); changed by setWebFormSpamChecks. */
+  spamChecks: boolean;
   enabled: boolean;
   spamCount: number;
   sourceName: string | null;
@@ -64,6 +66,7 @@ const VIEW_SELECT = {
   spamCount: true,
   createdAt: true,
   repeats: true,
+  spamChecks: true,
   source: { select: { name: true } },
 } as const;
 
@@ -111,10 +114,17 @@ export async function isTeamSource(options: { teamId: string; sourceId: string }
 
 export async function insertWebForm(
   tx: Tx,
-  form: { id: string; teamId: string; settings: WebFormSettings; repeats: Repeats; createdById: string | null },
+  form: { id: string; teamId: string; settings: WebFormSettings; repeats: Repeats; spamChecks: boolean; createdById: string | null },
 ): Promise<void> {
   await tx.webForm.create({
-    data: { id: form.id, teamId: form.teamId, ...form.settings, repeats: form.repeats, createdById: form.createdById },
+    data: {
+      id: form.id,
+      teamId: form.teamId,
+      ...form.settings,
+      repeats: form.repeats,
+      spamChecks: form.spamChecks,
+      createdById: form.createdById,
+    },
   });
 }
 
@@ -136,6 +146,20 @@ export async function writeWebFormRepeats(
   if (!form) return null;
   await tx.webForm.update({ where: { id: options.formId }, data: { repeats: options.repeats } });
   return { name: form.name, repeats: parseRepeats(form.repeats) ?? "new" };
+}
+
+/** Turns a form's spam checks on or off and returns its name and what they were; null when the team has no such form. */
+export async function writeWebFormSpamChecks(
+  tx: Tx,
+  options: { teamId: string; formId: string; spamChecks: boolean },
+): Promise<{ name: string; spamChecks: boolean } | null> {
+  const form = await tx.webForm.findFirst({
+    where: { id: options.formId, teamId: options.teamId },
+    select: { name: true, spamChecks: true },
+  });
+  if (!form) return null;
+  await tx.webForm.update({ where: { id: options.formId }, data: { spamChecks: options.spamChecks } });
+  return form;
 }
 
 /** Enables or disables a form; false when the team has no such form. */

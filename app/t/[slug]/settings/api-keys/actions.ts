@@ -7,6 +7,8 @@ import { expiryFrom, EXPIRY_CHOICES, ROLL_CHOICES } from "@/lib/api-keys/key-exp
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { API_KEY_REPEATS_DEFAULT } from "@/lib/leads/repeats";
 import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
+import { changeSpamChecks } from "@/lib/spam/channel-spam-checks";
+import { API_KEY_SPAM_CHECKS_DEFAULT, parseSpamChecksChoice, spamChecksWord } from "@/lib/spam/spam-checks-setting";
 import { ROLES } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
 
@@ -27,6 +29,7 @@ export async function generateApiKeyAction(
   description?: string,
   expiry: string = "never",
   repeatsChoice: string = API_KEY_REPEATS_DEFAULT,
+  spamChecksChoice: string = spamChecksWord(API_KEY_SPAM_CHECKS_DEFAULT),
 ): Promise<ActionResult<{ keyId: string }>> {
   return withTeamRole<{ keyId: string }>(slug, MANAGERS, async ({ team, user, actor }) => {
     const parsed = descriptionSchema.safeParse(description);
@@ -36,6 +39,8 @@ export async function generateApiKeyAction(
     const choice = parseRepeatsChoice(repeatsChoice);
     if ("problem" in choice) return { ok: false, error: choice.problem };
     const { repeats } = choice;
+    const checks = parseSpamChecksChoice(spamChecksChoice);
+    if ("problem" in checks) return { ok: false, error: checks.problem };
     const key = await createApiKey({
       teamId: team.id,
       description: parsed.data,
@@ -43,6 +48,7 @@ export async function generateApiKeyAction(
       actor,
       expiresAt: expiryFrom(expires.data, now()),
       repeats,
+      spamChecks: checks.spamChecks,
     });
     revalidatePath(keysPath(team.slug));
     return { ok: true, keyId: key.keyId };
@@ -103,6 +109,16 @@ export async function setApiKeyRepeatsAction(slug: string, keyId: string, repeat
     const changed = id.success && (await setApiKeyRepeats({ keyId: id.data, teamId: team.id, repeats, actor }));
     revalidatePath(keysPath(team.slug), "layout");
     return changed ? { ok: true } : { ok: false, error: "That key does not exist (it may have been deleted)." };
+  });
+}
+
+/** Whether the spam checks run on the key's submissions ("on" or "off"; docs/spam.md "Per channel"). */
+export async function setApiKeySpamChecksAction(slug: string, keyId: string, choice: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, role, actor }) => {
+    const id = keyIdSchema.safeParse(keyId);
+    const result = await changeSpamChecks({ channel: "api_key", teamId: team.id, id: id.data, choice, role, actor });
+    revalidatePath(keysPath(team.slug), "layout");
+    return result;
   });
 }
 

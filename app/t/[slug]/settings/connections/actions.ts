@@ -22,6 +22,8 @@ import { findConnection } from "@/lib/connections/connection-store";
 import { deleteKeptDelivery } from "@/lib/connections/delivery-changes";
 import { isAnswerTarget, type AnswerTarget } from "@/lib/connections/map-answers";
 import { publicBaseUrl } from "@/lib/http/public-url";
+import { changeSpamChecks } from "@/lib/spam/channel-spam-checks";
+import { CHANNEL_SPAM_CHECKS_DEFAULT, parseSpamChecksChoice, spamChecksWord } from "@/lib/spam/spam-checks-setting";
 import { replayDelivery } from "@/lib/intake/receive-delivery";
 import { now } from "@/lib/time/clock";
 
@@ -38,6 +40,7 @@ export async function createConnectionAction(
   builder: string,
   name: string,
   repeatsChoice: string = CHANNEL_REPEATS_DEFAULT,
+  spamChecksChoice: string = spamChecksWord(CHANNEL_SPAM_CHECKS_DEFAULT),
 ): Promise<ActionResult<{ id: string; url: string; signingSecret: string | null }>> {
   return withTeamRole<{ id: string; url: string; signingSecret: string | null }>(slug, MANAGERS, async ({ team, user, actor }) => {
     if (!isBuilderId(builder)) return { ok: false, error: "Choose a form builder." };
@@ -45,9 +48,19 @@ export async function createConnectionAction(
     const choice = parseRepeatsChoice(repeatsChoice);
     if ("problem" in choice) return { ok: false, error: choice.problem };
     const { repeats } = choice;
+    const checks = parseSpamChecksChoice(spamChecksChoice);
+    if ("problem" in checks) return { ok: false, error: checks.problem };
     let created;
     try {
-      created = await createConnection({ teamId: team.id, builder, name, repeats, createdById: user.id, actor });
+      created = await createConnection({
+        teamId: team.id,
+        builder,
+        name,
+        repeats,
+        spamChecks: checks.spamChecks,
+        createdById: user.id,
+        actor,
+      });
     } catch (error) {
       if (error instanceof ConnectionLimitReached) return { ok: false, error: error.message };
       throw error;
@@ -118,6 +131,15 @@ export async function setConnectionRepeatsAction(slug: string, id: string, repea
     const changed = typeof id === "string" && (await setConnectionRepeats({ teamId: team.id, id, repeats, actor }));
     revalidatePath(connectionsPath(team.slug), "layout");
     return changed ? { ok: true } : { ok: false, error: GONE };
+  });
+}
+
+/** Whether the spam checks run on the connection's submissions ("on" or "off"; docs/spam.md "Per channel"). */
+export async function setConnectionSpamChecksAction(slug: string, id: string, choice: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, role, actor }) => {
+    const result = await changeSpamChecks({ channel: "connection", teamId: team.id, id, choice, role, actor });
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return result;
   });
 }
 

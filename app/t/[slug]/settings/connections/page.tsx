@@ -3,6 +3,7 @@ import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { BUILDER_IDS, BUILDERS } from "@/lib/connections/builders";
 import { deliveryActivity } from "@/lib/connections/connection-delivery-store";
 import { listConnections, type ConnectionView } from "@/lib/connections/connection-store";
+import { recentSpamCounts } from "@/lib/spam/quarantine-store";
 import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { hoursAgo } from "@/lib/time/clock";
 import { ConnectForm } from "@/components/connections/connect-form";
@@ -13,11 +14,12 @@ export const metadata: Metadata = { title: "Connections · Lead Intake" };
 
 const deliveries = (count: number) => `${count.toLocaleString("en-US")} ${count === 1 ? "delivery" : "deliveries"}`;
 
-/** A connection's card: its form builder, its URL's last characters, its deliveries of the last 24 hours. */
+/** A connection's card: its form builder, its URL's last characters, its deliveries and quarantined submissions of the last 24 hours. */
 const connectionCard = (
   slug: string,
   connection: ConnectionView,
-  counts?: { deliveries: number; needsMapping: number },
+  counts: { deliveries: number; needsMapping: number } | undefined,
+  spam: number | undefined,
 ): IntegrationCard => ({
   id: connection.id,
   href: `/t/${slug}/settings/connections/${connection.id}`,
@@ -31,15 +33,17 @@ const connectionCard = (
     total: deliveries(counts?.deliveries ?? 0),
     alert: counts?.needsMapping ? { tone: "amber", text: `${deliveries(counts.needsMapping)} to map` } : null,
   },
+  spam: { slug, count: spam },
 });
 
 export default async function ConnectionsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/connections`);
-  const [connections, activity, windowDays] = await Promise.all([
+  const [connections, activity, windowDays, spam] = await Promise.all([
     listConnections(team.id),
     deliveryActivity(team.id, hoursAgo(24)),
     teamRepeatWindow(team.id),
+    recentSpamCounts(team.id, "connectionId"),
   ]);
 
   return (
@@ -56,7 +60,7 @@ export default async function ConnectionsPage({ params }: { params: Promise<{ sl
         label="Connections"
         empty="No connections yet."
         states={["On", "Off"]}
-        cards={connections.map((connection) => connectionCard(team.slug, connection, activity.get(connection.id)))}
+        cards={connections.map((connection) => connectionCard(team.slug, connection, activity.get(connection.id), spam.get(connection.id)))}
         aside={
           canManage
             ? {

@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
 import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
+import { changeSpamChecks } from "@/lib/spam/channel-spam-checks";
 import { parseWebFormSettings } from "@/lib/web-forms/web-form-settings";
 import {
   UnknownSourceError,
@@ -31,8 +32,10 @@ export async function createWebFormAction(_previous: WebFormState, form: FormDat
     const choice = parseRepeatsChoice(form.get("repeats") ?? CHANNEL_REPEATS_DEFAULT);
     if ("problem" in choice) return { ok: false, error: choice.problem };
     const { repeats } = choice;
+    // A checkbox: sent as "on" when ticked, absent when not.
+    const spamChecks = form.get("spam_checks") === "on";
     try {
-      const formId = await createWebForm({ teamId: team.id, settings: parsed.settings, repeats, createdById: user.id, actor });
+      const formId = await createWebForm({ teamId: team.id, settings: parsed.settings, repeats, spamChecks, createdById: user.id, actor });
       created = `${formsPath(team.slug)}/${formId}`;
     } catch (error) {
       if (error instanceof UnknownSourceError) return { ok: false, error: error.message };
@@ -72,6 +75,15 @@ export async function setWebFormRepeatsAction(slug: string, formId: string, repe
       typeof formId === "string" && isFormId(formId) && (await setWebFormRepeats({ teamId: team.id, formId, repeats, actor }));
     revalidatePath(formsPath(team.slug), "layout");
     return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
+  });
+}
+
+/** Whether the spam checks run on the form's submissions ("on" or "off"; docs/spam.md "Per channel"). */
+export async function setWebFormSpamChecksAction(slug: string, formId: string, choice: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, role, actor }) => {
+    const result = await changeSpamChecks({ channel: "web_form", teamId: team.id, id: formId, choice, role, actor });
+    revalidatePath(formsPath(team.slug), "layout");
+    return result;
   });
 }
 

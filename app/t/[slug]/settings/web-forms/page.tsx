@@ -2,6 +2,7 @@ import { hoursAgo } from "@/lib/time/clock";
 import type { Metadata } from "next";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { requestActivity, type RequestActivity } from "@/lib/request-log/request-log-store";
+import { recentSpamCounts } from "@/lib/spam/quarantine-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { listWebForms, type WebFormView } from "@/lib/web-forms/web-form-store";
@@ -13,8 +14,8 @@ export const metadata: Metadata = { title: "Web Forms · Lead Intake" };
 
 const plural = (count: number, word: string) => `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
 
-/** A form's card: its id, origins, source and spam check, the spam it caught, its requests of the last 24 hours. */
-const formCard = (slug: string, form: WebFormView, counts?: RequestActivity): IntegrationCard => ({
+/** A form's card: its id, origins, source and spam check, the spam it caught, its requests and quarantined submissions of the last 24 hours. */
+const formCard = (slug: string, form: WebFormView, counts: RequestActivity | undefined, spam: number | undefined): IntegrationCard => ({
   id: form.id,
   href: `/t/${slug}/settings/web-forms/${form.id}`,
   name: form.name,
@@ -30,16 +31,18 @@ const formCard = (slug: string, form: WebFormView, counts?: RequestActivity): In
     total: plural(counts?.requests ?? 0, "request"),
     alert: counts?.failures ? { tone: "red", text: plural(counts.failures, "failure") } : null,
   },
+  spam: { slug, count: spam },
 });
 
 export default async function WebFormsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/settings/web-forms`);
-  const [forms, sources, activity, windowDays] = await Promise.all([
+  const [forms, sources, activity, windowDays, spam] = await Promise.all([
     listWebForms(team.id),
     canManage ? listLeadSources(team.id) : [],
     requestActivity(team.id, hoursAgo(24), "formId"),
     teamRepeatWindow(team.id),
+    recentSpamCounts(team.id, "formId"),
   ]);
 
   return (
@@ -56,7 +59,7 @@ export default async function WebFormsPage({ params }: { params: Promise<{ slug:
         label="Web forms"
         empty="No web forms yet."
         states={["Enabled", "Disabled"]}
-        cards={forms.map((form) => formCard(team.slug, form, activity.get(form.id)))}
+        cards={forms.map((form) => formCard(team.slug, form, activity.get(form.id), spam.get(form.id)))}
         aside={
           canManage
             ? { title: "New web form", content: <WebFormEditor slug={team.slug} sources={sources} windowDays={windowDays} /> }

@@ -9,11 +9,13 @@ import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
 import { SectionHeader } from "@/components/settings/section-header";
+import { SpamChecksForm } from "@/components/settings/spam-checks-choice";
 
 export const metadata: Metadata = { title: "Request log · API Keys · Lead Intake" };
 
-// Every member who can see the keys sees what each key was sent and answered, and what a
-// person's repeat submission with it does (owners and admins change that).
+// Every member who can see the keys sees what each key was sent and answered, what a
+// person's repeat submission with it does and whether the spam checks run (owners and admins
+// change those two).
 export default async function KeyRequestLogPage(props: {
   params: Promise<{ slug: string; keyId: string }>;
   searchParams: Promise<{ before?: string | string[] }>;
@@ -39,6 +41,7 @@ export default async function KeyRequestLogPage(props: {
         description={`The requests this key authenticated or failed to authenticate: the lead each created, or the status and error it got (a refusal repeated within 10 seconds is shown once). Newest first; kept ${days} days, at most ${maxRows.toLocaleString("en-US")} requests of this key.`}
       />
       <RepeatsForm slug={team.slug} channel="api_key" id={keyId} value={key.repeats} windowDays={windowDays} canEdit={canManage} />
+      <SpamChecksForm slug={team.slug} channel="api_key" id={keyId} value={key.spamChecks} canEdit={canManage} />
       <RequestLog slug={team.slug} base={base} cursor={cursor} log={log} />
     </section>
   );

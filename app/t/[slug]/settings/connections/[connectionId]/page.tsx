@@ -21,6 +21,7 @@ import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DetailCard } from "@/components/settings/detail-card";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
 import { SectionHeader } from "@/components/settings/section-header";
+import { SpamChecksForm } from "@/components/settings/spam-checks-choice";
 import { OnOffBadge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { NewestOlderNav } from "@/components/ui/newest-older-nav";
@@ -114,6 +115,7 @@ export default async function ConnectionPage(props: {
         windowDays={windowDays}
         canEdit={canManage}
       />
+      <SpamChecksForm slug={team.slug} channel="connection" id={connection.id} value={connection.spamChecks} canEdit={canManage} />
       <h3 className="mb-3 text-base font-semibold text-slate-900">Mapping</h3>
       {answers.length === 0 ? (
         <p className={`${cardClass} mb-6 px-5 py-8 text-center text-sm text-slate-600`}>

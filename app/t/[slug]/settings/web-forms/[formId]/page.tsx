@@ -11,6 +11,7 @@ import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
 import { SectionHeader } from "@/components/settings/section-header";
+import { SpamChecksForm } from "@/components/settings/spam-checks-choice";
 import { Badge } from "@/components/ui/badge";
 import { cardClass, linkClass } from "@/components/ui/styles";
 import { FormSnippets } from "@/components/web-forms/form-snippets";
@@ -84,6 +85,7 @@ export default async function WebFormPage(props: {
               windowDays={windowDays}
               canEdit={canManage}
             />
+            <SpamChecksForm slug={team.slug} channel="web_form" id={form.id} value={form.spamChecks} canEdit={canManage} />
           </div>
         </div>
         <div>
