@@ -13,7 +13,7 @@ export function EmptySpamButton({ slug, count }: { slug: string; count: string }
       label="Empty spam"
       className={buttonClass("danger", "sm")}
       title="Empty spam?"
-      description={`All ${count} in the quarantine are deleted for good, on every page, not only those shown. None of them can be released afterwards. The audit log records the count.`}
+      description={`Every submission in the quarantine (${count}) is deleted for good, on every page, not only those shown. None of them can be released afterwards. The audit log records the count.`}
       confirmLabel="Empty spam"
       pendingLabel="Deleting…"
       action={emptySpamAction.bind(null, slug)}
