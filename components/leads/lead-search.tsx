@@ -1,7 +1,7 @@
 import { OWNER_ME, OWNER_NONE, RETURNED_7D, type LeadFilter } from "@/lib/leads/lead-filter";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "@/lib/leads/lead-status";
 import { Field } from "@/components/ui/field";
-import { SearchIcon } from "@/components/ui/icons";
+import { SearchBox } from "@/components/ui/search-box";
 import { namedChoices, SelectOptions, type Choice } from "@/components/ui/select-options";
 import { buttonClass, inputClass } from "@/components/ui/styles";
 
@@ -37,26 +37,7 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
     <form role="search" aria-label="Search and filter leads" action={action} className="w-full max-w-2xl space-y-3">
       {/* The import filter comes from an import's result ("View imported leads") and stays while searching. */}
       {filter.importId ? <input type="hidden" name="import" value={filter.importId} /> : null}
-      <div className="flex items-center gap-2">
-        <label htmlFor="lead-search" className="sr-only">
-          Search leads
-        </label>
-        <div className="relative flex-1">
-          <SearchIcon className="pointer-events-none absolute top-2.5 left-3 h-4 w-4 text-slate-400" />
-          <input
-            id="lead-search"
-            name="q"
-            type="search"
-            defaultValue={filter.query}
-            maxLength={100}
-            placeholder="Name, email, phone, organization or lead id"
-            className={`${inputClass} pl-9`}
-          />
-        </div>
-        <button type="submit" className={buttonClass("secondary")}>
-          Search
-        </button>
-      </div>
+      <SearchBox id="lead-search" label="Search leads" query={filter.query} placeholder="Name, email, phone, organization or lead id" />
       <details open={filtered || filter.sort !== "newest"} className="rounded-md text-sm">
         <summary className="cursor-pointer font-medium text-slate-700">Filters and sort</summary>
         <div className="mt-3 grid grid-cols-1 gap-3 sm:grid-cols-2">

@@ -240,9 +240,21 @@ for (const viewport of VIEWPORTS) {
       await expect(quarantined).toContainText("Link, address or markup in a name (name)");
       await expect(quarantined).toContainText("Disposable email address (email)");
       await checkPage(page, "leads → spam");
-      // "Not spam": the submission leaves the quarantine for the list.
-      await page.getByRole("button", { name: /^Not spam: release CRM-LEAD-/ }).click();
-      await expect(page.getByText("The quarantine is empty.")).toBeVisible();
+      // The search, and a row selected for the bulk "Not spam".
+      await page.getByRole("searchbox", { name: "Search spam" }).fill("SEO");
+      await page.getByRole("searchbox", { name: "Search spam" }).press("Enter");
+      await expect(page.getByText("1 submission matches “SEO”")).toBeVisible();
+      await page.getByRole("checkbox", { name: /^Select CRM-LEAD-/ }).check();
+      await expect(page.getByRole("status").filter({ hasText: "1 submission selected" })).toBeVisible();
+      await checkPage(page, "leads → spam, searched, a row selected");
+      await page.getByRole("button", { name: "Empty spam" }).click();
+      await expect(page.getByRole("dialog", { name: "Empty spam?" })).toBeVisible();
+      await checkPage(page, "leads → spam, empty dialog");
+      await page.keyboard.press("Escape");
+      // "Not spam" for the selected: the submission leaves the quarantine for the list.
+      await page.getByRole("button", { name: "Not spam (1)" }).click();
+      await expect(page.getByRole("status").filter({ hasText: "1 submission released into the lead list." })).toBeVisible();
+      await expect(page.getByText("No submission in the quarantine matches your search.")).toBeVisible();
       await page.goto(`/t/${team.slug}/leads`);
       await expect(page.getByRole("row").filter({ hasText: "Best SEO" })).toBeVisible();
 
@@ -275,6 +287,11 @@ for (const viewport of VIEWPORTS) {
       await page.getByRole("button", { name: "Delete lead" }).click();
       await expect(page.getByRole("dialog", { name: `Delete ${leadId}?` })).toBeVisible();
       await checkPage(page, "lead detail, delete dialog");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Spam", exact: true }).click();
+      await expect(page.getByRole("dialog", { name: `Move ${leadId} to spam?` })).toBeVisible();
+      await expect(page.getByRole("checkbox", { name: "Also block this sender (their e-mail address)" })).toBeVisible();
+      await checkPage(page, "lead detail, spam dialog");
       await page.keyboard.press("Escape");
       await page.goto(`/t/${team.slug}/leads/${everyFieldLeadId}`);
       await expect(page.getByRole("heading", { name: "Katherine Johnson" })).toBeVisible();

@@ -67,6 +67,11 @@ export const AUDIT_ACTIONS = [
   "lead.note_deleted",
   // A quarantined submission released into the list ("Not spam"): the lead as target; never its content.
   "lead.released_from_spam",
+  // A lead moved to the quarantine ("Spam" on its page): the lead as target, { blocked } (its address put on the block list).
+  "lead.reported_spam",
+  // Leads → Spam emptied ({ count }), and the quarantine's retention ({ count, retentionDays }, the job's actor).
+  "spam.emptied",
+  "spam.retention_applied",
   // Imports name the file, the counts and the duplicates mode; never a row's content.
   "lead.import_started",
   "lead.import_cancelled",

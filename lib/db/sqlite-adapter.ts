@@ -71,6 +71,9 @@ function serialise(inner: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
   };
 }
 
+/** The name of the app connection's Unicode LOWER on SQLite (registered on connect). */
+export const SQLITE_LOWER = "lower_unicode";
+
 /** The better-sqlite3 connection inside adapter-better-sqlite3 6.19's adapter (its `client`). */
 function connectionOf(inner: SqlDriverAdapter): Database.Database {
   const client = (inner as unknown as { client?: Database.Database }).client;
@@ -103,6 +106,9 @@ export function sqliteAdapter(
       );
       const lock = new Lock();
       const connection = connectionOf(inner);
+      // SQLite's LOWER folds ASCII only; this folds every letter, as PostgreSQL's LOWER does,
+      // for searches of text that has no folded key column (lib/spam/quarantine-store.ts).
+      connection.function(SQLITE_LOWER, { deterministic: true }, (text: unknown) => (typeof text === "string" ? text.toLowerCase() : text));
       onConnect?.(
         {
           provider: "sqlite",

@@ -116,6 +116,28 @@ export const QUARANTINED_LEAD_COLUMNS = {
   createdAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
 
+/** An entry of a team's spam lists a release adds in its transaction (the sender allow-listed, lib/spam/quarantine-release.ts). */
+export const SPAM_LIST_ENTRY_COLUMNS = {
+  id: "text",
+  teamId: "text",
+  list: "text",
+  value: "text",
+  note: "text",
+  createdById: "text",
+  createdAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+
+/**
+ * Adds the entry unless the team has it already (changes nothing then), and the statement that
+ * bumps the team's lists version after an entry was added (lib/spam/spam-list-store.ts's rule).
+ */
+export function spamListEntrySql(placeholder: (index: number, type: ColumnType) => string) {
+  return {
+    insert: `${insertSql("SpamListEntry", SPAM_LIST_ENTRY_COLUMNS, placeholder)} ON CONFLICT ("teamId", "list", "value") DO NOTHING`,
+    bump: `UPDATE "Team" SET "spamListsVersion" = "spamListsVersion" + 1 WHERE "id" = ${placeholder(0, "text")}`,
+  };
+}
+
 export const JOB_COLUMNS = {
   id: "text",
   teamId: "text",

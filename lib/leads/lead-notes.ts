@@ -1,7 +1,6 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
-import { isRole, type Role } from "../teams/roles";
-import { lockMemberRoles } from "../teams/team-store";
+import { actorRole } from "../teams/actor-role";
 import { now as clock } from "../time/clock";
 import { deleteNote, holdLead, insertNote, lockNote, writeNoteBody } from "./lead-note-store";
 import { checkNoteBody, MAX_NOTE_LENGTH } from "./note-body";
@@ -22,14 +21,6 @@ const refuse = (error: string) => ({ ok: false as const, error });
 
 const LEAD_NOT_FOUND = "This lead was not found in this team (it may have been deleted).";
 const NOTE_NOT_FOUND = "This note was not found (it may have been deleted meanwhile).";
-
-/** The actor's role in the team, read in `tx`: the operator's command line acts as an owner. */
-async function actorRole(tx: Tx, teamId: string, actor: AuditActor): Promise<Role | null> {
-  if (actor.via === "cli" && actor.userId === null) return "owner";
-  if (!actor.userId) return null;
-  const role = (await lockMemberRoles(tx, teamId, [actor.userId])).get(actor.userId);
-  return isRole(role) ? role : null;
-}
 
 function noteTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
   return db().$transaction(work, { maxWait: 10_000, timeout: 10_000 });

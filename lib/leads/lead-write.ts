@@ -79,9 +79,10 @@ export type LeadWrite = {
    * A quarantined submission released into the list ("Not spam", lib/spam/quarantine-release.ts):
    * written as a new lead under the number it was answered with (`seq`, its id), its quarantine
    * row deleted in the same transaction; `gone` is thrown when that row is no longer there (a
-   * release at the same moment, an erasure).
+   * release at the same moment, an erasure). `allow`: the sender's address, added to the
+   * team's allow list in that transaction (allowRow) unless it is there already.
    */
-  release?: { seq: number; gone: () => Error } | null;
+  release?: { seq: number; gone: () => Error; allow?: { value: string; note: string; createdById: string | null } | null } | null;
   now: Date;
 };
 
@@ -149,7 +150,7 @@ export function requestLogRow(write: LeadWrite, leadId: string, added: boolean) 
 }
 
 /** The quarantine's row of a flagged submission under the lead number `seq` (QUARANTINED_LEAD_COLUMNS). */
-export function quarantineRow(write: LeadWrite, seq: number) {
+export function quarantineRow(write: Pick<LeadWrite, "lead" | "source" | "quarantine" | "now">, seq: number) {
   const { lead } = write;
   const quarantine = write.quarantine!;
   return {
@@ -170,6 +171,13 @@ export function quarantineRow(write: LeadWrite, seq: number) {
     ip: quarantine.ip,
     createdAt: write.now,
   };
+}
+
+/** The allow-list entry of a release (LeadWrite.release.allow; SPAM_LIST_ENTRY_COLUMNS), or null for none. */
+export function allowRow(write: LeadWrite) {
+  const allow = write.release?.allow;
+  if (!allow) return null;
+  return { id: `sle_${randomUUID().replaceAll("-", "")}`, teamId: write.lead.teamId, list: "allow_email", ...allow, createdAt: write.now };
 }
 
 /** A lead's stored row: its fields, their search keys, its id from its seq, its time. */

@@ -17,11 +17,14 @@ import {
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
   QUARANTINED_LEAD_COLUMNS,
+  SPAM_LIST_ENTRY_COLUMNS,
+  spamListEntrySql,
   SPENT_CHALLENGE_COLUMNS,
   type LeadColumn,
 } from "./lead-columns";
 import { formatLeadId, leadIdSql } from "./lead-id";
 import {
+  allowRow,
   counterSql,
   missingCounter,
   deliveryRow,
@@ -147,6 +150,8 @@ const STATEMENTS = {
   releasedBySource: { name: "intake_released_by_source", text: leadStatement(true, true) },
   releasedChosenSource: { name: "intake_released_chosen_source", text: leadStatement(false, true) },
   unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "id" = $1 AND "teamId" = $2` },
+  allowEntry: { name: "intake_allow_entry", text: spamListEntrySql((i, type) => `$${i + 1}::${PG_CAST[type]}`).insert },
+  bumpSpamLists: { name: "intake_bump_spam_lists", text: spamListEntrySql((i, type) => `$${i + 1}::${PG_CAST[type]}`).bump },
   // The lead counter's row first, as every writer takes it before a rule's row (a release takes no number, but its rules may take a turn).
   counterLock: { name: "intake_counter_lock", text: `SELECT 1 FROM "Counter" WHERE "name" = '${LEAD_COUNTER}' FOR UPDATE` },
   job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
@@ -367,6 +372,10 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
     await client.query(STATEMENTS.counterLock);
     const { rowCount } = await client.query({ ...STATEMENTS.unquarantine, values: [formatLeadId(write.release.seq), write.lead.teamId] });
     if (rowCount !== 1) throw write.release.gone();
+    const allow = allowRow(write);
+    if (allow && (await client.query({ ...STATEMENTS.allowEntry, values: pgRow(SPAM_LIST_ENTRY_COLUMNS, allow) })).rowCount === 1) {
+      await client.query({ ...STATEMENTS.bumpSpamLists, values: [write.lead.teamId] });
+    }
   }
   const statement = write.release
     ? keys

@@ -16,9 +16,12 @@ import {
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
   QUARANTINED_LEAD_COLUMNS,
+  SPAM_LIST_ENTRY_COLUMNS,
+  spamListEntrySql,
   SPENT_CHALLENGE_COLUMNS,
 } from "./lead-columns";
 import {
+  allowRow,
   counterSql,
   deliveryRow,
   firstSubmissionId,
@@ -86,6 +89,8 @@ function prepare(database: Database.Database) {
     assignJoined: statement(`UPDATE "Lead" SET "ownerId" = ?, "assignedAt" = ? WHERE "id" = ?`),
     quarantine: statement(insertSql("QuarantinedLead", QUARANTINED_LEAD_COLUMNS, () => "?")),
     unquarantine: statement(`DELETE FROM "QuarantinedLead" WHERE "id" = ? AND "teamId" = ?`),
+    allowEntry: statement(spamListEntrySql(() => "?").insert),
+    bumpSpamLists: statement(spamListEntrySql(() => "?").bump),
   };
 }
 
@@ -249,10 +254,12 @@ function quarantineSqlite(s: ReturnType<typeof prepare>, write: LeadWrite): Lead
   return { added: false, quarantined: true, leadId: row.id, ownerId: null, jobs: 0 };
 }
 
-/** A released submission's lead number, once its quarantine row is deleted (LeadWrite.release). */
+/** A released submission's lead number, once its quarantine row is deleted and its sender allow-listed (LeadWrite.release). */
 function released(s: ReturnType<typeof prepare>, write: LeadWrite): { value: number } {
   const { seq, gone } = write.release!;
   if (s.unquarantine.run(formatLeadId(seq), write.lead.teamId).changes !== 1) throw gone();
+  const allow = allowRow(write);
+  if (allow && s.allowEntry.run(rowValues(SPAM_LIST_ENTRY_COLUMNS, allow)).changes === 1) s.bumpSpamLists.run(write.lead.teamId);
   return { value: seq };
 }
 

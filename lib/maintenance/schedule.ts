@@ -1,9 +1,10 @@
 import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 
-// The periodic tasks' loop (lead retention, the New-lead reminder, waiting leads): a run at
-// once and every `everyMs` after, never two at a time in this process, each run's outcome
-// logged by the task, a failure logged as `failedEvent`; the timer never keeps the process up.
+// The periodic tasks' loop (lead retention, the New-lead reminder, waiting leads, the spam
+// quarantine's retention): a run at once and every `everyMs` after, never two at a time in
+// this process, each run's outcome logged by the task, a failure logged as `failedEvent`;
+// the timer never keeps the process up.
 
 /** Starts `run` on its schedule at `clock`'s time; returns the function that stops it. */
 export function startSchedule<Run>(options: {

@@ -1,10 +1,13 @@
 import { db, type Tx } from "../db/client";
-import { findJsonRowsNaming, type PersonContacts } from "../leads/person-match";
+import { SQLITE_LOWER } from "../db/sqlite-adapter";
+import { env } from "../env";
+import { containsPattern, findJsonRowsNaming, type PersonContacts } from "../leads/person-match";
 import { now } from "../time/clock";
 
 // Every database access for the spam quarantine (QuarantinedLead; docs/spam.md) but the
-// intake's own insert (lib/leads/lead-writer-*.ts): Leads → Spam's list and count, each
-// channel's count of the last 24 hours, and what an erasure finds and removes.
+// intake's own insert (lib/leads/lead-writer-*.ts) and a report's (lib/spam/report-spam.ts):
+// Leads → Spam's list, search and count, each channel's count of the last 24 hours, what an
+// erasure finds and removes, "Empty spam" and the retention's deletions.
 
 /** A quarantined submission as Leads → Spam lists it. */
 export type QuarantinedItem = {
@@ -19,6 +22,9 @@ export type QuarantinedItem = {
   score: number;
   reasons: { code: string; field: string; points: number }[];
   createdAt: Date;
+  /** A lead a person moved here ("Spam" on a lead): when, and who (null: a user since deleted). */
+  reportedAt: Date | null;
+  reportedBy: { name: string | null; email: string } | null;
 };
 
 const ITEM_SELECT = {
@@ -33,6 +39,8 @@ const ITEM_SELECT = {
   score: true,
   reasons: true,
   createdAt: true,
+  reportedAt: true,
+  reportedById: true,
 } as const;
 
 const asReasons = (value: unknown): QuarantinedItem["reasons"] =>
@@ -44,15 +52,79 @@ const asReasons = (value: unknown): QuarantinedItem["reasons"] =>
       )
     : [];
 
-/** The team's newest quarantined submissions (index [teamId, createdAt]), at most `take`. */
-export async function listQuarantine(options: { teamId: string; take: number }): Promise<QuarantinedItem[]> {
-  const rows = await db().quarantinedLead.findMany({
-    where: { teamId: options.teamId },
+/**
+ * The condition of a search of Leads → Spam (`q`) on the alias q: the name, the email, the
+ * phone or the mobile contains it, case-insensitively (every letter: PostgreSQL's LOWER, and
+ * on SQLite the app's own, SQLITE_LOWER), its LIKE wildcards literal; a query with
+ * three or more digits also matches the numbers by its digits ("020 7946 0123" finds
+ * "+442079460123"). `bind` adds a value and returns its placeholder.
+ */
+function searchSql(text: string, bind: (value: string) => string, lower: string): string {
+  const pattern = containsPattern(text);
+  const tests = [`${lower}(q."name")`, `q."emailKey"`, `q."phone"`, `q."mobileNo"`].map(
+    (column) => `${column} LIKE ${bind(pattern)} ESCAPE '\\'`,
+  );
+  // A national number's trunk zeros are not in its E.164 form ("020 7946" is "+44207946…").
+  const digits = text.replace(/\D/g, "").replace(/^0+/, "");
+  if (digits.length >= 3) tests.push(`q."phone" LIKE ${bind(`%${digits}%`)}`, `q."mobileNo" LIKE ${bind(`%${digits}%`)}`);
+  return `(${tests.join(" OR ")})`;
+}
+
+/** The ids of the team's quarantined submissions matching a search, newest first, at most `take`; null for no search. */
+async function searchIds(teamId: string, query: string | undefined, take: number): Promise<string[] | null> {
+  const text = query?.trim() ?? "";
+  if (!text) return null;
+  const postgres = env().DATABASE_PROVIDER === "postgres";
+  const values: string[] = [];
+  // SQLite's "?" are positional: a value used twice is bound twice; PostgreSQL's $n once.
+  const bind = (value: string) => {
+    if (postgres && values.includes(value)) return `$${values.indexOf(value) + 1}`;
+    values.push(value);
+    return postgres ? `$${values.length}` : "?";
+  };
+  const team = bind(teamId);
+  const condition = searchSql(text, bind, postgres ? "LOWER" : SQLITE_LOWER);
+  const rows = await db().$queryRawUnsafe<{ id: string }[]>(
+    `SELECT q."id" FROM "QuarantinedLead" q WHERE q."teamId" = ${team} AND ${condition}
+      ORDER BY q."createdAt" DESC, q."seq" DESC LIMIT ${Math.max(0, Math.floor(take))}`,
+    ...values,
+  );
+  return rows.map((row) => row.id);
+}
+
+type ItemRow = Awaited<ReturnType<typeof findItems>>[number];
+
+function findItems(where: { teamId: string; id?: { in: string[] } }, take: number) {
+  return db().quarantinedLead.findMany({
+    where,
     orderBy: [{ createdAt: "desc" }, { seq: "desc" }],
-    take: options.take,
+    take,
     select: ITEM_SELECT,
   });
-  return rows.map((row) => ({ ...row, reasons: asReasons(row.reasons) }));
+}
+
+async function toItems(rows: ItemRow[]): Promise<QuarantinedItem[]> {
+  const reporterIds = [...new Set(rows.flatMap((row) => (row.reportedById ? [row.reportedById] : [])))];
+  const reporters = reporterIds.length
+    ? new Map(
+        (await db().user.findMany({ where: { id: { in: reporterIds } }, select: { id: true, name: true, email: true } })).map((user) => [
+          user.id,
+          { name: user.name, email: user.email },
+        ]),
+      )
+    : new Map<string, { name: string | null; email: string }>();
+  return rows.map(({ reportedById, ...row }) => ({
+    ...row,
+    reasons: asReasons(row.reasons),
+    reportedBy: reportedById ? (reporters.get(reportedById) ?? null) : null,
+  }));
+}
+
+/** The team's newest quarantined submissions (index [teamId, createdAt]) matching `query` (searchSql), at most `take`. */
+export async function listQuarantine(options: { teamId: string; take: number; query?: string }): Promise<QuarantinedItem[]> {
+  const ids = await searchIds(options.teamId, options.query, options.take);
+  if (ids && !ids.length) return [];
+  return toItems(await findItems({ teamId: options.teamId, ...(ids ? { id: { in: ids } } : {}) }, options.take));
 }
 
 /** A quarantined submission as a release writes it: the lead as stored and the source it asked for. */
@@ -76,9 +148,40 @@ export async function quarantinedAmong(teamId: string, ids: readonly (string | n
   return new Set(rows.map((row) => row.id));
 }
 
-/** How many submissions the team's quarantine holds (Leads → Spam's count), counted up to `cap` (cheap at any size). */
-export function countQuarantine(teamId: string, cap: number): Promise<number> {
-  return db().quarantinedLead.count({ where: { teamId }, take: cap });
+/** How many submissions the team's quarantine holds (Leads → Spam's count), or match `query`, counted up to `cap` (cheap at any size). */
+export async function countQuarantine(teamId: string, cap: number, query?: string): Promise<number> {
+  const ids = await searchIds(teamId, query, cap);
+  return ids ? ids.length : db().quarantinedLead.count({ where: { teamId }, take: cap });
+}
+
+/** Deletes the team's whole quarantine ("Empty spam") inside `tx`; how many went. */
+export async function deleteTeamQuarantine(tx: Tx, teamId: string): Promise<number> {
+  return (await tx.quarantinedLead.deleteMany({ where: { teamId } })).count;
+}
+
+/** Every team and how many days its quarantined submissions are kept (Team.spamRetentionDays). */
+export function teamsSpamRetention(): Promise<{ id: string; spamRetentionDays: number }[]> {
+  return db().team.findMany({ select: { id: true, spamRetentionDays: true }, orderBy: { id: "asc" } });
+}
+
+/** The team's quarantined submissions received before `cutoff`, oldest first, at most `take` (index [teamId, createdAt]). */
+export async function expiredQuarantineIds(teamId: string, cutoff: Date, take: number): Promise<string[]> {
+  const rows = await db().quarantinedLead.findMany({
+    where: { teamId, createdAt: { lt: cutoff } },
+    orderBy: { createdAt: "asc" },
+    take,
+    select: { id: true },
+  });
+  return rows.map((row) => row.id);
+}
+
+/** Deletes these quarantined submissions of the team inside `tx` (in chunks: the bound-parameter limits); how many went. */
+export async function deleteQuarantinedIds(tx: Tx, teamId: string, ids: readonly string[]): Promise<number> {
+  let deleted = 0;
+  for (let i = 0; i < ids.length; i += 500) {
+    deleted += (await tx.quarantinedLead.deleteMany({ where: { teamId, id: { in: ids.slice(i, i + 500) } } })).count;
+  }
+  return deleted;
 }
 
 /** The window of a channel's spam count on its card. */

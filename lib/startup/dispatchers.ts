@@ -7,6 +7,7 @@ import { removeAbandonedDrafts } from "../imports/import-drafts";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "../jobs/dispatcher";
 import { startNewLeadReminderSchedule } from "../maintenance/new-lead-reminders";
+import { startSpamRetentionSchedule } from "../maintenance/spam-retention";
 import { startWaitingLeadSchedule } from "../maintenance/waiting-leads";
 import { registerWakers } from "../jobs/wake";
 
@@ -57,9 +58,12 @@ export function startProcessDispatcher(): Dispatcher {
   const stopReminders = startNewLeadReminderSchedule();
   // Leads waiting for the next member on duty (docs/routing.md "Assignment rules"): likewise.
   const stopWaiting = startWaitingLeadSchedule();
+  // The quarantine's retention (docs/spam.md "Retention and Empty spam"): likewise, one an hour.
+  const stopSpamRetention = startSpamRetentionSchedule();
   (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => {
     stopReminders();
     stopWaiting();
+    stopSpamRetention();
     return Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
   };
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });

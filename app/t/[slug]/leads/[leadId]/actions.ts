@@ -2,17 +2,19 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { addLeadNote, deleteLeadNote, editLeadNote } from "@/lib/leads/lead-notes";
 import { assignLeads, setLeadStatus } from "@/lib/leads/lead-ownership";
 import { isLeadStatus } from "@/lib/leads/lead-status";
+import { reportLeadAsSpam } from "@/lib/spam/report-spam";
 import { ROLES } from "@/lib/teams/team-store";
 
 // A lead's status and owner from its page (docs/routing.md), and its notes (docs/leads.md
 // "Timeline and notes"). Every member of the team may call these; who may change what (a
 // member takes only an unassigned lead for themself, edits and deletes only their own notes)
 // is decided by the use cases in lib/leads/lead-ownership.ts and lib/leads/lead-notes.ts,
-// whose refusals are returned as they are.
+// whose refusals are returned as they are. "Spam" (owners and admins, as deleting a lead)
+// moves the lead to the quarantine (lib/spam/report-spam.ts).
 
 const leadIdSchema = z.string().regex(/^CRM-LEAD-\d{5,15}$/);
 const userIdSchema = z.string().min(1).max(100);
@@ -92,5 +94,16 @@ export async function deleteLeadNoteAction(slug: string, leadId: string, noteId:
     if (!result.ok) return result;
     revalidatePath(leadPath(team.slug, id.data));
     return { ok: true };
+  });
+}
+
+/** Owners and admins move the lead to Leads → Spam; `block`: its sender's address goes on the team's block list too. */
+export async function reportLeadAsSpamAction(slug: string, leadId: string, block: boolean): Promise<ActionResult<{ blocked: boolean }>> {
+  return withTeamRole<{ blocked: boolean }>(slug, MANAGERS, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    if (!id.success || typeof block !== "boolean") return { ok: false, error: "Reload the page and try again." };
+    const reported = await reportLeadAsSpam({ teamId: team.id, leadId: id.data, block, actor });
+    revalidatePath(`/t/${team.slug}/leads`);
+    return reported;
   });
 }

@@ -16,6 +16,7 @@ import { listMembers } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DeleteLeadButton } from "@/components/leads/delete-lead-button";
+import { ReportSpamButton } from "@/components/spam/report-spam-button";
 import { DetailCard, type DetailRow } from "@/components/leads/detail-card";
 import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
@@ -144,7 +145,12 @@ export default async function LeadPage({
             {duplicates.length ? <Badge tone="amber">Possible duplicate</Badge> : null}
           </p>
         </div>
-        {canManage ? <DeleteLeadButton slug={team.slug} leadId={lead.id} backHref={backHref} /> : null}
+        {canManage ? (
+          <div className="flex flex-wrap gap-2">
+            <ReportSpamButton slug={team.slug} leadId={lead.id} hasEmail={Boolean(lead.email)} backHref={backHref} />
+            <DeleteLeadButton slug={team.slug} leadId={lead.id} backHref={backHref} />
+          </div>
+        ) : null}
       </div>
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <LeadOwnershipCard
