@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { requireTeamPage } from "@/lib/auth/require-team-role";
 import { countQuarantine, listQuarantine } from "@/lib/spam/quarantine-store";
+import { readSpamSettings } from "@/lib/spam/spam-settings";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { EmptySpamButton } from "@/components/spam/empty-spam-button";
 import { QuarantineTable } from "@/components/spam/quarantine-table";
@@ -27,10 +28,11 @@ export default async function SpamPage({
   const q = (await searchParams).q;
   const query = (typeof q === "string" ? q : "").trim().slice(0, 100);
   const { team, canManage } = await requireTeamPage(slug, `/t/${slug}/leads/spam`);
-  const [items, count, total] = await Promise.all([
+  const [items, count, total, settings] = await Promise.all([
     listQuarantine({ teamId: team.id, take: SHOWN, query }),
     countQuarantine(team.id, COUNT_CAP, query),
     query ? countQuarantine(team.id, COUNT_CAP) : null,
+    readSpamSettings(team.id),
   ]);
   const all = total ?? count;
   return (
@@ -44,8 +46,8 @@ export default async function SpamPage({
         Submissions the spam checks set aside, and leads reported as spam: each was answered as a kept lead is, so its sender learns
         nothing, and none of them is in the lead list, assigned, emailed or sent to webhooks. &ldquo;Not spam&rdquo; (owners and admins)
         moves one into the list as if it had just arrived (the assignment rules, its new-lead emails and webhooks then) and puts its
-        sender&rsquo;s address on the team&rsquo;s allow list. They are deleted automatically after the team&rsquo;s spam retention (30 days
-        by default).{" "}
+        sender&rsquo;s address on the team&rsquo;s allow list. They are deleted automatically {settings.retentionDays}{" "}
+        {settings.retentionDays === 1 ? "day" : "days"} after they arrive (Settings → Spam).{" "}
         {query
           ? `${submissions(count)} ${count === 1 ? "matches" : "match"} “${query}”${count > items.length ? `; the newest ${items.length} are shown` : ""}.`
           : count > items.length
