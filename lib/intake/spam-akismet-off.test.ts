@@ -12,24 +12,15 @@ process.env.AKISMET_BLOG = "https://leads.example.com";
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();
-const { createApiKey } = await import("../api-keys/api-key-changes");
 const { db } = await import("../db/client");
-const { createLeadFromRequest } = await import("./create-lead-request");
-const { makeTeam } = await import("../leads/lead-ownership.fixtures");
+const { newForm, post } = await import("../web-forms/web-forms.fixtures");
 
 mock.method(process.stderr, "write", () => true);
 after(() => fake.close());
 
-test("without AKISMET_API_KEY a submission the local checks keep is a lead, and Akismet is never called", async () => {
-  const { team } = await makeTeam();
-  const key = await createApiKey({ teamId: team.id, description: "Site" });
-  await db().apiKey.update({ where: { id: key.keyId }, data: { spamChecks: true } });
-  const request = new Request("http://localhost/api/method/crm.api.leads.create_lead", {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": key.keyId, "x-api-secret": key.secret },
-    body: JSON.stringify({ name: "Sam Taylor", email: "sam@example.com", message: "Great offer AKISMET-SAYS-SPAM" }),
-  });
-  const response = await createLeadFromRequest(request, { requestId: "akismet-off-1", ip: "198.51.100.7" });
+test("without AKISMET_API_KEY a web form's submission the local checks keep is a lead, and Akismet is never called", async () => {
+  const { formId } = await newForm({ challenge: false });
+  const response = await post(formId, { name: "Sam Taylor", email: "sam@example.com", message: "Great offer AKISMET-SAYS-SPAM" });
   assert.equal(response.status, 201);
   const { lead_id } = (await response.json()) as { lead_id: string };
   assert.equal(await db().lead.count({ where: { id: lead_id } }), 1);

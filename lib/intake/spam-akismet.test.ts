@@ -6,8 +6,9 @@ import { startAkismetFake } from "../test-support/akismet-fake";
 // on a real database, with AKISMET_API_KEY set and AKISMET_ENDPOINT pointing at a local fake
 // that speaks the comment-check protocol: a submission the local checks keep and Akismet calls
 // spam goes to the quarantine (reason akismet) with the kept lead's answer; a time-out or an
-// error keeps the lead; a submission the local checks flag, or a channel without the checks,
-// never reaches Akismet. Without the key: spam-akismet-off.test.ts.
+// error keeps the lead; a submission the local checks flag, a channel without the checks, and
+// a key's or a connection's submission (their address is a server's, not the person's) never
+// reach Akismet. Without the key: spam-akismet-off.test.ts.
 const fake = await startAkismetFake({ apiKey: "intake-akismet-key", marker: "AKISMET-SAYS-SPAM" });
 process.env.AKISMET_API_KEY = fake.apiKey;
 process.env.AKISMET_ENDPOINT = fake.endpoint;
@@ -59,13 +60,37 @@ async function keyOf(spamChecks: boolean) {
 
 const isLead = async (id: string) => (await db().lead.count({ where: { id } })) === 1;
 
+/** A web form of a new team, its checks `spamChecks`, and a post to it from `ip` as a browser sends it. */
+async function formOf(spamChecks = true) {
+  const { team, formId } = await newForm({ challenge: false });
+  if (!spamChecks) await db().webForm.update({ where: { id: formId }, data: { spamChecks } });
+  const post = async (fields: Record<string, string>, ip = nextIp()) => {
+    const response = await answerFormPost(
+      new Request(`http://127.0.0.1/api/forms/${formId}`, {
+        method: "POST",
+        headers: {
+          "x-forwarded-for": ip,
+          origin: SITE,
+          referer: `${SITE}/contact`,
+          "user-agent": "Mozilla/5.0 (Test)",
+          accept: "application/json",
+        },
+        body: new URLSearchParams(fields),
+      }),
+      formId,
+    );
+    return { status: response.status, body: (await response.json()) as Body };
+  };
+  return { team, formId, post };
+}
+
 describe("Akismet runs after the local checks when AKISMET_API_KEY is set", () => {
-  test("Akismet says spam: 201 and the kept lead's envelope; in the quarantine with the reason akismet, not a lead", async () => {
-    const { team, key } = await keyOf(true);
+  test("a web form: Akismet says spam: 201 and the kept lead's envelope; in the quarantine with the reason akismet, not a lead", async () => {
+    const { team, formId, post } = await formOf();
     // The reason's points are the team's threshold: Akismet's spam quarantines alone.
     await db().team.update({ where: { id: team.id }, data: { spamThreshold: 12 } });
-    const kept = await send(key, REAL);
-    const spam = await send(key, SPAM_MESSAGE);
+    const kept = await post(REAL);
+    const spam = await post(SPAM_MESSAGE, "198.51.100.7");
     assert.deepEqual([kept.status, spam.status], [201, 201]);
     assert.deepEqual(Object.keys(spam.body).sort(), Object.keys(kept.body).sort());
     assert.deepEqual([spam.body.success, spam.body.message], [kept.body.success, kept.body.message]);
@@ -74,7 +99,7 @@ describe("Akismet runs after the local checks when AKISMET_API_KEY is set", () =
     assert.ok(await isLead(kept.body.lead_id));
     assert.ok(!(await isLead(spam.body.lead_id)));
     const quarantined = await db().quarantinedLead.findUniqueOrThrow({ where: { id: spam.body.lead_id } });
-    assert.equal(quarantined.teamId, team.id);
+    assert.deepEqual([quarantined.teamId, quarantined.formId], [team.id, formId]);
     assert.deepEqual(quarantined.reasons, [{ code: "akismet", field: "content", points: 12 }]);
     assert.equal(quarantined.score, 12);
     const log = await db().apiRequest.findFirstOrThrow({ where: { leadId: spam.body.lead_id } });
@@ -87,44 +112,22 @@ describe("Akismet runs after the local checks when AKISMET_API_KEY is set", () =
       [fake.apiKey, "https://leads.example.com", "198.51.100.7", "contact-form", "Sam Taylor", "sam@example.com"],
     );
     assert.equal(fields.comment_content, SPAM_MESSAGE.message);
-    assert.equal(fields.user_agent, undefined, "an API client's User-Agent is not the person's");
+    assert.deepEqual([fields.user_agent, fields.referrer], ["Mozilla/5.0 (Test)", `${SITE}/contact`], "the visitor's browser");
   });
 
-  test("a web form: the visitor's User-Agent and Referer go to Akismet; its spam is quarantined, answered as kept", async () => {
-    const { team, formId } = await newForm({ challenge: false });
-    const postForm = (fields: Record<string, string>) =>
-      answerFormPost(
-        new Request(`http://127.0.0.1/api/forms/${formId}`, {
-          method: "POST",
-          headers: {
-            "x-forwarded-for": nextIp(),
-            origin: SITE,
-            referer: `${SITE}/contact`,
-            "user-agent": "Mozilla/5.0 (Test)",
-            accept: "application/json",
-          },
-          body: new URLSearchParams(fields),
-        }),
-        formId,
-      );
-    const spam = await postForm(SPAM_MESSAGE);
-    const real = await postForm(REAL);
-    assert.deepEqual([spam.status, real.status], [201, 201]);
-    const [s, r] = [(await spam.json()) as Body, (await real.json()) as Body];
-    assert.deepEqual([s.success, s.message], [r.success, r.message]);
-    assert.equal((await db().quarantinedLead.findUniqueOrThrow({ where: { id: s.lead_id } })).formId, formId);
-    assert.deepEqual(
-      (await db().lead.findMany({ where: { teamId: team.id } })).map((lead) => lead.id),
-      [r.lead_id],
-    );
-    assert.deepEqual([fake.requests[0]!.fields.user_agent, fake.requests[0]!.fields.referrer], ["Mozilla/5.0 (Test)", `${SITE}/contact`]);
+  test("a key's submission never reaches Akismet: its address is the posting server's, not the person's", async () => {
+    const { key } = await keyOf(true);
+    const answer = await send(key, SPAM_MESSAGE);
+    assert.equal(answer.status, 201);
+    assert.ok(await isLead(answer.body.lead_id));
+    assert.equal(fake.requests.length, 0);
   });
 
   for (const mode of ["hang", "error"] as const) {
     test(`Akismet ${mode === "hang" ? "does not answer within the budget" : "answers 500"}: the lead is kept (201, in the list)`, async () => {
-      const { team, key } = await keyOf(true);
+      const { team, post } = await formOf();
       fake.mode = mode;
-      const answer = await send(key, SPAM_MESSAGE);
+      const answer = await post(SPAM_MESSAGE);
       assert.equal(answer.status, 201);
       assert.ok(await isLead(answer.body.lead_id), "the local verdict stands: a lead");
       assert.equal(await db().quarantinedLead.count({ where: { teamId: team.id } }), 0);
@@ -133,25 +136,25 @@ describe("Akismet runs after the local checks when AKISMET_API_KEY is set", () =
   }
 
   test("a submission the local checks quarantine never reaches Akismet", async () => {
-    const { key } = await keyOf(true);
-    const spam = await send(key, { name: "Cheap SEO http://seo-offer.example", email: "x@mailinator.com", message: "AKISMET-SAYS-SPAM" });
+    const { post } = await formOf();
+    const spam = await post({ name: "Cheap SEO http://seo-offer.example", email: "x@mailinator.com", message: "AKISMET-SAYS-SPAM" });
     const quarantined = await db().quarantinedLead.findUniqueOrThrow({ where: { id: spam.body.lead_id } });
     assert.ok(!(quarantined.reasons as { code: string }[]).some((reason) => reason.code === "akismet"));
     assert.equal(fake.requests.length, 0);
   });
 
   test("a channel without the checks never reaches Akismet", async () => {
-    const { key } = await keyOf(false);
-    const answer = await send(key, SPAM_MESSAGE);
+    const { post } = await formOf(false);
+    const answer = await post(SPAM_MESSAGE);
     assert.ok(await isLead(answer.body.lead_id));
     assert.equal(fake.requests.length, 0);
   });
 
   test("a sender on the team's allow list never reaches Akismet", async () => {
-    const { team, key } = await keyOf(true);
+    const { team, post } = await formOf();
     const { addSpamListEntries } = await import("../spam/spam-list-store");
     await addSpamListEntries(db(), team.id, [{ list: "allow_email", value: "sam@example.com" }], null);
-    const answer = await send(key, SPAM_MESSAGE);
+    const answer = await post(SPAM_MESSAGE);
     assert.ok(await isLead(answer.body.lead_id));
     assert.equal(fake.requests.length, 0);
   });

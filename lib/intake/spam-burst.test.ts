@@ -130,3 +130,21 @@ describe("a blocked IPv6 range", () => {
     assert.equal(await db().lead.count({ where: { id: kept.body.lead_id } }), 1);
   });
 });
+
+describe("a check that cannot read what it needs is left out, never the lead", () => {
+  test("the team's lists unreadable: a real lead is kept and a spam name still quarantined, each answered 201", async () => {
+    const { team, key } = await keyOf({ limit: 0 });
+    // The lists' version differs from any copy, and their table is gone: the read fails.
+    await db().team.update({ where: { id: team.id }, data: { spamListsVersion: 99 } });
+    await db().$executeRawUnsafe(`ALTER TABLE "SpamListEntry" RENAME TO "SpamListEntryAway"`);
+    try {
+      const real = await send(key, { name: "Ada Lovelace", email: "ada@example.com" });
+      const spam = await send(key, { name: "Cheap SEO http://seo-offer.example", email: "seo@example.com" });
+      assert.deepEqual([real.status, spam.status], [201, 201]);
+      assert.equal(await db().lead.count({ where: { id: real.body.lead_id } }), 1);
+      assert.deepEqual(await reasonsOf(spam.body.lead_id), ["link_in_name:name"]);
+    } finally {
+      await db().$executeRawUnsafe(`ALTER TABLE "SpamListEntryAway" RENAME TO "SpamListEntry"`);
+    }
+  });
+});

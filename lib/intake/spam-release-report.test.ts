@@ -176,6 +176,34 @@ describe('"Spam" on a lead moves it to the quarantine', () => {
     );
   });
 
+  test("blocking a sender released before takes them off the allow list, which would win over the block", async () => {
+    const { team, owner, key } = await spamTeam();
+    const { addSpamListEntries } = await import("../spam/spam-list-store");
+    await db().$transaction((tx) =>
+      addSpamListEntries(tx, team.id, [{ list: "allow_email", value: "pushy@example.com", note: "released CRM-LEAD-1" }], null),
+    );
+    const kept = await send(key, { name: "Plain Person", email: "pushy@example.com" });
+    assert.ok((await db().lead.count({ where: { id: kept.body.lead_id } })) === 1);
+    await reportLeadAsSpam({ teamId: team.id, leadId: kept.body.lead_id, block: true, actor: actorOf(owner) });
+    assert.deepEqual(
+      (await db().spamListEntry.findMany({ where: { teamId: team.id } })).map((e) => [e.list, e.value]),
+      [["blocked_email", "pushy@example.com"]],
+    );
+    const next = await send(key, { name: "Plain Person", email: "pushy@example.com" });
+    assert.equal(await db().quarantinedLead.count({ where: { id: next.body.lead_id } }), 1, "the block holds");
+  });
+
+  test("two reports of one lead at once: one moves it, the other is told it is gone; one quarantine row, one event", async () => {
+    const { team, owner, admin, key } = await spamTeam();
+    const kept = await send(key, { name: "Plain Person", email: "twice@example.com" });
+    const outcomes = await Promise.all(
+      [owner, admin].map((actor) => reportLeadAsSpam({ teamId: team.id, leadId: kept.body.lead_id, block: false, actor: actorOf(actor) })),
+    );
+    assert.deepEqual(outcomes.map((outcome) => outcome.ok).sort(), [false, true]);
+    assert.equal(await db().quarantinedLead.count({ where: { id: kept.body.lead_id } }), 1);
+    assert.equal((await audit(team.id, "lead.reported_spam")).length, 1);
+  });
+
   test("another team's lead is not reported", async () => {
     const { key } = await spamTeam();
     const other = await spamTeam();

@@ -181,11 +181,33 @@ test("a person's submissions in the spam quarantine are found and erased, by the
   const nearMiss = await spam({ name: "Near http://x.example", email: "quinn@example.co" });
   assert.ok(byEmail.quarantined && byNumber.quarantined && nearMiss.quarantined);
 
+  // A release put the address on the allow list; a report put another's on the block list.
+  const { addSpamListEntries } = await import("../spam/spam-list-store");
+  await db().$transaction((tx) =>
+    addSpamListEntries(
+      tx,
+      team.id,
+      [
+        { list: "allow_email", value: "quinn@example.com" },
+        { list: "allow_email", value: "quinn@example.co" },
+        { list: "blocked_email", value: "quinn@example.com" },
+      ],
+      null,
+    ),
+  );
   const person = parsePerson("quinn@example.com", team)!;
   assert.equal((await findPersonRecords(team, person)).records.quarantined, 1);
   const erased = await runErasure({ team, person, confirmedIds: [], actor });
   assert.deepEqual([erased.quarantined, erased.requestLogRows], [1, 1], "with its request-log row (its IP address)");
   assert.equal(await db().apiRequest.count({ where: { leadId: byEmail.leadId } }), 0);
+  assert.deepEqual(
+    (await db().spamListEntry.findMany({ where: { teamId: team.id }, orderBy: { list: "asc" } })).map((e) => [e.list, e.value]),
+    [
+      ["allow_email", "quinn@example.co"],
+      ["blocked_email", "quinn@example.com"],
+    ],
+    "their address leaves the allow list; a block stays",
+  );
   const byPhone = parsePerson("07911 000222", team)!;
   assert.equal((await runErasure({ team, person: byPhone, confirmedIds: [], actor })).quarantined, 1);
   assert.deepEqual(

@@ -1,4 +1,5 @@
 import { eraseQuarantinedNaming, findQuarantinedNaming } from "../spam/quarantine-store";
+import { eraseAllowedAddresses } from "../spam/spam-list-store";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { eraseKeptDeliveries, findKeptDeliveries } from "../connections/connection-erasure";
 import { db } from "../db/client";
@@ -128,6 +129,7 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
     );
     // A quarantined submission's request-log rows and stored answer name it by its lead id, as a lead's do.
     const quarantined = await eraseQuarantinedNaming(tx, { teamId: team.id, contacts });
+    await eraseAllowedAddresses(tx, team.id, contacts.emails);
     const answered = [...found, ...quarantined];
     const rows: ErasedRows = {
       submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),

@@ -33,7 +33,7 @@ export async function applySpamRetention(now: Date): Promise<SpamRetentionRun> {
     if (!ids.length) continue;
     const deleted = await db().$transaction(
       async (tx) => {
-        const count = await deleteQuarantinedIds(tx, team.id, ids);
+        const count = await deleteQuarantinedIds(tx, team.id, ids, cutoff);
         await recordAuditEvent(
           {
             teamId: team.id,

@@ -14,7 +14,8 @@ import type { SpamContext } from "./spam-verdict";
 // loopback or private sender address is not counted either: it is a proxy's (one whose hops
 // TRUST_PROXY_HOPS does not count), shared by every visitor behind it.
 
-const MAX_WINDOWS = 32;
+// One limiter per window length a team chose (1 to 1,440 minutes): all of them fit.
+const MAX_WINDOWS = 1_440;
 const limiters = limiterSet("spamBurstLimiters", () => new Map<number, Limiter>());
 
 function limiterFor(minutes: number): Limiter {

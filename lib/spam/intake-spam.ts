@@ -1,9 +1,10 @@
 import type { Quarantine } from "../leads/lead-write";
+import { log } from "../log/logger";
 import type { LeadInput } from "../leads/parse-lead-input";
 import type { IntakeTeam } from "../teams/intake-team";
 import { akismetCheck } from "./akismet";
 import { countBurst } from "./burst-counts";
-import { spamVerdict, type SpamReason } from "./spam-verdict";
+import { EMPTY_SPAM_LISTS, spamVerdict, type SpamReason } from "./spam-verdict";
 import { teamSpamLists } from "./team-spam-lists";
 
 // The spam checks at intake (docs/spam.md): on a channel that runs them, the parsed
@@ -31,9 +32,15 @@ export type SpamCheckOptions = {
 export async function quarantineOf(options: SpamCheckOptions): Promise<Quarantine | null> {
   if (!options.checks) return null;
   const { input, team } = options;
+  // A check that cannot read what it needs is left out, never the lead: without the team's
+  // lists the checks run with none, without the burst counts with no burst.
   const [lists, burst] = await Promise.all([
-    teamSpamLists(team),
-    countBurst(team, { email: input.email ?? null, senderIp: options.senderIsVisitor ? options.ip : null }),
+    degraded("lists", () => teamSpamLists(team), EMPTY_SPAM_LISTS),
+    degraded(
+      "burst",
+      () => countBurst(team, { email: input.email ?? null, senderIp: options.senderIsVisitor ? options.ip : null }),
+      undefined,
+    ),
   ]);
   const verdict = spamVerdict(
     {
@@ -49,8 +56,19 @@ export async function quarantineOf(options: SpamCheckOptions): Promise<Quarantin
     burst,
   );
   if (verdict.quarantined) return quarantine(verdict.reasons, options.ip);
-  if (verdict.allowListed || (await akismetOf(options)) !== "spam") return null;
+  // Akismet judges the sender's address: only a web form's is the person's (a key's server and
+  // a form builder post everyone's leads from theirs).
+  if (verdict.allowListed || !options.senderIsVisitor || (await akismetOf(options)) !== "spam") return null;
   return quarantine([...verdict.reasons, { code: "akismet", field: "content", points: team.spamThreshold }], options.ip);
+}
+
+async function degraded<T>(check: string, run: () => T | Promise<T>, fallback: T): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    log("warn", "spam.check_failed", { check, error: error instanceof Error ? error.name : "unknown" });
+    return fallback;
+  }
 }
 
 function quarantine(reasons: Pick<SpamReason, "code" | "field" | "points">[], ip: string | null): Quarantine {

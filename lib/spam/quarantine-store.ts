@@ -176,10 +176,12 @@ export async function expiredQuarantineIds(teamId: string, cutoff: Date, take: n
 }
 
 /** Deletes these quarantined submissions of the team inside `tx` (in chunks: the bound-parameter limits); how many went. */
-export async function deleteQuarantinedIds(tx: Tx, teamId: string, ids: readonly string[]): Promise<number> {
+export async function deleteQuarantinedIds(tx: Tx, teamId: string, ids: readonly string[], before: Date): Promise<number> {
   let deleted = 0;
   for (let i = 0; i < ids.length; i += 500) {
-    deleted += (await tx.quarantinedLead.deleteMany({ where: { teamId, id: { in: ids.slice(i, i + 500) } } })).count;
+    // Still older than the cutoff: a submission released and reported again meanwhile stays.
+    const where = { teamId, id: { in: ids.slice(i, i + 500) }, createdAt: { lt: before } };
+    deleted += (await tx.quarantinedLead.deleteMany({ where })).count;
   }
   return deleted;
 }

@@ -6,7 +6,7 @@ import { COMPANY_SELECT, UTM_SELECT } from "../leads/new-lead";
 import type { ExtraFieldValue } from "../leads/parse-lead-input";
 import { actorManages } from "../teams/actor-role";
 import { now } from "../time/clock";
-import { addSpamListEntries } from "./spam-list-store";
+import { addSpamListEntries, removeSpamListValue } from "./spam-list-store";
 import { normalizeListValue } from "./spam-list-entries";
 
 // "Spam" on a lead (docs/spam.md "Report"): owners and admins move a lead of the list into
@@ -61,6 +61,11 @@ export async function reportLeadAsSpam(options: {
   const at = now();
   return db().$transaction(async (tx): Promise<ReportOutcome> => {
     if (!(await actorManages(tx, options.teamId, options.actor))) return { ok: false, error: NOT_MANAGER };
+    // The lead's row is locked (PostgreSQL) or the database's write lock taken (SQLite) before
+    // it is read: a report at the same moment waits and finds it gone, and a repeat submission
+    // joining it meanwhile commits first and is read with it (never cascaded away unread).
+    const locked = await tx.$executeRaw`UPDATE "Lead" SET "seq" = "seq" WHERE "id" = ${options.leadId} AND "teamId" = ${options.teamId}`;
+    if (!locked) return { ok: false, error: GONE };
     const found = await tx.lead.findFirst({
       where: { id: options.leadId, teamId: options.teamId },
       select: { ...FIELDS, seq: true, source: { select: { id: true, name: true } } },
@@ -92,6 +97,8 @@ export async function reportLeadAsSpam(options: {
     const address = options.block && lead.email ? normalizeListValue("blocked_email", lead.email) : null;
     const blocked = address !== null && "value" in address;
     if (blocked) {
+      // The allow list wins over every check: a sender released before is taken off it.
+      await removeSpamListValue(tx, options.teamId, "allow_email", address.value);
       await addSpamListEntries(
         tx,
         options.teamId,

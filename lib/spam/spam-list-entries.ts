@@ -94,6 +94,9 @@ export function normalizeListValue(kind: SpamListKind, typed: string): { value: 
       if (!range) return { error: `"${text}" is not an IP address or CIDR range (203.0.113.0/24, 2001:db8::/32).` };
       const [address, prefix] = range;
       const full = address.kind() === "ipv4" ? 32 : 128;
+      // An IPv6 client is known by its /64 (lib/http/request-context.ts): a narrower range never matches.
+      if (address.kind() === "ipv6" && prefix > 64)
+        return { error: `"${text}": an IPv6 sender is known by its /64; block a /64 or wider.` };
       return { value: prefix === full ? address.toString() : `${address.toString()}/${prefix}` };
     }
   }

@@ -10,10 +10,10 @@ export type SpamListEntryRow = { id: string; list: string; value: string; note: 
 
 /** The team's lists as the checks take them, and the version they were read at. */
 export async function readSpamLists(teamId: string, client: Tx = db()): Promise<{ version: number; lists: SpamLists }> {
-  const [team, entries] = await Promise.all([
-    client.team.findUnique({ where: { id: teamId }, select: { spamListsVersion: true } }),
-    client.spamListEntry.findMany({ where: { teamId }, select: { list: true, value: true } }),
-  ]);
+  // The version first, then the entries: a change committed in between leaves a stamp older
+  // than the entries (read again next time), never new entries' stamp on old ones.
+  const team = await client.team.findUnique({ where: { id: teamId }, select: { spamListsVersion: true } });
+  const entries = await client.spamListEntry.findMany({ where: { teamId }, select: { list: true, value: true } });
   return { version: team?.spamListsVersion ?? 0, lists: listsOf(entries) };
 }
 
@@ -66,6 +66,26 @@ export async function removeSpamListEntry(client: Tx, teamId: string, id: string
   await client.spamListEntry.delete({ where: { id: entry.id } });
   await bumpSpamListsVersion(client, teamId);
   return entry;
+}
+
+/** Removes the team's entry of `value` on `list`, if it has one; true when it did. */
+export async function removeSpamListValue(client: Tx, teamId: string, list: SpamListKind, value: string): Promise<boolean> {
+  const { count } = await client.spamListEntry.deleteMany({ where: { teamId, list, value } });
+  if (count) await bumpSpamListsVersion(client, teamId);
+  return count > 0;
+}
+
+/**
+ * An erasure's part (lib/leads/erase-person.ts): the person's addresses on the team's allow list
+ * (a release put them there) are removed. A blocked address stays: the team's decision to keep
+ * refusing a sender outlives the sender's data (docs/spam.md "Erasure").
+ */
+export async function eraseAllowedAddresses(client: Tx, teamId: string, emails: readonly string[]): Promise<number> {
+  if (!emails.length) return 0;
+  const values = [...new Set(emails.map((email) => email.trim().toLowerCase()))];
+  const { count } = await client.spamListEntry.deleteMany({ where: { teamId, list: "allow_email", value: { in: values } } });
+  if (count) await bumpSpamListsVersion(client, teamId);
+  return count;
 }
 
 function bumpSpamListsVersion(client: Tx, teamId: string) {

@@ -86,7 +86,19 @@ const addresses = (list: string[]) => new Set(list.map((address) => address.trim
 const compiled = new Map<string, CompiledLists>();
 const CACHE_SIZE = 256;
 
+// The same lists object (a team's per-process copy, lib/spam/team-spam-lists.ts) is
+// compiled once, without even serialising it again.
+const byObject = new WeakMap<SpamLists, CompiledLists>();
+
 export function compileLists(lists: SpamLists): CompiledLists {
+  const known = byObject.get(lists);
+  if (known) return known;
+  const result = compileBySource(lists);
+  byObject.set(lists, result);
+  return result;
+}
+
+function compileBySource(lists: SpamLists): CompiledLists {
   const source = {
     blockedWords: strings(lists.blockedWords),
     blockedEmailDomains: strings(lists.blockedEmailDomains),

@@ -15,7 +15,7 @@ const MAX_TEAMS = 10_000;
 export function teamSpamLists(team: { id: string; spamListsVersion: number }): Promise<SpamLists> | SpamLists {
   if (team.spamListsVersion === 0) return EMPTY_SPAM_LISTS;
   const copy = copies.get(team.id);
-  if (copy && copy.version >= team.spamListsVersion) return copy.lists;
+  if (copy && copy.version === team.spamListsVersion) return copy.lists;
   const lists = readSpamLists(team.id).then(({ version, lists }) => {
     const current = copies.get(team.id);
     if (current?.lists === pending) copies.set(team.id, { version, lists: pending });
