@@ -54,20 +54,39 @@ const asReasons = (value: unknown): QuarantinedItem["reasons"] =>
 
 /**
  * The condition of a search of Leads → Spam (`q`) on the alias q: the name, the email, the
- * phone or the mobile contains it, case-insensitively (every letter: PostgreSQL's LOWER, and
- * on SQLite the app's own, SQLITE_LOWER), its LIKE wildcards literal; a query with
+ * phone or the mobile contains it, case-insensitively (every letter: PostgreSQL's LOWER under
+ * ICU's root collation, and on SQLite the app's own, SQLITE_LOWER), its LIKE wildcards literal; a query with
  * three or more digits also matches the numbers by its digits ("020 7946 0123" finds
  * "+442079460123"). `bind` adds a value and returns its placeholder.
  */
-function searchSql(text: string, bind: (value: string) => string, lower: string): string {
+function searchSql(text: string, bind: (value: string) => string, lower: (column: string) => string): string {
   const pattern = containsPattern(text);
-  const tests = [`${lower}(q."name")`, `q."emailKey"`, `q."phone"`, `q."mobileNo"`].map(
+  const tests = [lower(`q."name"`), `q."emailKey"`, `q."phone"`, `q."mobileNo"`].map(
     (column) => `${column} LIKE ${bind(pattern)} ESCAPE '\\'`,
   );
   // A national number's trunk zeros are not in its E.164 form ("020 7946" is "+44207946…").
   const digits = text.replace(/\D/g, "").replace(/^0+/, "");
   if (digits.length >= 3) tests.push(`q."phone" LIKE ${bind(`%${digits}%`)}`, `q."mobileNo" LIKE ${bind(`%${digits}%`)}`);
   return `(${tests.join(" OR ")})`;
+}
+
+let icuLower: Promise<(column: string) => string> | undefined;
+
+/**
+ * PostgreSQL's lower-casing of every letter, whatever the database's locale: LOWER under the
+ * database's LC_CTYPE folds ASCII only when that is C (as `initdb --locale=C` makes it), so
+ * ICU's root collation is used where the server has ICU (Debian's and the official images'
+ * builds do); plain LOWER where it has not. Looked up once per process.
+ */
+function postgresLower(): Promise<(column: string) => string> {
+  icuLower ??= db()
+    .$queryRawUnsafe<{ found: number }[]>(`SELECT 1 AS "found" FROM pg_collation WHERE collname = 'und-x-icu' LIMIT 1`)
+    .then((rows) => (rows.length ? (column: string) => `LOWER(${column} COLLATE "und-x-icu")` : (column: string) => `LOWER(${column})`))
+    .catch((error: unknown) => {
+      icuLower = undefined;
+      throw error;
+    });
+  return icuLower;
 }
 
 /** The ids of the team's quarantined submissions matching a search, newest first, at most `take`; null for no search. */
@@ -83,7 +102,8 @@ async function searchIds(teamId: string, query: string | undefined, take: number
     return postgres ? `$${values.length}` : "?";
   };
   const team = bind(teamId);
-  const condition = searchSql(text, bind, postgres ? "LOWER" : SQLITE_LOWER);
+  const lower = postgres ? await postgresLower() : (column: string) => `${SQLITE_LOWER}(${column})`;
+  const condition = searchSql(text, bind, lower);
   const rows = await db().$queryRawUnsafe<{ id: string }[]>(
     `SELECT q."id" FROM "QuarantinedLead" q WHERE q."teamId" = ${team} AND ${condition}
       ORDER BY q."createdAt" DESC, q."seq" DESC LIMIT ${Math.max(0, Math.floor(take))}`,
