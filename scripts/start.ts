@@ -9,6 +9,7 @@ import { migrate } from "../lib/setup/migrate";
 import { persistentSecret } from "../lib/setup/runtime-secrets";
 import { seed, type SeedResult } from "../lib/setup/seed";
 import { foldExistingSearchKeys } from "../lib/setup/fold-search-keys";
+import { deriveExistingAttribution } from "../lib/setup/derive-attribution";
 import { startRetentionSchedule } from "../lib/maintenance/lead-retention";
 import { maskStoredWebhookUrls } from "../lib/maintenance/masked-audit-urls";
 import { sharedSecretWarnings } from "../lib/setup/shared-secrets";
@@ -63,6 +64,8 @@ async function main() {
   const admin = await seed(env);
   const folded = await foldExistingSearchKeys();
   if (folded) console.log(`Folded the search keys of ${folded} existing leads (accent-insensitive search).`);
+  const derived = await deriveExistingAttribution();
+  if (derived) console.log(`Derived the channel groups of ${derived} existing leads from their UTM and attribution fields.`);
   const masked = await maskStoredWebhookUrls();
   if (masked) console.log(`Masked the webhook URLs of ${masked} older audit entries (a secret in a URL stays out of the log).`);
   await db().$disconnect();

@@ -89,6 +89,9 @@ describe("createLead stores every field by the rules", async () => {
       assignedAt: null,
       firstContactedAt: null,
       returnedAt: null,
+      // utm_medium "email" (GA4's rules, docs/attribution.md); no first_* field: first = last.
+      channelGroup: "Email",
+      firstChannelGroup: "Email",
     });
     assert.match(leadId, /^CRM-LEAD-\d{5,}$/);
   });

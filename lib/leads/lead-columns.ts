@@ -49,6 +49,9 @@ export const LEAD_COLUMNS = {
   // The owner an assignment rule gave the lead at intake (lib/routing/intake-assignment.ts), or null.
   ownerId: "text",
   assignedAt: "timestamp",
+  // Derived from the fields (lib/attribution/lead-attribution.ts leadChannelGroups).
+  channelGroup: "text",
+  firstChannelGroup: "text",
 } as const satisfies Record<string, ColumnType>;
 /**
  * Lead columns every new lead, one or an import's batch, leaves to their database defaults:

@@ -1,7 +1,7 @@
 import { db, type Tx } from "../db/client";
 import { rawJson } from "../db/raw-json";
 import { env } from "../env";
-import { COMPANY_SELECT, searchKeys, UTM_SELECT, type NewLead } from "./new-lead";
+import { COMPANY_SELECT, derivedColumns, UTM_SELECT, type NewLead } from "./new-lead";
 
 // Leads changed from several: the rows of a merge of duplicates into one (its transaction,
 // rule and audit event are merge-leads.ts'), and of an import's "fill empty fields" of the
@@ -64,7 +64,7 @@ export async function updateFilledLead(tx: Tx, teamId: string, lead: FillableLea
   const { id, extraFields, ...fields } = lead;
   await tx.lead.updateMany({
     where: { id, teamId },
-    data: { ...fields, ...searchKeys(fields), extraFields: rawJson(extraFields) },
+    data: { ...fields, ...derivedColumns(lead), extraFields: rawJson(extraFields) },
   });
 }
 
@@ -140,7 +140,7 @@ export async function writeMergedLead(tx: Tx, survivorId: string, data: MergedLe
     where: { id: survivorId },
     data: {
       ...data,
-      ...searchKeys(data),
+      ...derivedColumns(data),
       extraFields: rawJson(data.extraFields),
       mergedLeadIds: rawJson(data.mergedLeadIds),
     },

@@ -1,7 +1,8 @@
 import { join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { db, type Tx } from "../db/client";
 import { ownerIdFilter, type LeadFilter } from "./lead-filter";
-import { searchKeys } from "./new-lead";
+import { leadChannelGroups } from "../attribution/lead-attribution";
+import { searchKeys, UTM_SELECT } from "./new-lead";
 
 // The lead's own queries: one lead, counts, deletes, an import's leads, retention and the
 // search keys' refold. The list and its filters are lead-list-store.ts (the export
@@ -150,6 +151,27 @@ export async function refoldSearchKeys(afterSeq: number, take = 1_000): Promise<
     )
       continue;
     await db().lead.update({ where: { id: row.id }, data: keys, select: { id: true } });
+    updated++;
+  }
+  return { lastSeq: rows.length === take ? rows.at(-1)!.seq : null, updated };
+}
+
+/**
+ * Recomputes the channel groups of up to `take` leads after seq `afterSeq` (seq order) from
+ * their fields and writes those that changed. Returns the last seq read, or null at the end.
+ */
+export async function rederiveChannelGroups(afterSeq: number, take = 1_000): Promise<{ lastSeq: number | null; updated: number }> {
+  const rows = await db().lead.findMany({
+    where: { seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take,
+    select: { id: true, seq: true, ...UTM_SELECT, extraFields: true, channelGroup: true, firstChannelGroup: true },
+  });
+  let updated = 0;
+  for (const row of rows) {
+    const groups = leadChannelGroups(row);
+    if (groups.channelGroup === row.channelGroup && groups.firstChannelGroup === row.firstChannelGroup) continue;
+    await db().lead.update({ where: { id: row.id }, data: groups, select: { id: true } });
     updated++;
   }
   return { lastSeq: rows.length === take ? rows.at(-1)!.seq : null, updated };

@@ -11,7 +11,7 @@ import { API_SOURCE_NAME, type LeadSource } from "../teams/lead-sources";
 import type { LeadOrigin, LeadOwner } from "../webhooks/lead-created-event";
 import { formatLeadId } from "./lead-id";
 import { fillEmpty, type Fillable } from "./fill-empty";
-import { searchKeys, type NewLead } from "./new-lead";
+import { derivedColumns, searchKeys, type NewLead } from "./new-lead";
 import { REQUEST_NAMES } from "./request-names";
 import type { RoutedLead } from "../routing/rule-conditions";
 import { contactLookup, pickRepeatLead, type MatchCandidate } from "./repeat-match";
@@ -182,7 +182,7 @@ export function allowRow(write: LeadWrite) {
 
 /** A lead's stored row: its fields, their search keys, its id from its seq, its time. */
 export function leadRow<T extends NewLead>(lead: T, seq: number, createdAt: Date) {
-  return { ...lead, ...searchKeys(lead), id: formatLeadId(seq), seq, createdAt };
+  return { ...lead, ...derivedColumns(lead), id: formatLeadId(seq), seq, createdAt };
 }
 
 /** What received a submission. */
@@ -381,6 +381,8 @@ export const JOINED_LEAD_COLUMNS = {
   utmTerm: "text",
   utmContent: "text",
   extraFields: "json",
+  channelGroup: "text",
+  firstChannelGroup: "text",
   returnedAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
 
@@ -421,14 +423,14 @@ export type JoinedLead = { values: Record<keyof typeof JOINED_LEAD_COLUMNS, unkn
  */
 export function joinLead(stored: StoredLead, write: LeadWrite): JoinedLead {
   const next = fillEmpty(stored, write.lead);
-  if (!next) return { values: { ...stored, ...searchKeys(stored), returnedAt: write.now }, filled: [] };
+  if (!next) return { values: { ...stored, ...derivedColumns(stored), returnedAt: write.now }, filled: [] };
   const filled: string[] = FILLED_NAMES.filter(([column]) => next[column as keyof StoredLead] !== stored[column as keyof StoredLead]).map(
     ([, name]) => name,
   );
   for (const name of Object.keys(next.extraFields as Record<string, unknown>)) {
     if (!Object.hasOwn(stored.extraFields, name)) filled.push(`extra_fields.${name}`);
   }
-  return { values: { ...next, ...searchKeys(next), returnedAt: write.now }, filled };
+  return { values: { ...next, ...derivedColumns(next), returnedAt: write.now }, filled };
 }
 
 /**

@@ -51,7 +51,7 @@ import {
   type LeadWritten,
   type Recipients,
 } from "./lead-write";
-import { searchKeys } from "./new-lead";
+import { derivedColumns } from "./new-lead";
 import { contactKeys } from "./repeat-match";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
@@ -365,7 +365,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const joined = await joinPostgres(client, write);
   if (joined) return joined;
   const log = write.requestLog;
-  const values: Record<string, unknown> = { ...write.lead, ...searchKeys(write.lead), createdAt: write.now };
+  const values: Record<string, unknown> = { ...write.lead, ...derivedColumns(write.lead), createdAt: write.now };
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
   if (write.release) {

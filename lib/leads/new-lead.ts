@@ -1,3 +1,4 @@
+import { leadChannelGroups, type AttributedFields } from "../attribution/lead-attribution";
 import type { ExtraFieldValue } from "./parse-lead-input";
 
 // A lead as the rules make it (lib/leads/create-lead.ts), before the lead writer gives it an
@@ -46,6 +47,11 @@ export function searchKeys(lead: Pick<NewLead, "firstName" | "lastName" | "email
     lastNameKey: lead.lastName ? searchKey(lead.lastName) : null,
     organizationKey: searchKey(lead.organization),
   };
+}
+
+/** The columns a lead's row keeps beside its fields, derived from them at every write: its search keys and its channel groups. */
+export function derivedColumns(lead: Pick<NewLead, "firstName" | "lastName" | "email" | "organization"> & AttributedFields) {
+  return { ...searchKeys(lead), ...leadChannelGroups(lead) };
 }
 
 /**
