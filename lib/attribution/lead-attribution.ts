@@ -74,7 +74,9 @@ const LONGEST = 1_000;
 function text(value: unknown): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
   // eslint-disable-next-line no-control-regex
-  const line = String(value).replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+  const line = String(value)
+    .replace(/[\u0000-\u001f\u007f]+/g, " ")
+    .trim();
   if (!line) return null;
   return line.length > LONGEST ? `${line.slice(0, LONGEST - 1)}…` : line;
 }
@@ -127,7 +129,13 @@ const has = (extra: Record<string, unknown>, name: string) => Object.hasOwn(extr
 /** A lead's first and last touch, from its fields. */
 export function leadAttribution(lead: AttributedFields): LeadAttribution {
   const extra = (lead.extraFields && typeof lead.extraFields === "object" ? lead.extraFields : {}) as Record<string, unknown>;
-  const utm = { utm_source: lead.utmSource, utm_medium: lead.utmMedium, utm_campaign: lead.utmCampaign, utm_term: lead.utmTerm, utm_content: lead.utmContent };
+  const utm = {
+    utm_source: lead.utmSource,
+    utm_medium: lead.utmMedium,
+    utm_campaign: lead.utmCampaign,
+    utm_term: lead.utmTerm,
+    utm_content: lead.utmContent,
+  };
   const last = { at: text(extra.last_seen_at) } as RawTouch;
   const first = { at: text(extra.first_seen_at) } as RawTouch;
   let firstKnown = first.at !== null;
