@@ -69,6 +69,8 @@ test("a lead created over HTTP is delivered once, signed, with the lead's fields
       email: "ada@example.com",
       utm: { source: null, medium: null, campaign: "launch", term: null, content: null },
       extra_fields: { favourite: "tea" },
+      // Derived from the fields (docs/attribution.md): a campaign with no source or medium is GA4's Direct.
+      attribution: { last_touch: { channel_group: "Direct", campaign: "launch", source: null }, first_touch: { channel_group: "Direct" } },
     });
     expect(payload.data.created_by).toEqual({ api_key_id: key.keyId, form_id: null, connection_id: null });
     expect(await db().webhookAttempt.count({ where: { endpointId: endpoint.id } })).toBe(1);

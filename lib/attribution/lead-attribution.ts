@@ -69,14 +69,13 @@ export type AttributedFields = {
 };
 
 const LONGEST = 1_000;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f]+/g;
 
 /** A field's text, one line, trimmed and capped; null when it is missing, empty or not text. */
 function text(value: unknown): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
-  // eslint-disable-next-line no-control-regex
-  const line = String(value)
-    .replace(/[\u0000-\u001f\u007f]+/g, " ")
-    .trim();
+  const line = String(value).replace(CONTROL, " ").trim();
   if (!line) return null;
   return line.length > LONGEST ? `${line.slice(0, LONGEST - 1)}…` : line;
 }

@@ -55,7 +55,7 @@ describe("proposeMapping", () => {
     ]);
   });
 
-  test("the lead list's export is mapped whole: its ids, times, key, form, connection, currency, status, owner and submissions are left out", () => {
+  test("the lead list's export is mapped whole: its ids, times, channel groups, key, form, connection, currency, status, owner and submissions are left out", () => {
     const mapping = proposeMapping(EXPORT_COLUMNS);
     const byColumn = Object.fromEntries(EXPORT_COLUMNS.map((column, i) => [column, mapping[i]]));
     assert.deepEqual(byColumn, {
@@ -80,6 +80,8 @@ describe("proposeMapping", () => {
       utm_campaign: "utm_campaign",
       utm_term: "utm_term",
       utm_content: "utm_content",
+      channel_group: "ignore",
+      first_channel_group: "ignore",
       api_key: "ignore",
       web_form: "ignore",
       connection: "ignore",

@@ -127,10 +127,22 @@ for (const [target, names] of Object.entries(SYNONYMS) as [ColumnTarget, string[
 
 /**
  * Columns of the lead list's export that an import leaves out: new ids, times, keys, forms and
- * connections are the importing team's, an imported lead is New and unassigned (docs/routing.md), and
+ * connections are the importing team's, channel groups are derived from the fields again, an imported lead is New and unassigned (docs/routing.md), and
  * its one submission is the import's.
  */
-const EXPORT_ONLY = ["id", "created_at", "api_key", "web_form", "connection", "currency", "status", "owner", "submissions"];
+const EXPORT_ONLY = [
+  "id",
+  "created_at",
+  "channel_group",
+  "first_channel_group",
+  "api_key",
+  "web_form",
+  "connection",
+  "currency",
+  "status",
+  "owner",
+  "submissions",
+];
 const EXPORT_MARKERS = ["id", "created_at", "first_name", "extra_fields"];
 
 const recognised = new Map<string, ColumnTarget>();

@@ -9,7 +9,8 @@ import { type LeadTeam } from "./lead-list-store";
 // at any size. Every lead field is a column (the owner as their email), and last the number of
 // its submissions; the extra fields are ONE column holding a JSON object (keys sorted): one
 // column per extra-field name would need a first pass over every exported lead before the
-// header could be written, and would change the header from one export to the next.
+// header could be written, and would change the header from one export to the next. The
+// channel groups are derived from the fields (docs/attribution.md): an import derives them again.
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -33,6 +34,8 @@ export const EXPORT_COLUMNS = [
   "utm_campaign",
   "utm_term",
   "utm_content",
+  "channel_group",
+  "first_channel_group",
   "api_key",
   "web_form",
   "connection",
@@ -75,6 +78,8 @@ export function exportCells(lead: ExportLead): (string | null)[] {
     lead.utmCampaign,
     lead.utmTerm,
     lead.utmContent,
+    lead.channelGroup,
+    lead.firstChannelGroup,
     lead.apiKeyId,
     lead.formId,
     lead.connectionId,

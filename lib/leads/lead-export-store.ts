@@ -15,6 +15,8 @@ const EXPORT_SELECT = {
   ...COMPANY_SELECT,
   currency: true,
   ...UTM_SELECT,
+  channelGroup: true,
+  firstChannelGroup: true,
   extraFields: true,
   apiKeyId: true,
   formId: true,
@@ -27,6 +29,8 @@ export type ExportLead = ListRow &
   Omit<NewLead, "teamId" | "sourceId" | "extraFields" | "phoneCountryCode" | "phoneNational" | "mobileCountryCode" | "mobileNational"> & {
     createdAt: Date;
     source: { name: string };
+    channelGroup: string;
+    firstChannelGroup: string;
     extraFields: unknown;
     status: string;
     owner: { email: string } | null;

@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
+import { CHANNEL_GROUPS } from "../attribution/channel-groups";
+import { CLICK_IDS, leadAttribution, type Touch } from "../attribution/lead-attribution";
 import { LEAD_STATUSES, NEW_LEAD_STATUS, type LeadStatus } from "../leads/lead-status";
 import type { NewLead } from "../leads/new-lead";
 
@@ -33,6 +35,45 @@ export const leadOwnerSchema = z
   .meta({ description: "The member the lead is assigned to, or null (unassigned)." });
 export type LeadOwner = z.infer<typeof leadOwnerSchema>;
 
+const touchSchema = z.object({
+  channel_group: z.enum(CHANNEL_GROUPS),
+  source: nullableText.meta({ description: "utm_source, else the ad platform of a click id, else the outside referrer's host." }),
+  medium: nullableText,
+  campaign: nullableText,
+  term: nullableText,
+  content: nullableText,
+  landing_page: nullableText.meta({ description: "As sent: not always an http(s) URL." }),
+  referrer: nullableText.meta({ description: "As sent: not always an http(s) URL." }),
+  click_ids: z.partialRecord(z.enum(CLICK_IDS), z.string()),
+  at: nullableText.meta({ description: "The visit's time as sent (first_seen_at, last_seen_at)." }),
+});
+
+/** Where the lead came from (docs/attribution.md): derived from its fields, which stay as sent. */
+export const attributionSchema = z
+  .object({ first_touch: touchSchema, last_touch: touchSchema })
+  .meta({ description: "The first and last touch, derived from the utm_* fields and the attribution extra fields (docs/attribution.md)." });
+
+function touchPayload(touch: Touch): z.infer<typeof touchSchema> {
+  return {
+    channel_group: touch.channelGroup,
+    source: touch.source,
+    medium: touch.medium,
+    campaign: touch.campaign,
+    term: touch.term,
+    content: touch.content,
+    landing_page: touch.landingPage,
+    referrer: touch.referrer,
+    click_ids: Object.fromEntries(touch.clickIds.map(({ name, value }) => [name, value])),
+    at: touch.at,
+  };
+}
+
+/** A lead's attribution as events carry it. */
+export function attributionPayload(lead: Parameters<typeof leadAttribution>[0]): z.infer<typeof attributionSchema> {
+  const { first, last } = leadAttribution(lead);
+  return { first_touch: touchPayload(first), last_touch: touchPayload(last) };
+}
+
 export const leadCreatedEventSchema = z.object({
   id: z.string().meta({ description: "The event id, also sent as the webhook-id header; the same for every retry.", example: "evt_3f0c…" }),
   type: z.literal(LEAD_CREATED),
@@ -65,6 +106,7 @@ export const leadCreatedEventSchema = z.object({
       extra_fields: z.record(z.string(), z.union([scalar, z.array(scalar)])).meta({
         description: "Fields the request sent beyond the documented ones, as sent (a repeated field as a list).",
       }),
+      attribution: attributionSchema,
       skipped: z.object({ phone: nullableText, mobile_no: nullableText, website: nullableText }).meta({
         description: "What was sent as phone, mobile_no or website when it was unreadable and skipped.",
       }),
@@ -138,6 +180,7 @@ export function leadCreatedEvent(options: {
           content: lead.utmContent,
         },
         extra_fields: lead.extraFields,
+        attribution: attributionPayload(lead),
         skipped: { phone: lead.skippedPhone, mobile_no: lead.skippedMobileNo, website: lead.skippedWebsite },
         status: options.status ?? NEW_LEAD_STATUS,
         owner: options.owner ?? null,

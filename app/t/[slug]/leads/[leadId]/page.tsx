@@ -22,6 +22,7 @@ import { DuplicateList } from "@/components/leads/duplicate-list";
 import { ExtraFields } from "@/components/leads/extra-fields";
 import { LeadOwnershipCard } from "@/components/leads/lead-ownership-card";
 import { LeadTimelineSection } from "@/components/leads/lead-timeline";
+import { attributionRows } from "@/lib/attribution/attribution-rows";
 import { SubmissionList, type SubmissionItem } from "@/components/leads/submission-list";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
@@ -122,6 +123,7 @@ export default async function LeadPage({
     ["UTM campaign", lead.utmCampaign],
     ["UTM term", lead.utmTerm],
     ["UTM content", lead.utmContent],
+    ...attributionRows(lead),
     ["API key", keyLabel],
     ["Web form", formLabel],
     ["Form builder connection", connectionLabel],
