@@ -11,7 +11,15 @@ import path from "node:path";
 import { benchOptions, wants, type BenchOptions } from "./bench/options";
 import { BENCH_SECRET, buildIfNeeded, startServer } from "./bench/server";
 import { measure, warmUp, type LoadRequest, type LoadResult } from "./bench/load";
-import { jsonLeadBody, multipartLeadBody, MULTIPART_BOUNDARY, repeatLeadBody, REPEAT_PEOPLE, tallyLeadBody } from "./bench/bodies";
+import {
+  attributedLeadBody,
+  jsonLeadBody,
+  multipartLeadBody,
+  MULTIPART_BOUNDARY,
+  repeatLeadBody,
+  REPEAT_PEOPLE,
+  tallyLeadBody,
+} from "./bench/bodies";
 import { preload } from "./bench/preload";
 import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureFullExport, measureQuery, type QueryResult } from "./bench/lead-queries";
@@ -239,6 +247,34 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       record(row(`create-json-spam-on-${c}`, `create_lead, JSON, spam checks on, lead kept (${median})`, c, medianRow(sides.on), null));
       const quarantined = await db().quarantinedLead.count({ where: { teamId: team.id } });
       if (quarantined) throw new Error(`${quarantined} bench leads were quarantined: the spam row must measure kept leads`);
+    }
+
+    if (wants(options, "attribution")) {
+      // Issue 43: the same create_lead with every attribution field the script adds (first
+      // and last touch: UTM fields, landing pages, referrers, click ids, times) and with none,
+      // three times in turn: what deriving the channel groups and storing the fields cost.
+      const plain: LoadRequest = bodies[0]!.request;
+      const attributed: LoadRequest = { ...plain, body: attributedLeadBody };
+      await warmUp(server.baseUrl, attributed, options.connections, 3 * options.warmup);
+      const sides: Record<"none" | "full", LoadResult[]> = { none: [], full: [] };
+      for (let turn = 0; turn < WEBHOOK_PAIRS; turn++) {
+        sides.none.push(await measure(server, plain, run(options.connections)));
+        sides.full.push(await measure(server, attributed, run(options.connections)));
+      }
+      const median = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const c = options.connections;
+      record(
+        row(`create-json-attribution-none-${c}`, `create_lead, JSON, no attribution fields (${median})`, c, medianRow(sides.none), null),
+      );
+      record(
+        row(
+          `create-json-attribution-full-${c}`,
+          `create_lead, JSON, every attribution field, first and last touch (${median})`,
+          c,
+          medianRow(sides.full),
+          null,
+        ),
+      );
     }
 
     if (wants(options, "lead_page")) {

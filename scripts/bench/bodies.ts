@@ -22,6 +22,36 @@ export function jsonLeadBody(): string {
   });
 }
 
+/**
+ * jsonLeadBody with every attribution field the attribution script adds (issue 43,
+ * docs/attribution.md): a first touch from a Google ad and a last touch from a newsletter,
+ * with their landing pages, referrers, click ids and times.
+ */
+export function attributedLeadBody(): string {
+  const body = JSON.parse(jsonLeadBody()) as Record<string, unknown>;
+  return JSON.stringify({
+    ...body,
+    utm_source: "newsletter",
+    utm_medium: "email",
+    utm_campaign: "march-digest",
+    utm_term: "pricing",
+    utm_content: "header-link",
+    landing_page: "https://www.analytical-engines.example.com/pricing?utm_source=newsletter&utm_medium=email",
+    referrer: "https://mail.example.net/",
+    fbclid: "IwAR0bench",
+    last_seen_at: "2026-11-30T09:12:00.000Z",
+    first_utm_source: "google",
+    first_utm_medium: "cpc",
+    first_utm_campaign: "spring-launch",
+    first_utm_term: "difference engine",
+    first_utm_content: "ad-b",
+    first_landing_page: "https://www.analytical-engines.example.com/?utm_source=google&utm_medium=cpc&gclid=Cj0KCQbench",
+    first_referrer: "https://www.google.com/",
+    first_gclid: "Cj0KCQbench",
+    first_seen_at: "2026-11-02T17:45:00.000Z",
+  });
+}
+
 /** How many people the repeat rows' bodies cycle over (issue 41). */
 export const REPEAT_PEOPLE = 1000;
 let repeats = 0;
