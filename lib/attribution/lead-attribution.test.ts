@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
 import { CHANNEL_GROUPS } from "./channel-groups";
-import { ATTRIBUTION_FIELD_NAMES, leadAttribution, leadChannelGroups, type AttributedFields } from "./lead-attribution";
+import { ATTRIBUTION_FIELD_NAMES } from "./attribution-fields";
+import { leadAttribution, leadChannelGroups, type AttributedFields } from "./lead-attribution";
 
 const lead = (utm: Partial<AttributedFields> = {}, extraFields: Record<string, unknown> = {}): AttributedFields => ({
   utmSource: null,

@@ -1,4 +1,5 @@
 import type { ChannelGroup } from "./channel-groups";
+import { CLICK_IDS, TOUCH_FIELDS, UTM, type ClickId } from "./attribution-fields";
 import { ga4Channel, GROUP_OF_GA4_CHANNEL, sourceCategory, type Ga4Channel } from "./ga4-channel";
 
 // A lead's attribution, derived from its fields (issue 43, docs/attribution.md): its last
@@ -7,10 +8,6 @@ import { ga4Channel, GROUP_OF_GA4_CHANNEL, sourceCategory, type Ga4Channel } fro
 // or, when it has none of them, the last touch again. The fields stay as they were sent (spec
 // 2.2: extra fields are kept as sent); only the channel groups are stored, on the lead's row
 // (lib/leads/lead-write.ts leadRow), the rest is read from the fields wherever it is shown.
-
-/** The ad platforms' click ids, in the order they are looked at (Google's first). */
-export const CLICK_IDS = ["gclid", "gbraid", "wbraid", "msclkid", "fbclid", "ttclid", "li_fat_id"] as const;
-export type ClickId = (typeof CLICK_IDS)[number];
 
 /** The source and medium GA4 gives a visit that carries only a click id (auto-tagging), by id. */
 const CLICK_ID_VISIT: Record<ClickId, { source: string; medium: string }> = {
@@ -23,17 +20,6 @@ const CLICK_ID_VISIT: Record<ClickId, { source: string; medium: string }> = {
   ttclid: { source: "tiktok", medium: "cpc" },
   li_fat_id: { source: "linkedin", medium: "cpc" },
 };
-
-const UTM = ["utm_source", "utm_medium", "utm_campaign", "utm_term", "utm_content"] as const;
-const TOUCH_FIELDS = [...UTM, "landing_page", "referrer", ...CLICK_IDS] as const;
-
-/** Every extra field name the derivation reads: a last touch's, a first touch's, and the two times. */
-export const ATTRIBUTION_FIELD_NAMES: readonly string[] = [
-  ...TOUCH_FIELDS.filter((name) => !name.startsWith("utm_")),
-  "last_seen_at",
-  ...TOUCH_FIELDS.map((name) => `first_${name}`),
-  "first_seen_at",
-];
 
 export type Touch = {
   source: string | null;

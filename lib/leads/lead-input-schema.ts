@@ -72,7 +72,7 @@ export const leadInputSchema = z
   })
   .catchall(extraFieldValueSchema)
   .meta({
-    description: `Any other field is stored in the lead's extra_fields (at most ${LIMITS.extraFieldCount} fields, names up to ${LIMITS.extraFieldKey} characters, values up to ${LIMITS.extraFieldValue} characters; empty values are ignored). A field sent more than once, with a [] suffix or as a JSON array is stored as a list of up to ${LIMITS.extraFieldListItems} values, in the order sent, under its name without []. A known field sent more than once is refused: it is ambiguous.`,
+    description: `Any other field is stored in the lead's extra_fields (at most ${LIMITS.extraFieldCount} fields, the attribution fields such as first_utm_source, landing_page or gclid not counted, names up to ${LIMITS.extraFieldKey} characters, values up to ${LIMITS.extraFieldValue} characters; empty values are ignored). A field sent more than once, with a [] suffix or as a JSON array is stored as a list of up to ${LIMITS.extraFieldListItems} values, in the order sent, under its name without []. A known field sent more than once is refused: it is ambiguous.`,
   });
 
 export type LeadInputFields = z.infer<typeof leadInputSchema>;

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { ATTRIBUTION_FIELD_NAMES } from "../attribution/attribution-fields";
 import { describe, test } from "node:test";
 import { LIMITS } from "./lead-input-schema";
 import type { RawField } from "../http/read-body";
@@ -131,6 +132,17 @@ describe("parseLeadInput: extra fields (spec 2.2)", () => {
   test(`${LIMITS.extraFieldCount + 1} extra fields are rejected`, () => {
     assertRejected(
       withName(...extras(LIMITS.extraFieldCount + 1)),
+      `Too many extra fields: ${LIMITS.extraFieldCount + 1} sent, at most ${LIMITS.extraFieldCount} accepted`,
+    );
+  });
+
+  test("the attribution fields do not count towards the limit: a long form keeps its lead with the script's fields added", () => {
+    const attribution = ATTRIBUTION_FIELD_NAMES.map((name): RawField => [name, "https://acme.example/"]);
+    const input = parseLeadInput(withName(...extras(LIMITS.extraFieldCount), ...attribution));
+    assert.equal(Object.keys(input.extraFields).length, LIMITS.extraFieldCount + ATTRIBUTION_FIELD_NAMES.length);
+    assert.equal(input.extraFields.first_gclid, "https://acme.example/", "kept as sent");
+    assertRejected(
+      withName(...extras(LIMITS.extraFieldCount + 1), ...attribution),
       `Too many extra fields: ${LIMITS.extraFieldCount + 1} sent, at most ${LIMITS.extraFieldCount} accepted`,
     );
   });

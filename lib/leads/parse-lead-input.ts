@@ -1,8 +1,11 @@
 import type { z } from "zod";
+import { ATTRIBUTION_FIELD_NAMES } from "../attribution/attribution-fields";
 import { validationError } from "../http/api-error";
 import type { RawField } from "../http/read-body";
 import { KNOWN_FIELDS, LIMITS, leadInputSchema } from "./lead-input-schema";
 import { oneLine } from "./one-line";
+
+const ATTRIBUTION_NAMES = new Set(ATTRIBUTION_FIELD_NAMES);
 
 export type ExtraFieldScalar = string | number | boolean;
 /** A scalar, or the values of a repeated field (a checkbox group), in the order sent. */
@@ -150,8 +153,11 @@ export function parseLeadInput(fields: Iterable<RawField>): LeadInput {
     extra.push([name, list ? kept : kept[0]!]);
   }
 
-  if (extra.length > LIMITS.extraFieldCount) {
-    throw validationError(`Too many extra fields: ${extra.length} sent, at most ${LIMITS.extraFieldCount} accepted`);
+  // The attribution fields (at most 25 names, docs/attribution.md) are not counted: a long
+  // form with the attribution script's fields added must not lose its lead.
+  const counted = extra.filter(([name]) => !ATTRIBUTION_NAMES.has(name)).length;
+  if (counted > LIMITS.extraFieldCount) {
+    throw validationError(`Too many extra fields: ${counted} sent, at most ${LIMITS.extraFieldCount} accepted`);
   }
 
   const candidate = Object.fromEntries([...known, ...extra]);

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { CHANNEL_GROUPS } from "../attribution/channel-groups";
-import { CLICK_IDS, leadAttribution, type Touch } from "../attribution/lead-attribution";
+import { CLICK_IDS } from "../attribution/attribution-fields";
+import { leadAttribution, type Touch } from "../attribution/lead-attribution";
 import { LEAD_STATUSES, NEW_LEAD_STATUS, type LeadStatus } from "../leads/lead-status";
 import type { NewLead } from "../leads/new-lead";
 
