@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import fc from "fast-check";
 import { CHANNEL_GROUPS } from "./channel-groups";
 import { ATTRIBUTION_FIELD_NAMES } from "./attribution-fields";
-import { leadAttribution, leadChannelGroups, type AttributedFields } from "./lead-attribution";
+import { leadAttribution, leadChannelGroups, webHost, type AttributedFields } from "./lead-attribution";
 
 const lead = (utm: Partial<AttributedFields> = {}, extraFields: Record<string, unknown> = {}): AttributedFields => ({
   utmSource: null,
@@ -112,6 +112,26 @@ describe("leadAttribution", () => {
     assert.equal(attribution.last.landingPage!.length, 1_000);
     assert.ok(attribution.last.landingPage!.endsWith("…"));
     assert.deepEqual(attribution.last.clickIds, []);
+  });
+
+  test("webHost reads an http(s) URL's host as new URL does, and nothing else", () => {
+    const cases: [string | null, string | null][] = [
+      ["https://www.Google.com/search?q=1", "google.com"],
+      ["HTTP://user:pw@Blog.Example.org:8080/path#x", "blog.example.org"],
+      ["https://[2001:db8::1]:443/", "[2001:db8::1]"],
+      ["https://acme.example?utm_source=x", "acme.example"],
+      ["ftp://acme.example/", null],
+      ["acme.example/page", null],
+      ["https://", null],
+      [null, null],
+    ];
+    for (const [url, host] of cases) assert.equal(webHost(url), host, String(url));
+    fc.assert(
+      fc.property(fc.webUrl({ withQueryParameters: true, withFragments: true }), (url) => {
+        assert.equal(webHost(url), new URL(url).hostname.toLowerCase().replace(/^www\./, ""));
+      }),
+      { numRuns: 1_000 },
+    );
   });
 
   test("extra fields that are not an object read as none", () => {

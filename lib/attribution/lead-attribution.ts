@@ -57,23 +57,26 @@ export type AttributedFields = {
 const LONGEST = 1_000;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u001f\u007f]+/g;
+// eslint-disable-next-line no-control-regex
+const HAS_CONTROL = /[\u0000-\u001f\u007f]/;
 
 /** A field's text, one line, trimmed and capped; null when it is missing, empty or not text. */
 function text(value: unknown): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
-  const line = String(value).replace(CONTROL, " ").trim();
+  const string = String(value);
+  const line = (HAS_CONTROL.test(string) ? string.replace(CONTROL, " ") : string).trim();
   if (!line) return null;
   return line.length > LONGEST ? `${line.slice(0, LONGEST - 1)}…` : line;
 }
 
+// An http(s) URL's host, after any user info and before its port, path, query or fragment
+// (read without new URL: this runs on every create).
+const HOST = /^https?:\/\/(?:[^/?#@]*@)?(\[[^\]/?#]*\]|[^:/?#]+)/i;
+
 /** The host of an http(s) URL, lower-cased and without "www."; null for anything else. */
 export function webHost(url: string | null): string | null {
-  if (!url || !/^https?:\/\//i.test(url)) return null;
-  try {
-    return new URL(url).hostname.toLowerCase().replace(/^www\./, "") || null;
-  } catch {
-    return null;
-  }
+  const host = url ? HOST.exec(url)?.[1] : undefined;
+  return host ? host.toLowerCase().replace(/^www\./, "") : null;
 }
 
 type RawTouch = Record<(typeof TOUCH_FIELDS)[number], string | null> & { at: string | null };
@@ -110,6 +113,7 @@ function touchOf(raw: RawTouch): Touch {
 }
 
 const has = (extra: Record<string, unknown>, name: string) => Object.hasOwn(extra, name);
+const FIRST_NAMES = TOUCH_FIELDS.map((name) => `first_${name}`);
 
 /** A lead's first and last touch, from its fields. */
 export function leadAttribution(lead: AttributedFields): LeadAttribution {
@@ -124,9 +128,11 @@ export function leadAttribution(lead: AttributedFields): LeadAttribution {
   const last = { at: text(extra.last_seen_at) } as RawTouch;
   const first = { at: text(extra.first_seen_at) } as RawTouch;
   let firstKnown = first.at !== null;
-  for (const name of TOUCH_FIELDS) {
-    last[name] = name.startsWith("utm_") ? text(utm[name as (typeof UTM)[number]]) : has(extra, name) ? text(extra[name]) : null;
-    first[name] = has(extra, `first_${name}`) ? text(extra[`first_${name}`]) : null;
+  for (let index = 0; index < TOUCH_FIELDS.length; index++) {
+    const name = TOUCH_FIELDS[index]!;
+    const firstName = FIRST_NAMES[index]!;
+    last[name] = index < UTM.length ? text(utm[name as (typeof UTM)[number]]) : has(extra, name) ? text(extra[name]) : null;
+    first[name] = has(extra, firstName) ? text(extra[firstName]) : null;
     if (first[name] !== null) firstKnown = true;
   }
   const lastTouch = touchOf(last);
