@@ -1,10 +1,10 @@
 import type { ChannelGroup } from "./channel-groups";
-import sourceLists from "./ga4-source-categories.json";
+import { SEARCH_SOURCES, SHOPPING_SOURCES, SOCIAL_SOURCES, VIDEO_SOURCES } from "./ga4-source-categories";
 
 // Google Analytics 4's default channel group of a visit's source, medium and campaign: the
 // rules for manually tagged traffic, in their published order ("[GA4] Default channel group",
 // support.google.com/analytics/answer/9756891), and Google's list of search, social,
-// shopping and video sources from the same page (ga4-source-categories.json). Matching is
+// shopping and video sources from the same page (ga4-source-categories.ts). Matching is
 // case-insensitive, as GA4's is. docs/attribution.md "Channel groups" has the table.
 
 export type Ga4Channel =
@@ -31,9 +31,13 @@ export type Ga4Channel =
 export type SourceCategory = "search" | "social" | "shopping" | "video";
 
 const CATEGORIES = new Map<string, SourceCategory>();
-for (const category of ["search", "social", "shopping", "video"] as const) {
-  for (const source of sourceLists[category]) CATEGORIES.set(source, category);
-}
+const LISTS: [SourceCategory, readonly string[]][] = [
+  ["search", SEARCH_SOURCES],
+  ["social", SOCIAL_SOURCES],
+  ["shopping", SHOPPING_SOURCES],
+  ["video", VIDEO_SOURCES],
+];
+for (const [category, sources] of LISTS) for (const source of sources) CATEGORIES.set(source, category);
 
 // Second-level labels under which a country's sites sit (google.co.uk, yahoo.co.jp, ebay.com.au).
 const SECOND_LEVEL = new Set(["co", "com", "ne", "or", "ac", "go", "net", "org", "gov", "edu"]);
