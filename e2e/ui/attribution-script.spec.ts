@@ -178,13 +178,18 @@ test("a web form's post (the snippet loads the script) and the hosted form page 
     first_seen_at: extra.last_seen_at,
   });
 
-  // The hosted form page loads the script from the app under its own Content Security Policy,
-  // and React's hydration of the form keeps the inputs (no error on the console).
+  // The hosted form page loads the script from the app under its own Content Security Policy.
+  // Next's scripts are held back a little, so that the inputs are in the server-rendered form
+  // before React hydrates it: hydration keeps them and reports no mismatch on the console.
   const hosted = await (await browser.newContext()).newPage();
   const problems: string[] = [];
   hosted.on("pageerror", (error) => problems.push(error.message));
   hosted.on("console", (message) => {
-    if (message.type() === "error") problems.push(message.text());
+    if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+  });
+  await hosted.route("**/_next/static/chunks/**", async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
   });
   const hostedUrl = `${BASE_URL}/f/${formId}?utm_source=qr&utm_campaign=launch`;
   await hosted.goto(hostedUrl);
