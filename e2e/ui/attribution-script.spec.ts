@@ -236,8 +236,10 @@ test('data-consent="wait": no storage and no inputs until LeadIntake.consent(), 
   expect(errors).toEqual([]);
 });
 
-test("forms added after load get the inputs too", async ({ browser }) => {
-  const shop = await site({ "/": sitePage("Home", `<div id="later"></div>${SCRIPT}`) });
+test("forms added after load get the inputs too; a form marked off gets none", async ({ browser }) => {
+  const shop = await site({
+    "/": sitePage("Home", `<form id="search" data-lead-intake="off"><input name="q"></form><div id="later"></div>${SCRIPT}`),
+  });
   const { page, errors } = await newVisitor(browser);
   await page.goto(`${shop.origin}/?utm_source=google&msclkid=M1`);
   await expect.poll(() => storedRecord(page)).not.toBeNull();
@@ -254,9 +256,10 @@ test("forms added after load get the inputs too", async ({ browser }) => {
   for (const form of ["#built", "#nested"]) {
     await expect.poll(() => addedInputs(page, form)).toMatchObject({ utm_source: "google", msclkid: "M1", first_msclkid: "M1" });
   }
-  // Filling again adds nothing: one input per name.
+  // Filling again adds nothing: one input per name. A form marked "off" gets none.
   await page.evaluate(() => document.getElementById("later")!.append(document.createElement("p")));
   expect(await page.locator('#built input[name="utm_source"]').count()).toBe(1);
+  expect(await page.locator("#search input").count()).toBe(1);
   expect(errors).toEqual([]);
 });
 

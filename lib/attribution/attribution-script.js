@@ -128,9 +128,11 @@
     };
 
     // Our hidden inputs in one form: added at its end (where React 19's hydration allows
-    // them), updated in place, never beside a control of the form's own with that name.
+    // them), updated in place, never beside a control of the form's own with that name. A form
+    // marked data-lead-intake="off" (a search or sign-in form) gets none.
     var fill = function (form) {
       try {
+        var wanted = form.getAttribute(MARK) === "off" ? {} : fields;
         var ours = {};
         var theirs = {};
         var controls = form.elements;
@@ -140,7 +142,7 @@
           if (name && controls[i].hasAttribute(MARK)) ours[name] = controls[i];
           else if (name) theirs[name] = true;
         }
-        for (name in fields) {
+        for (name in wanted) {
           if (theirs[name]) continue;
           input = ours[name];
           if (!input) {
@@ -150,9 +152,9 @@
             input.setAttribute(MARK, "");
             form.appendChild(input);
           }
-          if (input.value !== fields[name]) input.value = fields[name];
+          if (input.value !== wanted[name]) input.value = wanted[name];
         }
-        for (name in ours) if (theirs[name] || !(name in fields)) ours[name].parentNode.removeChild(ours[name]);
+        for (name in ours) if (theirs[name] || !(name in wanted)) ours[name].parentNode.removeChild(ours[name]);
       } catch (ignored) {
         // A form whose own controls hide its DOM members (name="elements") is left alone.
       }
