@@ -101,9 +101,17 @@ test("a static site's HTML form and its fetch variant create leads with the form
   await visitor.context().close();
 
   const leads = await leadsOfTeam(team.id);
+  // The snippets load the attribution script (docs/attribution.md): a direct visit of the page
+  // adds its address and time as first and last touch (e2e/ui/attribution-script.spec.ts).
+  const visitOf = (site: StaticSite) => ({
+    landing_page: `${site.origin}/`,
+    last_seen_at: expect.any(String),
+    first_landing_page: `${site.origin}/`,
+    first_seen_at: expect.any(String),
+  });
   expect(leads.map((lead) => [lead.firstName, lead.source.name, lead.formId, lead.extraFields])).toEqual([
-    ["Ada", "Landing page", formId, { message: "Please call me about pricing" }],
-    ["Grace", "Landing page", formId, { message: "Sent with fetch" }],
+    ["Ada", "Landing page", formId, { message: "Please call me about pricing", ...visitOf(htmlSite) }],
+    ["Grace", "Landing page", formId, { message: "Sent with fetch", ...visitOf(fetchSite) }],
   ]);
   await admin.goto(`/t/${team.slug}/leads`);
   await expect(admin.getByText("2 submissions")).toBeVisible();

@@ -2,7 +2,9 @@ import { HONEYPOT_FIELD } from "./form-fields";
 
 // The copy-paste HTML of the Web Forms tab: a plain form that posts to this deployment, and
 // a variant that sends it with fetch and shows the answer in place. Field names are the
-// API's (spec 2.1); any other field is kept as an extra field of the lead.
+// API's (spec 2.1); any other field is kept as an extra field of the lead. Both load the
+// attribution script (docs/attribution.md), which adds where the visitor came from to the
+// form as hidden fields.
 
 type SnippetForm = { id: string; challenge: boolean };
 
@@ -18,20 +20,21 @@ const fields = (form: SnippetForm, baseUrl: string) =>
     `  <button type="submit">Send</button>`,
   ].join("\n");
 
-const widgetScript = (form: SnippetForm, baseUrl: string) =>
-  form.challenge ? `\n<script type="module" src="${baseUrl}/api/widget/altcha.js"></script>` : "";
+const pageScripts = (form: SnippetForm, baseUrl: string) =>
+  (form.challenge ? `\n<script type="module" src="${baseUrl}/api/widget/altcha.js"></script>` : "") +
+  `\n<script src="${baseUrl}/api/widget/attribution.js" async></script>`;
 
 export function htmlSnippet(form: SnippetForm, baseUrl: string): string {
   return `<form action="${baseUrl}/api/forms/${form.id}" method="post">
 ${fields(form, baseUrl)}
-</form>${widgetScript(form, baseUrl)}`;
+</form>${pageScripts(form, baseUrl)}`;
 }
 
 export function fetchSnippet(form: SnippetForm, baseUrl: string): string {
   return `<form id="lead-form">
 ${fields(form, baseUrl)}
 </form>
-<p id="lead-form-result" role="status"></p>${widgetScript(form, baseUrl)}
+<p id="lead-form-result" role="status"></p>${pageScripts(form, baseUrl)}
 <script>
 document.getElementById("lead-form").addEventListener("submit", async (event) => {
   event.preventDefault();

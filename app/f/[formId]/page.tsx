@@ -12,7 +12,8 @@ import { HostedCard } from "@/components/web-forms/hosted-card";
 // The hosted form page: a team without a website links here. It posts to the same
 // endpoint as any website's form, from this deployment's origin (always allowed). The
 // widget is the build without inline styles or blob workers, so the page's Content
-// Security Policy stays the app's (lib/web-forms/widget-files.ts).
+// Security Policy stays the app's (lib/web-forms/widget-files.ts). The attribution script
+// (docs/attribution.md) adds where the visitor came from to the form, as on a team's site.
 
 export async function generateMetadata({ params }: { params: Promise<{ formId: string }> }): Promise<Metadata> {
   const form = await findHostedForm((await params).formId);
@@ -44,6 +45,7 @@ export default async function HostedFormPage({ params }: { params: Promise<{ for
       subtitle={`Your message goes to ${form.teamName}.`}
       footer={`A form of ${form.teamName}, hosted for them by ${await deploymentHost()}. Never type a password or payment details into it.`}
     >
+      <script src="/api/widget/attribution.js" async />
       {form.challenge ? (
         <>
           {/* React 19 hoists a stylesheet with `precedence` into the head; the widget's CSS

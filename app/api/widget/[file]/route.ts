@@ -1,6 +1,6 @@
 import { widgetFile } from "@/lib/web-forms/widget-files";
 
-// The ALTCHA widget's files for web forms (lib/web-forms/widget-files.ts).
+// The ALTCHA widget's files for web forms and the attribution script (lib/web-forms/widget-files.ts).
 export async function GET(_request: Request, { params }: { params: Promise<{ file: string }> }): Promise<Response> {
   const file = await widgetFile((await params).file);
   if (!file) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain" } });
