@@ -11,7 +11,7 @@ import {
   seriesFilter,
   type OverviewData,
 } from "@/lib/dashboard/overview-page-data";
-import { BREAKDOWNS, INTERVALS, type Interval } from "@/lib/dashboard/overview";
+import { BREAKDOWNS, INTERVALS, type Breakdown, type Interval } from "@/lib/dashboard/overview";
 import { LEAD_STATUS_LABELS } from "@/lib/leads/lead-status";
 import { OWNER_NONE } from "@/lib/leads/lead-filter";
 import { Field } from "@/components/ui/field";
@@ -26,6 +26,7 @@ const TD = "px-4 py-2 text-sm text-slate-800";
 const TD_NUMBER = `${TD} text-right tabular-nums`;
 
 const number = (n: number) => n.toLocaleString("en-US");
+const submissions = (n: number) => `${number(n)} ${n === 1 ? "submission" : "submissions"}`;
 const leads = (n: number) => `${number(n)} ${n === 1 ? "lead" : "leads"}`;
 
 /** "+25%", "−10%", "±0%"; "new" when the period before had none (and this one has some). */
@@ -43,6 +44,14 @@ export function formatMinutes(minutes: number | null): string {
   if (minutes < 48 * 60) return `${(minutes / 60).toFixed(1)} h`;
   return `${(minutes / 60 / 24).toFixed(1)} days`;
 }
+
+const BREAKDOWN_WORDS: Record<Breakdown, string> = {
+  channelGroup: "channel group",
+  source: "source",
+  form: "web form",
+  connection: "connection",
+  apiKey: "API key",
+};
 
 const percent = (value: number | null) => (value === null ? "—" : `${Math.round(value)}%`);
 
@@ -115,7 +124,7 @@ export function Overview({ slug, data }: { slug: string; data: OverviewData }) {
   const rangeText = `${params.fromDay} to ${params.toDay}`;
   const intervalWord = params.interval === "week" ? "week" : "day";
   const byChannel = params.breakdown === "channelGroup";
-  const breakdownWord = BREAKDOWN_LABELS[params.breakdown].toLowerCase();
+  const breakdownWord = BREAKDOWN_WORDS[params.breakdown];
 
   const seriesLabel = (label: string) => label || BREAKDOWN_LABELS[params.breakdown];
   const bucketHref = (seriesKey: string | null, bucket: string) => {
@@ -390,7 +399,7 @@ export function Overview({ slug, data }: { slug: string; data: OverviewData }) {
 
       <Section id="spam" title="Spam set aside" actions={csvLink("spam", "spam set aside per day")}>
         <p className="mb-3 text-sm text-slate-800">
-          {number(data.spam.reduce((sum, day) => sum + day.count, 0))} submissions set aside as spam in this period (
+          {submissions(data.spam.reduce((sum, day) => sum + day.count, 0))} set aside as spam in this period (
           <Link href={`/t/${slug}/leads/spam`} className={linkClass}>
             Leads → Spam
           </Link>
