@@ -183,6 +183,15 @@ test("a member reads Leads → Overview, switches its range and breakdown, follo
     );
   });
 
+  await test.step("the CSVs are the team's members' only", async () => {
+    const base = `/t/${team.slug}/leads/overview/csv`;
+    expect((await page.request.get(`${base}?table=owners&range=90d`)).status()).toBe(200);
+    expect((await page.request.get(`${base}?table=everything`)).status()).toBe(404);
+    const outsider = await signInAs(await newUser());
+    expect((await outsider.request.get(`${base}?table=owners`)).status()).toBe(404);
+    expect((await outsider.request.get(`/t/${team.slug}/leads/overview`)).status()).toBe(404);
+  });
+
   await test.step("a custom range, and one that cannot be read", async () => {
     const from = isoDay(new Date(Date.now() - 45 * DAY));
     await page.getByLabel("From (UTC)").fill(from);
