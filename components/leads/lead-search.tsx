@@ -1,5 +1,6 @@
 import { OWNER_ME, OWNER_NONE, RETURNED_7D, type LeadFilter } from "@/lib/leads/lead-filter";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "@/lib/leads/lead-status";
+import { CHANNEL_GROUPS } from "@/lib/attribution/channel-groups";
 import { Field } from "@/components/ui/field";
 import { SearchBox } from "@/components/ui/search-box";
 import { namedChoices, SelectOptions, type Choice } from "@/components/ui/select-options";
@@ -23,6 +24,7 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
     filter.sourceId ||
     filter.utmSource ||
     filter.utmCampaign ||
+    filter.channelGroup ||
     filter.apiKeyId ||
     filter.formId ||
     filter.connectionId ||
@@ -71,6 +73,14 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
             value={filter.sourceId}
             any="Any source"
             options={namedChoices(choices.sources)}
+          />
+          <FilterSelect
+            id="filter-channel"
+            label="Channel group"
+            name="channel"
+            value={filter.channelGroup}
+            any="Any channel group"
+            options={CHANNEL_GROUPS.map((group) => ({ value: group, label: group }))}
           />
           <FilterSelect
             id="filter-key"

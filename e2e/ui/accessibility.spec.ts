@@ -257,6 +257,11 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByText("No submission in the quarantine matches your search.")).toBeVisible();
       await page.goto(`/t/${team.slug}/leads`);
       await expect(page.getByRole("row").filter({ hasText: "Best SEO" })).toBeVisible();
+      // Leads → Overview: its charts, tables and range controls.
+      await page.getByRole("link", { name: "Overview", exact: true }).click();
+      await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+      await expect(page.getByRole("img", { name: /^Leads per day by channel group/ })).toBeVisible();
+      await checkPage(page, "leads → overview");
 
       await page.goto(`/t/${team.slug}/leads?q=nobody-matches-this`);
       await expect(page.getByRole("heading", { name: "No leads match your search" })).toBeVisible();

@@ -338,7 +338,7 @@ test(
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
     new URLSearchParams(
-      "q= ada &source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&returned=7d&sort=oldest&x=1",
+      "q= ada &source=s1&utm_source=g&utm_campaign=c&channel=Paid%20Search&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&returned=7d&sort=oldest&x=1",
     ),
   );
   assert.deepEqual(filter, {
@@ -346,6 +346,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     sourceId: "s1",
     utmSource: "g",
     utmCampaign: "c",
+    channelGroup: "Paid Search",
     apiKeyId: "k",
     formId: "f1",
     connectionId: "c1",
@@ -361,7 +362,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
   assert.equal(
     new URLSearchParams(filterParams(filter)).toString(),
-    "q=ada&source=s1&utm_source=g&utm_campaign=c&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&to=2026-04-30&duplicates=1&returned=7d&sort=oldest",
+    "q=ada&source=s1&utm_source=g&utm_campaign=c&channel=Paid+Search&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&to=2026-04-30&duplicates=1&returned=7d&sort=oldest",
   );
   assert.deepEqual(
     filterParams(parseLeadFilter(new URLSearchParams("status=won&owner=a%20b"))),
@@ -378,4 +379,38 @@ test("the URL form of a filter and a list position round-trips, dropping what is
   const position = parseListPosition(new URLSearchParams("q=ada&after=42&before=x"));
   assert.equal(listQueryString(position), "q=ada&after=42");
   assert.equal(listQueryString(parseListPosition(new URLSearchParams("https://evil.example/"))), "");
+});
+
+test("the channel group filter: the last touch's group, parsed from `channel`, listed and counted alike, never another team's", async () => {
+  const channels = await createTeam({ slug: "filters-channels", name: "Channels" });
+  const at = (input: Partial<LeadInput> & { name: string }, teamId = channels.id) => lead(input, { teamId });
+  const paid = await at({ name: "Paid Click", utm_source: "google", utm_medium: "cpc" });
+  const mail = await at({ name: "Newsletter Reader", utm_source: "newsletter", utm_medium: "email" });
+  const direct = await at({ name: "Typed The Address" });
+  const paidLater = await at({ name: "Paid Again", utm_source: "bing", utm_medium: "ppc" });
+  await at({ name: "Other Team Paid", utm_source: "google", utm_medium: "cpc" }, other.id);
+  const stored = await db().lead.findMany({ where: { teamId: channels.id }, select: { id: true, channelGroup: true } });
+  assert.deepEqual(Object.fromEntries(stored.map((row) => [row.id, row.channelGroup])), {
+    [paid]: "Paid Search",
+    [mail]: "Email",
+    [direct]: "Direct",
+    [paidLater]: "Paid Search",
+  });
+
+  const team = { id: channels.id, defaultPhoneCountry: null };
+  const listed = async (url: string) =>
+    (await listLeads({ team, filter: parseLeadFilter(new URLSearchParams(url)) })).leads.map((l) => l.id);
+  assert.deepEqual(await listed("channel=Paid+Search"), [paidLater, paid]);
+  assert.deepEqual(await listed("channel=Email"), [mail]);
+  assert.deepEqual(await listed("channel=Direct&q=typed"), [direct], "with a search");
+  assert.deepEqual(await listed("channel=Paid+Search&utm_source=bing"), [paidLater], "with another filter");
+  assert.deepEqual(await listed("channel=Display"), []);
+  for (const url of ["channel=Paid+Search", "channel=Email", "channel=Display"]) {
+    const filter = parseLeadFilter(new URLSearchParams(url));
+    assert.deepEqual(await countMatchingLeads(team, filter, 100), { count: (await listed(url)).length, capped: false }, url);
+  }
+  for (const bad of ["channel=paid+search", "channel=Paid", "channel=", "channel=toString", "channel=Paid%20Search%20"]) {
+    assert.equal(parseLeadFilter(new URLSearchParams(bad)).channelGroup, null, bad);
+    assert.deepEqual(await listed(bad), [paidLater, direct, mail, paid], `${bad}: ignored, the whole list`);
+  }
 });

@@ -2,6 +2,7 @@
 // "Filters"). Parsing is total: a missing, malformed or oversized value is dropped, never
 // an error, so a hand-edited or stale link still shows a list.
 
+import { isChannelGroup, type ChannelGroup } from "../attribution/channel-groups";
 import { isLeadStatus, type LeadStatus } from "./lead-status";
 
 export type LeadSort = "newest" | "oldest";
@@ -12,6 +13,8 @@ export type LeadFilter = {
   sourceId: string | null;
   utmSource: string | null;
   utmCampaign: string | null;
+  /** The channel group of the last touch (Lead.channelGroup; lib/attribution/channel-groups.ts). */
+  channelGroup: ChannelGroup | null;
   /** The API key that created the lead. */
   apiKeyId: string | null;
   /** The web form that created the lead. */
@@ -40,6 +43,7 @@ export const EMPTY_FILTER: LeadFilter = {
   sourceId: null,
   utmSource: null,
   utmCampaign: null,
+  channelGroup: null,
   apiKeyId: null,
   formId: null,
   connectionId: null,
@@ -96,6 +100,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     sourceId: text(params, "source", 40),
     utmSource: text(params, "utm_source", 200),
     utmCampaign: text(params, "utm_campaign", 200),
+    channelGroup: ((value) => (isChannelGroup(value) ? value : null))(read(params, "channel")),
     apiKeyId: text(params, "key", 40),
     formId: text(params, "form", 40),
     connectionId: text(params, "connection", 40),
@@ -117,6 +122,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.sourceId) params.source = filter.sourceId;
   if (filter.utmSource) params.utm_source = filter.utmSource;
   if (filter.utmCampaign) params.utm_campaign = filter.utmCampaign;
+  if (filter.channelGroup) params.channel = filter.channelGroup;
   if (filter.apiKeyId) params.key = filter.apiKeyId;
   if (filter.formId) params.form = filter.formId;
   if (filter.connectionId) params.connection = filter.connectionId;

@@ -87,6 +87,9 @@ export default async function LeadsPage({ params, searchParams }: { params: Prom
         <StatusViews base={base} filter={filter} counts={byStatus} />
       </div>
       <div className="mb-4 flex flex-wrap gap-2">
+        <Link href={`${base}/overview`} className={buttonClass("secondary", "sm")}>
+          Overview
+        </Link>
         <Link href={`${base}/spam`} className={buttonClass("secondary", "sm")}>
           Spam ({spam.toLocaleString("en-US")}
           {spam >= COUNT_CAP ? "+" : ""})
