@@ -7,7 +7,7 @@ import { rawJson } from "../db/raw-json";
 import { submissionRow } from "./lead-write";
 import { writeLead, writeLeadBatch } from "./lead-writer";
 import { leadFieldsOf, modelFields, storableOn } from "./lead-writer.fixtures";
-import { searchKeys, type NewLead } from "./new-lead";
+import { derivedColumns, type NewLead } from "./new-lead";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { addMember, createTeam } from "../teams/team-store";
 
@@ -53,7 +53,7 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
         const viaPrisma = `CRM-LEAD-P${++seq}`;
         const lead: NewLead = { ...fields, sourceId: source.id, currency: written.currency };
         await db().lead.create({
-          data: { ...lead, ...searchKeys(lead), id: viaPrisma, seq, createdAt: now, extraFields: rawJson(lead.extraFields) },
+          data: { ...lead, ...derivedColumns(lead), id: viaPrisma, seq, createdAt: now, extraFields: rawJson(lead.extraFields) },
         });
         const [hot, reference] = await Promise.all([
           db().lead.findUniqueOrThrow({ where: { id: written.leadId } }),
