@@ -78,6 +78,37 @@ function inRange(teamId: string, range: OverviewRange, alias = ""): Sql {
   )} < ${time(range.to)}`;
 }
 
+/**
+ * The pieces a GROUP BY over the range is run in. PostgreSQL: the range, one statement (a hash
+ * aggregate). SQLite has no hash aggregate: a GROUP BY sorts its rows, and a sort larger than the
+ * connection's page cache (2 MB by default) spills to temporary files; a 90-day GROUP BY of a
+ * million leads took seconds. So on SQLite each UTC day (or, past MAX_PIECES days, each run of
+ * days) is grouped alone in a UNION ALL of one SELECT per piece, each sort a day's leads, held in
+ * memory, and the pieces' rows are summed here.
+ */
+export function piecesOf(range: OverviewRange): (OverviewRange & { day: string })[] {
+  if (postgres() || range.to.getTime() <= range.from.getTime()) return [{ ...range, day: isoDay(range.from) }];
+  const days = Math.ceil((range.to.getTime() - bucketStart(range.from, "day").getTime()) / DAY_MS);
+  const step = Math.max(1, Math.ceil(days / MAX_PIECES)) * DAY_MS;
+  const pieces: (OverviewRange & { day: string })[] = [];
+  for (let at = bucketStart(range.from, "day").getTime(); at < range.to.getTime(); at += step) {
+    const from = new Date(Math.max(at, range.from.getTime()));
+    pieces.push({ from, to: new Date(Math.min(at + step, range.to.getTime())), day: isoDay(new Date(at)) });
+  }
+  return pieces;
+}
+
+/** SQLite's limit on a compound SELECT's terms is 500. */
+const MAX_PIECES = 400;
+
+/** One SELECT per piece of the range (piecesOf), in a UNION ALL. */
+function perPiece(range: OverviewRange, select: (piece: OverviewRange & { day: string }) => Sql): Sql {
+  return join(
+    piecesOf(range).map((piece) => select(piece)),
+    " UNION ALL ",
+  );
+}
+
 const num = (value: number | bigint | string | null | undefined) => (value === null || value === undefined ? 0 : Number(value));
 
 const BREAKDOWN_COLUMNS: Record<Breakdown, string> = {
@@ -112,10 +143,18 @@ export function bucketsOf(range: OverviewRange, interval: Interval): string[] {
 
 // ——— Leads over time ———
 
-/** The range's leads per UTC day and value of the breakdown's column. */
+/** The range's leads per UTC day and value of the breakdown's column (on SQLite, a SELECT per day: piecesOf). */
 function leadsPerDaySql(teamId: string, range: OverviewRange, breakdown: Breakdown): Sql {
-  return sql`SELECT ${dayOf('"createdAt"')} AS "day", ${raw(`"${BREAKDOWN_COLUMNS[breakdown]}"`)} AS "key", COUNT(*) AS "n" FROM "Lead"
-    WHERE ${inRange(teamId, range)} GROUP BY 1, 2`;
+  const column = raw(`"${BREAKDOWN_COLUMNS[breakdown]}"`);
+  if (postgres()) {
+    return sql`SELECT ${dayOf('"createdAt"')} AS "day", ${column} AS "key", COUNT(*) AS "n" FROM "Lead"
+      WHERE ${inRange(teamId, range)} GROUP BY 1, 2`;
+  }
+  return perPiece(
+    range,
+    (piece) => sql`SELECT ${dayOf('"createdAt"')} AS "day", ${column} AS "key", COUNT(*) AS "n" FROM "Lead"
+      WHERE ${inRange(teamId, piece)} GROUP BY 1, 2`,
+  );
 }
 
 const leadCountSql = (teamId: string, range: OverviewRange) => sql`SELECT COUNT(*) AS "n" FROM "Lead" WHERE ${inRange(teamId, range)}`;
@@ -200,14 +239,16 @@ const DELETED_PREFIX: Record<Exclude<Breakdown, "channelGroup">, string> = {
 
 // ——— Channel groups ———
 
-/** Each channel group's leads in the range and in the previous period, in one scan of both. */
+/** Each channel group's leads in the previous period and the range, by piece (piecesOf). */
 function channelGroupSql(teamId: string, range: OverviewRange): Sql {
-  const previous = previousRange(range);
-  return sql`SELECT "channelGroup" AS "group",
+  const both = { from: previousRange(range).from, to: range.to };
+  return perPiece(
+    both,
+    (piece) => sql`SELECT "channelGroup" AS "group",
       SUM(CASE WHEN "createdAt" >= ${time(range.from)} THEN 1 ELSE 0 END) AS "leads",
       SUM(CASE WHEN "createdAt" < ${time(range.from)} THEN 1 ELSE 0 END) AS "previous"
-    FROM "Lead" WHERE "teamId" = ${teamId} AND "createdAt" >= ${time(previous.from)} AND "createdAt" < ${time(range.to)}
-    GROUP BY "channelGroup"`;
+    FROM "Lead" WHERE ${inRange(teamId, piece)} GROUP BY "channelGroup"`,
+  );
 }
 
 /** Each channel group's leads in the range and in the previous period: the groups with a lead in either, most leads first (then the groups' order). */
@@ -216,10 +257,15 @@ export async function channelGroupCounts(teamId: string, range: OverviewRange): 
     channelGroupSql(teamId, range),
   );
   const order = (group: string) => (isChannelGroup(group) ? CHANNEL_GROUPS.indexOf(group) : CHANNEL_GROUPS.length);
-  return rows
-    .filter((row): row is typeof row & { group: ChannelGroup } => isChannelGroup(row.group))
-    .map((row) => ({ channelGroup: row.group, leads: num(row.leads), previous: num(row.previous) }))
-    .sort((a, b) => b.leads - a.leads || order(a.channelGroup) - order(b.channelGroup));
+  const sums = new Map<ChannelGroup, ChannelGroupCount>();
+  for (const row of rows) {
+    if (!isChannelGroup(row.group)) continue;
+    const sum = sums.get(row.group) ?? { channelGroup: row.group, leads: 0, previous: 0 };
+    sum.leads += num(row.leads);
+    sum.previous += num(row.previous);
+    sums.set(row.group, sum);
+  }
+  return [...sums.values()].sort((a, b) => b.leads - a.leads || order(a.channelGroup) - order(b.channelGroup));
 }
 
 // ——— Ever reached Qualified ———
@@ -282,8 +328,10 @@ function medianSql(teamId: string, range: OverviewRange, keyColumn: string, only
     WHERE ${inRange(teamId, range)} AND "firstContactedAt" IS NOT NULL${narrow}`;
   return postgres()
     ? sql`SELECT c."k", percentile_disc(0.5) WITHIN GROUP (ORDER BY c."ms") AS "ms" FROM (${contacted}) AS c GROUP BY c."k"`
-    : sql`SELECT r."k", r."ms" FROM (SELECT c."k", c."ms", ROW_NUMBER() OVER (PARTITION BY c."k" ORDER BY c."ms") AS "rn",
-        COUNT(*) OVER (PARTITION BY c."k") AS "n" FROM (${contacted}) AS c) AS r WHERE r."rn" = (r."n" + 1) / 2`;
+    : // One window (one sort) for both the row's number and its group's count.
+      sql`SELECT r."k", r."ms" FROM (SELECT c."k", c."ms", ROW_NUMBER() OVER w AS "rn",
+        COUNT(*) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS "n" FROM (${contacted}) AS c
+        WINDOW w AS (PARTITION BY c."k" ORDER BY c."ms")) AS r WHERE r."rn" = (r."n" + 1) / 2`;
 }
 
 /**
@@ -306,12 +354,16 @@ const minutes = (ms: number | undefined) => (ms === undefined ? null : ms / 60_0
 
 // ——— Campaigns ———
 
-/** The range's `take` campaigns with the most leads, and of them those qualified now. */
+/**
+ * The range's campaigns' leads, and of them those qualified now. PostgreSQL: the `take` with the
+ * most leads; SQLite: every campaign's, by piece (piecesOf), summed and cut to `take` here.
+ */
 function campaignsSql(teamId: string, range: OverviewRange, take: number): Sql {
-  const byName = raw(postgres() ? `"utmCampaign" COLLATE "C"` : `"utmCampaign"`);
-  return sql`SELECT "utmCampaign" AS "campaign", COUNT(*) AS "leads", SUM(CASE WHEN "status" = 'qualified' THEN 1 ELSE 0 END) AS "qualified"
-    FROM "Lead" WHERE ${inRange(teamId, range)} AND "utmCampaign" IS NOT NULL AND "utmCampaign" <> ''
-    GROUP BY "utmCampaign" ORDER BY 2 DESC, ${byName} LIMIT ${take}`;
+  const select = (piece: OverviewRange) => sql`SELECT "utmCampaign" AS "campaign", COUNT(*) AS "leads",
+      SUM(CASE WHEN "status" = 'qualified' THEN 1 ELSE 0 END) AS "qualified"
+    FROM "Lead" WHERE ${inRange(teamId, piece)} AND "utmCampaign" IS NOT NULL AND "utmCampaign" <> '' GROUP BY "utmCampaign"`;
+  if (!postgres()) return perPiece(range, select);
+  return sql`${select(range)} ORDER BY 2 DESC, "utmCampaign" COLLATE "C" LIMIT ${take}`;
 }
 
 /** Of these campaigns, the range's leads not qualified now that once were. */
@@ -332,9 +384,17 @@ const campaignsQualifiedBeforeSql = (teamId: string, range: OverviewRange, names
 export async function topCampaigns(teamId: string, range: OverviewRange, limit: number): Promise<CampaignRow[]> {
   const take = Math.max(0, Math.floor(limit));
   if (!take) return [];
-  const top = await db().$queryRaw<{ campaign: string; leads: number | bigint; qualified: number | bigint | null }[]>(
+  const rows = await db().$queryRaw<{ campaign: string; leads: number | bigint; qualified: number | bigint | null }[]>(
     campaignsSql(teamId, range, take),
   );
+  const sums = new Map<string, { campaign: string; leads: number; qualified: number }>();
+  for (const row of rows) {
+    const sum = sums.get(row.campaign) ?? { campaign: row.campaign, leads: 0, qualified: 0 };
+    sum.leads += num(row.leads);
+    sum.qualified += num(row.qualified);
+    sums.set(row.campaign, sum);
+  }
+  const top = [...sums.values()].sort((a, b) => b.leads - a.leads || compare(a.campaign, b.campaign)).slice(0, take);
   const names = top.map((row) => row.campaign);
   if (!names.length) return [];
   const [before, medians] = await Promise.all([
@@ -344,8 +404,8 @@ export async function topCampaigns(teamId: string, range: OverviewRange, limit: 
   const qualifiedBefore = new Map(before.map((row) => [row.campaign, num(row.n)]));
   return top
     .map((row) => {
-      const leads = num(row.leads);
-      const qualified = num(row.qualified) + (qualifiedBefore.get(row.campaign) ?? 0);
+      const leads = row.leads;
+      const qualified = row.qualified + (qualifiedBefore.get(row.campaign) ?? 0);
       return {
         campaign: row.campaign,
         leads,
@@ -358,10 +418,13 @@ export async function topCampaigns(teamId: string, range: OverviewRange, limit: 
 
 // ——— Owners ———
 
-/** The range's leads and contacted leads per owner now. */
+/** The range's leads and contacted leads per owner now, by piece (piecesOf). */
 function ownersSql(teamId: string, range: OverviewRange): Sql {
-  return sql`SELECT "ownerId", COUNT(*) AS "assigned", SUM(CASE WHEN "firstContactedAt" IS NOT NULL THEN 1 ELSE 0 END) AS "contacted"
-    FROM "Lead" WHERE ${inRange(teamId, range)} GROUP BY "ownerId"`;
+  return perPiece(
+    range,
+    (piece) => sql`SELECT "ownerId", COUNT(*) AS "assigned", SUM(CASE WHEN "firstContactedAt" IS NOT NULL THEN 1 ELSE 0 END) AS "contacted"
+    FROM "Lead" WHERE ${inRange(teamId, piece)} GROUP BY "ownerId"`,
+  );
 }
 
 /** The name of the row of the range's unassigned leads. */
@@ -377,15 +440,22 @@ export async function owners(teamId: string, range: OverviewRange): Promise<Owne
     db().$queryRaw<{ ownerId: string | null; assigned: number | bigint; contacted: number | bigint | null }[]>(ownersSql(teamId, range)),
     medianMsToContact(teamId, range, "ownerId", null),
   ]);
-  const ids = rows.flatMap((row) => (row.ownerId ? [row.ownerId] : []));
+  const sums = new Map<string | null, { ownerId: string | null; assigned: number; contacted: number }>();
+  for (const row of rows) {
+    const sum = sums.get(row.ownerId) ?? { ownerId: row.ownerId, assigned: 0, contacted: 0 };
+    sum.assigned += num(row.assigned);
+    sum.contacted += num(row.contacted);
+    sums.set(row.ownerId, sum);
+  }
+  const ids = [...sums.keys()].filter((id): id is string => id !== null);
   const users = ids.length ? await db().user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } }) : [];
   const names = new Map(users.map((user) => [user.id, user.name?.trim() || user.email]));
-  return rows
+  return [...sums.values()]
     .map((row) => ({
       ownerId: row.ownerId,
       name: row.ownerId === null ? UNASSIGNED_LABEL : (names.get(row.ownerId) ?? row.ownerId),
-      assigned: num(row.assigned),
-      contacted: num(row.contacted),
+      assigned: row.assigned,
+      contacted: row.contacted,
       medianMinutesToContact: minutes(medians.get(row.ownerId)),
     }))
     .sort((a, b) => b.assigned - a.assigned || Number(a.ownerId === null) - Number(b.ownerId === null) || compare(a.name, b.name));
