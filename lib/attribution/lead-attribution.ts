@@ -73,8 +73,8 @@ const LONGEST = 1_000;
 /** A field's text, one line, trimmed and capped; null when it is missing, empty or not text. */
 function text(value: unknown): string | null {
   if (typeof value !== "string" && typeof value !== "number") return null;
-  // eslint-disable-next-line no-control-regex
   const line = String(value)
+    // eslint-disable-next-line no-control-regex
     .replace(/[\u0000-\u001f\u007f]+/g, " ")
     .trim();
   if (!line) return null;
