@@ -19,8 +19,8 @@ import type {
 // Leads → Overview's aggregates (issue 43; docs/attribution.md "Dashboard queries and their
 // speed"): the one module that reads the database for the dashboard. Every figure is counted in
 // the database (GROUP BY over a range of the index (teamId, createdAt, …), which holds every
-// column these read, so the scans touch no lead row); what comes back is a row per bucket and
-// series, campaign or owner, never a row per lead.
+// column these read, so the scans touch no lead row; on SQLite one day at a time, piecesOf); what
+// comes back is a row per bucket and series, campaign or owner, never a row per lead.
 //
 // Definitions, shared with speed to lead (lib/leads/speed-to-lead.ts):
 // - A range's leads: createdAt in [from, to). The previous period: [from − (to − from), from).
