@@ -31,6 +31,7 @@ import { ownersOf, routingBench } from "./bench/routing";
 import { loadAverage, machineInfo, markdown, updatePerformanceTable, writeReport, type Row } from "./bench/report";
 import { evaluateTargets } from "./bench/targets";
 import { measureBreakdown } from "./bench/breakdown-run";
+import { dashboardBench } from "./bench/dashboard";
 import type { Breakdown } from "./bench/create-breakdown";
 import { db } from "../lib/db/client";
 import { createApiKey } from "../lib/api-keys/api-key-changes";
@@ -542,6 +543,21 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
           total,
         ),
       );
+    }
+
+    // Leads → Overview's aggregates over a team of their own (docs/attribution.md "Dashboard queries and their speed").
+    if (wants(options, "dashboard") && options.leads > 0) {
+      const dashboard = await dashboardBench({ databaseUrl, leads: options.leads, duration: options.duration, warmup: options.warmup });
+      const leads = options.leads.toLocaleString("en-US");
+      for (const { query, result } of dashboard.results)
+        record(
+          libRow(
+            `dashboard-${query.id}`,
+            `Dashboard, 90 days of ${leads} leads: ${query.label} (lib query, in-process, 1 caller)`,
+            result,
+            options.leads,
+          ),
+        );
     }
 
     if (wants(options, "ping")) {
