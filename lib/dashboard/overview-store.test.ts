@@ -262,10 +262,10 @@ test("leads over time by day, stacked by channel group, with the previous period
   assert.deepEqual(await leadsOverTime(team.id, RANGE, "day", "channelGroup"), {
     buckets: DAYS,
     series: [
-      { key: "Direct", label: "Direct", counts: days({ "2026-04-05": 1, "2026-04-07": 1 }) },
-      { key: "Email", label: "Email", counts: days({ "2026-03-31": 1, "2026-04-01": 1 }) },
       { key: "Paid Search", label: "Paid Search", counts: days({ "2026-03-25": 2 }) },
       { key: "Organic Search", label: "Organic Search", counts: days({ "2026-04-02": 1 }) },
+      { key: "Email", label: "Email", counts: days({ "2026-03-31": 1, "2026-04-01": 1 }) },
+      { key: "Direct", label: "Direct", counts: days({ "2026-04-05": 1, "2026-04-07": 1 }) },
     ],
     total: 7,
     previousTotal: 3,
@@ -276,10 +276,10 @@ test("leads over time by week: Monday weeks, the one across the month boundary h
   assert.deepEqual(await leadsOverTime(team.id, RANGE, "week", "channelGroup"), {
     buckets: ["2026-03-23", "2026-03-30", "2026-04-06"],
     series: [
-      { key: "Direct", label: "Direct", counts: [0, 1, 1] },
-      { key: "Email", label: "Email", counts: [0, 2, 0] },
       { key: "Paid Search", label: "Paid Search", counts: [2, 0, 0] },
       { key: "Organic Search", label: "Organic Search", counts: [0, 1, 0] },
+      { key: "Email", label: "Email", counts: [0, 2, 0] },
+      { key: "Direct", label: "Direct", counts: [0, 1, 1] },
     ],
     total: 7,
     previousTotal: 3,
@@ -291,7 +291,7 @@ test("the other breakdowns: names, None for no channel, a deleted key by its id"
     leadsOverTime(team.id, RANGE, "week", breakdown).then((r) => r.series);
   assert.deepEqual(await week("apiKey"), [
     { key: "", label: "None", counts: [0, 3, 0] },
-    { key: key.id, label: "Website", counts: [2, 0, 1] },
+    { key: key.id, label: `Website (${key.id})`, counts: [2, 0, 1] },
     { key: GONE_KEY, label: `Deleted key ${GONE_KEY}`, counts: [0, 1, 0] },
   ]);
   assert.deepEqual(await week("source"), [

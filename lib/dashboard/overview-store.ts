@@ -188,7 +188,9 @@ export async function leadsOverTime(
   const labels = await seriesLabels(teamId, breakdown, [...counts.keys()]);
   const series: Series[] = [...counts].map(([key, values]) => ({ key, label: labels.get(key) ?? key, counts: values }));
   const sum = (s: Series) => s.counts.reduce((a, b) => a + b, 0);
-  series.sort((a, b) => sum(b) - sum(a) || compare(a.label, b.label) || compare(a.key, b.key));
+  // Channel groups in their one order (the legend reads the same in every range); other series by size.
+  const rank = (s: Series) => (breakdown === "channelGroup" ? CHANNEL_GROUPS.indexOf(s.key as ChannelGroup) : 0);
+  series.sort((a, b) => rank(a) - rank(b) || sum(b) - sum(a) || compare(a.label, b.label) || compare(a.key, b.key));
   return { buckets, series, total, previousTotal: num(before[0]?.n) };
 }
 
@@ -200,7 +202,7 @@ export const NONE_LABEL = "None";
 
 /**
  * Each series key's label: a channel group's name; a source's, form's or connection's name; a
- * key's description (its id when it has none). A form, connection or key deleted since keeps its
+ * key's description with its id, as the lead page names it (its id alone when it has none). A form, connection or key deleted since keeps its
  * id: "Deleted key team_…" (leads name them in plain text, without a foreign key).
  */
 async function seriesLabels(teamId: string, breakdown: Breakdown, keys: string[]): Promise<Map<string, string>> {
@@ -222,7 +224,9 @@ async function seriesLabels(teamId: string, breakdown: Breakdown, keys: string[]
       found.push(...(await db().connection.findMany({ where: { teamId, id: { in: chunk } }, select: { id: true, name: true } })));
     if (breakdown === "apiKey") {
       const keysFound = await db().apiKey.findMany({ where: { teamId, id: { in: chunk } }, select: { id: true, description: true } });
-      found.push(...keysFound.map((key) => ({ id: key.id, name: key.description?.trim() || key.id })));
+      found.push(
+        ...keysFound.map((key) => ({ id: key.id, name: key.description?.trim() ? `${key.description.trim()} (${key.id})` : key.id })),
+      );
     }
   }
   for (const row of found) labels.set(row.id, row.name ?? row.id);
