@@ -52,6 +52,17 @@ export function attributedLeadBody(): string {
   });
 }
 
+/**
+ * attributedLeadBody with its attribution extra fields under names the derivation does not
+ * read (x_landing_page …): the same bytes stored, no touch to derive. Beside it, the
+ * attributed row's cost is the derivation's alone.
+ */
+export function renamedAttributionBody(): string {
+  const body = JSON.parse(attributedLeadBody()) as Record<string, unknown>;
+  const plain = new Set(Object.keys(JSON.parse(jsonLeadBody()) as object));
+  return JSON.stringify(Object.fromEntries(Object.entries(body).map(([name, value]) => [plain.has(name) ? name : `x_${name}`, value])));
+}
+
 /** How many people the repeat rows' bodies cycle over (issue 41). */
 export const REPEAT_PEOPLE = 1000;
 let repeats = 0;
