@@ -70,7 +70,8 @@ export function barChartSvg(options: {
     animation: false,
     aria: { enabled: true, decal: { show: true } },
     textStyle: { fontFamily: "ui-sans-serif, system-ui, sans-serif", color: TEXT },
-    grid: { left: 16, right: 16, top: 16, bottom: stacked ? 56 : 16, containLabel: true },
+    // Room for the axis labels inside the box (ECharts 6: what grid.containLabel did, without its legacy module).
+    grid: { left: 16, right: 16, top: 16, bottom: stacked ? 56 : 16, outerBoundsMode: "same", outerBoundsContain: "axisLabel" },
     legend: stacked
       ? { bottom: 0, textStyle: { color: TEXT, fontSize: 12 }, itemWidth: 22, itemHeight: 14, type: "plain" }
       : { show: false },
