@@ -30,6 +30,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "web_form.enabled": "Web form enabled",
   "web_form.disabled": "Web form disabled",
   "web_form.deleted": "Web form deleted",
+  "web_form.consent_set": "Web form's consent changed",
   "connection.created": "Connection created",
   "connection.url_rolled": "Connection URL rolled",
   "connection.secret_set": "Connection signing secret set",
@@ -64,6 +65,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.note_added": "Note added to a lead",
   "lead.note_edited": "Note edited",
   "lead.note_deleted": "Note deleted",
+  "lead.consent_recorded": "Consent recorded",
   "lead.import_started": "Import started",
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",
@@ -156,6 +158,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
       };
     case "web_form.created":
     case "web_form.deleted":
+    case "web_form.consent_set":
+    case "lead.consent_recorded":
     case "connection.created":
     case "connection.deleted":
     case "routing.rule_created":

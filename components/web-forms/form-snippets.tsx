@@ -1,9 +1,9 @@
 import { CopyButton } from "@/components/ui/copy-button";
 import { cardClass, focusRingClass } from "@/components/ui/styles";
-import { fetchSnippet, htmlSnippet } from "@/lib/web-forms/snippets";
+import { fetchSnippet, htmlSnippet, type SnippetForm } from "@/lib/web-forms/snippets";
 
 /** The copy-paste HTML of a form: a plain form post, and the fetch variant. */
-export function FormSnippets({ form, baseUrl }: { form: { id: string; name: string; challenge: boolean }; baseUrl: string }) {
+export function FormSnippets({ form, baseUrl }: { form: SnippetForm & { name: string }; baseUrl: string }) {
   const snippets = [
     {
       title: "HTML form",

@@ -29,6 +29,8 @@ export const AUDIT_ACTIONS = [
   "web_form.enabled",
   "web_form.disabled",
   "web_form.deleted",
+  // The consent a web form asks for (docs/consent.md): { version, number, required, purpose } of the new version, or { asked: false }.
+  "web_form.consent_set",
   "connection.created",
   "connection.url_rolled",
   "connection.secret_set",
@@ -65,6 +67,8 @@ export const AUDIT_ACTIONS = [
   "lead.note_added",
   "lead.note_edited",
   "lead.note_deleted",
+  // Consent given another way, recorded on the lead's page (the lead as target): { consent_id, status, purpose }; never the note.
+  "lead.consent_recorded",
   // A quarantined submission released into the list ("Not spam"): the lead as target; never its content.
   "lead.released_from_spam",
   // A lead moved to the quarantine ("Spam" on its page): the lead as target, { blocked } (its address put on the block list).

@@ -92,6 +92,10 @@ describe("proposeMapping", () => {
       invalid_website: "website",
       extra_fields: "extra_json",
       submissions: "ignore",
+      consent_status: "ignore",
+      consent_at: "ignore",
+      consent_purpose: "ignore",
+      consent_text: "ignore",
     });
     assert.equal(mappingProblem(EXPORT_COLUMNS, mapping, LIMITS.extraFieldCount), null);
   });

@@ -128,7 +128,8 @@ for (const [target, names] of Object.entries(SYNONYMS) as [ColumnTarget, string[
 /**
  * Columns of the lead list's export that an import leaves out: new ids, times, keys, forms and
  * connections are the importing team's, channel groups are derived from the fields again, an imported lead is New and unassigned (docs/routing.md), and
- * its one submission is the import's.
+ * its one submission is the import's; its consent columns are a copy of evidence, not evidence
+ * (docs/consent.md "Export").
  */
 const EXPORT_ONLY = [
   "id",
@@ -142,6 +143,10 @@ const EXPORT_ONLY = [
   "status",
   "owner",
   "submissions",
+  "consent_status",
+  "consent_at",
+  "consent_purpose",
+  "consent_text",
 ];
 const EXPORT_MARKERS = ["id", "created_at", "first_name", "extra_fields"];
 

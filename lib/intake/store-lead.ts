@@ -9,6 +9,8 @@ import type { IntakeTeam } from "../teams/intake-team";
 import { metrics } from "../operations/metrics";
 import { quarantineOf } from "../spam/intake-spam";
 import { now } from "../time/clock";
+import type { AskedConsent } from "../consent/consent-evidence";
+import { intakeConsent } from "../consent/intake-consent";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
@@ -30,6 +32,8 @@ export type IntakeChannel = {
   connectionId?: string | null;
   /** The web form's lead source; without one the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
+  /** The consent the web form asks for, its current version (docs/consent.md); null or absent: none. */
+  consent?: AskedConsent | null;
 };
 
 /** The request-log rows of a channel. */
@@ -64,6 +68,15 @@ export async function storeLead(
   input: LeadInput,
   extras: StoreExtras = {},
 ): Promise<CreateLeadResult> {
+  const receivedAt = now();
+  const consent = await intakeConsent({
+    channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
+    formId: channel.formId,
+    asked: channel.consent ?? null,
+    extraFields: input.extraFields,
+    context: draft.context,
+    receivedAt,
+  });
   const quarantine = await quarantineOf({
     checks: channel.spamChecks,
     team: channel.team,
@@ -87,8 +100,9 @@ export async function storeLead(
     spentChallenge: extras.spentChallenge,
     admit: extras.admit,
     delivery: extras.delivery,
-    repeat: repeatOf(channel, now()),
+    repeat: repeatOf(channel, receivedAt),
     quarantine,
+    consent,
   });
   if (!channel.connectionId) createdCommitted(logTarget(channel));
   if (quarantine)

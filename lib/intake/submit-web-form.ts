@@ -53,6 +53,7 @@ export async function submitWebForm(options: {
     source: form.source,
     repeats: form.repeats,
     spamChecks: form.spamChecks,
+    consent: form.consentVersion,
   };
   try {
     if (!form.enabled) throw new ApiError(404, FORM_NOT_FOUND, "Not found");

@@ -136,7 +136,7 @@ export async function createLead(
     } | null;
     /** Runs once the lead passed every rule, before it is written; throws to refuse it (a web form's budget). */
     admit?: () => Promise<void>;
-  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery" | "repeat" | "quarantine">,
+  } & Pick<LeadWrite, "requestLog" | "spentChallenge" | "delivery" | "repeat" | "quarantine" | "consent">,
 ): Promise<CreateLeadResult> {
   const { team, input } = options;
   const origin = { apiKeyId: options.apiKeyId, formId: options.formId ?? null, connectionId: options.connectionId ?? null };
@@ -152,6 +152,8 @@ export async function createLead(
     // A quarantined submission never joins a lead (lead-write.ts).
     repeat: options.quarantine ? null : options.repeat,
     quarantine: options.quarantine,
+    // A quarantined submission makes no lead, so no evidence (docs/consent.md).
+    consent: options.quarantine ? null : options.consent,
     events: { origin, emails: Boolean(env().SMTP_URL) },
     // The app's clock (a test server's may be moved): assignment rules read members' hours at it.
     now: now(),

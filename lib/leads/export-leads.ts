@@ -1,4 +1,5 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { consentPurpose, consentText } from "../consent/lead-consent-store";
 import { BOM, csvRow } from "./csv";
 import { narrows, resolveOwner, type LeadFilter } from "./lead-filter";
 import { exportLeadBatches, type ExportLead } from "./lead-export-store";
@@ -11,6 +12,8 @@ import { type LeadTeam } from "./lead-list-store";
 // column per extra-field name would need a first pass over every exported lead before the
 // header could be written, and would change the header from one export to the next. The
 // channel groups are derived from the fields (docs/attribution.md): an import derives them again.
+// Last, the lead's current consent (docs/consent.md "Export"): its newest evidence's status,
+// time, purpose and exact text; empty cells for a lead with none.
 
 export const EXPORT_COLUMNS = [
   "id",
@@ -46,6 +49,10 @@ export const EXPORT_COLUMNS = [
   "invalid_website",
   "extra_fields",
   "submissions",
+  "consent_status",
+  "consent_at",
+  "consent_purpose",
+  "consent_text",
 ] as const;
 
 /** The extra fields as one JSON object with its keys in code-point order (the same on both databases). */
@@ -90,6 +97,10 @@ export function exportCells(lead: ExportLead): (string | null)[] {
     lead.skippedWebsite,
     extraFieldsJson(lead.extraFields),
     String(lead.submissions),
+    lead.consent?.status ?? null,
+    lead.consent?.consentAt.toISOString() ?? null,
+    lead.consent ? consentPurpose(lead.consent) : null,
+    lead.consent ? consentText(lead.consent) : null,
   ];
 }
 

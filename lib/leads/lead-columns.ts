@@ -82,6 +82,26 @@ export const LEAD_SUBMISSION_COLUMNS = {
   skipped: "json",
   createdAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
+/** A submission's consent evidence (lib/consent/, LeadConsent; lead-write.ts consentRow), written with it. */
+export const LEAD_CONSENT_COLUMNS = {
+  id: "text",
+  leadId: "text",
+  teamId: "text",
+  submissionId: "text",
+  status: "text",
+  channel: "text",
+  versionId: "text",
+  text: "text",
+  purpose: "text",
+  consentAt: "timestamp",
+  ip: "text",
+  userAgent: "text",
+  pageUrl: "text",
+  note: "text",
+  recordedById: "text",
+  createdAt: "timestamp",
+} as const satisfies Record<string, ColumnType>;
+
 export type LeadSubmissionRow = { [K in keyof typeof LEAD_SUBMISSION_COLUMNS]: unknown };
 
 export const API_REQUEST_COLUMNS = {

@@ -1,3 +1,4 @@
+import { latestConsents, type LeadConsentItem } from "../consent/lead-consent-store";
 import type { LeadFilter } from "./lead-filter";
 import { walkLeads, type LeadTeam, type ListRow } from "./lead-list-store";
 import { submissionCounts } from "./lead-submission-store";
@@ -36,6 +37,8 @@ export type ExportLead = ListRow &
     owner: { email: string } | null;
     /** How many submissions made or joined it. */
     submissions: number;
+    /** Its newest consent evidence (docs/consent.md), or null: none. */
+    consent: LeadConsentItem | null;
   };
 
 /**
@@ -46,10 +49,16 @@ export async function* exportLeadBatches(team: LeadTeam, filter: LeadFilter, bat
   const order = filter.sort === "oldest" ? "asc" : "desc";
   let from: number | undefined;
   for (;;) {
-    const walk = await walkLeads<Omit<ExportLead, "submissions">>(team, filter, { order, from, want: batchSize, select: EXPORT_SELECT });
+    const walk = await walkLeads<Omit<ExportLead, "submissions" | "consent">>(team, filter, {
+      order,
+      from,
+      want: batchSize,
+      select: EXPORT_SELECT,
+    });
     if (walk.rows.length) {
-      const counts = await submissionCounts(walk.rows.map((row) => row.id));
-      yield walk.rows.map((row) => ({ ...row, submissions: counts.get(row.id) ?? 0 }));
+      const ids = walk.rows.map((row) => row.id);
+      const [counts, consents] = await Promise.all([submissionCounts(ids), latestConsents(ids)]);
+      yield walk.rows.map((row) => ({ ...row, submissions: counts.get(row.id) ?? 0, consent: consents.get(row.id) ?? null }));
     }
     if (!walk.more || walk.lastSeq === null) return;
     from = walk.lastSeq;

@@ -105,6 +105,7 @@ export async function moveLeadStory(tx: Tx, teamId: string, mergedIds: readonly 
   const where = { teamId, leadId: { in: [...mergedIds] } };
   await tx.leadSubmission.updateMany({ where, data: { leadId: survivorId } });
   await tx.leadNote.updateMany({ where, data: { leadId: survivorId } });
+  await tx.leadConsent.updateMany({ where, data: { leadId: survivorId } });
   await tx.job.updateMany({ where, data: { leadId: survivorId } });
   await markReturned(tx, [survivorId]);
 }

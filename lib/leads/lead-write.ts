@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import type { ConsentDraft } from "../consent/consent-evidence";
+import { newLeadConsentId } from "../consent/lead-consent-store";
 import type { NewJob } from "../jobs/job-store";
 import { assignedEmailJob, submittedEmailJob } from "../notifications/assignment-email";
 import { leadSubmittedJobs } from "../webhooks/lead-submitted-event";
@@ -83,6 +85,11 @@ export type LeadWrite = {
    * team's allow list in that transaction (allowRow) unless it is there already.
    */
   release?: { seq: number; gone: () => Error; allow?: { value: string; note: string; createdById: string | null } | null } | null;
+  /**
+   * The consent evidence derived from the submission (lib/consent/consent-evidence.ts): written
+   * with its submission (consentRow), to the new lead or the lead it joins; null: none.
+   */
+  consent?: ConsentDraft | null;
   now: Date;
 };
 
@@ -277,6 +284,20 @@ export function submissionRow(
   };
 }
 
+/** The evidence row of the submission `submissionId` of the lead `leadId` (LEAD_CONSENT_COLUMNS). */
+export function consentRow(write: LeadWrite, leadId: string, submissionId: string) {
+  return {
+    ...write.consent!,
+    id: newLeadConsentId(),
+    leadId,
+    teamId: write.lead.teamId,
+    submissionId,
+    note: null,
+    recordedById: null,
+    createdAt: write.now,
+  };
+}
+
 /** Who hears of a new lead; the team's slug is read only when someone does. */
 export type Recipients = { teamSlug: () => string; endpoints: string[]; subscribers: string[] };
 
@@ -300,6 +321,7 @@ export function outboxJobs(
           team: { id: write.lead.teamId, slug: recipients.teamSlug() },
           ...event,
           origin: write.events.origin,
+          consent: write.consent,
           at: write.now,
         })
       : [];

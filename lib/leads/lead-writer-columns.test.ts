@@ -14,6 +14,7 @@ import {
   LEAD_BATCH_COLUMNS,
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
+  LEAD_CONSENT_COLUMNS,
   NEW_LEAD_DEFAULTED_COLUMNS,
   SPENT_CHALLENGE_COLUMNS,
 } from "./lead-columns";
@@ -58,6 +59,7 @@ describe("the hot path covers every column Prisma's schema has (a schema change 
   const models: [string, Record<string, string>, readonly string[]][] = [
     ["Lead", LEAD_COLUMNS, DEFAULTED_LEAD_COLUMNS],
     ["LeadSubmission", LEAD_SUBMISSION_COLUMNS, []],
+    ["LeadConsent", LEAD_CONSENT_COLUMNS, []],
     ["ApiRequest", API_REQUEST_COLUMNS, DEFAULTED_API_REQUEST_COLUMNS],
     ["Job", JOB_COLUMNS, DEFAULTED_JOB_COLUMNS],
     ["SpentChallenge", SPENT_CHALLENGE_COLUMNS, []],

@@ -16,6 +16,7 @@ import {
   quoteName,
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
+  LEAD_CONSENT_COLUMNS,
   QUARANTINED_LEAD_COLUMNS,
   SPAM_LIST_ENTRY_COLUMNS,
   spamListEntrySql,
@@ -25,9 +26,11 @@ import {
 import { formatLeadId, leadIdSql } from "./lead-id";
 import {
   allowRow,
+  consentRow,
   counterSql,
   missingCounter,
   deliveryRow,
+  firstSubmissionId,
   firstSubmissionIdSql,
   JOINED_LEAD_COLUMNS,
   joinedJobs,
@@ -178,6 +181,7 @@ const STATEMENTS = {
     name: "intake_submission",
     text: insertSql("LeadSubmission", LEAD_SUBMISSION_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`),
   },
+  consent: { name: "intake_consent", text: insertSql("LeadConsent", LEAD_CONSENT_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   request: { name: "intake_request", text: insertSql("ApiRequest", API_REQUEST_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   counter: { name: "intake_counter", text: counterSql("1") },
   quarantine: {
@@ -289,6 +293,8 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<Le
   await client.query({ ...STATEMENTS.joinLead, values: [...pgRow(JOINED_LEAD_COLUMNS, joined.values), target.id] });
   const submission = submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now });
   await client.query({ ...STATEMENTS.submission, values: pgRow(LEAD_SUBMISSION_COLUMNS, submission) });
+  if (write.consent)
+    await client.query({ ...STATEMENTS.consent, values: pgRow(LEAD_CONSENT_COLUMNS, consentRow(write, target.id, submission.id)) });
   if (write.requestLog)
     await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)) });
   const teamId = write.lead.teamId;
@@ -413,6 +419,12 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   });
   const row = rows[0];
   if (!row) throw new MissingApiSource();
+  if (write.consent) {
+    await client.query({
+      ...STATEMENTS.consent,
+      values: pgRow(LEAD_CONSENT_COLUMNS, consentRow(write, row.id, firstSubmissionId(row.id))),
+    });
+  }
   const source = { id: row.sourceId, name: row.sourceName };
   const lead = { ...write.lead, sourceId: source.id, currency: row.currency };
   const assigned = await settlePostgres(client, early, {

@@ -15,6 +15,7 @@ import {
   JOB_COLUMNS,
   LEAD_COLUMNS,
   LEAD_SUBMISSION_COLUMNS,
+  LEAD_CONSENT_COLUMNS,
   QUARANTINED_LEAD_COLUMNS,
   SPAM_LIST_ENTRY_COLUMNS,
   spamListEntrySql,
@@ -22,6 +23,7 @@ import {
 } from "./lead-columns";
 import {
   allowRow,
+  consentRow,
   counterSql,
   deliveryRow,
   firstSubmissionId,
@@ -68,6 +70,7 @@ function prepare(database: Database.Database) {
     counter: statement(counterSql("1")),
     lead: statement(insertSql("Lead", LEAD_COLUMNS, () => "?")),
     submission: statement(insertSql("LeadSubmission", LEAD_SUBMISSION_COLUMNS, () => "?")),
+    consent: statement(insertSql("LeadConsent", LEAD_CONSENT_COLUMNS, () => "?")),
     request: statement(insertSql("ApiRequest", API_REQUEST_COLUMNS, () => "?")),
     endpoints: statement(`SELECT "id", "events" FROM "WebhookEndpoint" WHERE "teamId" = ? AND "enabled" = 1 ORDER BY "id"`),
     subscribers: statement(`SELECT "userId" FROM "Membership" WHERE "teamId" = ? AND "notifyNewLeads" = 1 ORDER BY "userId"`),
@@ -154,6 +157,7 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
         submissionRow(write.lead, { id: firstSubmissionId(row.id), leadId: row.id, createdAt: write.now }),
       ),
     );
+    if (write.consent) s.consent.run(rowValues(LEAD_CONSENT_COLUMNS, consentRow(write, row.id, firstSubmissionId(row.id))));
     // A lead whose rule has nobody on duty waits for the next one (docs/routing.md "Assignment rules").
     if (assigned.waitRuleId) insertWaitingSqlite(database, { leadId: row.id, teamId, ruleId: assigned.waitRuleId, since: write.now });
     if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)));
@@ -226,6 +230,7 @@ function joinSqlite(database: Database.Database, s: ReturnType<typeof prepare>, 
   }
   const submission = submissionRow(write.lead, { id: newSubmissionId(), leadId: target.id, createdAt: write.now });
   s.submission.run(rowValues(LEAD_SUBMISSION_COLUMNS, submission));
+  if (write.consent) s.consent.run(rowValues(LEAD_CONSENT_COLUMNS, consentRow(write, target.id, submission.id)));
   if (write.requestLog) s.request.run(rowValues(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)));
   const endpoints = (s.endpoints.all(teamId) as { id: string; events: string }[])
     .filter((endpoint) => endpoint.events.split(" ").includes(LEAD_SUBMITTED))

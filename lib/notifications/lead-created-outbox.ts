@@ -21,6 +21,8 @@ export function leadCreatedJobs(options: {
   /** The owner routing gave the lead at intake; null: unassigned. */
   owner: LeadOwner;
   origin: LeadOrigin;
+  /** The consent evidence written with the lead (docs/consent.md), or null. */
+  consent?: Parameters<typeof leadCreatedEvent>[0]["consent"];
   at: Date;
 }): NewJob[] {
   const { team, at } = options;
@@ -38,6 +40,7 @@ export function leadCreatedJobs(options: {
         sourceName: options.sourceName,
         owner: options.owner,
         origin: options.origin,
+        consent: options.consent,
       }),
     );
     for (const endpointId of options.endpoints) jobs.push({ ...base, kind: "webhook", endpointId, payload });

@@ -1,3 +1,4 @@
+import { CONSENT_FIELD, CONSENT_VERSION_FIELD } from "../consent/consent-evidence";
 import { HONEYPOT_FIELD } from "./form-fields";
 
 // The copy-paste HTML of the Web Forms tab: a plain form that posts to this deployment, and
@@ -6,7 +7,24 @@ import { HONEYPOT_FIELD } from "./form-fields";
 // attribution script (docs/attribution.md), which adds where the visitor came from to the
 // form as hidden fields.
 
-type SnippetForm = { id: string; challenge: boolean };
+export type SnippetForm = {
+  id: string;
+  challenge: boolean;
+  /** The consent the form asks for (docs/consent.md): an unticked box with its text, and its version posted beside it. */
+  consent?: { id: string; text: string; policyUrl: string | null; required: boolean } | null;
+};
+
+const escapeHtml = (text: string) =>
+  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;").replaceAll("'", "&#39;");
+
+/** The consent box: unticked, its text as the team wrote it (escaped), the policy link, and the version it shows. */
+function consentLines(consent: NonNullable<SnippetForm["consent"]>): string[] {
+  const policy = consent.policyUrl ? ` <a href="${escapeHtml(consent.policyUrl)}" target="_blank" rel="noopener">Privacy policy</a>` : "";
+  return [
+    `  <input type="hidden" name="${CONSENT_VERSION_FIELD}" value="${consent.id}">`,
+    `  <label><input type="checkbox" name="${CONSENT_FIELD}" value="yes"${consent.required ? " required" : ""}> ${escapeHtml(consent.text)}</label>${policy}`,
+  ];
+}
 
 const fields = (form: SnippetForm, baseUrl: string) =>
   [
@@ -14,6 +32,7 @@ const fields = (form: SnippetForm, baseUrl: string) =>
     `  <label>Email <input name="email" type="email" autocomplete="email"></label>`,
     `  <label>Phone <input name="phone" type="tel" autocomplete="tel"></label>`,
     `  <label>Message <textarea name="message"></textarea></label>`,
+    ...(form.consent ? consentLines(form.consent) : []),
     `  <!-- Spam trap: people never see or fill it; a submission that fills it is dropped. -->`,
     `  <input name="${HONEYPOT_FIELD}" tabindex="-1" autocomplete="off" aria-hidden="true" style="position:absolute;left:-10000px">`,
     ...(form.challenge ? [`  <altcha-widget challenge="${baseUrl}/api/forms/${form.id}/challenge"></altcha-widget>`] : []),

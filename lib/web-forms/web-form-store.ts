@@ -41,6 +41,8 @@ export type FormForIntake = {
   repeats: Repeats;
   /** Whether the spam checks run on its submissions (docs/spam.md). */
   spamChecks: boolean;
+  /** The consent it asks for, its current version (docs/consent.md); null: none. */
+  consentVersion: { id: string; required: boolean } | null;
   team: IntakeTeam;
 };
 
@@ -101,6 +103,7 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
       challenge: true,
       repeats: true,
       spamChecks: true,
+      consentVersion: { select: { id: true, required: true } },
       team: { select: INTAKE_TEAM_SELECT },
     },
   });
@@ -197,11 +200,26 @@ export async function webFormNames(teamId: string, formIds: string[]): Promise<M
 }
 
 /** What the hosted form page /f/<id> shows; null when the form is missing or disabled. */
-export async function findHostedForm(formId: string): Promise<{ id: string; name: string; challenge: boolean; teamName: string } | null> {
+export async function findHostedForm(formId: string): Promise<{
+  id: string;
+  name: string;
+  challenge: boolean;
+  teamName: string;
+  consent: { id: string; text: string; policyUrl: string | null; required: boolean } | null;
+} | null> {
   if (!isFormId(formId)) return null;
   const row = await db().webForm.findUnique({
     where: { id: formId },
-    select: { id: true, name: true, challenge: true, enabled: true, team: { select: { name: true } } },
+    select: {
+      id: true,
+      name: true,
+      challenge: true,
+      enabled: true,
+      team: { select: { name: true } },
+      consentVersion: { select: { id: true, text: true, policyUrl: true, required: true } },
+    },
   });
-  return row?.enabled ? { id: row.id, name: row.name, challenge: row.challenge, teamName: row.team.name } : null;
+  return row?.enabled
+    ? { id: row.id, name: row.name, challenge: row.challenge, teamName: row.team.name, consent: row.consentVersion }
+    : null;
 }

@@ -75,6 +75,27 @@ export function attributionPayload(lead: Parameters<typeof leadAttribution>[0]):
   return { first_touch: touchPayload(first), last_touch: touchPayload(last) };
 }
 
+/** The consent a lead's creating submission carried (docs/consent.md): "none" when it carried no consent fields. */
+export const consentPayloadSchema = z
+  .object({
+    status: z.enum(["none", "given", "not_given"]),
+    version: nullableText.meta({ description: "The web form's consent version (cv_…): its exact text; null for an API client's consent." }),
+    at: nullableText.meta({
+      description: "When consent was given or refused (consent_at if an API client sent one, else the receive time).",
+    }),
+  })
+  .meta({ description: "The consent evidence derived from the submission that created the lead (docs/consent.md)." });
+export type ConsentPayload = z.infer<typeof consentPayloadSchema>;
+
+/** A submission's evidence as events carry it. */
+export function consentPayload(
+  consent: { status: "given" | "not_given"; versionId: string | null; consentAt: Date } | null | undefined,
+): ConsentPayload {
+  return consent
+    ? { status: consent.status, version: consent.versionId, at: consent.consentAt.toISOString() }
+    : { status: "none", version: null, at: null };
+}
+
 export const leadCreatedEventSchema = z.object({
   id: z.string().meta({ description: "The event id, also sent as the webhook-id header; the same for every retry.", example: "evt_3f0c…" }),
   type: z.literal(LEAD_CREATED),
@@ -113,6 +134,7 @@ export const leadCreatedEventSchema = z.object({
       }),
       status: leadStatusSchema.meta({ description: "The lead's status: new for every new lead." }),
       owner: leadOwnerSchema,
+      consent: consentPayloadSchema,
     }),
     created_by: z.object({
       api_key_id: nullableText.meta({ description: "The API key that created the lead, or null." }),
@@ -149,6 +171,8 @@ export function leadCreatedEvent(options: {
   /** A new lead is New and unassigned unless told otherwise. */
   status?: LeadStatus;
   owner?: LeadOwner;
+  /** The evidence the creating submission carried (docs/consent.md); absent: none. */
+  consent?: Parameters<typeof consentPayload>[0];
 }): LeadCreatedEvent {
   const { lead } = options;
   return leadCreatedEventSchema.parse({
@@ -185,6 +209,7 @@ export function leadCreatedEvent(options: {
         skipped: { phone: lead.skippedPhone, mobile_no: lead.skippedMobileNo, website: lead.skippedWebsite },
         status: options.status ?? NEW_LEAD_STATUS,
         owner: options.owner ?? null,
+        consent: consentPayload(options.consent),
       },
       created_by: {
         api_key_id: options.origin.apiKeyId ?? null,

@@ -3,10 +3,11 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { env } from "@/lib/env";
+import { CONSENT_FIELD, CONSENT_VERSION_FIELD } from "@/lib/consent/consent-evidence";
 import { HONEYPOT_FIELD } from "@/lib/web-forms/form-fields";
 import { findHostedForm } from "@/lib/web-forms/web-form-store";
 import { Field } from "@/components/ui/field";
-import { buttonClass, inputClass } from "@/components/ui/styles";
+import { buttonClass, inputClass, linkClass } from "@/components/ui/styles";
 import { HostedCard } from "@/components/web-forms/hosted-card";
 
 // The hosted form page: a team without a website links here. It posts to the same
@@ -80,6 +81,33 @@ export default async function HostedFormPage({ params }: { params: Promise<{ for
         <Field id="field-message" label="Message">
           <textarea id="field-message" name="message" rows={4} className={`mt-1.5 ${inputClass}`} />
         </Field>
+        {form.consent ? (
+          <div className="flex items-start gap-2">
+            <input type="hidden" name={CONSENT_VERSION_FIELD} value={form.consent.id} />
+            <input
+              id="field-consent"
+              name={CONSENT_FIELD}
+              type="checkbox"
+              value="yes"
+              required={form.consent.required}
+              className="mt-0.5 h-4 w-4 shrink-0 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600"
+            />
+            <div className="text-sm text-slate-800">
+              <label htmlFor="field-consent" className="whitespace-pre-wrap break-words">
+                {form.consent.text}
+                {form.consent.required ? <span className="text-red-700"> (required)</span> : null}
+              </label>
+              {form.consent.policyUrl ? (
+                <>
+                  {" "}
+                  <a href={form.consent.policyUrl} target="_blank" rel="noopener noreferrer" className={linkClass}>
+                    Privacy policy
+                  </a>
+                </>
+              ) : null}
+            </div>
+          </div>
+        ) : null}
         {/* The honeypot: off-screen and out of the tab order; a person never fills it. */}
         <div aria-hidden="true" className="absolute -left-[10000px] h-px w-px overflow-hidden">
           <label htmlFor="field-honeypot">Leave this field empty</label>

@@ -3,6 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { setFormConsent } from "@/lib/consent/consent-changes";
+import { parseConsentSettings } from "@/lib/consent/consent-settings";
 import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
 import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
 import { changeSpamChecks } from "@/lib/spam/channel-spam-checks";
@@ -107,4 +109,16 @@ export async function deleteWebFormAction(slug: string, formId: string): Promise
   });
   if (result.ok) redirect(formsPath(String(slug)));
   return result;
+}
+
+/** What consent the form asks for (docs/consent.md): every change of the text makes a new version. */
+export async function setWebFormConsentAction(_previous: WebFormState, form: FormData): Promise<WebFormState> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team, actor }) => {
+    const formId = String(form.get("form_id") ?? "");
+    const parsed = parseConsentSettings(form);
+    if ("problem" in parsed) return { ok: false, error: parsed.problem };
+    const changed = isFormId(formId) && (await setFormConsent({ teamId: team.id, formId, settings: parsed.settings, actor }));
+    revalidatePath(formsPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
+  });
 }

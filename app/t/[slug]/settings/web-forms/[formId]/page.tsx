@@ -7,6 +7,8 @@ import { listRequests } from "@/lib/request-log/request-log-store";
 import { listLeadSources } from "@/lib/teams/lead-sources";
 import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { findWebForm } from "@/lib/web-forms/web-form-store";
+import { findFormConsent, listFormConsentVersions } from "@/lib/consent/consent-version-store";
+import { ConsentEditor, ConsentVersions } from "@/components/web-forms/consent-editor";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
@@ -31,11 +33,13 @@ export default async function WebFormPage(props: {
   const form = await findWebForm({ teamId: team.id, formId });
   if (!form) notFound();
   const cursor = requestLogCursor((await props.searchParams).before);
-  const [sources, baseUrl, log, windowDays] = await Promise.all([
+  const [sources, baseUrl, log, windowDays, consent, consentVersions] = await Promise.all([
     canManage ? listLeadSources(team.id) : [],
     publicBaseUrl(),
     listRequests({ teamId: team.id, of: { formId: form.id }, before: cursor }),
     teamRepeatWindow(team.id),
+    findFormConsent({ teamId: team.id, formId: form.id }),
+    listFormConsentVersions({ teamId: team.id, formId: form.id }),
   ]);
 
   return (
@@ -87,10 +91,18 @@ export default async function WebFormPage(props: {
             />
             <SpamChecksForm slug={team.slug} channel="web_form" id={form.id} value={form.spamChecks} canEdit={canManage} />
           </div>
+          {canManage ? (
+            <ConsentEditor key={consent?.id ?? "none"} slug={team.slug} formId={form.id} current={consent} />
+          ) : (
+            <p className="mt-6 text-sm text-slate-700">
+              {consent ? `Asks for consent: ${consent.purpose} (${consent.required ? "required" : "optional"}).` : "Asks for no consent."}
+            </p>
+          )}
+          <ConsentVersions versions={consentVersions} currentId={consent?.id ?? null} />
         </div>
         <div>
           <h3 className="mb-3 text-base font-semibold text-slate-900">Add it to your website</h3>
-          <FormSnippets form={form} baseUrl={baseUrl} />
+          <FormSnippets form={{ ...form, consent }} baseUrl={baseUrl} />
         </div>
       </div>
       <h3 className="mt-8 mb-3 text-base font-semibold text-slate-900">Request log</h3>

@@ -1,0 +1,121 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { setWebFormConsentAction } from "@/app/t/[slug]/settings/web-forms/actions";
+import { SaveRow } from "@/components/settings/form-message";
+import { Field } from "@/components/ui/field";
+import { cardClass, inputClass } from "@/components/ui/styles";
+import type { ConsentVersionView } from "@/lib/consent/consent-version-store";
+
+const hint = "mt-1 text-xs text-slate-600";
+const checkboxClass = "mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600";
+
+/** "Ask for consent" of a web form (docs/consent.md); owners and admins only (the action checks). */
+export function ConsentEditor({ slug, formId, current }: { slug: string; formId: string; current: ConsentVersionView | null }) {
+  const [state, action, pending] = useActionState(setWebFormConsentAction, null);
+  const [asked, setAsked] = useState(current !== null);
+  const id = (name: string) => `consent-${formId}-${name}`;
+  return (
+    <form action={action} className={`${cardClass} mt-6 space-y-4 p-5`} aria-label="Consent">
+      <h4 className="text-sm font-semibold text-slate-900">Consent</h4>
+      <input type="hidden" name="slug" value={slug} />
+      <input type="hidden" name="form_id" value={formId} />
+      <div className="flex items-start gap-2">
+        <input
+          id={id("asked")}
+          name="consent_asked"
+          type="checkbox"
+          checked={asked}
+          onChange={(event) => setAsked(event.target.checked)}
+          className={checkboxClass}
+        />
+        <label htmlFor={id("asked")} className="text-sm text-slate-800">
+          Ask for consent: the form shows an unticked box with this text, and each lead keeps what the person agreed to, when and from
+          where.
+        </label>
+      </div>
+      {asked ? (
+        <>
+          <Field id={id("text")} label="Consent text">
+            <textarea
+              id={id("text")}
+              name="consent_text"
+              required
+              rows={3}
+              maxLength={2000}
+              defaultValue={current?.text}
+              placeholder="I agree to receive marketing emails from Example Ltd. I can withdraw at any time."
+              aria-describedby={id("text-hint")}
+              className={`mt-1.5 ${inputClass}`}
+            />
+            <p id={id("text-hint")} className={hint}>
+              Plain text. Every change makes a new version; the old ones are kept with the leads that agreed to them.
+            </p>
+          </Field>
+          <Field id={id("purpose")} label="Purpose">
+            <input
+              id={id("purpose")}
+              name="consent_purpose"
+              required
+              maxLength={100}
+              defaultValue={current?.purpose}
+              placeholder="Marketing emails"
+              className={`mt-1.5 ${inputClass}`}
+            />
+          </Field>
+          <Field id={id("policy")} label="Privacy policy (optional)">
+            <input
+              id={id("policy")}
+              name="consent_policy_url"
+              type="url"
+              maxLength={2000}
+              defaultValue={current?.policyUrl ?? ""}
+              placeholder="https://example.com/privacy"
+              aria-describedby={id("policy-hint")}
+              className={`mt-1.5 ${inputClass}`}
+            />
+            <p id={id("policy-hint")} className={hint}>
+              An https:// address, linked after the text.
+            </p>
+          </Field>
+          <div className="flex items-start gap-2">
+            <input
+              id={id("required")}
+              name="consent_required"
+              type="checkbox"
+              defaultChecked={current?.required ?? false}
+              className={checkboxClass}
+            />
+            <label htmlFor={id("required")} className="text-sm text-slate-800">
+              Required: a submission without the box ticked is refused. Optional: the lead is kept either way.
+            </label>
+          </div>
+        </>
+      ) : null}
+      <SaveRow pending={pending} label="Save consent" state={state} success="Saved." className="flex flex-wrap items-center gap-3" />
+    </form>
+  );
+}
+
+/** The form's consent versions, newest first: what each lead's evidence refers to. */
+export function ConsentVersions({ versions, currentId }: { versions: ConsentVersionView[]; currentId: string | null }) {
+  if (!versions.length) return null;
+  return (
+    <div className="mt-4">
+      <h4 className="mb-2 text-sm font-semibold text-slate-900">Consent versions</h4>
+      <ol className="space-y-2 text-sm" aria-label="Consent versions">
+        {versions.map((version) => (
+          <li key={version.id} className={`${cardClass} p-3`}>
+            <p className="font-medium text-slate-800">
+              Version {version.number}
+              {version.id === currentId ? " (current)" : ""} · {version.purpose} · {version.required ? "required" : "optional"} ·{" "}
+              <time dateTime={version.createdAt.toISOString()}>{version.createdAt.toISOString().slice(0, 16).replace("T", " ")} UTC</time>
+            </p>
+            <p className="mt-1 whitespace-pre-wrap break-words text-slate-700">{version.text}</p>
+            {version.policyUrl ? <p className="mt-1 break-all text-xs text-slate-600">Privacy policy: {version.policyUrl}</p> : null}
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

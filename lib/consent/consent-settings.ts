@@ -1,0 +1,39 @@
+import type { ConsentSettings } from "./consent-version-store";
+
+// "Ask for consent" as a web form's settings send it (one FormData), checked: plain text,
+// a purpose, an optional https privacy-policy link, required or optional.
+
+export const MAX_CONSENT_TEXT = 2_000;
+export const MAX_CONSENT_PURPOSE = 100;
+export const MAX_POLICY_URL = 2_000;
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value.trim() : "";
+};
+
+/** An https URL without credentials, or null. */
+export function parsePolicyUrl(value: string): string | null {
+  if (value.length > MAX_POLICY_URL) return null;
+  try {
+    const url = new URL(value);
+    return url.protocol === "https:" && !url.username && !url.password ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The consent a form asks for, `null` when "Ask for consent" is off, or the problem to show. */
+export function parseConsentSettings(form: FormData): { settings: ConsentSettings | null } | { problem: string } {
+  if (form.get("consent_asked") !== "on") return { settings: null };
+  const consentText = text(form, "consent_text");
+  if (!consentText) return { problem: "Write the consent text the visitor agrees to" };
+  if (consentText.length > MAX_CONSENT_TEXT) return { problem: `The consent text can be at most ${MAX_CONSENT_TEXT} characters` };
+  const purpose = text(form, "consent_purpose");
+  if (!purpose) return { problem: "Name the purpose of the consent, for example “Marketing emails”" };
+  if (purpose.length > MAX_CONSENT_PURPOSE) return { problem: `The purpose can be at most ${MAX_CONSENT_PURPOSE} characters` };
+  const policyText = text(form, "consent_policy_url");
+  const policyUrl = policyText ? parsePolicyUrl(policyText) : null;
+  if (policyText && !policyUrl) return { problem: "The privacy policy must be a full https:// address" };
+  return { settings: { text: consentText, purpose, policyUrl, required: form.get("consent_required") === "on" } };
+}

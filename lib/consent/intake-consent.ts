@@ -1,0 +1,35 @@
+import type { RequestContext } from "../http/request-context";
+import type { ExtraFieldValue } from "../leads/parse-lead-input";
+import { CONSENT_FIELD, CONSENT_VERSION_FIELD, consentEvidence, type AskedConsent, type ConsentDraft } from "./consent-evidence";
+import { findPostedVersion } from "./consent-version-store";
+
+// The intake's consent step (docs/consent.md), called from the channel's one pass
+// (lib/intake/store-lead.ts) before the spam checks: the evidence to write with the
+// submission, none, or a 422 refusal (a web form's required consent not given). A submission
+// without a `consent` field to a channel that asks for none costs one property lookup.
+
+export async function intakeConsent(options: {
+  channel: "api" | "form" | "connection";
+  formId: string | null;
+  /** The form's current consent version, or null (API keys and connections ask for none yet). */
+  asked: AskedConsent | null;
+  extraFields: Readonly<Record<string, ExtraFieldValue>>;
+  context: RequestContext;
+  receivedAt: Date;
+}): Promise<ConsentDraft | null> {
+  const { asked, extraFields } = options;
+  if (!asked && !Object.hasOwn(extraFields, CONSENT_FIELD)) return null;
+  const named = extraFields[CONSENT_VERSION_FIELD];
+  const posted =
+    asked && options.formId && typeof named === "string" && named !== asked.id ? await findPostedVersion(options.formId, named) : null;
+  return consentEvidence({
+    extraFields,
+    channel: options.channel,
+    asked,
+    posted,
+    ip: options.context.ip,
+    userAgent: options.context.userAgent ?? null,
+    referrer: options.context.referrer ?? null,
+    receivedAt: options.receivedAt,
+  });
+}

@@ -1,0 +1,100 @@
+import { randomUUID } from "node:crypto";
+import { db, type Tx } from "../db/client";
+import type { ConsentDraft, ConsentStatus } from "./consent-evidence";
+
+// A lead's consent evidence (LeadConsent, docs/consent.md): the rows the lead writer derives at
+// intake (lib/leads/lead-writer*.ts write them in the lead's transaction, LEAD_CONSENT_COLUMNS),
+// the consents recorded on the lead's page, and their reads. Rows are never updated; a merge
+// moves them with their submissions (lib/leads/lead-merge-store.ts), deleting a lead or a
+// submission deletes them (foreign keys), so does an erasure of the person.
+
+export const newLeadConsentId = () => `lc_${randomUUID().replaceAll("-", "")}`;
+
+/** A lead's current consent: its newest evidence's status, or "none". */
+export type CurrentConsent = ConsentStatus | "none";
+
+/** Consent given another way, as a member records it. */
+export type RecordedConsent = { status: ConsentStatus; text: string; purpose: string; note: string; consentAt: Date };
+
+export type LeadConsentItem = ConsentDraft & {
+  id: string;
+  submissionId: string | null;
+  note: string | null;
+  recordedById: string | null;
+  createdAt: Date;
+  /** The version's own text and purpose, when a web form's version is named. */
+  version: { number: number; text: string; purpose: string; policyUrl: string | null; required: boolean; formId: string | null } | null;
+};
+
+const ITEM_SELECT = {
+  id: true,
+  submissionId: true,
+  status: true,
+  channel: true,
+  versionId: true,
+  text: true,
+  purpose: true,
+  consentAt: true,
+  ip: true,
+  userAgent: true,
+  pageUrl: true,
+  note: true,
+  recordedById: true,
+  createdAt: true,
+  version: { select: { number: true, text: true, purpose: true, policyUrl: true, required: true, formId: true } },
+} as const;
+
+/** The lead's evidence, newest first (its current status is the first's). */
+export async function findLeadConsents(options: { teamId: string; leadId: string }): Promise<LeadConsentItem[]> {
+  const rows = await db().leadConsent.findMany({
+    where: { teamId: options.teamId, leadId: options.leadId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: ITEM_SELECT,
+  });
+  return rows as LeadConsentItem[];
+}
+
+/** What a piece of evidence says the person agreed to: the version's text (a web form's) or the text sent or recorded. */
+export const consentText = (item: Pick<LeadConsentItem, "text" | "version">) => item.version?.text ?? item.text;
+export const consentPurpose = (item: Pick<LeadConsentItem, "purpose" | "version">) => item.version?.purpose ?? item.purpose;
+
+/** Each lead's newest evidence (the export's columns): absent for a lead with none. */
+export async function latestConsents(leadIds: readonly string[]): Promise<Map<string, LeadConsentItem>> {
+  if (!leadIds.length) return new Map();
+  const rows = (await db().leadConsent.findMany({
+    where: { leadId: { in: [...leadIds] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { ...ITEM_SELECT, leadId: true },
+  })) as (LeadConsentItem & { leadId: string })[];
+  const latest = new Map<string, LeadConsentItem>();
+  for (const row of rows) if (!latest.has(row.leadId)) latest.set(row.leadId, row);
+  return latest;
+}
+
+/** Writes a recorded consent on the team's lead inside `tx`; null when the team has no such lead. */
+export async function insertRecordedConsent(
+  tx: Tx,
+  options: { teamId: string; leadId: string; consent: RecordedConsent; recordedById: string | null; at: Date },
+): Promise<{ id: string } | null> {
+  const lead = await tx.lead.findFirst({ where: { id: options.leadId, teamId: options.teamId }, select: { id: true } });
+  if (!lead) return null;
+  const { consent } = options;
+  return tx.leadConsent.create({
+    data: {
+      id: newLeadConsentId(),
+      leadId: lead.id,
+      teamId: options.teamId,
+      submissionId: null,
+      status: consent.status,
+      channel: "manual",
+      versionId: null,
+      text: consent.text,
+      purpose: consent.purpose,
+      consentAt: consent.consentAt,
+      note: consent.note,
+      recordedById: options.recordedById,
+      createdAt: options.at,
+    },
+    select: { id: true },
+  });
+}
