@@ -37,3 +37,22 @@ export function parseConsentSettings(form: FormData): { settings: ConsentSetting
   if (policyText && !policyUrl) return { problem: "The privacy policy must be a full https:// address" };
   return { settings: { text: consentText, purpose, policyUrl, required: form.get("consent_required") === "on" } };
 }
+
+/** A consent recorded on a lead's page (given another way: phone, paper), as its dialog sends it, checked. */
+export function parseRecordedConsent(
+  form: FormData,
+  at: Date,
+): { consent: { status: "given" | "not_given"; text: string; purpose: string; note: string; consentAt: Date } } | { problem: string } {
+  const status = text(form, "status");
+  if (status !== "given" && status !== "not_given") return { problem: "Choose whether consent was given" };
+  const consentText = text(form, "text");
+  if (!consentText) return { problem: "Write what the person agreed to" };
+  if (consentText.length > MAX_CONSENT_TEXT) return { problem: `The text can be at most ${MAX_CONSENT_TEXT} characters` };
+  const purpose = text(form, "purpose");
+  if (!purpose) return { problem: "Name the purpose of the consent, for example “Marketing emails”" };
+  if (purpose.length > MAX_CONSENT_PURPOSE) return { problem: `The purpose can be at most ${MAX_CONSENT_PURPOSE} characters` };
+  const note = text(form, "note");
+  if (!note) return { problem: "Say how consent was given, for example “By phone, call of 2 December”" };
+  if (note.length > MAX_CONSENT_TEXT) return { problem: `The note can be at most ${MAX_CONSENT_TEXT} characters` };
+  return { consent: { status, text: consentText, purpose, note, consentAt: at } };
+}

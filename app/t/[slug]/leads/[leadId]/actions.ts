@@ -3,6 +3,9 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { recordLeadConsent } from "@/lib/consent/consent-changes";
+import { parseRecordedConsent } from "@/lib/consent/consent-settings";
+import { now } from "@/lib/time/clock";
 import { addLeadNote, deleteLeadNote, editLeadNote } from "@/lib/leads/lead-notes";
 import { assignLeads, setLeadStatus } from "@/lib/leads/lead-ownership";
 import { isLeadStatus } from "@/lib/leads/lead-status";
@@ -105,5 +108,19 @@ export async function reportLeadAsSpamAction(slug: string, leadId: string, block
     const reported = await reportLeadAsSpam({ teamId: team.id, leadId: id.data, block, actor });
     revalidatePath(`/t/${team.slug}/leads`);
     return reported;
+  });
+}
+
+/** Consent given another way (phone, paper), recorded by any member with a note of how (docs/consent.md). */
+export async function recordConsentAction(slug: string, leadId: string, form: FormData): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    if (!id.success) return { ok: false, error: "Reload the page and try again." };
+    const parsed = parseRecordedConsent(form, now());
+    if ("problem" in parsed) return { ok: false, error: parsed.problem };
+    const recorded = await recordLeadConsent({ teamId: team.id, leadId: id.data, consent: parsed.consent, actor });
+    if (!recorded) return { ok: false, error: "That lead does not exist (it may have been deleted)." };
+    revalidatePath(leadPath(team.slug, id.data));
+    return { ok: true };
   });
 }

@@ -24,6 +24,8 @@ import { LeadOwnershipCard } from "@/components/leads/lead-ownership-card";
 import { LeadTimelineSection } from "@/components/leads/lead-timeline";
 import { attributionRows } from "@/lib/attribution/attribution-rows";
 import { SubmissionList, type SubmissionItem } from "@/components/leads/submission-list";
+import { ConsentSection } from "@/components/leads/consent-section";
+import { findLeadConsents } from "@/lib/consent/lead-consent-store";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 
@@ -82,13 +84,14 @@ export default async function LeadPage({
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key, formNames, connection, members, timeline] = await Promise.all([
+  const [duplicates, key, formNames, connection, members, timeline, consents] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
     webFormNames(team.id, lead.formId ? [lead.formId] : []),
     lead.connectionId ? findConnection({ teamId: team.id, id: lead.connectionId }) : null,
     listMembers(team.id),
     findLeadTimeline({ teamId: team.id, leadId: lead.id }),
+    findLeadConsents({ teamId: team.id, leadId: lead.id }),
   ]);
   // Every submission the timeline read, named once: the Submissions card lists the newest of them.
   const submissionList = await submissionItems(team.id, timeline.submissions);
@@ -171,6 +174,12 @@ export default async function LeadPage({
         <DetailCard title="Contact" rows={contact} />
         <DetailCard title="Organization" rows={organization} />
         <DetailCard title="Source and attribution" rows={attribution} />
+        <ConsentSection
+          slug={team.slug}
+          leadId={lead.id}
+          evidence={consents}
+          recorders={new Map(members.map((member) => [member.userId, member.name ?? member.email]))}
+        />
         <ExtraFields value={lead.extraFields} />
         <SubmissionList count={timeline.submissionCount} submissions={submissionList.slice(0, SUBMISSIONS_SHOWN)} />
         <div className="lg:col-span-2">
