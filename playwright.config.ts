@@ -31,6 +31,7 @@ assertChromium();
 const onPostgres = Boolean(process.env.E2E_DATABASE_URL);
 const UI_ON_BOTH_DATABASES = [
   "api-keys",
+  "consent",
   "copy-once",
   "key-lifecycle",
   "lead-import",

@@ -3,6 +3,7 @@ import { addLeadSource } from "../../lib/teams/lead-sources";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { createInvite } from "../../lib/teams/invite-changes";
 import { createWebForm } from "../../lib/web-forms/web-form-changes";
+import { recordLeadConsent, setFormConsent } from "../../lib/consent/consent-changes";
 import { createPasswordReset } from "../../lib/users/password-reset-changes";
 import { addMember } from "../../lib/teams/team-store";
 import { db } from "../../lib/db/client";
@@ -284,7 +285,17 @@ for (const viewport of VIEWPORTS) {
       await checkPage(page, "erase a person, dialog");
       await page.keyboard.press("Escape");
 
+      // A lead with consent evidence: its Consent section (docs/consent.md).
+      const consent = {
+        status: "given" as const,
+        text: "Emails about the offer",
+        purpose: "Marketing emails",
+        note: "By phone",
+        consentAt: new Date(),
+      };
+      await recordLeadConsent({ teamId: team.id, leadId, consent, actor: CLI_ACTOR });
       await page.goto(`/t/${team.slug}/leads/${leadId}`);
+      await expect(page.getByRole("region", { name: /Consent/ }).getByText("Emails about the offer")).toBeVisible();
       await expect(
         page.getByRole("region", { name: "Extra Fields" }).getByRole("list", { name: "interests" }).getByRole("listitem"),
       ).toHaveText(["a", "b"]);
@@ -297,6 +308,10 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("dialog", { name: `Move ${leadId} to spam?` })).toBeVisible();
       await expect(page.getByRole("checkbox", { name: "Also block this sender (their e-mail address)" })).toBeVisible();
       await checkPage(page, "lead detail, spam dialog");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Record consent" }).click();
+      await expect(page.getByRole("dialog", { name: "Record consent" })).toBeVisible();
+      await checkPage(page, "lead detail, record consent dialog");
       await page.keyboard.press("Escape");
       await page.goto(`/t/${team.slug}/leads/${everyFieldLeadId}`);
       await expect(page.getByRole("heading", { name: "Katherine Johnson" })).toBeVisible();
@@ -397,8 +412,17 @@ for (const viewport of VIEWPORTS) {
       await expect(page.getByRole("list", { name: "Web forms" })).toContainText(formId);
       await expect(page.getByRole("link", { name: "1 submission in Leads → Spam" })).toBeVisible();
       await checkPage(page, "settings: web forms");
+      // The form asks for consent: its settings, versions, snippet and hosted page show it.
+      const asked = {
+        text: "I agree to receive emails.",
+        purpose: "Marketing emails",
+        policyUrl: "https://example.com/privacy",
+        required: true,
+      };
+      await setFormConsent({ teamId: team.id, formId, settings: asked, actor: CLI_ACTOR });
       await page.goto(`${settings}/web-forms/${formId}`);
       await expect(page.getByRole("region", { name: "HTML form snippet" })).toContainText(formId);
+      await expect(page.getByRole("list", { name: "Consent versions" })).toBeVisible();
       await checkPage(page, "settings: a web form");
       await page.getByRole("button", { name: "Delete web form Contact form" }).click();
       await expect(page.getByRole("dialog", { name: "Delete Contact form?" })).toBeVisible();
@@ -407,6 +431,7 @@ for (const viewport of VIEWPORTS) {
 
       await page.goto(`/f/${formId}`);
       await expect(page.getByText("I'm not a robot", { exact: true })).toBeVisible();
+      await expect(page.getByRole("checkbox", { name: /I agree to receive emails/ })).toBeVisible();
       await checkPage(page, "hosted form page");
       await page.goto(`/f/${formId}/thanks`);
       await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible();
