@@ -27,6 +27,7 @@ const { EMPTY_FILTER } = await import("../leads/lead-filter");
 const { exportCells, EXPORT_COLUMNS } = await import("../leads/export-leads");
 const { parsePerson, runErasure } = await import("../leads/erase-person");
 const { createTeam } = await import("../teams/team-store");
+const { mergeLeads } = await import("../leads/merge-leads");
 const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
 
 // Refusals write JSON log lines on stderr; keep the output clean.
@@ -381,6 +382,19 @@ describe("where the evidence goes", () => {
     assert.equal(item!.note, "By phone");
     assert.equal(item!.submissionId, null);
     assert.equal(await db().auditEvent.count({ where: { teamId: team.id, action: "lead.consent_recorded", targetId: leadId } }), 1);
+  });
+
+  test("a merge moves the merged leads' evidence to the kept lead, with their submissions", async () => {
+    const { team, key } = await apiTeam();
+    const create = async (name: string, consent: string) =>
+      ((await (await createLead(key, { name, consent })).json()) as { lead_id: string }).lead_id;
+    const kept = await create("Ada Lovelace", "yes");
+    const merged = await create("Ada King", "no");
+    assert.deepEqual(await mergeLeads({ teamId: team.id, survivorId: kept, mergedIds: [merged], choices: {}, actor: CLI_ACTOR }), {
+      ok: true,
+    });
+    const evidence = await findLeadConsents({ teamId: team.id, leadId: kept });
+    assert.deepEqual(evidence.map((e) => e.submissionId).sort(), [`sub_${kept}`, `sub_${merged}`].sort());
   });
 
   test("erasing the person removes their evidence, on their leads and on submissions joined to other leads", async () => {
