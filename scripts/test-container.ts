@@ -14,7 +14,7 @@
 // This machine's Podman needs --runtime runc, explicit ulimits and --network=host
 // (../shared/STACK.md "Containers"): the test passes them, the Containerfile needs none.
 import assert from "node:assert/strict";
-import { spawnSync, type SpawnSyncReturns } from "node:child_process";
+import { spawn, spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import os from "node:os";
@@ -386,7 +386,12 @@ test("two containers on one PostgreSQL and one Redis: leads through both, one se
     }
   });
   while (acknowledged.length < 40) await new Promise((resolve) => setTimeout(resolve, 20));
-  podman(["kill", "--signal", "KILL", a.name]);
+  // Killed while requests are in flight (the kill must not block this process's event loop);
+  // the writers go on until each has seen A gone.
+  await new Promise((resolve, reject) =>
+    spawn("podman", ["--runtime", "runc", "kill", "--signal", "KILL", a.name], { stdio: "ignore" }).on("exit", resolve).on("error", reject),
+  );
+  while (failures < 4) await new Promise((resolve) => setTimeout(resolve, 20));
   stopWriting = true;
   await Promise.all(writers);
   assert.equal(podman(["wait", a.name]).stdout.trim(), "137", "A died of SIGKILL");
