@@ -100,11 +100,13 @@ function ensureBase(): string {
   if (!existsSync(tarball)) {
     how = "mmdebstrap";
     const excludes = ["doc", "man", "info", "locale", "lintian"].map((dir) => `--dpkgopt=path-exclude=/usr/share/${dir}/*`);
+    // The output format is named, else mmdebstrap picks it from the file name (".partial": a folder).
     const partial = `${tarball}.partial`;
     const result = spawnSync(
       "mmdebstrap",
       [
         "--variant=minbase",
+        "--format=tar",
         "--include=ca-certificates",
         ...excludes,
         "--dpkgopt=path-include=/usr/share/doc/*/copyright",
