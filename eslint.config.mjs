@@ -8,7 +8,7 @@ import nextTypescript from "eslint-config-next/typescript";
 // A test's shared setup (*.fixtures.ts, beside the test files that import it) is test code too.
 const TESTS = ["**/*.test.ts", "**/*.fixtures.ts", "**/*.spec.ts", "e2e/**", "test/**"];
 // Code that runs the tests (not the product) may use the test helpers too.
-const TEST_RUNNERS = ["scripts/test.ts", "scripts/check-migrations.ts", "playwright.config.ts"];
+const TEST_RUNNERS = ["scripts/test.ts", "scripts/test-container.ts", "scripts/check-migrations.ts", "playwright.config.ts"];
 
 /** Zones that hold for every file, tests included. */
 const everywhere = [
