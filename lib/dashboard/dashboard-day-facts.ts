@@ -1,4 +1,4 @@
-import { raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
+import { join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { contactBucket } from "./contact-buckets";
 import type { OverviewRange } from "./overview";
 import { dayOf, inRange, msToContact, num, postgres } from "./overview-sql";
@@ -50,27 +50,62 @@ export type CountRow = { dim: Dim; day: string; key: string; leads: number; cont
 export type ContactRow = { dim: ContactDim; day: string; key: string; bucket: number; n: number };
 export type DayRows = { counts: CountRow[]; contact: ContactRow[] };
 
-/** The team's leads in the range, one row each with what the rollup counts. */
-export function factsSql(teamId: string, range: OverviewRange): Sql {
+/** 1 when the lead (alias l) ever reached Qualified, else 0. */
+function everQualified(): Sql {
   const toQualified = raw(postgres() ? `a."details"->>'to' = 'qualified'` : `json_extract(a."details", '$.to') = 'qualified'`);
   // SQLite, without statistics, would walk the team's status changes (teamId, action, …) per lead.
   const byLead = raw(postgres() ? "" : ` INDEXED BY "AuditEvent_teamId_targetId_createdAt_idx"`);
+  return sql`CASE WHEN l."status" = 'qualified' OR EXISTS (SELECT 1 FROM "AuditEvent" AS a${byLead} WHERE a."teamId" = l."teamId"
+    AND a."targetId" = l."id" AND a."action" = 'lead.status_changed' AND ${toQualified}) THEN 1 ELSE 0 END`;
+}
+
+/** The team's leads in the range, one row each with what the rollup counts (a stored day's recompute). */
+export function factsSql(teamId: string, range: OverviewRange): Sql {
   return sql`SELECT ${dayOf('l."createdAt"')} AS "day", l."channelGroup", l."sourceId", l."formId", l."connectionId", l."apiKeyId",
       l."utmCampaign", l."ownerId", CASE WHEN l."firstContactedAt" IS NULL THEN NULL ELSE ${msToContact("l.")} END AS "ms",
-      CASE WHEN l."status" = 'qualified' OR EXISTS (SELECT 1 FROM "AuditEvent" AS a${byLead} WHERE a."teamId" = l."teamId"
-        AND a."targetId" = l."id" AND a."action" = 'lead.status_changed' AND ${toQualified}) THEN 1 ELSE 0 END AS "q"
+      ${everQualified()} AS "q"
     FROM "Lead" AS l WHERE ${inRange(teamId, range, "l.")}`;
 }
 
-/** The leads' rows per day and dimension (a day without leads has none). */
-export function rollUp(facts: readonly Fact[]): DayRows {
+/** Each dimension's column on Lead (all: none). */
+const DIM_COLUMNS: Record<Dim, string | null> = {
+  channelGroup: "channelGroup",
+  source: "sourceId",
+  form: "formId",
+  connection: "connectionId",
+  apiKey: "apiKeyId",
+  campaign: "utmCampaign",
+  owner: "ownerId",
+  all: null,
+};
+
+const keyOf = (dim: Dim) => raw(DIM_COLUMNS[dim] ? `COALESCE(l."${DIM_COLUMNS[dim]}", '')` : `''`);
+
+/**
+ * The live part's rows of one dimension, counted in the database (what rollUp counts, as SQL):
+ * per UTC day and key, leads, contacted and (when `qualified`, else 0) ever qualified.
+ */
+export function liveCountsSql(teamId: string, range: OverviewRange, dim: Dim, qualified: boolean): Sql {
+  return sql`SELECT ${dayOf('l."createdAt"')} AS "day", ${keyOf(dim)} AS "key", COUNT(*) AS "leads",
+      SUM(CASE WHEN l."firstContactedAt" IS NULL THEN 0 ELSE 1 END) AS "contacted", SUM(${qualified ? everQualified() : raw("0")}) AS "qualified"
+    FROM "Lead" AS l WHERE ${inRange(teamId, range, "l.")} GROUP BY 1, 2`;
+}
+
+/** The live part's times to first contact (ms) of these keys of a dimension, one row per contacted lead. */
+export function liveContactSql(teamId: string, range: OverviewRange, dim: ContactDim, keys: string[]): Sql {
+  return sql`SELECT ${keyOf(dim)} AS "key", ${msToContact("l.")} AS "ms" FROM "Lead" AS l
+    WHERE ${inRange(teamId, range, "l.")} AND l."firstContactedAt" IS NOT NULL AND ${keyOf(dim)} IN (${join(keys)})`;
+}
+
+/** The leads' rows per day and dimension (a day without leads has none); `dims`: only these dimensions' (the live part reads one at a time). */
+export function rollUp(facts: readonly Fact[], dims: readonly Dim[] = DIMS): DayRows {
   const counts = new Map<string, CountRow>();
   const contact = new Map<string, ContactRow>();
   for (const fact of facts) {
     const contacted = fact.ms !== null && fact.ms !== undefined;
     const qualified = num(fact.q) > 0;
     const bucket = contacted ? contactBucket(Number(fact.ms)) : 0;
-    for (const dim of DIMS) {
+    for (const dim of dims) {
       const key = KEY_OF[dim](fact) ?? "";
       const id = `${dim}\u0000${fact.day}\u0000${key}`;
       let row = counts.get(id);

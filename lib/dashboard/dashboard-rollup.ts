@@ -5,7 +5,18 @@ import { pgTime, sqliteTime } from "../db/column-values";
 import { db } from "../db/client";
 import { driver } from "../db/driver";
 import { now } from "../time/clock";
-import { factsSql, rollUp, DIMS, type ContactDim, type CountRow, type DayFact, type DayRows, type Dim } from "./dashboard-day-facts";
+import { contactBucket } from "./contact-buckets";
+import {
+  factsSql,
+  liveContactSql,
+  liveCountsSql,
+  rollUp,
+  DIMS,
+  type ContactDim,
+  type DayFact,
+  type DayRows,
+  type Dim,
+} from "./dashboard-day-facts";
 import type { OverviewRange } from "./overview";
 import { DAY_MS, dayStart, isoDay, num } from "./overview-sql";
 
@@ -16,9 +27,9 @@ import { DAY_MS, dayStart, isoDay, num } from "./overview-sql";
 // - Settled days (before yesterday by the app's clock, lib/time/clock.ts) come from the rollup.
 //   A day without a DashboardDay row, or marked in DashboardDayStale (by the triggers on Lead of
 //   the migration 20261203000001_dashboard_rollup, for every writer), is recomputed first.
-// - Today and yesterday, and the part of a range that is not whole days, are computed live
-//   from the leads by the same function (dashboard-day-facts.ts) and never stored, so intake
-//   never waits on a rollup row.
+// - Today and yesterday, and the part of a range that is not whole days, are counted live from
+//   the leads, in the database, with the same definitions (dashboard-day-facts.ts: the property
+//   test holds the two ways equal), and never stored, so intake never waits on a rollup row.
 // - A recompute is one transaction per day, on the database driver (as the lead writer's). PostgreSQL: a per-team advisory lock (one
 //   recompute of a team at a time across instances), then LOCK TABLE "Lead" IN SHARE MODE,
 //   which waits for the writers in flight and holds new ones back for the day's recompute (a few
@@ -221,38 +232,34 @@ type Counted = { day: string; key: string; leads: number; contacted: number; qua
 export type Histograms = Map<string, Map<number, number>>;
 
 export type RollupReader = {
-  /** One dimension's leads, contacted and qualified per day and key, or (byDay false) per key with day "". */
-  counts: (dim: Dim, byDay: boolean) => Promise<Counted[]>;
+  /** One dimension's leads, contacted and (when `qualified`; else 0) ever qualified, per day and key, or (byDay false) per key with day "". */
+  counts: (dim: Dim, options: { byDay: boolean; qualified: boolean }) => Promise<Counted[]>;
   /** The time-to-first-contact histograms of these keys of a dimension over the range. */
   contact: (dim: ContactDim, keys: string[]) => Promise<Histograms>;
 };
 
-/** A reader of the team's figures for a range: its settled days brought up to date first, its live part computed once. */
+const counted = (row: Record<keyof Counted, string | number | bigint | null>): Counted => ({
+  day: String(row.day),
+  key: String(row.key ?? ""),
+  leads: num(row.leads),
+  contacted: num(row.contacted),
+  qualified: num(row.qualified),
+});
+
+/** A reader of the team's figures for a range: its settled days brought up to date first; its live part counted in the database per dimension. */
 export async function rollupReader(teamId: string, range: OverviewRange): Promise<RollupReader> {
   const { settled, live } = splitRange(range, now());
   if (settled) await ensureRollup(teamId, settled.from, settled.to);
-  const liveRows: DayRows = live.length
-    ? rollUp((await Promise.all(live.map((part) => driverRows<DayFact>(factsSql(teamId, part))))).flat())
-    : { counts: [], contact: [] };
   return {
-    async counts(dim, byDay) {
-      const stored = settled
-        ? await db().$queryRaw<Record<keyof Counted, string | number | bigint>[]>(
-            settledCountsSql(teamId, settled.from, settled.to, dim, byDay),
-          )
-        : [];
-      const rows: Counted[] = stored.map((row) => ({
-        day: String(row.day),
-        key: String(row.key),
-        leads: num(row.leads),
-        contacted: num(row.contacted),
-        qualified: num(row.qualified),
-      }));
-      const liveOfDim = liveRows.counts.filter((row: CountRow) => row.dim === dim);
-      if (byDay)
-        return [...rows, ...liveOfDim.map(({ day, key, leads, contacted, qualified }) => ({ day, key, leads, contacted, qualified }))];
-      const sums = new Map(rows.map((row) => [row.key, row]));
-      for (const row of liveOfDim) {
+    async counts(dim, { byDay, qualified }) {
+      const [stored, ...fresh] = await Promise.all([
+        settled ? db().$queryRaw<Parameters<typeof counted>[0][]>(settledCountsSql(teamId, settled.from, settled.to, dim, byDay)) : [],
+        ...live.map((part) => driverRows<Parameters<typeof counted>[0]>(liveCountsSql(teamId, part, dim, qualified))),
+      ]);
+      const rows = [...stored, ...fresh.flat()].map(counted);
+      if (byDay) return rows;
+      const sums = new Map<string, Counted>();
+      for (const row of rows) {
         const sum = sums.get(row.key) ?? { day: "", key: row.key, leads: 0, contacted: 0, qualified: 0 };
         sum.leads += row.leads;
         sum.contacted += row.contacted;
@@ -267,13 +274,19 @@ export async function rollupReader(teamId: string, range: OverviewRange): Promis
         const histogram = histograms.get(key);
         if (histogram) histogram.set(bucket, (histogram.get(bucket) ?? 0) + n);
       };
-      for (let i = 0; settled && i < keys.length; i += 500) {
-        const rows = await db().$queryRaw<{ key: string; bucket: number | bigint; n: number | bigint }[]>(
-          settledContactSql(teamId, settled.from, settled.to, dim, keys.slice(i, i + 500)),
-        );
-        for (const row of rows) add(row.key, num(row.bucket), num(row.n));
+      for (let i = 0; i < keys.length; i += 500) {
+        const chunk = keys.slice(i, i + 500);
+        const [stored, ...fresh] = await Promise.all([
+          settled
+            ? db().$queryRaw<{ key: string; bucket: number | bigint; n: number | bigint }[]>(
+                settledContactSql(teamId, settled.from, settled.to, dim, chunk),
+              )
+            : [],
+          ...live.map((part) => driverRows<{ key: string; ms: number | bigint }>(liveContactSql(teamId, part, dim, chunk))),
+        ]);
+        for (const row of stored) add(row.key, num(row.bucket), num(row.n));
+        for (const row of fresh.flat()) add(row.key, contactBucket(num(row.ms)), 1);
       }
-      for (const row of liveRows.contact) if (row.dim === dim) add(row.key, row.bucket, row.n);
       return histograms;
     },
   };

@@ -422,7 +422,7 @@ test("every statement reads a rollup table's key, the covering index (teamId, cr
     for (const read of reads) {
       assert.match(
         read,
-        /^SEARCH (l USING INDEX Lead_teamId_createdAt_overview_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|QuarantinedLead USING COVERING INDEX QuarantinedLead_teamId_createdAt_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|a USING INDEX AuditEvent_teamId_targetId_createdAt_idx \(teamId=\? AND targetId=\?\)|DashboardDayCount USING INDEX sqlite_autoindex_DashboardDayCount_1 \(teamId=\? AND dim=\? AND day>\? AND day<\?\)|DashboardDayContact USING INDEX sqlite_autoindex_DashboardDayContact_1 \(teamId=\? AND dim=\? AND key=\? AND day>\? AND day<\?\))$/,
+        /^SEARCH (l USING (COVERING )?INDEX Lead_teamId_createdAt_overview_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|QuarantinedLead USING COVERING INDEX QuarantinedLead_teamId_createdAt_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|a USING INDEX AuditEvent_teamId_targetId_createdAt_idx \(teamId=\? AND targetId=\?\)|DashboardDayCount USING INDEX sqlite_autoindex_DashboardDayCount_1 \(teamId=\? AND dim=\? AND day>\? AND day<\?\)|DashboardDayContact USING INDEX sqlite_autoindex_DashboardDayContact_1 \(teamId=\? AND dim=\? AND key=\? AND day>\? AND day<\?\))$/,
         `${name}: ${plan.join(" | ")}`,
       );
     }

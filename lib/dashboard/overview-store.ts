@@ -2,7 +2,7 @@ import { sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { CHANNEL_GROUPS, isChannelGroup, type ChannelGroup } from "../attribution/channel-groups";
 import { db } from "../db/client";
 import { histogramMedianMinutes } from "./contact-buckets";
-import { factsSql, type Dim } from "./dashboard-day-facts";
+import { factsSql, liveContactSql, liveCountsSql, type Dim } from "./dashboard-day-facts";
 import { rollupReader, settledContactSql, settledCountsSql } from "./dashboard-rollup";
 import type {
   Breakdown,
@@ -83,7 +83,10 @@ export async function leadsOverTime(
 ): Promise<LeadsOverTime> {
   const buckets = bucketsOf(range, interval);
   const [current, previous] = await Promise.all([rollupReader(teamId, range), rollupReader(teamId, previousRange(range))]);
-  const [rows, before] = await Promise.all([current.counts(BREAKDOWN_DIMS[breakdown], true), previous.counts("all", false)]);
+  const [rows, before] = await Promise.all([
+    current.counts(BREAKDOWN_DIMS[breakdown], { byDay: true, qualified: false }),
+    previous.counts("all", { byDay: false, qualified: false }),
+  ]);
   const index = new Map(buckets.map((bucket, i) => [bucket, i]));
   const counts = new Map<string, number[]>();
   let total = 0;
@@ -158,7 +161,10 @@ const DELETED_PREFIX: Record<Exclude<Breakdown, "channelGroup">, string> = {
 /** Each channel group's leads in the range and in the previous period: the groups with a lead in either, most leads first (then the groups' order). */
 export async function channelGroupCounts(teamId: string, range: OverviewRange): Promise<ChannelGroupCount[]> {
   const [current, previous] = await Promise.all([rollupReader(teamId, range), rollupReader(teamId, previousRange(range))]);
-  const [now, before] = await Promise.all([current.counts("channelGroup", false), previous.counts("channelGroup", false)]);
+  const [now, before] = await Promise.all([
+    current.counts("channelGroup", { byDay: false, qualified: false }),
+    previous.counts("channelGroup", { byDay: false, qualified: false }),
+  ]);
   const order = (group: string) => (isChannelGroup(group) ? CHANNEL_GROUPS.indexOf(group) : CHANNEL_GROUPS.length);
   const sums = new Map<ChannelGroup, ChannelGroupCount>();
   for (const [rows, field] of [
@@ -179,7 +185,7 @@ export async function channelGroupCounts(teamId: string, range: OverviewRange): 
 
 /** New → Contacted → Qualified of the range's leads: how many ever reached each step, and the drop from the step before (percent). */
 export async function statusFunnel(teamId: string, range: OverviewRange): Promise<FunnelStep[]> {
-  const [all] = await (await rollupReader(teamId, range)).counts("all", false);
+  const [all] = await (await rollupReader(teamId, range)).counts("all", { byDay: false, qualified: true });
   const total = all?.leads ?? 0;
   const contacted = all?.contacted ?? 0;
   const qualified = all?.qualified ?? 0;
@@ -204,7 +210,7 @@ export async function topCampaigns(teamId: string, range: OverviewRange, limit: 
   const take = Math.max(0, Math.floor(limit));
   if (!take) return [];
   const reader = await rollupReader(teamId, range);
-  const top = (await reader.counts("campaign", false))
+  const top = (await reader.counts("campaign", { byDay: false, qualified: true }))
     .filter((row) => row.key !== "" && row.leads > 0)
     .sort((a, b) => b.leads - a.leads || compare(a.key, b.key))
     .slice(0, take);
@@ -233,7 +239,7 @@ export const UNASSIGNED_LABEL = "Unassigned";
  */
 export async function owners(teamId: string, range: OverviewRange): Promise<OwnerRow[]> {
   const reader = await rollupReader(teamId, range);
-  const rows = (await reader.counts("owner", false)).filter((row) => row.leads > 0);
+  const rows = (await reader.counts("owner", { byDay: false, qualified: false })).filter((row) => row.leads > 0);
   const histograms = await reader.contact(
     "owner",
     rows.map((row) => row.key),
@@ -271,7 +277,9 @@ export async function spamPerDay(teamId: string, range: OverviewRange): Promise<
 export function overviewStatements(teamId: string, range: OverviewRange): Record<string, Sql> {
   const campaigns = ["campaign-1", "campaign-2"];
   return {
-    liveFacts: factsSql(teamId, range),
+    recomputeFacts: factsSql(teamId, range),
+    liveCounts: liveCountsSql(teamId, range, "campaign", true),
+    liveContact: liveContactSql(teamId, range, "owner", ["user-1", "user-2"]),
     settledPerDay: settledCountsSql(teamId, range.from, range.to, "channelGroup", true),
     settledPerKey: settledCountsSql(teamId, range.from, range.to, "campaign", false),
     settledContact: settledContactSql(teamId, range.from, range.to, "campaign", campaigns),
