@@ -192,7 +192,7 @@ async function recomputeDay(teamId: string, day: string): Promise<void> {
 /** One recompute per team at a time in this process: concurrent readers wait for it and then find their days done. */
 const running = new Map<string, Promise<void>>();
 
-/** Brings the team's settled days of [from, to) up to date. */
+/** Brings the team's settled days of [from, to) up to date (as of when it looked: one pass of its own). */
 export async function ensureRollup(teamId: string, from: Date, to: Date): Promise<void> {
   for (;;) {
     const busy = running.get(teamId);
@@ -209,6 +209,8 @@ export async function ensureRollup(teamId: string, from: Date, to: Date): Promis
     } finally {
       running.delete(teamId);
     }
+    // Days marked again meanwhile wait for the next read: a stream of writes to past days never holds a reader here.
+    return;
   }
 }
 

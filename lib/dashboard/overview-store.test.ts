@@ -417,12 +417,13 @@ test("every statement reads a rollup table's key, the covering index (teamId, cr
   }
   for (const [name, statement] of Object.entries(statements)) {
     const plan = (await db().$queryRaw<{ detail: string }[]>(sql`EXPLAIN QUERY PLAN ${statement}`)).map((row) => row.detail);
-    const reads = plan.filter((detail) => /^(SCAN|SEARCH) (\w+)\b/.test(detail));
+    // A subquery's own rows (SCAN q, SCAN u) are not a table's.
+    const reads = plan.filter((detail) => /^(SCAN|SEARCH) (\w+)\b/.test(detail) && !/^SCAN (q|u)$/.test(detail));
     assert.ok(reads.length > 0, `${name}: ${plan.join(" | ")}`);
     for (const read of reads) {
       assert.match(
         read,
-        /^SEARCH (l USING (COVERING )?INDEX Lead_teamId_createdAt_overview_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|QuarantinedLead USING COVERING INDEX QuarantinedLead_teamId_createdAt_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|a USING INDEX AuditEvent_teamId_targetId_createdAt_idx \(teamId=\? AND targetId=\?\)|DashboardDayCount USING INDEX sqlite_autoindex_DashboardDayCount_1 \(teamId=\? AND dim=\? AND day>\? AND day<\?\)|DashboardDayContact USING INDEX sqlite_autoindex_DashboardDayContact_1 \(teamId=\? AND dim=\? AND key=\? AND day>\? AND day<\?\))$/,
+        /^SEARCH (l USING (COVERING )?INDEX Lead_teamId_createdAt_overview_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|QuarantinedLead USING COVERING INDEX QuarantinedLead_teamId_createdAt_idx \(teamId=\? AND createdAt>\? AND createdAt<\?\)|AuditEvent USING INDEX AuditEvent_teamId_action_createdAt_idx \(teamId=\? AND action=\? AND createdAt>\?\)|l USING INDEX sqlite_autoindex_Lead_1 \(id=\?\)|a USING INDEX AuditEvent_teamId_targetId_createdAt_idx \(teamId=\? AND targetId=\?\)|DashboardDayCount USING INDEX sqlite_autoindex_DashboardDayCount_1 \(teamId=\? AND dim=\? AND day>\? AND day<\?\)|DashboardDayContact USING INDEX sqlite_autoindex_DashboardDayContact_1 \(teamId=\? AND dim=\? AND key=\? AND day>\? AND day<\?\))$/,
         `${name}: ${plan.join(" | ")}`,
       );
     }
