@@ -1,8 +1,9 @@
-import { join, raw, sqltag as sql, type Sql } from "@prisma/client/runtime/client";
+import { sqltag as sql, type Sql } from "@prisma/client/runtime/client";
 import { CHANNEL_GROUPS, isChannelGroup, type ChannelGroup } from "../attribution/channel-groups";
-import { pgTime, sqliteTime } from "../db/column-values";
 import { db } from "../db/client";
-import { env } from "../env";
+import { histogramMedianMinutes } from "./contact-buckets";
+import { factsSql, liveContactSql, liveCountsSql, type Dim } from "./dashboard-day-facts";
+import { rollupReader, settledContactSql, settledCountsSql } from "./dashboard-rollup";
 import type {
   Breakdown,
   CampaignRow,
@@ -15,55 +16,27 @@ import type {
   Series,
   SpamDay,
 } from "./overview";
+import { DAY_MS, dayOf, inRange, isoDay, num } from "./overview-sql";
 
-// Leads → Overview's aggregates (issue 43; docs/attribution.md "Dashboard queries and their
-// speed"): the one module that reads the database for the dashboard. Every figure is counted in
-// the database (GROUP BY over a range of the index (teamId, createdAt, …), which holds every
-// column these read, so the scans touch no lead row; on SQLite one day at a time, piecesOf); what
-// comes back is a row per bucket and series, campaign or owner, never a row per lead.
+// Leads → Overview's figures (issue 43; docs/attribution.md "Dashboard queries and their
+// speed"): the one module that answers the dashboard. The leads' figures come from the per-day
+// rollup (lib/dashboard/dashboard-rollup.ts: settled days from its tables, today and yesterday
+// computed live by the same function), so a range reads a row per day and key, never a row per
+// lead of a settled day. Spam per day is counted live from QuarantinedLead's index (cheap: a
+// covering index of one narrow table).
 //
 // Definitions, shared with speed to lead (lib/leads/speed-to-lead.ts):
 // - A range's leads: createdAt in [from, to). The previous period: [from − (to − from), from).
 // - Contacted: firstContactedAt is set, the first time the status left New (lib/leads/
 //   lead-ownership.ts; never reset, and every lead is created New), so "left New at some point".
 // - Ever reached Qualified: its status is qualified now, or a lead.status_changed audit event
-//   about it (targetId: the lead's id) has details.to "qualified". Such an event comes after the
-//   lead's creation, so only the events since the range's start are read (the (teamId, action,
-//   createdAt) index), and the leads they name that are not qualified now are added to those that
-//   are (a lookup by id each).
+//   about it (targetId: the lead's id) has details.to "qualified".
 // - Time to first contact: firstContactedAt − createdAt, 0 when a clock step made it negative.
-//   The median is nearest-rank, as speed to lead's nearestRank(…, 50): with the n times sorted,
-//   t_k with k = ⌈n / 2⌉ (the lower middle one of an even count). In SQL: PostgreSQL's
-//   percentile_disc(0.5), which is exactly that; SQLite has no percentile function, so each
-//   group's times are numbered (ROW_NUMBER and COUNT over the group, ordered by time) and the
-//   row numbered (n + 1) / 2 (integer division) is kept.
-// - Days are UTC days; a week starts on Monday (ISO). Leads are counted per day in SQL and the
-//   days summed into weeks here (at most one row per day and series leaves the database).
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-const postgres = () => env().DATABASE_PROVIDER === "postgres";
-
-/** A timestamp parameter as each database stores it (Prisma's SQLite adapter: ISO text with +00:00; PostgreSQL: timestamp(3) in UTC). */
-function time(date: Date): Sql {
-  return postgres() ? sql`CAST(${pgTime(date)} AS timestamp(3))` : sql`${sqliteTime(date)}`;
-}
-
-/** The UTC day (YYYY-MM-DD) of a timestamp column, as text. */
-function dayOf(column: string): Sql {
-  return raw(postgres() ? `to_char(${column}, 'YYYY-MM-DD')` : `substr(${column}, 1, 10)`);
-}
-
-/** Milliseconds from a lead's creation to its first contact, 0 when negative (a clock step). */
-function msToContact(alias = ""): Sql {
-  const created = `${alias}"createdAt"`;
-  const contacted = `${alias}"firstContactedAt"`;
-  return raw(
-    postgres()
-      ? `GREATEST(0, CAST(EXTRACT(EPOCH FROM (${contacted} - ${created})) * 1000 AS double precision))`
-      : `MAX(0, ROUND((julianday(${contacted}) - julianday(${created})) * 86400000))`,
-  );
-}
+//   The median is nearest-rank (the ⌈n / 2⌉-th smallest, as speed to lead's nearestRank(…, 50)),
+//   read from a histogram: the lower bound of the bucket holding it (lib/dashboard/
+//   contact-buckets.ts: exact to the minute below 10 minutes, at most 5 % low above).
+// - Days are UTC days; a week starts on Monday (ISO). Leads are counted per day and the days
+//   summed into weeks here.
 
 /** The previous period: as long as `range`, ending where it starts. */
 export function previousRange(range: OverviewRange): OverviewRange {
@@ -71,57 +44,15 @@ export function previousRange(range: OverviewRange): OverviewRange {
   return { from: new Date(range.from.getTime() - length), to: range.from };
 }
 
-/** The team's leads created in the range (for a WHERE clause on "Lead", optionally aliased). */
-function inRange(teamId: string, range: OverviewRange, alias = ""): Sql {
-  return sql`${raw(`${alias}"teamId"`)} = ${teamId} AND ${raw(`${alias}"createdAt"`)} >= ${time(range.from)} AND ${raw(
-    `${alias}"createdAt"`,
-  )} < ${time(range.to)}`;
-}
-
-/**
- * The pieces a GROUP BY over the range is run in. PostgreSQL: the range, one statement (a hash
- * aggregate). SQLite has no hash aggregate: a GROUP BY sorts its rows, and a sort larger than the
- * connection's page cache (2 MB by default) spills to temporary files; a 90-day GROUP BY of a
- * million leads took seconds. So on SQLite each UTC day (or, past MAX_PIECES days, each run of
- * days) is grouped alone in a UNION ALL of one SELECT per piece, each sort a day's leads, held in
- * memory, and the pieces' rows are summed here.
- */
-export function piecesOf(range: OverviewRange): (OverviewRange & { day: string })[] {
-  if (postgres() || range.to.getTime() <= range.from.getTime()) return [{ ...range, day: isoDay(range.from) }];
-  const days = Math.ceil((range.to.getTime() - bucketStart(range.from, "day").getTime()) / DAY_MS);
-  const step = Math.max(1, Math.ceil(days / MAX_PIECES)) * DAY_MS;
-  const pieces: (OverviewRange & { day: string })[] = [];
-  for (let at = bucketStart(range.from, "day").getTime(); at < range.to.getTime(); at += step) {
-    const from = new Date(Math.max(at, range.from.getTime()));
-    pieces.push({ from, to: new Date(Math.min(at + step, range.to.getTime())), day: isoDay(new Date(at)) });
-  }
-  return pieces;
-}
-
-/** SQLite's limit on a compound SELECT's terms is 500. */
-const MAX_PIECES = 400;
-
-/** One SELECT per piece of the range (piecesOf), in a UNION ALL. */
-function perPiece(range: OverviewRange, select: (piece: OverviewRange & { day: string }) => Sql): Sql {
-  return join(
-    piecesOf(range).map((piece) => select(piece)),
-    " UNION ALL ",
-  );
-}
-
-const num = (value: number | bigint | string | null | undefined) => (value === null || value === undefined ? 0 : Number(value));
-
-const BREAKDOWN_COLUMNS: Record<Breakdown, string> = {
+const BREAKDOWN_DIMS: Record<Breakdown, Dim> = {
   channelGroup: "channelGroup",
-  source: "sourceId",
-  form: "formId",
-  connection: "connectionId",
-  apiKey: "apiKeyId",
+  source: "source",
+  form: "form",
+  connection: "connection",
+  apiKey: "apiKey",
 };
 
 // ——— Buckets ———
-
-const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The first day (UTC midnight) of the bucket holding `date`: its day, or the Monday on or before it. */
 export function bucketStart(date: Date, interval: Interval): Date {
@@ -143,22 +74,6 @@ export function bucketsOf(range: OverviewRange, interval: Interval): string[] {
 
 // ——— Leads over time ———
 
-/** The range's leads per UTC day and value of the breakdown's column (on SQLite, a SELECT per day: piecesOf). */
-function leadsPerDaySql(teamId: string, range: OverviewRange, breakdown: Breakdown): Sql {
-  const column = raw(`"${BREAKDOWN_COLUMNS[breakdown]}"`);
-  if (postgres()) {
-    return sql`SELECT ${dayOf('"createdAt"')} AS "day", ${column} AS "key", COUNT(*) AS "n" FROM "Lead"
-      WHERE ${inRange(teamId, range)} GROUP BY 1, 2`;
-  }
-  return perPiece(
-    range,
-    (piece) => sql`SELECT ${dayOf('"createdAt"')} AS "day", ${column} AS "key", COUNT(*) AS "n" FROM "Lead"
-      WHERE ${inRange(teamId, piece)} GROUP BY 1, 2`,
-  );
-}
-
-const leadCountSql = (teamId: string, range: OverviewRange) => sql`SELECT COUNT(*) AS "n" FROM "Lead" WHERE ${inRange(teamId, range)}`;
-
 /** The range's leads per bucket, one series per value of the breakdown, and the previous period's total. */
 export async function leadsOverTime(
   teamId: string,
@@ -167,23 +82,23 @@ export async function leadsOverTime(
   breakdown: Breakdown,
 ): Promise<LeadsOverTime> {
   const buckets = bucketsOf(range, interval);
-  const previous = previousRange(range);
+  const [current, previous] = await Promise.all([rollupReader(teamId, range), rollupReader(teamId, previousRange(range))]);
   const [rows, before] = await Promise.all([
-    db().$queryRaw<{ day: string; key: string | null; n: number | bigint }[]>(leadsPerDaySql(teamId, range, breakdown)),
-    db().$queryRaw<{ n: number | bigint }[]>(leadCountSql(teamId, previous)),
+    current.counts(BREAKDOWN_DIMS[breakdown], { byDay: true, qualified: false }),
+    previous.counts("all", { byDay: false, qualified: false }),
   ]);
   const index = new Map(buckets.map((bucket, i) => [bucket, i]));
   const counts = new Map<string, number[]>();
   let total = 0;
   for (const row of rows) {
+    if (!row.leads) continue;
     const bucket = interval === "day" ? row.day : isoDay(bucketStart(new Date(`${row.day}T00:00:00Z`), "week"));
     const at = index.get(bucket);
     if (at === undefined) continue;
-    const key = row.key ?? "";
-    let series = counts.get(key);
-    if (!series) counts.set(key, (series = buckets.map(() => 0)));
-    series[at]! += num(row.n);
-    total += num(row.n);
+    let series = counts.get(row.key);
+    if (!series) counts.set(row.key, (series = buckets.map(() => 0)));
+    series[at]! += row.leads;
+    total += row.leads;
   }
   const labels = await seriesLabels(teamId, breakdown, [...counts.keys()]);
   const series: Series[] = [...counts].map(([key, values]) => ({ key, label: labels.get(key) ?? key, counts: values }));
@@ -191,7 +106,7 @@ export async function leadsOverTime(
   // Channel groups in their one order (the legend reads the same in every range); other series by size.
   const rank = (s: Series) => (breakdown === "channelGroup" ? CHANNEL_GROUPS.indexOf(s.key as ChannelGroup) : 0);
   series.sort((a, b) => rank(a) - rank(b) || sum(b) - sum(a) || compare(a.label, b.label) || compare(a.key, b.key));
-  return { buckets, series, total, previousTotal: num(before[0]?.n) };
+  return { buckets, series, total, previousTotal: before.reduce((n, row) => n + row.leads, 0) };
 }
 
 /** Code-point order, the same on both databases and in every locale. */
@@ -243,75 +158,37 @@ const DELETED_PREFIX: Record<Exclude<Breakdown, "channelGroup">, string> = {
 
 // ——— Channel groups ———
 
-/** Each channel group's leads in the previous period and the range, by piece (piecesOf). */
-function channelGroupSql(teamId: string, range: OverviewRange): Sql {
-  const both = { from: previousRange(range).from, to: range.to };
-  return perPiece(
-    both,
-    (piece) => sql`SELECT "channelGroup" AS "group",
-      SUM(CASE WHEN "createdAt" >= ${time(range.from)} THEN 1 ELSE 0 END) AS "leads",
-      SUM(CASE WHEN "createdAt" < ${time(range.from)} THEN 1 ELSE 0 END) AS "previous"
-    FROM "Lead" WHERE ${inRange(teamId, piece)} GROUP BY "channelGroup"`,
-  );
-}
-
 /** Each channel group's leads in the range and in the previous period: the groups with a lead in either, most leads first (then the groups' order). */
 export async function channelGroupCounts(teamId: string, range: OverviewRange): Promise<ChannelGroupCount[]> {
-  const rows = await db().$queryRaw<{ group: string; leads: number | bigint | null; previous: number | bigint | null }[]>(
-    channelGroupSql(teamId, range),
-  );
+  const [current, previous] = await Promise.all([rollupReader(teamId, range), rollupReader(teamId, previousRange(range))]);
+  const [now, before] = await Promise.all([
+    current.counts("channelGroup", { byDay: false, qualified: false }),
+    previous.counts("channelGroup", { byDay: false, qualified: false }),
+  ]);
   const order = (group: string) => (isChannelGroup(group) ? CHANNEL_GROUPS.indexOf(group) : CHANNEL_GROUPS.length);
   const sums = new Map<ChannelGroup, ChannelGroupCount>();
-  for (const row of rows) {
-    if (!isChannelGroup(row.group)) continue;
-    const sum = sums.get(row.group) ?? { channelGroup: row.group, leads: 0, previous: 0 };
-    sum.leads += num(row.leads);
-    sum.previous += num(row.previous);
-    sums.set(row.group, sum);
+  for (const [rows, field] of [
+    [now, "leads"],
+    [before, "previous"],
+  ] as const) {
+    for (const row of rows) {
+      if (!isChannelGroup(row.key) || !row.leads) continue;
+      const sum = sums.get(row.key) ?? { channelGroup: row.key, leads: 0, previous: 0 };
+      sum[field] += row.leads;
+      sums.set(row.key, sum);
+    }
   }
   return [...sums.values()].sort((a, b) => b.leads - a.leads || order(a.channelGroup) - order(b.channelGroup));
 }
 
-// ——— Ever reached Qualified ———
-
-/**
- * The range's leads not qualified now that a lead.status_changed event took to Qualified: their
- * ids, distinct, from the team's status changes since the range's start, each lead then found by
- * its id. `where` narrows the leads (alias "l"); `select` and `groupBy` shape the result.
- */
-function qualifiedBeforeSql(teamId: string, range: OverviewRange, select: Sql, where: Sql | null, groupBy: Sql | null): Sql {
-  const toQualified = raw(postgres() ? `"details"->>'to' = 'qualified'` : `json_extract("details", '$.to') = 'qualified'`);
-  // CROSS JOIN: SQLite keeps the events as the outer loop (a lookup of each lead by id) rather
-  // than walking the range's leads and probing the events.
-  return sql`SELECT ${select} FROM (SELECT DISTINCT "targetId" AS "id" FROM "AuditEvent"
-      WHERE "teamId" = ${teamId} AND "action" = 'lead.status_changed' AND "createdAt" >= ${time(range.from)} AND ${toQualified}) AS q
-    CROSS JOIN "Lead" AS l
-    WHERE l."id" = q."id" AND ${inRange(teamId, range, "l.")} AND l."status" <> 'qualified'${where ? sql` AND ${where}` : sql``}${
-      groupBy ? sql` GROUP BY ${groupBy}` : sql``
-    }`;
-}
-
 // ——— Status funnel ———
-
-/** The range's leads, those contacted and those qualified now. */
-function funnelSql(teamId: string, range: OverviewRange): Sql {
-  return sql`SELECT COUNT(*) AS "total",
-      SUM(CASE WHEN "firstContactedAt" IS NOT NULL THEN 1 ELSE 0 END) AS "contacted",
-      SUM(CASE WHEN "status" = 'qualified' THEN 1 ELSE 0 END) AS "qualified"
-    FROM "Lead" WHERE ${inRange(teamId, range)}`;
-}
 
 /** New → Contacted → Qualified of the range's leads: how many ever reached each step, and the drop from the step before (percent). */
 export async function statusFunnel(teamId: string, range: OverviewRange): Promise<FunnelStep[]> {
-  const [counts, before] = await Promise.all([
-    db().$queryRaw<{ total: number | bigint; contacted: number | bigint | null; qualified: number | bigint | null }[]>(
-      funnelSql(teamId, range),
-    ),
-    db().$queryRaw<{ n: number | bigint }[]>(qualifiedBeforeSql(teamId, range, sql`COUNT(*) AS "n"`, null, null)),
-  ]);
-  const total = num(counts[0]?.total);
-  const contacted = num(counts[0]?.contacted);
-  const qualified = num(counts[0]?.qualified) + num(before[0]?.n);
+  const [all] = await (await rollupReader(teamId, range)).counts("all", { byDay: false, qualified: true });
+  const total = all?.leads ?? 0;
+  const contacted = all?.contacted ?? 0;
+  const qualified = all?.qualified ?? 0;
   return [
     { status: "new", reached: total, dropOffPercent: null },
     { status: "contacted", reached: contacted, dropOffPercent: dropOff(total, contacted) },
@@ -322,63 +199,7 @@ export async function statusFunnel(teamId: string, range: OverviewRange): Promis
 /** The share (percent) of `from` that did not reach the next step; null when `from` is 0. */
 const dropOff = (from: number, reached: number) => (from === 0 ? null : ((from - reached) / from) * 100);
 
-// ——— Medians ———
-
-/** The statement of medianMsToContact. */
-function medianSql(teamId: string, range: OverviewRange, keyColumn: string, only: string[] | null): Sql {
-  const key = raw(`"${keyColumn}"`);
-  const narrow = only ? sql` AND ${key} IN (${join(only)})` : sql``;
-  const contacted = sql`SELECT ${key} AS "k", ${msToContact()} AS "ms" FROM "Lead"
-    WHERE ${inRange(teamId, range)} AND "firstContactedAt" IS NOT NULL${narrow}`;
-  return postgres()
-    ? sql`SELECT c."k", percentile_disc(0.5) WITHIN GROUP (ORDER BY c."ms") AS "ms" FROM (${contacted}) AS c GROUP BY c."k"`
-    : // One window (one sort) for both the row's number and its group's count.
-      sql`SELECT r."k", r."ms" FROM (SELECT c."k", c."ms", ROW_NUMBER() OVER w AS "rn",
-        COUNT(*) OVER (w ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS "n" FROM (${contacted}) AS c
-        WINDOW w AS (PARTITION BY c."k" ORDER BY c."ms")) AS r WHERE r."rn" = (r."n" + 1) / 2`;
-}
-
-/**
- * The median time to first contact (milliseconds, nearest-rank: see the top of the file) of the
- * range's contacted leads, per value of `keyColumn` ("utmCampaign", "ownerId"), of the keys
- * `only` when given. A key (null included) with no contacted lead is absent.
- */
-async function medianMsToContact(
-  teamId: string,
-  range: OverviewRange,
-  keyColumn: string,
-  only: string[] | null,
-): Promise<Map<string | null, number>> {
-  if (only && !only.length) return new Map();
-  const rows = await db().$queryRaw<{ k: string | null; ms: number }[]>(medianSql(teamId, range, keyColumn, only));
-  return new Map(rows.map((row) => [row.k, Number(row.ms)]));
-}
-
-const minutes = (ms: number | undefined) => (ms === undefined ? null : ms / 60_000);
-
 // ——— Campaigns ———
-
-/**
- * The range's campaigns' leads, and of them those qualified now. PostgreSQL: the `take` with the
- * most leads; SQLite: every campaign's, by piece (piecesOf), summed and cut to `take` here.
- */
-function campaignsSql(teamId: string, range: OverviewRange, take: number): Sql {
-  const select = (piece: OverviewRange) => sql`SELECT "utmCampaign" AS "campaign", COUNT(*) AS "leads",
-      SUM(CASE WHEN "status" = 'qualified' THEN 1 ELSE 0 END) AS "qualified"
-    FROM "Lead" WHERE ${inRange(teamId, piece)} AND "utmCampaign" IS NOT NULL AND "utmCampaign" <> '' GROUP BY "utmCampaign"`;
-  if (!postgres()) return perPiece(range, select);
-  return sql`${select(range)} ORDER BY 2 DESC, "utmCampaign" COLLATE "C" LIMIT ${take}`;
-}
-
-/** Of these campaigns, the range's leads not qualified now that once were. */
-const campaignsQualifiedBeforeSql = (teamId: string, range: OverviewRange, names: string[]) =>
-  qualifiedBeforeSql(
-    teamId,
-    range,
-    sql`l."utmCampaign" AS "campaign", COUNT(*) AS "n"`,
-    sql`l."utmCampaign" IN (${join(names)})`,
-    sql`l."utmCampaign"`,
-  );
 
 /**
  * The range's `limit` campaigns (utm_campaign of the last touch; leads without one left out)
@@ -388,48 +209,25 @@ const campaignsQualifiedBeforeSql = (teamId: string, range: OverviewRange, names
 export async function topCampaigns(teamId: string, range: OverviewRange, limit: number): Promise<CampaignRow[]> {
   const take = Math.max(0, Math.floor(limit));
   if (!take) return [];
-  const rows = await db().$queryRaw<{ campaign: string; leads: number | bigint; qualified: number | bigint | null }[]>(
-    campaignsSql(teamId, range, take),
+  const reader = await rollupReader(teamId, range);
+  const top = (await reader.counts("campaign", { byDay: false, qualified: true }))
+    .filter((row) => row.key !== "" && row.leads > 0)
+    .sort((a, b) => b.leads - a.leads || compare(a.key, b.key))
+    .slice(0, take);
+  if (!top.length) return [];
+  const histograms = await reader.contact(
+    "campaign",
+    top.map((row) => row.key),
   );
-  const sums = new Map<string, { campaign: string; leads: number; qualified: number }>();
-  for (const row of rows) {
-    const sum = sums.get(row.campaign) ?? { campaign: row.campaign, leads: 0, qualified: 0 };
-    sum.leads += num(row.leads);
-    sum.qualified += num(row.qualified);
-    sums.set(row.campaign, sum);
-  }
-  const top = [...sums.values()].sort((a, b) => b.leads - a.leads || compare(a.campaign, b.campaign)).slice(0, take);
-  const names = top.map((row) => row.campaign);
-  if (!names.length) return [];
-  const [before, medians] = await Promise.all([
-    db().$queryRaw<{ campaign: string; n: number | bigint }[]>(campaignsQualifiedBeforeSql(teamId, range, names)),
-    medianMsToContact(teamId, range, "utmCampaign", names),
-  ]);
-  const qualifiedBefore = new Map(before.map((row) => [row.campaign, num(row.n)]));
-  return top
-    .map((row) => {
-      const leads = row.leads;
-      const qualified = row.qualified + (qualifiedBefore.get(row.campaign) ?? 0);
-      return {
-        campaign: row.campaign,
-        leads,
-        qualifiedPercent: leads ? (qualified / leads) * 100 : null,
-        medianMinutesToContact: minutes(medians.get(row.campaign)),
-      };
-    })
-    .sort((a, b) => b.leads - a.leads || compare(a.campaign, b.campaign));
+  return top.map((row) => ({
+    campaign: row.key,
+    leads: row.leads,
+    qualifiedPercent: row.leads ? (row.qualified / row.leads) * 100 : null,
+    medianMinutesToContact: histogramMedianMinutes(histograms.get(row.key) ?? new Map()),
+  }));
 }
 
 // ——— Owners ———
-
-/** The range's leads and contacted leads per owner now, by piece (piecesOf). */
-function ownersSql(teamId: string, range: OverviewRange): Sql {
-  return perPiece(
-    range,
-    (piece) => sql`SELECT "ownerId", COUNT(*) AS "assigned", SUM(CASE WHEN "firstContactedAt" IS NOT NULL THEN 1 ELSE 0 END) AS "contacted"
-    FROM "Lead" WHERE ${inRange(teamId, piece)} GROUP BY "ownerId"`,
-  );
-}
 
 /** The name of the row of the range's unassigned leads. */
 export const UNASSIGNED_LABEL = "Unassigned";
@@ -440,27 +238,22 @@ export const UNASSIGNED_LABEL = "Unassigned";
  * user's name, else their email.
  */
 export async function owners(teamId: string, range: OverviewRange): Promise<OwnerRow[]> {
-  const [rows, medians] = await Promise.all([
-    db().$queryRaw<{ ownerId: string | null; assigned: number | bigint; contacted: number | bigint | null }[]>(ownersSql(teamId, range)),
-    medianMsToContact(teamId, range, "ownerId", null),
-  ]);
-  const sums = new Map<string | null, { ownerId: string | null; assigned: number; contacted: number }>();
-  for (const row of rows) {
-    const sum = sums.get(row.ownerId) ?? { ownerId: row.ownerId, assigned: 0, contacted: 0 };
-    sum.assigned += num(row.assigned);
-    sum.contacted += num(row.contacted);
-    sums.set(row.ownerId, sum);
-  }
-  const ids = [...sums.keys()].filter((id): id is string => id !== null);
+  const reader = await rollupReader(teamId, range);
+  const rows = (await reader.counts("owner", { byDay: false, qualified: false })).filter((row) => row.leads > 0);
+  const histograms = await reader.contact(
+    "owner",
+    rows.map((row) => row.key),
+  );
+  const ids = rows.map((row) => row.key).filter((id) => id !== "");
   const users = ids.length ? await db().user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } }) : [];
   const names = new Map(users.map((user) => [user.id, user.name?.trim() || user.email]));
-  return [...sums.values()]
+  return rows
     .map((row) => ({
-      ownerId: row.ownerId,
-      name: row.ownerId === null ? UNASSIGNED_LABEL : (names.get(row.ownerId) ?? row.ownerId),
-      assigned: row.assigned,
+      ownerId: row.key === "" ? null : row.key,
+      name: row.key === "" ? UNASSIGNED_LABEL : (names.get(row.key) ?? row.key),
+      assigned: row.leads,
       contacted: row.contacted,
-      medianMinutesToContact: minutes(medians.get(row.ownerId)),
+      medianMinutesToContact: histogramMedianMinutes(histograms.get(row.key) ?? new Map()),
     }))
     .sort((a, b) => b.assigned - a.assigned || Number(a.ownerId === null) - Number(b.ownerId === null) || compare(a.name, b.name));
 }
@@ -484,21 +277,12 @@ export async function spamPerDay(teamId: string, range: OverviewRange): Promise<
 export function overviewStatements(teamId: string, range: OverviewRange): Record<string, Sql> {
   const campaigns = ["campaign-1", "campaign-2"];
   return {
-    ...Object.fromEntries(
-      (Object.keys(BREAKDOWN_COLUMNS) as Breakdown[]).map((breakdown) => [
-        `leadsPerDay:${breakdown}`,
-        leadsPerDaySql(teamId, range, breakdown),
-      ]),
-    ),
-    previousCount: leadCountSql(teamId, previousRange(range)),
-    channelGroups: channelGroupSql(teamId, range),
-    funnel: funnelSql(teamId, range),
-    qualifiedBefore: qualifiedBeforeSql(teamId, range, sql`COUNT(*) AS "n"`, null, null),
-    campaigns: campaignsSql(teamId, range, 10),
-    campaignsQualifiedBefore: campaignsQualifiedBeforeSql(teamId, range, campaigns),
-    campaignMedians: medianSql(teamId, range, "utmCampaign", campaigns),
-    owners: ownersSql(teamId, range),
-    ownerMedians: medianSql(teamId, range, "ownerId", null),
+    recomputeFacts: factsSql(teamId, range),
+    liveCounts: liveCountsSql(teamId, range, "campaign", true),
+    liveContact: liveContactSql(teamId, range, "owner", ["user-1", "user-2"]),
+    settledPerDay: settledCountsSql(teamId, range.from, range.to, "channelGroup", true),
+    settledPerKey: settledCountsSql(teamId, range.from, range.to, "campaign", false),
+    settledContact: settledContactSql(teamId, range.from, range.to, "campaign", campaigns),
     spam: spamSql(teamId, range),
   };
 }

@@ -2,6 +2,7 @@ import { clientFor, type Db } from "../db/client";
 import { databaseProvider } from "../db/database-url";
 import { rawJson } from "../db/raw-json";
 import { migrate } from "../setup/migrate";
+import { ROLLUP_MODELS } from "../dashboard/dashboard-rollup";
 
 // Moving a deployment from SQLite to PostgreSQL (or between any two databases): every row
 // of every table, copied through Prisma so each value keeps its type, into a migrated,
@@ -57,7 +58,8 @@ export async function copyDatabase(
   try {
     const [users, leads] = await Promise.all([target.user.count(), target.lead.count()]);
     if (users || leads) throw new CopyRefused(`The target already holds ${users} users and ${leads} leads; copy into an empty database`);
-    const tables = models(source);
+    // The dashboard's rollup is derived from the leads and rebuilt when read: not copied.
+    const tables = models(source).filter((model) => !ROLLUP_MODELS.includes(model.name));
     return await target.$transaction(
       async (tx) => {
         for (const model of [...tables].reverse()) await delegate(tx, model.name).deleteMany();

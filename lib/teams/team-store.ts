@@ -3,6 +3,7 @@ import { env } from "../env";
 import { db, type Tx } from "../db/client";
 import { API_SOURCE_NAME } from "./lead-sources";
 import { isRole, type Role } from "./roles";
+import { deleteTeamRollup } from "../dashboard/dashboard-rollup";
 
 // Every database access for teams and memberships lives here, and nothing else: a store
 // only stores. The audited changes are use cases beside it: team-changes.ts (a user
@@ -60,6 +61,9 @@ export function findTeamBySlug(slug: string): Promise<Team | null> {
 
 export async function deleteTeam(teamId: string): Promise<void> {
   await db().team.delete({ where: { id: teamId } });
+  // The dashboard's rollup has no foreign key to Team (its leads' deletion, whose triggers
+  // mark days, runs in the cascade): its rows go after.
+  await deleteTeamRollup(teamId);
 }
 
 export async function addMember(options: { teamId: string; userId: string; role: Role }): Promise<void> {

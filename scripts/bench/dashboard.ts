@@ -3,7 +3,9 @@ import pg from "pg";
 import { CHANNEL_GROUPS } from "../../lib/attribution/channel-groups";
 import { channelGroupCounts, leadsOverTime, owners, spamPerDay, statusFunnel, topCampaigns } from "../../lib/dashboard/overview-store";
 import type { OverviewRange } from "../../lib/dashboard/overview";
+import { deleteTeamRollup } from "../../lib/dashboard/dashboard-rollup";
 import { db } from "../../lib/db/client";
+import { createLead } from "../../lib/leads/create-lead";
 import { databaseProvider, sqliteFilePath } from "../../lib/db/database-url";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { addMember, createTeam } from "../../lib/teams/team-store";
@@ -296,31 +298,85 @@ export function dashboardQueries(teamId: string, now = new Date()): { range: Ove
   return { range, queries };
 }
 
-/** The team made and filled, then each query measured: p50 and p99 in ms. */
+/** Creates through the lead writer, in-process, timed per call (the triggers' cost at intake). */
+async function createCost(teamId: string, duration: number, warmup: number): Promise<QueryResult> {
+  let n = 0;
+  return measureQuery(
+    () =>
+      createLead({ team: { id: teamId, defaultPhoneCountry: null }, apiKeyId: null, input: { extraFields: {}, name: `Trigger ${++n}` } }),
+    duration,
+    warmup,
+  );
+}
+
+/** Turns the rollup's triggers on Lead off or back on (SQLite has no switch: they are dropped and made again). */
+async function setTriggers(databaseUrl: string, on: boolean, saved: { name: string; sql: string }[]): Promise<void> {
+  if (databaseProvider(databaseUrl) === "postgres") {
+    await db().$executeRawUnsafe(`ALTER TABLE "Lead" ${on ? "ENABLE" : "DISABLE"} TRIGGER USER`);
+    return;
+  }
+  if (on) {
+    for (const trigger of saved) await db().$executeRawUnsafe(trigger.sql);
+    return;
+  }
+  saved.splice(
+    0,
+    saved.length,
+    ...(await db().$queryRawUnsafe<{ name: string; sql: string }[]>(
+      `SELECT "name", "sql" FROM "sqlite_master" WHERE "type" = 'trigger' AND "tbl_name" = 'Lead'`,
+    )),
+  );
+  for (const trigger of saved) await db().$executeRawUnsafe(`DROP TRIGGER "${trigger.name}"`);
+}
+
+export type DashboardResult = { query: DashboardQuery; cold: number; result: QueryResult };
+
+/**
+ * The team made and filled, then each query measured: its first call with the team's rollup
+ * deleted (cold: every settled day recomputed) and then p50 and p99 of the calls after (warm);
+ * last, a lead write's cost with the rollup's triggers and without them, alternately, twice.
+ */
 export async function dashboardBench(options: {
   databaseUrl: string;
   leads: number;
   duration: number;
   warmup: number;
-}): Promise<{ seedSeconds: number; results: { query: DashboardQuery; result: QueryResult }[] }> {
+}): Promise<{ seedSeconds: number; results: DashboardResult[]; create: { triggers: QueryResult; none: QueryResult }[] }> {
   const team = await dashboardTeam();
   const seedSeconds = await seedDashboard(options.databaseUrl, team, options.leads);
   console.log(`Dashboard: seeded ${options.leads.toLocaleString("en-US")} leads in ${seedSeconds.toFixed(1)} s`);
   const { queries } = dashboardQueries(team.teamId);
-  const results: { query: DashboardQuery; result: QueryResult }[] = [];
+  const results: DashboardResult[] = [];
   for (const query of queries) {
     let result: QueryResult;
+    let cold = NaN;
     try {
+      await deleteTeamRollup(team.teamId);
+      const started = performance.now();
+      await query.run();
+      cold = Math.round(performance.now() - started);
       result = await measureQuery(query.run, options.duration, options.warmup);
     } catch (error) {
-      // A failure while warming up (PostgreSQL's statement timeout, DB_STATEMENT_TIMEOUT_MS): the row says so.
+      // A failure (PostgreSQL's statement timeout, DB_STATEMENT_TIMEOUT_MS): the row says so.
       console.log(
         `Dashboard ${query.id} failed: ${error instanceof Error ? error.message.split("\n").filter(Boolean).at(-1) : String(error)}`,
       );
       result = { opsPerSec: 0, p50: NaN, p99: NaN, calls: 0, errors: 1 };
     }
-    console.log(`Dashboard ${query.id}: p50 ${result.p50} ms, p99 ${result.p99} ms (${result.calls} calls, ${result.errors} errors)`);
-    results.push({ query, result });
+    console.log(
+      `Dashboard ${query.id}: cold ${cold} ms; warm p50 ${result.p50} ms, p99 ${result.p99} ms (${result.calls} calls, ${result.errors} errors)`,
+    );
+    results.push({ query, cold, result });
   }
-  return { seedSeconds, results };
+  const create: { triggers: QueryResult; none: QueryResult }[] = [];
+  const saved: { name: string; sql: string }[] = [];
+  for (let round = 0; round < 2; round++) {
+    const triggers = await createCost(team.teamId, options.duration, options.warmup);
+    await setTriggers(options.databaseUrl, false, saved);
+    const none = await createCost(team.teamId, options.duration, options.warmup);
+    await setTriggers(options.databaseUrl, true, saved);
+    console.log(`Dashboard create (round ${round + 1}): with the triggers p50 ${triggers.p50} ms, without ${none.p50} ms`);
+    create.push({ triggers, none });
+  }
+  return { seedSeconds, results, create };
 }
