@@ -11,7 +11,7 @@ export type ChatEvent = (typeof CHAT_EVENTS)[number];
 export const chatMessageSchema = z.object({
   event: z.enum(CHAT_EVENTS),
   teamName: z.string(),
-  /** The lead's page (or, for a test message, the destination's settings page). */
+  /** The lead's page (or, for a test message, the settings page): a path in a job, the whole URL once sent. */
   link: z.string(),
   lead: z
     .object({
@@ -22,7 +22,9 @@ export const chatMessageSchema = z.object({
       origin: z.string(),
       /** When it arrived (ISO); "waited" is counted from it when the message is sent. */
       arrivedAt: z.string(),
-      owner: z.object({ name: z.string(), slackUserId: z.string().nullable(), discordUserId: z.string().nullable() }).nullable(),
+      owner: z
+        .object({ id: z.string().optional(), name: z.string(), slackUserId: z.string().nullable(), discordUserId: z.string().nullable() })
+        .nullable(),
       email: z.string().nullable().optional(),
       phone: z.string().nullable().optional(),
       extra: z.record(z.string(), z.string()).optional(),
