@@ -68,3 +68,18 @@ test("an admin adds a Slack destination, sends a test message, and a new lead is
   }).toPass();
   await expect(page.getByRole("region", { name: "Delivery log of #sales" })).toContainText("lead.created");
 });
+
+test("a member sets their Slack member ID on their account page; an ID of the wrong shape is refused", async ({ signInAs }) => {
+  const { user } = await newTeamWithUser("member");
+  const page = await signInAs(user);
+  await page.goto("/account");
+  const section = page.getByRole("region", { name: "Chat mentions" });
+  await section.getByLabel("Slack member ID").fill("<!channel>");
+  await section.getByRole("button", { name: "Save chat IDs" }).click();
+  await expect(section.getByRole("alert")).toContainText("looks like U012AB3CD");
+  await section.getByLabel("Slack member ID").fill("U012AB3CD");
+  await section.getByRole("button", { name: "Save chat IDs" }).click();
+  await expect(section.getByRole("status")).toContainText("Chat IDs saved.");
+  await page.reload();
+  await expect(page.getByRole("region", { name: "Chat mentions" }).getByLabel("Slack member ID")).toHaveValue("U012AB3CD");
+});
