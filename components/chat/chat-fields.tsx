@@ -2,7 +2,13 @@ import { Field } from "@/components/ui/field";
 import { inputClass, labelClass } from "@/components/ui/styles";
 import { PLATFORM_LABELS, CHAT_PLATFORMS } from "@/lib/chat/chat-platforms";
 
-export type ChatFieldValues = { name: string; postNewLeads: boolean; postAssignments: boolean; includeFields: string[] };
+export type ChatFieldValues = {
+  name: string;
+  postNewLeads: boolean;
+  postAssignments: boolean;
+  postReminders: boolean;
+  includeFields: string[];
+};
 
 const checkbox = "h-4 w-4 rounded border-slate-300";
 const choice = "mt-1.5 flex items-center gap-2 text-sm text-slate-700";
@@ -62,6 +68,10 @@ export function ChatFields({ idPrefix, initial }: { idPrefix: string; initial?: 
         <label className={choice}>
           <input type="checkbox" name="posts" value="assigned" defaultChecked={initial?.postAssignments ?? true} className={checkbox} />
           Leads assigned to a member
+        </label>
+        <label className={choice}>
+          <input type="checkbox" name="posts" value="reminder" defaultChecked={initial?.postReminders ?? false} className={checkbox} />
+          Leads still New after the team&apos;s reminder time
         </label>
       </fieldset>
       <fieldset>

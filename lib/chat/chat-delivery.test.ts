@@ -6,7 +6,8 @@ import { startChatFake, type ChatFake } from "../test-support/chat-fakes";
 // "Delivery"): a new lead posted to all five, each body one its platform accepts; an
 // assignment's mention; the one-a-second pacing; a 429's Retry-After; a 5xx retried; a 404
 // disabling the destination and telling the admins; a quarantined submission posting
-// nothing; the URL's secret never in a log line, audit row, job or delivery log.
+// nothing; a reminder of a lead still New; the URL's secret never in a log line, audit row,
+// job or delivery log.
 
 process.env.WEBHOOK_ALLOW_PRIVATE_TARGETS = "true";
 const logged: string[] = [];
@@ -23,6 +24,8 @@ const { errorResponse } = await import("../http/envelope");
 const { createLeadFromRequest } = await import("../intake/create-lead-request");
 const { Dispatcher } = await import("../jobs/dispatcher");
 const { assignLeads } = await import("../leads/lead-ownership");
+const { sendNewLeadReminders } = await import("../maintenance/new-lead-reminders");
+const { writeNewLeadReminder } = await import("../notifications/new-lead-reminder-store");
 const { addSpamListValues } = await import("../spam/spam-list-changes");
 const { addMember, createTeam } = await import("../teams/team-store");
 const { createUser } = await import("../users/user-store");
@@ -254,4 +257,25 @@ test("a quarantined submission posts nothing", async () => {
   assert.equal((await chatJobs(team.id)).length, 0);
   await dispatcher.runOnce();
   assert.equal(slack.received.length, 0);
+});
+
+test("a lead still New after the team's reminder time is posted where reminders are, once", async () => {
+  const { team, key } = await makeTeam("chat-remind");
+  const teams = await fake("teams");
+  await add(team.id, teams, { postNewLeads: false, postAssignments: false, postReminders: true });
+  await writeNewLeadReminder(team.id, 5);
+  const leadId = await postLead(key, { name: "Waiting Lead", organization: "Queue" });
+  const later = new Date(Date.now() + 6 * 60_000);
+  await sendNewLeadReminders(later);
+  await sendNewLeadReminders(new Date(later.getTime() + 60_000));
+  const jobs = await chatJobs(team.id);
+  assert.deepEqual(
+    jobs.map((job) => [job.eventType, job.leadId]),
+    [["lead.reminder", leadId]],
+  );
+  await dispatcher.runOnce();
+  assert.equal(teams.received.length, 1);
+  assert.deepEqual(teams.received[0]!.problems, []);
+  assert.ok(JSON.stringify(teams.received[0]!.body).includes("Lead still New: Waiting Lead"));
+  clock += 1000;
 });

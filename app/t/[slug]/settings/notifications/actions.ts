@@ -32,7 +32,7 @@ function settingsOf(input: ChatInput): DestinationSettings {
     postNewLeads: posts.includes("new"),
     newLeadFilter: ANY_LEAD,
     postAssignments: posts.includes("assigned"),
-    postReminders: false,
+    postReminders: posts.includes("reminder"),
     includeFields: CONTACT_FIELDS.filter((field) => fields.includes(field)),
   };
 }

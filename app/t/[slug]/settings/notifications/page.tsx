@@ -50,7 +50,11 @@ export default async function NotificationsPage({ params }: { params: Promise<{ 
                   </p>
                   <p className="mt-1 text-sm text-slate-600">
                     Posts:{" "}
-                    {[destination.postNewLeads ? "new leads" : null, destination.postAssignments ? "assignments" : null]
+                    {[
+                      destination.postNewLeads ? "new leads" : null,
+                      destination.postAssignments ? "assignments" : null,
+                      destination.postReminders ? "reminders" : null,
+                    ]
                       .filter(Boolean)
                       .join(", ") || "nothing"}
                     {destination.includeFields.length ? ` · with ${destination.includeFields.join(", ")}` : ""}
@@ -79,6 +83,7 @@ export default async function NotificationsPage({ params }: { params: Promise<{ 
                   name: destination.name,
                   postNewLeads: destination.postNewLeads,
                   postAssignments: destination.postAssignments,
+                  postReminders: destination.postReminders,
                   includeFields: destination.includeFields,
                 }}
               />

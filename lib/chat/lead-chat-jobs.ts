@@ -4,29 +4,28 @@ import { MAX_ATTEMPTS } from "../jobs/retry-schedule";
 import { parseIncludeFields } from "./chat-destination-store";
 import { leadChatMessage } from "./chat-outbox";
 
-// The chat messages of leads assigned to a member (docs/notifications.md "What is posted"):
-// one per lead and destination that posts assignments, written in the transaction of the
-// change (lib/leads/lead-ownership.ts). The owner is mentioned when their account has their
-// Slack or Discord user id: read when the message is sent (lib/chat/chat-delivery.ts).
+// The chat messages about existing leads (docs/notifications.md "What is posted"): leads
+// assigned to a member (written in the transaction of the change, lib/leads/lead-ownership.ts)
+// and leads still New after the team's reminder time (lib/maintenance/new-lead-reminders.ts).
+// One per lead and destination that posts them. The lead and its owner are read in `tx`, as
+// the change left them; an assignment's owner is mentioned when their account has their Slack
+// or Discord user id, read when the message is sent (lib/chat/chat-delivery.ts).
 
-export const LEAD_ASSIGNED_CHAT = "lead.assigned";
-
-/** Queues the messages in `tx`; returns how many. */
-export async function queueAssignmentChatJobs(
+/** Queues the messages of `event` about these leads in `tx`; returns how many. */
+export async function queueLeadChatJobs(
   tx: Tx,
-  options: { teamId: string; ownerId: string | null; leadIds: readonly string[]; at: Date },
+  options: { teamId: string; event: "lead.assigned" | "lead.reminder"; leadIds: readonly string[]; at: Date },
 ): Promise<number> {
-  const { teamId, ownerId, at } = options;
-  if (ownerId === null || !options.leadIds.length) return 0;
+  const { teamId, event, at } = options;
+  if (!options.leadIds.length) return 0;
   const destinations = await tx.chatDestination.findMany({
-    where: { teamId, enabled: true, postAssignments: true },
+    where: { teamId, enabled: true, ...(event === "lead.assigned" ? { postAssignments: true } : { postReminders: true }) },
     orderBy: { id: "asc" },
     select: { id: true, includeFields: true },
   });
   if (!destinations.length) return 0;
-  const [team, owner, leads] = await Promise.all([
+  const [team, leads] = await Promise.all([
     tx.team.findUniqueOrThrow({ where: { id: teamId }, select: { slug: true } }),
-    tx.user.findUniqueOrThrow({ where: { id: ownerId }, select: { name: true, email: true } }),
     tx.lead.findMany({
       where: { teamId, id: { in: [...options.leadIds] } },
       select: {
@@ -43,6 +42,7 @@ export async function queueAssignmentChatJobs(
         connectionId: true,
         apiKeyId: true,
         source: { select: { name: true } },
+        owner: { select: { id: true, name: true, email: true } },
       },
     }),
   ]);
@@ -52,20 +52,20 @@ export async function queueAssignmentChatJobs(
       kind: "chat" as const,
       chatDestinationId: destination.id,
       leadId: lead.id,
-      eventId: `${lead.id}:assigned:${at.getTime()}:${destination.id}`,
-      eventType: LEAD_ASSIGNED_CHAT,
+      eventId: `${lead.id}:${event}:${at.getTime()}:${destination.id}`,
+      eventType: event,
       maxAttempts: MAX_ATTEMPTS,
       runAt: at,
       payload: JSON.stringify({
         destinationId: destination.id,
         message: leadChatMessage({
-          event: "lead.assigned",
+          event,
           teamSlug: team.slug,
           leadId: lead.id,
           lead: { ...lead, extraFields: (lead.extraFields ?? {}) as Record<string, never> },
           origin: lead.source.name,
           arrivedAt: lead.createdAt,
-          owner: { id: ownerId, name: owner.name ?? owner.email },
+          owner: lead.owner && { id: lead.owner.id, name: lead.owner.name ?? lead.owner.email },
           fields: parseIncludeFields(destination.includeFields),
         }),
       }),
