@@ -279,3 +279,13 @@ test("a lead still New after the team's reminder time is posted where reminders 
   assert.ok(JSON.stringify(teams.received[0]!.body).includes("Lead still New: Waiting Lead"));
   clock += 1000;
 });
+
+test("a delivery log row goes with its job when finished jobs are pruned", async () => {
+  const { pruneFinishedJobs } = await import("../jobs/job-store");
+  const before = await db().chatDelivery.count();
+  assert.ok(before > 0);
+  assert.ok((await pruneFinishedJobs(new Date(clock + 24 * 60 * 60 * 1000))) > 0);
+  const left = await db().chatDelivery.findMany({ select: { job: { select: { state: true } } } });
+  assert.ok(left.length < before, "the pruned jobs' rows went");
+  assert.ok(left.every((row) => row.job && !["delivered", "failed", "cancelled"].includes(row.job.state)));
+});

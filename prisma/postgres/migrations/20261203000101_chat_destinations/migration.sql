@@ -55,6 +55,9 @@ CREATE INDEX "ChatDestination_teamId_idx" ON "ChatDestination"("teamId");
 CREATE INDEX "ChatDelivery_destinationId_id_idx" ON "ChatDelivery"("destinationId", "id");
 
 -- CreateIndex
+CREATE INDEX "ChatDelivery_jobId_idx" ON "ChatDelivery"("jobId");
+
+-- CreateIndex
 CREATE INDEX "Job_chatDestinationId_idx" ON "Job"("chatDestinationId");
 
 -- AddForeignKey
@@ -66,3 +69,5 @@ ALTER TABLE "ChatDestination" ADD CONSTRAINT "ChatDestination_teamId_fkey" FOREI
 -- AddForeignKey
 ALTER TABLE "ChatDelivery" ADD CONSTRAINT "ChatDelivery_destinationId_fkey" FOREIGN KEY ("destinationId") REFERENCES "ChatDestination"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- AddForeignKey
+ALTER TABLE "ChatDelivery" ADD CONSTRAINT "ChatDelivery_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -36,7 +36,8 @@ CREATE TABLE "ChatDelivery" (
     "statusCode" INTEGER,
     "ok" BOOLEAN NOT NULL,
     "answer" TEXT,
-    CONSTRAINT "ChatDelivery_destinationId_fkey" FOREIGN KEY ("destinationId") REFERENCES "ChatDestination" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    CONSTRAINT "ChatDelivery_destinationId_fkey" FOREIGN KEY ("destinationId") REFERENCES "ChatDestination" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "ChatDelivery_jobId_fkey" FOREIGN KEY ("jobId") REFERENCES "Job" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- AlterTable
@@ -49,6 +50,9 @@ CREATE INDEX "ChatDestination_teamId_idx" ON "ChatDestination"("teamId");
 
 -- CreateIndex
 CREATE INDEX "ChatDelivery_destinationId_id_idx" ON "ChatDelivery"("destinationId", "id");
+
+-- CreateIndex
+CREATE INDEX "ChatDelivery_jobId_idx" ON "ChatDelivery"("jobId");
 
 -- CreateIndex
 CREATE INDEX "Job_chatDestinationId_idx" ON "Job"("chatDestinationId");
