@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { AvailabilityForm } from "@/components/account/availability-form";
+import { ChatIdsForm } from "@/components/account/chat-ids-form";
 import { ChangePasswordForm } from "@/components/account/change-password-form";
 import { AppHeader } from "@/components/layout/app-header";
 import { cardClass } from "@/components/ui/styles";
@@ -9,7 +10,9 @@ import { backOnDate, isAway, isOnDuty, type Availability } from "@/lib/routing/a
 import { listTeamsForUser } from "@/lib/teams/team-store";
 import { now } from "@/lib/time/clock";
 import { readAvailability } from "@/lib/users/availability-store";
+import { readChatIds } from "@/lib/users/chat-ids-store";
 import { saveAvailabilityAction } from "./availability-actions";
+import { saveChatIdsAction } from "./chat-ids-actions";
 
 export const metadata: Metadata = { title: "Your account · Lead Intake" };
 
@@ -29,7 +32,7 @@ function currentStanding(availability: Availability, backOn: string | null, at: 
 export default async function AccountPage() {
   const user = await currentUser();
   if (!user) redirect(`/signin?callbackUrl=${encodeURIComponent("/account")}`);
-  const [teams, availability] = await Promise.all([listTeamsForUser(user.id), readAvailability(user.id)]);
+  const [teams, availability, chatIds] = await Promise.all([listTeamsForUser(user.id), readAvailability(user.id), readChatIds(user.id)]);
   const backOn = backOnDate(availability);
   const stored = availability.workingHours?.timeZone;
   const timeZones = ["UTC", ...Intl.supportedValuesOf("timeZone").filter((name) => name !== "UTC")];
@@ -58,6 +61,15 @@ export default async function AccountPage() {
             workingHours={availability.workingHours}
             timeZones={timeZones}
           />
+        </section>
+        <section aria-labelledby="chat-ids-title" className={`${cardClass} mt-8 max-w-2xl p-6`}>
+          <h2 id="chat-ids-title" className="text-lg font-semibold text-slate-900">
+            Chat mentions
+          </h2>
+          <p className="mt-1 mb-6 text-sm text-slate-600">
+            When a lead is assigned to you and your team posts assignments to Slack or Discord, the message mentions you by these IDs.
+          </p>
+          <ChatIdsForm save={saveChatIdsAction} slackUserId={chatIds.slackUserId} discordUserId={chatIds.discordUserId} />
         </section>
         <section aria-labelledby="password-title" className={`${cardClass} mt-8 max-w-2xl p-6`}>
           <h2 id="password-title" className="text-lg font-semibold text-slate-900">

@@ -25,6 +25,7 @@ export function SettingsNav({ slug, canManage }: { slug: string; canManage: bool
     ...(canManage
       ? [
           { href: `${base}/routing`, label: "Lead Routing" },
+          { href: `${base}/notifications`, label: "Notifications" },
           { href: `${base}/audit`, label: "Audit log" },
         ]
       : []),

@@ -8,6 +8,8 @@ import { createPasswordReset } from "../../lib/users/password-reset-changes";
 import { addMember } from "../../lib/teams/team-store";
 import { db } from "../../lib/db/client";
 import { createEndpoint } from "../../lib/webhooks/webhook-endpoint-changes";
+import { insertDestination } from "../../lib/chat/chat-destination-store";
+import { ANY_LEAD } from "../../lib/chat/new-lead-filter";
 import {
   BASE_URL,
   CREATE_LEAD,
@@ -542,6 +544,47 @@ for (const viewport of VIEWPORTS) {
       } finally {
         await context.close();
       }
+    });
+
+    test("team settings: notifications, a chat destination with its log, add and edit dialogs", async ({ page }) => {
+      const { team, user: owner } = await newTeamWithUser("owner");
+      const { id } = await db().$transaction((tx) =>
+        insertDestination(tx, {
+          teamId: team.id,
+          platform: "slack",
+          url: "https://hooks.slack.com/services/T0A11Y/B0A11Y/a11ysecret",
+          name: "#sales",
+          postNewLeads: true,
+          newLeadFilter: ANY_LEAD,
+          postAssignments: true,
+          postReminders: false,
+          includeFields: ["email"],
+          createdById: null,
+        }),
+      );
+      await db().chatDelivery.create({
+        data: {
+          destinationId: id,
+          event: "test",
+          attempt: 1,
+          startedAt: new Date(),
+          durationMs: 12,
+          statusCode: 200,
+          ok: true,
+          answer: "ok",
+        },
+      });
+      await signIn(page, owner);
+      await page.goto(`/t/${team.slug}/settings/notifications`);
+      await expect(page.getByRole("region", { name: "Delivery log of #sales" })).toContainText("200");
+      await checkPage(page, "settings: notifications");
+      await page.getByRole("button", { name: "Add chat destination" }).click();
+      await expect(page.getByRole("dialog", { name: "Add chat destination" })).toBeVisible();
+      await checkPage(page, "settings: notifications, add dialog");
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Edit #sales" }).click();
+      await expect(page.getByRole("dialog", { name: "Edit chat destination" })).toBeVisible();
+      await checkPage(page, "settings: notifications, edit dialog");
     });
 
     test("account pages, a member's API keys page, the home page of a user without a team", async ({ page, browser, baseURL }) => {

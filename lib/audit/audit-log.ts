@@ -53,6 +53,13 @@ export const AUDIT_ACTIONS = [
   "webhook.secret_rotated",
   "webhook.test_sent",
   "webhook.resent",
+  // A chat destination (docs/notifications.md): its name, platform and masked URL, never the URL.
+  "chat.created",
+  "chat.updated",
+  "chat.deleted",
+  "chat.enabled",
+  "chat.disabled",
+  "chat.test_sent",
   "notifications.changed",
   // Lead events name lead ids and counts, never a person's name, email or phone (docs/leads.md).
   "lead.deleted",

@@ -22,7 +22,18 @@ function jobError(error: unknown) {
  * How an attempt went. `record` writes what the handler keeps of it (a webhook's delivery
  * log row) in the transaction that records the job's outcome, so the two are seen together.
  */
-export type AttemptResult = ({ ok: true } | { ok: false; error: string; retry?: boolean }) & { record?: (tx: Tx) => Promise<void> };
+export type AttemptResult = (
+  | { ok: true }
+  | {
+      ok: false;
+      error: string;
+      retry?: boolean;
+      /** The receiver's own "not before" (a 429's Retry-After): the retry waits at least until then. */
+      retryAt?: Date;
+      /** Not attempted, to be run at this time, the attempt not counted (a chat destination's pacing). */
+      deferUntil?: Date;
+    }
+) & { record?: (tx: Tx) => Promise<void> };
 
 /** Loads shared by the jobs of one claimed batch (e.g. their endpoint, looked up once). */
 export type BatchMemo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
@@ -213,11 +224,13 @@ export class Dispatcher {
     const now = this.#now();
     let outcome: JobOutcome;
     if (result.ok) outcome = { state: "delivered" };
+    else if (result.deferUntil) outcome = { state: "pending", runAt: result.deferUntil, error: result.error, uncounted: true };
     else if (result.retry === false) outcome = { state: "cancelled", error: result.error };
     else if (job.attempts >= job.maxAttempts) outcome = { state: "failed", error: result.error };
     else {
       const delay = retryDelayMs(job.attempts, this.#options.retryBaseMs, (this.#options.random ?? Math.random)());
-      outcome = { state: "pending", runAt: new Date(now.getTime() + delay), error: result.error };
+      const runAt = Math.max(now.getTime() + delay, result.retryAt?.getTime() ?? 0);
+      outcome = { state: "pending", runAt: new Date(runAt), error: result.error };
     }
     let recorded: boolean;
     try {

@@ -7,7 +7,7 @@ import { env } from "../env";
 // ended. A claim is a lease (lockedBy, lockedUntil): every write that ends an attempt is
 // fenced by the claim, so a worker whose lease ran out cannot overwrite a newer claim.
 
-export type JobKind = "webhook" | "email" | "import";
+export type JobKind = "webhook" | "email" | "import" | "chat";
 /**
  * Which jobs a dispatcher claims: deliveries (webhooks and emails, short and many) or
  * imports (lib/imports/: long, one at a time), so a running import never holds up a delivery.
@@ -19,6 +19,8 @@ export type NewJob = {
   teamId: string;
   kind: JobKind;
   endpointId?: string | null;
+  /** A chat message's destination (lib/chat/). */
+  chatDestinationId?: string | null;
   /** The lead the message is about (its timeline lists it). */
   leadId?: string | null;
   eventId: string;
@@ -62,7 +64,13 @@ export function newJobId(): string {
 export async function insertJobs(jobs: NewJob[], tx?: Tx): Promise<void> {
   if (!jobs.length) return;
   await (tx ?? db()).job.createMany({
-    data: jobs.map((job) => ({ ...job, id: newJobId(), endpointId: job.endpointId ?? null, leadId: job.leadId ?? null })),
+    data: jobs.map((job) => ({
+      ...job,
+      id: newJobId(),
+      endpointId: job.endpointId ?? null,
+      chatDestinationId: job.chatDestinationId ?? null,
+      leadId: job.leadId ?? null,
+    })),
   });
 }
 
@@ -134,7 +142,7 @@ export type JobOutcome =
   | { state: "delivered" }
   | { state: "cancelled"; error: string }
   | { state: "failed"; error: string }
-  | { state: "pending"; runAt: Date; error: string };
+  | { state: "pending"; runAt: Date; error: string; uncounted?: boolean };
 
 /**
  * Extends this worker's claim of a running job to `until` (a long job's heartbeat); false
@@ -185,6 +193,8 @@ export async function finishAttempt(
   tx?: Tx,
 ): Promise<boolean> {
   const ended = outcome.state === "pending" ? { runAt: outcome.runAt, finishedAt: null } : { finishedAt: now };
+  // An attempt put off before it was made (a chat destination's pacing) is not counted.
+  const uncounted = outcome.state === "pending" && outcome.uncounted ? { attempts: { decrement: 1 } } : {};
   const { count } = await (tx ?? db()).job.updateMany({
     where: { id: job.id, state: "running", lockedBy: workerId, attempts: job.attempts },
     data: {
@@ -193,6 +203,7 @@ export async function finishAttempt(
       lockedUntil: null,
       lastError: "error" in outcome ? outcome.error.slice(0, 500) : null,
       ...ended,
+      ...uncounted,
     },
   });
   return count === 1;

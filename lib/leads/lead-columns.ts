@@ -166,6 +166,7 @@ export const JOB_COLUMNS = {
   teamId: "text",
   kind: "text",
   endpointId: "text",
+  chatDestinationId: "text",
   leadId: "text",
   eventId: "text",
   eventType: "text",

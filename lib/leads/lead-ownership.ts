@@ -1,6 +1,7 @@
 import { recordAuditEvents, type AuditActor, type NewAuditEvent } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
 import { env } from "../env";
+import { queueLeadChatJobs } from "../chat/lead-chat-jobs";
 import { insertJobs, type NewJob } from "../jobs/job-store";
 import { wakeDeliveries } from "../jobs/wake";
 import { assignedEmailJob } from "../notifications/assignment-email";
@@ -163,6 +164,7 @@ export async function assignLeads(options: {
     await writeLeadOwner(tx, { teamId, ids: leadIds, ownerId, at });
     jobs = await recordOwnerChanges(tx, { teamId, actor, at, changes });
     jobs += await queueAssignmentEmails(tx, { teamId, actor, ownerId, leadIds, at });
+    jobs += ownerId ? await queueLeadChatJobs(tx, { teamId, event: "lead.assigned", leadIds, at }) : 0;
     return { ok: true, changed: changes };
   });
   if (jobs) wakeDeliveries();
@@ -189,7 +191,11 @@ export async function writeLeadAssignment(
     changes: [{ leadId, from: options.from, to: ownerId }],
     reason: options.reason,
   });
-  return jobs + (await queueAssignmentEmails(tx, { teamId, actor, ownerId, leadIds: [leadId], at }));
+  return (
+    jobs +
+    (await queueAssignmentEmails(tx, { teamId, actor, ownerId, leadIds: [leadId], at })) +
+    (ownerId ? await queueLeadChatJobs(tx, { teamId, event: "lead.assigned", leadIds: [leadId], at }) : 0)
+  );
 }
 
 /**

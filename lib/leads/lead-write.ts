@@ -5,6 +5,7 @@ import type { NewJob } from "../jobs/job-store";
 import { assignedEmailJob, submittedEmailJob } from "../notifications/assignment-email";
 import { leadSubmittedJobs } from "../webhooks/lead-submitted-event";
 import type { LeadStatus } from "./lead-status";
+import { newLeadChatJobs, type ChatRecipient } from "../chat/chat-outbox";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
 import type { ColumnType } from "../db/column-values";
 import { readDriverTime } from "../db/driver";
@@ -298,8 +299,8 @@ export function consentRow(write: LeadWrite, leadId: string, submissionId: strin
   };
 }
 
-/** Who hears of a new lead; the team's slug is read only when someone does. */
-export type Recipients = { teamSlug: () => string; endpoints: string[]; subscribers: string[] };
+/** Who hears of a new lead; the team's slug is read only when someone does. `chats`: its chat destinations that post new leads. */
+export type Recipients = { teamSlug: () => string; endpoints: string[]; subscribers: string[]; chats: ChatRecipient[] };
 
 /**
  * The outbox rows of a new lead: a webhook delivery per endpoint, an email per subscriber,
@@ -325,6 +326,17 @@ export function outboxJobs(
           at: write.now,
         })
       : [];
+  if (recipients.chats.length) {
+    jobs.push(
+      ...newLeadChatJobs({
+        chats: recipients.chats,
+        team: { id: write.lead.teamId, slug: recipients.teamSlug() },
+        ...event,
+        origin: write.events.origin,
+        at: write.now,
+      }),
+    );
+  }
   if (write.events.emails && notifyOwner && event.owner) {
     jobs.push(assignedEmailJob({ teamId: write.lead.teamId, userId: event.owner.id, leadId: event.leadId, at: write.now }));
   }

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
+import { parseChatRecipient } from "../chat/chat-outbox";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId, type NewJob } from "../jobs/job-store";
 import { LEAD_CREATED, LEAD_SUBMITTED } from "../webhooks/lead-created-event";
@@ -143,7 +144,9 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
       (SELECT t."routingVersion" FROM "Team" t WHERE t."id" = ${teamId}) AS "routingVersion",
       ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = ${teamId} AND e."enabled"
             AND '${LEAD_CREATED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
-      ARRAY(SELECT m."userId" FROM "Membership" m WHERE ${p.emails} AND m."teamId" = ${teamId} AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
+      ARRAY(SELECT m."userId" FROM "Membership" m WHERE ${p.emails} AND m."teamId" = ${teamId} AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers",
+      ARRAY(SELECT json_build_object('id', c."id", 'filter', c."newLeadFilter", 'fields', c."includeFields")::text
+            FROM "ChatDestination" c WHERE c."teamId" = ${teamId} AND c."enabled" AND c."postNewLeads" ORDER BY c."id") AS "chats"
     FROM l, s, w`;
 }
 
@@ -207,7 +210,9 @@ type LeadStatementRow = {
   teamSlug: string;
   routingVersion: number;
   ownerId: string | null;
-} & Omit<Recipients, "teamSlug">;
+  /** Each a ChatRecipient's JSON text. */
+  chats: string[];
+} & Omit<Recipients, "teamSlug" | "chats">;
 
 /**
  * Writes several leads in one transaction, each in a savepoint of its own (lead-writer.ts's
@@ -336,6 +341,7 @@ async function insertJobs(client: pg.PoolClient, write: LeadWrite, jobs: readonl
       ...job,
       id: newJobId(),
       endpointId: job.endpointId ?? null,
+      chatDestinationId: job.chatDestinationId ?? null,
       leadId: job.leadId ?? null,
       createdAt: write.now,
     };
@@ -436,7 +442,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
     ownerId: row.ownerId,
   });
   const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
-  const jobs = outboxJobs(write, created, { ...row, teamSlug: () => row.teamSlug });
+  const jobs = outboxJobs(write, created, { ...row, chats: row.chats.map(parseChatRecipient), teamSlug: () => row.teamSlug });
   await insertJobs(client, write, jobs);
   await writeExtras(client, write, row.id, false);
   return { added: false, leadId: row.id, source, currency: row.currency, ownerId: assigned.owner?.id ?? null, jobs: jobs.length };

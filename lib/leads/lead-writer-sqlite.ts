@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import { sqliteValue, type ColumnType } from "../db/column-values";
 import { newJobId, type NewJob } from "../jobs/job-store";
+import type { ChatRecipient } from "../chat/chat-outbox";
 import type { LeadSource } from "../teams/lead-sources";
 import { LEAD_CREATED, LEAD_SUBMITTED } from "../webhooks/lead-created-event";
 import { assignSqlite, insertWaitingSqlite } from "../routing/intake-assignment";
@@ -74,6 +75,9 @@ function prepare(database: Database.Database) {
     request: statement(insertSql("ApiRequest", API_REQUEST_COLUMNS, () => "?")),
     endpoints: statement(`SELECT "id", "events" FROM "WebhookEndpoint" WHERE "teamId" = ? AND "enabled" = 1 ORDER BY "id"`),
     subscribers: statement(`SELECT "userId" FROM "Membership" WHERE "teamId" = ? AND "notifyNewLeads" = 1 ORDER BY "userId"`),
+    chats: statement(
+      `SELECT "id", "newLeadFilter" AS "filter", "includeFields" AS "fields" FROM "ChatDestination" WHERE "teamId" = ? AND "enabled" = 1 AND "postNewLeads" = 1 ORDER BY "id"`,
+    ),
     teamSlug: statement(`SELECT "slug" FROM "Team" WHERE "id" = ?`),
     job: statement(insertSql("Job", JOB_COLUMNS, () => "?")),
     claim: statement(
@@ -167,7 +171,8 @@ function leadTransaction(database: Database.Database, s: ReturnType<typeof prepa
     const subscribers = write.events.emails ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
     const teamSlug = () => (s.teamSlug.get(teamId) as { slug: string }).slug;
     const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
-    const jobs = outboxJobs(write, created, { teamSlug, endpoints, subscribers });
+    const chats = s.chats.all(teamId) as ChatRecipient[];
+    const jobs = outboxJobs(write, created, { teamSlug, endpoints, subscribers, chats });
     insertJobs(s, write, jobs);
     writeExtras(s, write, row.id, false);
     return { added: false, leadId: row.id, source, currency, ownerId: row.ownerId, jobs: jobs.length };
@@ -181,6 +186,7 @@ function insertJobs(s: ReturnType<typeof prepare>, write: LeadWrite, jobs: reado
         ...job,
         id: newJobId(),
         endpointId: job.endpointId ?? null,
+        chatDestinationId: job.chatDestinationId ?? null,
         leadId: job.leadId ?? null,
         createdAt: write.now,
       }),

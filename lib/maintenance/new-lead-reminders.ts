@@ -1,3 +1,4 @@
+import { queueLeadChatJobs } from "../chat/lead-chat-jobs";
 import { db } from "../db/client";
 import { claimJob } from "../jobs/job-claim-store";
 import { insertJobs, type NewJob } from "../jobs/job-store";
@@ -64,26 +65,28 @@ export function reminderJobs(options: {
 }
 
 /** One batch of the team's leads, in one transaction: how many were looked at, how many emails, whether more may be due. */
-async function remindBatch(teamId: string, now: Date): Promise<{ leads: number; emails: number; more: boolean }> {
+async function remindBatch(teamId: string, now: Date): Promise<{ leads: number; emails: number; chats: number; more: boolean }> {
   return db().$transaction(
     async (tx) => {
       const reminder = await lockReminder(tx, teamId);
-      if (!reminder || reminder.minutes === null) return { leads: 0, emails: 0, more: false };
+      if (!reminder || reminder.minutes === null) return { leads: 0, emails: 0, chats: 0, more: false };
       const { minutes } = reminder;
       const cutoff = now.getTime() - minutes * 60 * 1000;
       const after = await leadsAfter(tx, { teamId, afterSeq: reminder.afterSeq, limit: REMINDER_BATCH });
       // In seq order up to the first lead too young: the watermark never passes a lead not yet looked at.
       const young = after.findIndex((lead) => lead.createdAt.getTime() > cutoff);
       const due = young === -1 ? after : after.slice(0, young);
-      if (!due.length) return { leads: 0, emails: 0, more: false };
+      if (!due.length) return { leads: 0, emails: 0, chats: 0, more: false };
       const waiting = due.filter((lead) => lead.status === NEW_LEAD_STATUS && lead.importId === null);
       const recipients = waiting.length
         ? await reminderRecipients(tx, { teamId, ownerIds: waiting.flatMap((lead) => (lead.ownerId ? [lead.ownerId] : [])) })
         : [];
       const jobs = reminderJobs({ teamId, minutes, leads: waiting, recipients, at: now });
       for (let i = 0; i < jobs.length; i += 500) await insertJobs(jobs.slice(i, i + 500), tx);
+      // The team's chat destinations that post reminders hear of the same leads (docs/notifications.md).
+      const chats = await queueLeadChatJobs(tx, { teamId, event: "lead.reminder", leadIds: waiting.map((lead) => lead.id), at: now });
       await advanceReminder(tx, { teamId, seq: due.at(-1)!.seq });
-      return { leads: due.length, emails: jobs.length, more: due.length === REMINDER_BATCH };
+      return { leads: due.length, emails: jobs.length, chats, more: due.length === REMINDER_BATCH };
     },
     { maxWait: 10_000, timeout: 30_000 },
   );
@@ -92,18 +95,20 @@ async function remindBatch(teamId: string, now: Date): Promise<{ leads: number; 
 /** Looks at every team's leads due for a reminder as of `now`, and queues the reminders. */
 export async function sendNewLeadReminders(now: Date): Promise<ReminderRun> {
   const run: ReminderRun = { teams: 0, leads: 0, emails: 0 };
+  let chats = 0;
   for (const teamId of await teamsWithReminder()) {
     let looked = 0;
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
       const done = await remindBatch(teamId, now);
       looked += done.leads;
       run.emails += done.emails;
+      chats += done.chats;
       if (!done.more) break;
     }
     if (looked) run.teams++;
     run.leads += looked;
   }
-  if (run.emails) wakeDeliveries();
+  if (run.emails || chats) wakeDeliveries();
   return run;
 }
 

@@ -6,6 +6,7 @@ import type { JobHandler } from "../jobs/dispatcher";
 import type { NewLead } from "../leads/new-lead";
 import { oneLine } from "../leads/one-line";
 import { assignmentEmail, isAssignmentEmail, type OutgoingEmail } from "./assignment-email";
+import { chatDisabledEmail, isChatDisabledEmail } from "./chat-disabled-email";
 
 // New-lead emails (docs/webhooks.md "New-lead emails"): one per lead to each member who
 // opted in for the team, sent through the outbox like a webhook. The email names the lead
@@ -95,7 +96,8 @@ export function emailHandler(options: { baseUrl: string; transport?: Transporter
     async run(job) {
       if (!emailConfigured() && !options.transport) return { ok: false, error: "Email is not configured (SMTP_URL)", retry: false };
       const raw: unknown = JSON.parse(job.payload);
-      const email = await (isAssignmentEmail(raw) ? assignmentEmail : newLeadEmail)(job.teamId, raw, options.baseUrl);
+      const render = isChatDisabledEmail(raw) ? chatDisabledEmail : isAssignmentEmail(raw) ? assignmentEmail : newLeadEmail;
+      const email = await render(job.teamId, raw, options.baseUrl);
       if ("dropped" in email) return { ok: false, error: email.dropped, retry: false };
       try {
         await (options.transport ?? mailer()).sendMail({ from: options.from ?? env().MAIL_FROM, ...email });

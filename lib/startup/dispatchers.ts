@@ -1,6 +1,7 @@
 import { env } from "../env";
 import { intakeNeedsTheProcess } from "../operations/intake-activity";
 import { log } from "../log/logger";
+import { chatHandler } from "../chat/chat-delivery";
 import { emailHandler } from "../notifications/new-lead-email";
 import { webhookHandler } from "../webhooks/webhook-delivery";
 import { removeAbandonedDrafts } from "../imports/import-drafts";
@@ -27,10 +28,12 @@ export const DELIVERY_SHARE = 0.05;
 export function startProcessDispatcher(): Dispatcher {
   if (holder.leadIntakeDispatcher) return holder.leadIntakeDispatcher;
   const settings = env();
+  const baseUrl = (settings.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "");
   const dispatcher = new Dispatcher({
     handlers: {
       webhook: webhookHandler({ allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
-      email: emailHandler({ baseUrl: (settings.NEXTAUTH_URL ?? "http://localhost:3000").replace(/\/+$/, "") }),
+      email: emailHandler({ baseUrl }),
+      chat: chatHandler({ baseUrl, allowPrivate: settings.WEBHOOK_ALLOW_PRIVATE_TARGETS }),
     },
     leaseMs: settings.JOB_LEASE_SECONDS * 1000,
     retryBaseMs: settings.JOB_RETRY_BASE_SECONDS * 1000,
