@@ -73,6 +73,51 @@ async function fill(): Promise<void> {
       expiresAt: new Date(Date.now() + 86_400_000),
     },
   });
+  // Rows that refer to a model declared near them: a chat job to its destination (declared
+  // before Job), a web form to its consent version, evidence to its lead and version.
+  const chat = await source.chatDestination.create({
+    data: { teamId: team.id, platform: "slack", urlCiphertext: "sealed", maskedUrl: "https://hooks.slack.com/services/T…", name: "#sales" },
+  });
+  await source.job.create({
+    data: {
+      id: "job_chat_1",
+      teamId: team.id,
+      kind: "chat",
+      chatDestinationId: chat.id,
+      eventId: "msg_1",
+      eventType: "lead.created",
+      payload: "{}",
+      maxAttempts: 5,
+      runAt: new Date(Date.UTC(2026, 0, 2)),
+    },
+  });
+  const version = await source.consentVersion.create({
+    data: {
+      id: "cv_1",
+      teamId: team.id,
+      formId: "form_1",
+      number: 1,
+      text: "Email me",
+      purpose: "Marketing emails",
+      required: false,
+      createdAt: new Date(Date.UTC(2026, 0, 1)),
+    },
+  });
+  await source.webForm.create({
+    data: { id: "form_1", teamId: team.id, name: "Contact", allowedOrigins: rawJson([]), consentVersionId: version.id },
+  });
+  await source.leadConsent.create({
+    data: {
+      id: "lc_1",
+      leadId: "CRM-LEAD-00001",
+      teamId: team.id,
+      status: "given",
+      channel: "form",
+      versionId: version.id,
+      consentAt: new Date(Date.UTC(2026, 0, 1)),
+      createdAt: new Date(Date.UTC(2026, 0, 1)),
+    },
+  });
   for (let i = 0; i < 5; i++) {
     await source.apiRequest.create({
       data: { teamId: team.id, apiKeyId: "0123456789abcdef0123", status: 201, leadId: "CRM-LEAD-00001", ip: "192.0.2.1", encoding: "json" },
