@@ -81,7 +81,13 @@ test("no generated lead value is ever a mention, link or markup, and every body 
         assert.deepEqual(chatBodyProblems(platform, body), [], platform);
       }
     }),
-    { numRuns: 150 },
+    {
+      numRuns: 150,
+      // Found by this property in CI: an extra field of white space only, which Discord refuses as a blank field value.
+      examples: [
+        [{ event: "lead.created", name: "", organization: "", origin: "", owner: null, email: null, phone: null, extra: { "": " " } }],
+      ],
+    },
   );
 });
 

@@ -26,6 +26,11 @@ export function cutEscaped(text: string, max: number, escape: (text: string) => 
   return out + ELLIPSIS;
 }
 
+/** `text`, or "—" when it is empty or only white space (a field a platform must not leave blank: Discord refuses a blank embed field). */
+export function orDash(text: string): string {
+  return text.trim() ? text : "\u2014";
+}
+
 /** One line (lib/leads/one-line.ts), trimmed; a lead's field as a chat line shows it. */
 export function lineOf(text: string): string {
   return oneLine(text).trim();

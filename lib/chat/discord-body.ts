@@ -1,5 +1,5 @@
 import { DISCORD_USER_ID, extraFactsOf, factsOf, headingOf, type ChatMessage } from "./chat-message";
-import { cutEscaped, escapeMarkdown, lineOf, withoutBidiControls } from "./chat-text";
+import { cutEscaped, escapeMarkdown, lineOf, orDash, withoutBidiControls } from "./chat-text";
 
 // Discord's body (docs/notifications.md "Discord"): one embed, as "Execute Webhook" takes it
 // (discord.com/developers/docs/resources/webhook#execute-webhook, resources/message#embed-object).
@@ -53,10 +53,10 @@ export function discordBody(message: ChatMessage, now: Date): DiscordBody {
     };
   }
   const fields = [
-    ...factsOf(lead, now).map((fact) => ({ name: fact.label, value: safe(lineOf(fact.value), 200) || "\u2014", inline: true })),
+    ...factsOf(lead, now).map((fact) => ({ name: fact.label, value: orDash(safe(lineOf(fact.value), 200)), inline: true })),
     ...extraFactsOf(lead).map((fact) => ({
-      name: safe(lineOf(fact.label), 100) || "\u2014",
-      value: safe(fact.value, EXTRA_VALUE) || "\u2014",
+      name: orDash(safe(lineOf(fact.label), 100)),
+      value: orDash(safe(fact.value, EXTRA_VALUE)),
     })),
   ].slice(0, DISCORD_LIMITS.fields);
   const owner = lead.owner?.discordUserId;

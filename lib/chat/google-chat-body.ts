@@ -1,5 +1,5 @@
 import { extraFactsOf, factsOf, headingOf, type ChatMessage } from "./chat-message";
-import { cutEscaped, escapeHtml, lineOf, withoutBidiControls } from "./chat-text";
+import { cutEscaped, escapeHtml, lineOf, orDash, withoutBidiControls } from "./chat-text";
 
 // Google Chat's body (docs/notifications.md "Google Chat"): a message with one card
 // (`cardsV2`), as a space's incoming webhook takes it (developers.google.com/workspace/chat/
@@ -25,12 +25,12 @@ export function googleChatBody(message: ChatMessage, now: Date): GoogleChatBody 
     ? [
         { textParagraph: { text: title } },
         ...factsOf(lead, now).map((fact) => ({
-          decoratedText: { topLabel: fact.label, text: html(lineOf(fact.value), GOOGLE_CHAT_LIMITS.value) || "\u2014", wrapText: true },
+          decoratedText: { topLabel: fact.label, text: orDash(html(lineOf(fact.value), GOOGLE_CHAT_LIMITS.value)), wrapText: true },
         })),
         ...extraFactsOf(lead).map((fact) => ({
           decoratedText: {
             topLabel: html(lineOf(fact.label), 100),
-            text: html(fact.value, GOOGLE_CHAT_LIMITS.extraValue).replaceAll("\n", "<br>") || "\u2014",
+            text: orDash(html(fact.value, GOOGLE_CHAT_LIMITS.extraValue).replaceAll("\n", "<br>")),
             wrapText: true,
           },
         })),
