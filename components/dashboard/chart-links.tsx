@@ -30,6 +30,8 @@ export function ChartLinks({ chartId, hrefs }: { chartId: string; hrefs: (string
         },
       },
     });
+    // Listened to from here on (a test clicks a bar only once its drawing says so).
+    svg.setAttribute("data-links", "ready");
   }, [chartId, hrefs, router]);
   return null;
 }
