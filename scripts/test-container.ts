@@ -23,7 +23,8 @@ import { after, before, test } from "node:test";
 import pg from "pg";
 import { parse } from "yaml";
 import { startRedis, type RedisServer } from "../e2e/support/redis-server";
-import { freePort, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
+import { freePort } from "../test/support/free-port";
+import { startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { signIn } from "./bench/lead-pages";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -166,18 +167,21 @@ function logs(container: Container): string {
 async function healthy(container: Container): Promise<number> {
   const t0 = Date.now();
   const deadline = t0 + 180_000;
+  let lastProbe = "none yet";
   while (Date.now() < deadline) {
     const state = podman(["inspect", "--format", "{{.State.Status}}", container.name]).stdout.trim();
     if (state !== "running") throw new Error(`${container.name} is ${state} while starting:\n${logs(container)}`);
     try {
       const res = await fetch(`${container.baseUrl}/api/health`, { signal: AbortSignal.timeout(2_000) });
       if (res.status === 200) return (Date.now() - t0) / 1000;
-    } catch {
-      // not listening yet
+      lastProbe = `HTTP ${res.status}: ${(await res.text()).slice(0, 500)}`;
+    } catch (error) {
+      // not listening yet, or a probe that cannot connect at all (say so: a CI run once waited 180 s on a "bad port")
+      lastProbe = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`${container.name} was not healthy within 180 s:\n${logs(container)}`);
+  throw new Error(`${container.name} was not healthy within 180 s (last probe: ${lastProbe}):\n${logs(container)}`);
 }
 
 type Key = { key_id: string; secret: string };

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { freePort, startPostgresCluster, type PostgresCluster } from "../../test/support/postgres-cluster";
+import { freePort } from "../../test/support/free-port";
+import { startPostgresCluster, type PostgresCluster } from "../../test/support/postgres-cluster";
 import { buildIsStale } from "../../scripts/start";
 import { migrate } from "../../lib/setup/migrate";
 

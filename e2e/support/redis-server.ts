@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { Redis } from "ioredis";
-import { atWorkerExit, freePort } from "./server-process";
+import { atWorkerExit, freeServerPort } from "./server-process";
 
 // A private Redis for tests: 127.0.0.1 on a free port in 5000–5499 (the range of the
 // test servers, see server-process.ts), nothing persisted. .ci/run installs Debian's
@@ -20,7 +20,7 @@ export type RedisServer = { url: string; stop: () => Promise<void> };
 
 export async function startRedis(): Promise<RedisServer> {
   if (!existsSync(REDIS_SERVER)) throw new Error(REDIS_MISSING);
-  const port = await freePort();
+  const port = await freeServerPort();
 
   const child = spawn(
     REDIS_SERVER,
@@ -30,6 +30,8 @@ export async function startRedis(): Promise<RedisServer> {
   atWorkerExit(() => child.kill("SIGKILL"));
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  // Refused while the server starts: connect() rejects with it, so the event needs no second report.
+  client.on("error", () => {});
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {

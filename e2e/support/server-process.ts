@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { freePort } from "../../test/support/free-port";
 import { DEMO_ADMIN } from "./demo-admin";
 
 // Servers of a test's own, for what the shared Playwright server cannot show: other
@@ -54,34 +54,9 @@ export function atWorkerExit(cleanup: () => void): void {
   cleanups.add(cleanup);
 }
 
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
-
-/**
- * The ports fetch() refuses to connect to ("bad port", the Fetch standard's port blocking
- * list, which Node's fetch applies): 5060 and 5061 (SIP) fall in this range, and a server
- * started there served, yet every probe failed with "bad port" (a CI run lost its
- * durability test to it). The whole list, so that a changed range stays safe.
- */
-const FETCH_BLOCKED_PORTS = new Set([
-  1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104, 109, 110, 111, 113, 115, 117,
-  119, 123, 135, 137, 139, 143, 161, 179, 389, 427, 465, 512, 513, 514, 515, 526, 530, 531, 532, 540, 548, 554, 556, 563, 587, 601, 636,
-  989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
-]);
-
 /** A free port in 5000–5499 other than the shared server's, and one fetch() may connect to. */
-export async function freePort(): Promise<number> {
-  const taken = Number(process.env.E2E_PORT);
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const port = PORTS.from + Math.floor(Math.random() * (PORTS.to - PORTS.from + 1));
-    if (port !== taken && !FETCH_BLOCKED_PORTS.has(port) && (await portIsFree(port))) return port;
-  }
-  throw new Error(`No free port in ${PORTS.from}-${PORTS.to}`);
+export function freeServerPort(): Promise<number> {
+  return freePort(PORTS, [Number(process.env.E2E_PORT)]);
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -110,7 +85,7 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
 }
 
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
-  const port = await freePort();
+  const port = await freeServerPort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "lead-intake-server-"));
   if (!options.dataDir) atWorkerExit(() => rmSync(dataDir, { recursive: true, force: true }));
   const databaseUrl = options.databaseUrl ?? `file:${path.join(dataDir, "app.db")}`;

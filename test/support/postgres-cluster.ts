@@ -1,9 +1,9 @@
 import { spawnSync, type SpawnSyncReturns } from "node:child_process";
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "./free-port";
 
 // A private, throw-away PostgreSQL cluster for tests (../shared/STACK.md): initdb with
 // trust auth into a temp folder, listening on 127.0.0.1 only, on a free port, with its
@@ -48,25 +48,6 @@ export function assertPostgresBinaries(environment: Record<string, string | unde
         ? "CI=true: the PostgreSQL tests must run, so this is a failure, not a skip (.ci/run installs the package)."
         : "Outside CI only, LEAD_INTAKE_SKIP_POSTGRES=1 runs the SQLite half alone (not a full pass)."),
   );
-}
-
-function isPortFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
-}
-
-/** A free TCP port on 127.0.0.1 within [from, to], tried in random order. */
-export async function freePort(range: { from: number; to: number }): Promise<number> {
-  const span = range.to - range.from + 1;
-  const start = Math.floor(Math.random() * span);
-  for (let i = 0; i < span; i++) {
-    const port = range.from + ((start + i) % span);
-    if (await isPortFree(port)) return port;
-  }
-  throw new Error(`No free port between ${range.from} and ${range.to}`);
 }
 
 export type PostgresCluster = {
