@@ -35,8 +35,7 @@ async function leadAt(at: Date, data: { utmCampaign?: string; channelGroup?: str
   return id;
 }
 
-const stale = async (day: Date) =>
-  !!(await db().dashboardDayStale.findUnique({ where: { teamId_day: { teamId: team.id, day: isoDay(day) } } }));
+const stale = async (day: Date) => (await db().dashboardDayMark.count({ where: { teamId: team.id, day: isoDay(day) } })) > 0;
 
 const sortRows = <T extends object>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
 
@@ -139,9 +138,9 @@ test("every kind of write marks a computed day stale, and its recompute equals t
 });
 
 test("a lead written today touches no rollup row: today is never stored", async () => {
-  const before = await db().dashboardDayStale.count();
+  const before = await db().dashboardDayMark.count();
   await lead(team.id);
-  assert.equal(await db().dashboardDayStale.count(), before);
+  assert.equal(await db().dashboardDayMark.count(), before);
   assert.equal(await db().dashboardDay.count({ where: { teamId: team.id, day: isoDay(today) } }), 0);
 });
 
@@ -154,6 +153,6 @@ test("a team's deletion deletes its rollup", async () => {
   await deleteTeam(other.team.id);
   const left = await db().$queryRaw<{ n: number | bigint }[]>(sql`SELECT
     (SELECT COUNT(*) FROM "DashboardDay" WHERE "teamId" = ${other.team.id}) + (SELECT COUNT(*) FROM "DashboardDayCount" WHERE "teamId" = ${other.team.id})
-    + (SELECT COUNT(*) FROM "DashboardDayContact" WHERE "teamId" = ${other.team.id}) + (SELECT COUNT(*) FROM "DashboardDayStale" WHERE "teamId" = ${other.team.id}) AS "n"`);
+    + (SELECT COUNT(*) FROM "DashboardDayContact" WHERE "teamId" = ${other.team.id}) + (SELECT COUNT(*) FROM "DashboardDayMark" WHERE "teamId" = ${other.team.id}) AS "n"`);
   assert.equal(Number(left[0]!.n), 0);
 });

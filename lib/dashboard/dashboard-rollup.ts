@@ -22,23 +22,28 @@ import { DAY_MS, dayStart, isoDay, num } from "./overview-sql";
 
 // Leads → Overview's per-team, per-UTC-day rollup (issue 43, docs/attribution.md "Dashboard
 // queries and their speed"): the store of DashboardDay, DashboardDayCount, DashboardDayContact
-// and DashboardDayStale. lib/dashboard/overview-store.ts reads a range through rollupReader.
+// and DashboardDayMark. lib/dashboard/overview-store.ts reads a range through rollupReader.
 //
 // - Settled days (before yesterday by the app's clock, lib/time/clock.ts) come from the rollup.
-//   A day without a DashboardDay row, or marked in DashboardDayStale (by the triggers on Lead of
-//   the migration 20261203000001_dashboard_rollup, for every writer), is recomputed first.
+//   A day without a DashboardDay row, or with a mark in DashboardDayMark (appended by the
+//   triggers on Lead, migration 20261204000301_dashboard_day_marks, for every writer), is
+//   recomputed first.
 // - Today and yesterday, and the part of a range that is not whole days, are counted live from
 //   the leads, in the database, with the same definitions (dashboard-day-facts.ts: the property
 //   test holds the two ways equal), and never stored, so intake never waits on a rollup row.
-// - A recompute is one transaction per day, on the database driver (as the lead writer's). PostgreSQL: a per-team advisory lock (one
-//   recompute of a team at a time across instances), then LOCK TABLE "Lead" IN SHARE MODE,
-//   which waits for the writers in flight and holds new ones back for the day's recompute (a few
-//   ms): no write to Lead can commit between reading the day and clearing its stale mark, so no
-//   day is left clean but out of date. SQLite: a write transaction (BEGIN IMMEDIATE), which
-//   writers are serialized against anyway.
+// - A recompute is one transaction per day, on the database driver (as the lead writer's).
+//   SQLite: a write transaction (BEGIN IMMEDIATE), which writers are serialized against anyway.
+//   PostgreSQL, without holding writers back while it reads (docs/attribution.md): a per-team
+//   advisory lock (one recompute of a team at a time across instances); then, for the days
+//   computed for the first time only, one short transaction that creates their DashboardDay
+//   rows and a mark each under LOCK TABLE "Lead" IN SHARE MODE, which waits for the writers in
+//   flight (their triggers ran before the rows existed, so they left no mark) and then holds
+//   new ones back for two inserts; then each the day is read and written in one REPEATABLE READ snapshot,
+//   which deletes the marks that snapshot saw and no others. A writer that commits after the
+//   snapshot was taken appended its own mark, which survives: the day is read again next time.
 
 /** The rollup's models: derived from the leads, so a database copy (lib/operations/copy-database.ts) leaves them to be rebuilt. */
-export const ROLLUP_MODELS: readonly string[] = ["DashboardDay", "DashboardDayCount", "DashboardDayContact", "DashboardDayStale"];
+export const ROLLUP_MODELS: readonly string[] = ["DashboardDay", "DashboardDayCount", "DashboardDayContact", "DashboardDayMark"];
 
 /** The days [from, to) split into those read from the rollup and the ranges computed live. */
 export function splitRange(range: OverviewRange, at: Date): { settled: { from: Date; to: Date } | null; live: OverviewRange[] } {
@@ -60,12 +65,12 @@ function daysOf(from: Date, to: Date): string[] {
   return days;
 }
 
-/** The settled days of [from, to) that have no rollup or a stale one. */
+/** The settled days of [from, to) that have no rollup or a marked one. */
 async function daysToCompute(teamId: string, from: Date, to: Date): Promise<string[]> {
   const where = { teamId, day: { gte: isoDay(from), lt: isoDay(to) } };
   const [present, stale] = await Promise.all([
     db().dashboardDay.findMany({ where, select: { day: true } }),
-    db().dashboardDayStale.findMany({ where, select: { day: true } }),
+    db().dashboardDayMark.findMany({ where, select: { day: true }, distinct: ["day"] }),
   ]);
   const clean = new Set(present.map((row) => row.day));
   for (const row of stale) clean.delete(row.day);
@@ -98,7 +103,7 @@ function recomputeSqlite(connection: Database.Database, teamId: string, day: str
   connection
     .transaction(() => {
       const present = connection.prepare(`SELECT 1 FROM "DashboardDay" WHERE "teamId" = ? AND "day" = ?`).get(teamId, day);
-      const stale = connection.prepare(`SELECT 1 FROM "DashboardDayStale" WHERE "teamId" = ? AND "day" = ?`).get(teamId, day);
+      const stale = connection.prepare(`SELECT 1 FROM "DashboardDayMark" WHERE "teamId" = ? AND "day" = ?`).get(teamId, day);
       if (present && !stale) return;
       const tables = dayTables(teamId, rollUp(connection.prepare(facts.sql).all(...facts.values) as DayFact[]));
       connection
@@ -118,7 +123,7 @@ function recomputeSqlite(connection: Database.Database, teamId: string, day: str
           `INSERT INTO "DashboardDay" ("teamId", "day", "computedAt") VALUES (?, ?, ?) ON CONFLICT ("teamId", "day") DO UPDATE SET "computedAt" = excluded."computedAt"`,
         )
         .run(teamId, day, sqliteTime(now()));
-      connection.prepare(`DELETE FROM "DashboardDayStale" WHERE "teamId" = ? AND "day" = ?`).run(teamId, day);
+      connection.prepare(`DELETE FROM "DashboardDayMark" WHERE "teamId" = ? AND "day" = ?`).run(teamId, day);
     })
     .immediate();
 }
@@ -136,19 +141,37 @@ function unnestInsert(
   };
 }
 
-/** PostgreSQL: one transaction, the team's advisory lock and LOCK TABLE "Lead" IN SHARE MODE first. */
-async function recomputePostgres(pool: pg.Pool, teamId: string, day: string, facts: Sql): Promise<void> {
-  const client = await pool.connect();
+/** PostgreSQL, days computed for the first time: their DashboardDay rows and a mark each, once the writers in flight have committed. */
+async function createDaysPostgres(client: pg.PoolClient, teamId: string, days: string[]): Promise<void> {
+  await client.query("BEGIN");
   try {
-    await client.query("BEGIN");
-    await client.query(`SELECT 1 AS "locked" FROM (SELECT pg_advisory_xact_lock(hashtext($1))) AS l`, [`dashboard-rollup:${teamId}`]);
     await client.query(`LOCK TABLE "Lead" IN SHARE MODE`);
-    const state = await client.query<{ present: boolean; stale: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM "DashboardDay" WHERE "teamId" = $1 AND "day" = $2) AS "present",
-        EXISTS (SELECT 1 FROM "DashboardDayStale" WHERE "teamId" = $1 AND "day" = $2) AS "stale"`,
-      [teamId, day],
+    const created = await client.query<{ day: string }>(
+      `INSERT INTO "DashboardDay" ("teamId", "day", "computedAt") SELECT $1, d, CAST($3 AS timestamp(3)) FROM unnest($2::text[]) AS d
+       ON CONFLICT DO NOTHING RETURNING "day"`,
+      [teamId, days, pgTime(now())],
     );
-    if (!state.rows[0]!.present || state.rows[0]!.stale) {
+    if (created.rowCount)
+      await client.query(`INSERT INTO "DashboardDayMark" ("teamId", "day") SELECT $1, d FROM unnest($2::text[]) AS d`, [
+        teamId,
+        created.rows.map((row) => row.day),
+      ]);
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/** PostgreSQL, a day with a DashboardDay row: read and written in one snapshot, which deletes only the marks it saw. */
+async function refreshDayPostgres(client: pg.PoolClient, teamId: string, day: string, facts: Sql): Promise<void> {
+  await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+  try {
+    const marks = await client.query<{ id: number }>(`SELECT "id" FROM "DashboardDayMark" WHERE "teamId" = $1 AND "day" = $2`, [
+      teamId,
+      day,
+    ]);
+    if (marks.rowCount) {
       const tables = dayTables(teamId, rollUp((await client.query(facts.text, facts.values)).rows as DayFact[]));
       await client.query(`DELETE FROM "DashboardDayCount" WHERE "teamId" = $1 AND "dim" = ANY($2::text[]) AND "day" = $3`, [
         teamId,
@@ -164,29 +187,62 @@ async function recomputePostgres(pool: pg.Pool, teamId: string, day: string, fac
         await client.query(
           unnestInsert("DashboardDayContact", CONTACT_COLUMNS, ["text", "text", "text", "text", "int", "int"], tables.contact),
         );
-      await client.query(
-        `INSERT INTO "DashboardDay" ("teamId", "day", "computedAt") VALUES ($1, $2, CAST($3 AS timestamp(3)))
-         ON CONFLICT ("teamId", "day") DO UPDATE SET "computedAt" = excluded."computedAt"`,
-        [teamId, day, pgTime(now())],
-      );
-      await client.query(`DELETE FROM "DashboardDayStale" WHERE "teamId" = $1 AND "day" = $2`, [teamId, day]);
+      await client.query(`UPDATE "DashboardDay" SET "computedAt" = CAST($3 AS timestamp(3)) WHERE "teamId" = $1 AND "day" = $2`, [
+        teamId,
+        day,
+        pgTime(now()),
+      ]);
+      await client.query(`DELETE FROM "DashboardDayMark" WHERE "id" = ANY($1::int[])`, [marks.rows.map((row) => row.id)]);
     }
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
-  } finally {
-    client.release();
   }
 }
 
-/** Recomputes one day of the team's rollup (see the top of the file for the locks). */
-async function recomputeDay(teamId: string, day: string): Promise<void> {
+const dayFacts = (teamId: string, day: string): Sql => {
   const from = new Date(`${day}T00:00:00Z`);
-  const facts = factsSql(teamId, { from, to: new Date(from.getTime() + DAY_MS) });
+  return factsSql(teamId, { from, to: new Date(from.getTime() + DAY_MS) });
+};
+
+/**
+ * PostgreSQL: the team's advisory lock (a session lock: each snapshot is taken after it is
+ * granted); the days without a row created together (one short lock on Lead for them all);
+ * then each day in its own snapshot.
+ */
+async function recomputePostgres(pool: pg.Pool, teamId: string, days: string[]): Promise<void> {
+  const client = await pool.connect();
+  const lockKey = `dashboard-rollup:${teamId}`;
+  let locked = false;
+  try {
+    await client.query(`SELECT 1 AS "locked" FROM (SELECT pg_advisory_lock(hashtext($1))) AS l`, [lockKey]);
+    locked = true;
+    const present = await client.query<{ day: string }>(
+      `SELECT "day" FROM "DashboardDay" WHERE "teamId" = $1 AND "day" = ANY($2::text[])`,
+      [teamId, days],
+    );
+    const existing = new Set(present.rows.map((row) => row.day));
+    const missing = days.filter((day) => !existing.has(day));
+    if (missing.length) await createDaysPostgres(client, teamId, missing);
+    for (const day of days) await refreshDayPostgres(client, teamId, day, dayFacts(teamId, day));
+  } finally {
+    // A connection whose unlock failed is not returned to the pool holding the lock.
+    const unlocked =
+      !locked ||
+      (await client.query(`SELECT pg_advisory_unlock(hashtext($1))`, [lockKey]).then(
+        () => true,
+        () => false,
+      ));
+    client.release(!unlocked);
+  }
+}
+
+/** Recomputes these days of the team's rollup (see the top of the file for the locks). */
+async function recomputeDays(teamId: string, days: string[]): Promise<void> {
   const database = await driver();
-  if (database.provider === "sqlite") await database.run((connection) => recomputeSqlite(connection, teamId, day, facts));
-  else await recomputePostgres(database.pool, teamId, day, facts);
+  if (database.provider === "postgres") return recomputePostgres(database.pool, teamId, days);
+  for (const day of days) await database.run((connection) => recomputeSqlite(connection, teamId, day, dayFacts(teamId, day)));
 }
 
 /** One recompute per team at a time in this process: concurrent readers wait for it and then find their days done. */
@@ -200,9 +256,7 @@ export async function ensureRollup(teamId: string, from: Date, to: Date): Promis
     const days = await daysToCompute(teamId, from, to);
     if (!days.length) return;
     if (running.has(teamId)) continue;
-    const work = (async () => {
-      for (const day of days) await recomputeDay(teamId, day);
-    })();
+    const work = recomputeDays(teamId, days);
     running.set(teamId, work);
     try {
       await work;
@@ -300,6 +354,6 @@ export async function deleteTeamRollup(teamId: string): Promise<void> {
     db().dashboardDayContact.deleteMany({ where: { teamId } }),
     db().dashboardDayCount.deleteMany({ where: { teamId } }),
     db().dashboardDay.deleteMany({ where: { teamId } }),
-    db().dashboardDayStale.deleteMany({ where: { teamId } }),
+    db().dashboardDayMark.deleteMany({ where: { teamId } }),
   ]);
 }
