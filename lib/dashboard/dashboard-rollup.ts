@@ -348,6 +348,14 @@ export async function rollupReader(teamId: string, range: OverviewRange): Promis
   };
 }
 
+/** The teams that have at least one lead (the rollup's warm-up leaves the others alone). */
+export async function teamsWithLeads(): Promise<string[]> {
+  const rows = await db().$queryRaw<{ id: string }[]>(
+    sql`SELECT t."id" FROM "Team" AS t WHERE EXISTS (SELECT 1 FROM "Lead" AS l WHERE l."teamId" = t."id") ORDER BY t."id"`,
+  );
+  return rows.map((row) => row.id);
+}
+
 /** Deletes the team's rollup (its deletion, lib/teams/team-store.ts: after its leads, whose triggers may mark days). */
 export async function deleteTeamRollup(teamId: string): Promise<void> {
   await db().$transaction([

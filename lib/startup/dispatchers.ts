@@ -7,6 +7,7 @@ import { webhookHandler } from "../webhooks/webhook-delivery";
 import { removeAbandonedDrafts } from "../imports/import-drafts";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "../jobs/dispatcher";
+import { startDashboardWarmUpSchedule } from "../maintenance/dashboard-warm-up";
 import { startNewLeadReminderSchedule } from "../maintenance/new-lead-reminders";
 import { startSpamRetentionSchedule } from "../maintenance/spam-retention";
 import { startWaitingLeadSchedule } from "../maintenance/waiting-leads";
@@ -63,10 +64,13 @@ export function startProcessDispatcher(): Dispatcher {
   const stopWaiting = startWaitingLeadSchedule();
   // The quarantine's retention (docs/spam.md "Retention and Empty spam"): likewise, one an hour.
   const stopSpamRetention = startSpamRetentionSchedule();
+  // Leads → Overview's rollup of the last 90 days (docs/attribution.md "Reading a range"): likewise, one an hour.
+  const stopDashboardWarmUp = startDashboardWarmUpSchedule();
   (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => {
     stopReminders();
     stopWaiting();
     stopSpamRetention();
+    stopDashboardWarmUp();
     return Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
   };
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });
