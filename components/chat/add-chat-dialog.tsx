@@ -2,9 +2,10 @@
 
 import { addChatAction } from "@/app/t/[slug]/settings/notifications/actions";
 import { FormDialog } from "@/components/ui/form-dialog";
+import type { NewLeadFilterChoices } from "@/lib/chat/new-lead-filter";
 import { ChatFields, ChatUrlFields, chatInput } from "./chat-fields";
 
-export function AddChatDialog({ slug }: { slug: string }) {
+export function AddChatDialog({ slug, choices }: { slug: string; choices: NewLeadFilterChoices }) {
   return (
     <FormDialog
       triggerLabel="Add chat destination"
@@ -16,7 +17,7 @@ export function AddChatDialog({ slug }: { slug: string }) {
       notice={() => "Chat destination added. Send a test message to check it."}
     >
       <ChatUrlFields idPrefix="chat" />
-      <ChatFields idPrefix="chat" />
+      <ChatFields idPrefix="chat" choices={choices} />
     </FormDialog>
   );
 }

@@ -7,6 +7,7 @@ import type { ActionResult } from "@/lib/auth/require-team-role";
 import { ConfirmButton } from "@/components/ui/confirm-button";
 import { FormDialog } from "@/components/ui/form-dialog";
 import { buttonClass } from "@/components/ui/styles";
+import type { NewLeadFilterChoices } from "@/lib/chat/new-lead-filter";
 import { ChatFields, chatInput, type ChatFieldValues } from "./chat-fields";
 
 /** A manager's controls of one chat destination: edit what is posted, test message, enable/disable, delete. */
@@ -16,12 +17,14 @@ export function ChatControls({
   name,
   enabled,
   fields,
+  choices,
 }: {
   slug: string;
   id: string;
   name: string;
   enabled: boolean;
   fields: ChatFieldValues;
+  choices: NewLeadFilterChoices;
 }) {
   const router = useRouter();
   const [message, setMessage] = useState<{ tone: "status" | "alert"; text: string } | null>(null);
@@ -50,7 +53,7 @@ export function ChatControls({
           notice={() => "Chat destination saved."}
           onDone={() => router.refresh()}
         >
-          <ChatFields idPrefix={`edit-${id}`} initial={fields} />
+          <ChatFields idPrefix={`edit-${id}`} initial={fields} choices={choices} />
         </FormDialog>
         <button
           type="button"

@@ -77,3 +77,12 @@ export const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
+
+/** checkPage at each of VIEWPORTS, then back at the desktop's size. */
+export async function checkAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await checkPage(page, `${name} (${viewport.name})`);
+  }
+  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}

@@ -558,6 +558,7 @@ for (const viewport of VIEWPORTS) {
           newLeadFilter: ANY_LEAD,
           postAssignments: true,
           postReminders: false,
+          postRepeats: true,
           includeFields: ["email"],
           createdById: null,
         }),

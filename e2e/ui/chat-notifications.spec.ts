@@ -1,18 +1,21 @@
 import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { startChatFake, type ChatFake } from "../../lib/test-support/chat-fakes";
+import { checkAtBothSizes } from "../support/accessibility-check";
 import { authHeaders, CREATE_LEAD, newTeamWithUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
 // Settings → Notifications → Chat in the browser (docs/notifications.md): an admin adds a
 // Slack destination pointing at a local Slack fake (it checks each body against Block
 // Kit's shape and limits), sees its URL masked, sends a test message, and a lead that then
-// arrives is posted with its link.
+// arrives is posted with its link; an admin sets a destination's new-lead conditions, and
+// only a lead that matches them is posted.
 
 let slack: ChatFake;
+let filtered: ChatFake;
 test.beforeAll(async () => {
-  slack = await startChatFake("slack");
+  [slack, filtered] = await Promise.all([startChatFake("slack"), startChatFake("slack")]);
 });
-test.afterAll(() => slack.close());
+test.afterAll(() => Promise.all([slack.close(), filtered.close()]));
 
 test("an admin adds a Slack destination, sends a test message, and a new lead is posted with its link", async ({
   signInAs,
@@ -82,4 +85,61 @@ test("a member sets their Slack member ID on their account page; an ID of the wr
   await expect(section.getByRole("status")).toContainText("Chat IDs saved.");
   await page.reload();
   await expect(page.getByRole("region", { name: "Chat mentions" }).getByLabel("Slack member ID")).toHaveValue("U012AB3CD");
+});
+
+test("an admin posts only new leads matching a condition: a lead from another API key is not posted, one from the chosen key is", async ({
+  signInAs,
+  request,
+  baseURL,
+}) => {
+  const { team, user } = await newTeamWithUser("admin");
+  const website = await createApiKey({ teamId: team.id, description: "Website" });
+  const partner = await createApiKey({ teamId: team.id, description: "Partner portal" });
+  const page = await signInAs(user);
+  await page.goto(`/t/${team.slug}/settings/notifications`);
+
+  await page.getByRole("button", { name: "Add chat destination" }).click();
+  const add = page.getByRole("dialog", { name: "Add chat destination" });
+  await add.getByLabel("Incoming webhook URL").fill(filtered.url);
+  await add.getByLabel("Name").fill("#partners");
+  await expect(add.getByRole("checkbox", { name: "A repeat submission of an existing lead" })).toBeChecked();
+  await expect(add.getByRole("radio", { name: "All new leads" })).toBeChecked();
+  await add.getByRole("button", { name: "Add destination" }).click();
+  await expect(add).toBeHidden();
+  const list = page.getByRole("list", { name: "Chat destinations" });
+  await expect(list).toContainText("All new leads");
+  await expect(list).toContainText("repeat submissions");
+
+  await page.getByRole("button", { name: "Edit #partners" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit chat destination" });
+  await edit.getByRole("radio", { name: "Only new leads matching…" }).check();
+  const keys = edit.getByRole("group", { name: "API key" });
+  await expect(keys.getByRole("checkbox")).toHaveCount(2);
+  await expect(edit.getByRole("group", { name: "Channel group" }).getByRole("checkbox", { name: "Paid Search" })).toBeVisible();
+  await expect(edit.getByRole("group", { name: "Owner" }).getByRole("checkbox")).toHaveCount(1);
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit.getByRole("alert")).toContainText("Tick at least one condition");
+  await keys.getByRole("checkbox", { name: /^Partner portal/ }).check();
+  await checkAtBothSizes(page, "the chat destination's conditions");
+  await edit.getByRole("button", { name: "Save" }).click();
+  await expect(edit).toBeHidden();
+  await expect(list).toContainText(`Only new leads matching: API key: Partner portal (${partner.keyId})`);
+  await expect(page.getByText(website.secret)).toHaveCount(0);
+  await expect(page.getByText(partner.secret)).toHaveCount(0);
+  await checkAtBothSizes(page, "Notifications with a destination's conditions");
+
+  const post = async (key: typeof website, name: string) => {
+    const response = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name, organization: "Conditions" } });
+    expect(response.status(), await response.text()).toBe(201);
+    return ((await response.json()) as { lead_id: string }).lead_id;
+  };
+  await post(website, "Not Matching");
+  const matching = await post(partner, "Matching Partner");
+  await expect.poll(() => filtered.received.length).toBe(1);
+  const body = JSON.stringify(filtered.received[0]!.body);
+  expect(filtered.received[0]!.problems).toEqual([]);
+  expect(body).toContain("New lead: Matching Partner");
+  expect(body).toContain(`${baseURL}/t/${team.slug}/leads/${matching}`);
+  // The jobs runner posts in order: had the first lead been queued, it would have been posted first.
+  expect(filtered.received.some((got) => JSON.stringify(got.body).includes("Not Matching"))).toBe(false);
 });

@@ -69,6 +69,14 @@ const message = fc.record({
   email: fc.option(text),
   phone: fc.option(text),
   extra: fc.dictionary(text, text, { maxKeys: 8 }),
+  // A repeat submission's times (any event carries them in the property: the facts they add are the app's words).
+  repeat: fc.option(
+    fc.record({
+      createdAt: fc.constant("2026-11-20T08:00:00Z"),
+      lastSubmittedAt: fc.option(fc.constant("2026-12-01T17:30:00Z")),
+    }),
+    { nil: undefined },
+  ),
 });
 
 test("no generated lead value is ever a mention, link or markup, and every body is one its platform accepts", () => {
@@ -85,7 +93,19 @@ test("no generated lead value is ever a mention, link or markup, and every body 
       numRuns: 150,
       // Found by this property in CI: an extra field of white space only, which Discord refuses as a blank field value.
       examples: [
-        [{ event: "lead.created", name: "", organization: "", origin: "", owner: null, email: null, phone: null, extra: { "": " " } }],
+        [
+          {
+            event: "lead.created",
+            name: "",
+            organization: "",
+            origin: "",
+            owner: null,
+            email: null,
+            phone: null,
+            extra: { "": " " },
+            repeat: undefined,
+          },
+        ],
       ],
     },
   );
@@ -124,6 +144,34 @@ test("an assignment mentions the owner by their Slack or Discord id, and no one 
   const noId = { ...chat, lead: { ...chat.lead!, owner: { name: "Bob", slackUserId: "<!channel>", discordUserId: "@everyone" } } };
   assert.equal(JSON.stringify(renderChatBody("slack", noId, now)).includes("<@"), false);
   assert.equal((renderChatBody("discord", noId, now) as { content?: string }).content, undefined);
+});
+
+test("a repeat submission says so, with how long since the lead was created and last submitted, and mentions its owner", () => {
+  const chat: ChatMessage = {
+    ...base,
+    event: "lead.submitted",
+    lead: {
+      ...base.lead!,
+      origin: "Website · web form",
+      repeat: { createdAt: "2026-11-30T10:00:00Z", lastSubmittedAt: "2026-12-03T07:55:00Z" },
+      owner: { name: "Bob", slackUserId: "U012AB3CD", discordUserId: "123456789012345678" },
+    },
+  };
+  for (const platform of CHAT_PLATFORMS) {
+    const body = renderChatBody(platform, chat, now);
+    assert.deepEqual(chatBodyProblems(platform, body), [], platform);
+    const json = JSON.stringify(body);
+    assert.ok(json.includes("Submitted again"), `${platform}: the heading`);
+    assert.ok(json.includes("3 d ago"), `${platform}: since the lead was created`);
+    assert.ok(json.includes("2 h 5 min ago"), `${platform}: since its last submission`);
+    assert.equal(json.includes("Waiting"), false, `${platform}: no waiting time of a new lead`);
+    assert.ok(json.includes(link), `${platform}: the link to the lead`);
+  }
+  const slack = renderChatBody("slack", chat, now) as { blocks: { text?: { type: string; text: string } }[] };
+  assert.ok(slack.blocks.some((block) => block.text?.type === "mrkdwn" && block.text.text === "Owner: <@U012AB3CD>"));
+  const discord = renderChatBody("discord", chat, now) as { content?: string; allowed_mentions: unknown };
+  assert.equal(discord.content, "Owner: <@123456789012345678>");
+  assert.deepEqual(discord.allowed_mentions, { parse: [], users: ["123456789012345678"] });
 });
 
 test("contact details appear only when the message carries them (the destination ticks them)", () => {

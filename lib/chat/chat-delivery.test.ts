@@ -51,7 +51,14 @@ const dispatcher = new Dispatcher({
   retryBaseMs: 1_000,
 });
 
-const settings = { postNewLeads: true, newLeadFilter: ANY_LEAD, postAssignments: true, postReminders: false, includeFields: [] };
+const settings = {
+  postNewLeads: true,
+  newLeadFilter: ANY_LEAD,
+  postAssignments: true,
+  postReminders: false,
+  postRepeats: true,
+  includeFields: [],
+};
 const actor = { userId: null, ip: null, via: "cli" as const };
 
 async function makeTeam(slug: string) {
@@ -66,7 +73,7 @@ async function makeTeam(slug: string) {
   return { team, owner, admin, member, key };
 }
 
-async function postLead(key: { keyId: string; secret: string }, lead: Record<string, unknown>): Promise<string> {
+async function postLead(key: { keyId: string; secret: string }, lead: Record<string, unknown>, status = 201): Promise<string> {
   const request = new Request("http://localhost/api/method/crm.api.leads.create_lead", {
     method: "POST",
     headers: { "content-type": "application/json", "x-api-key": key.keyId, "x-api-secret": key.secret },
@@ -74,7 +81,7 @@ async function postLead(key: { keyId: string; secret: string }, lead: Record<str
   });
   const context = { requestId: `chat-${Math.random()}`, ip: "203.0.113.7" };
   const response = await createLeadFromRequest(request, context).catch((error: unknown) => errorResponse(error, context));
-  assert.equal(response.status, 201);
+  assert.equal(response.status, status);
   return ((await response.json()) as { lead_id: string }).lead_id;
 }
 
@@ -257,6 +264,114 @@ test("a quarantined submission posts nothing", async () => {
   assert.equal((await chatJobs(team.id)).length, 0);
   await dispatcher.runOnce();
   assert.equal(slack.received.length, 0);
+});
+
+test("a repeat submission is posted to every platform within its shape: submitted again, from where, its owner mentioned, the link", async () => {
+  const { team, key, admin, member } = await makeTeam("chat-repeat");
+  const repeatKey = await createApiKey({ teamId: team.id, description: "Landing page", repeats: "add", spamChecks: true });
+  const platforms = await Promise.all((["slack", "teams", "discord", "google-chat", "slack-compatible"] as const).map(fake));
+  for (const chat of platforms) await add(team.id, chat, { postNewLeads: false, postAssignments: false });
+  await db().user.update({
+    where: { id: member.id },
+    data: { name: "Bob Owner", slackUserId: "U012AB3CD", discordUserId: "123456789012345678" },
+  });
+  const leadId = await postLead(key, { name: "Grace Hopper", organization: "US Navy & Reserve", email: "grace@navy.example" });
+  const assigned = await assignLeads({
+    teamId: team.id,
+    leadIds: [leadId],
+    ownerId: member.id,
+    actor: { userId: admin.id, ip: null, via: "web" },
+  });
+  assert.ok(assigned.ok, JSON.stringify(assigned));
+  assert.equal((await chatJobs(team.id)).length, 0, "neither new leads nor assignments are posted here");
+  const again = await postLead(repeatKey, { name: "Grace Hopper", email: "GRACE@navy.example", phone: "+1 202 555 0100" }, 200);
+  assert.equal(again, leadId, "the repeat joined the person's lead");
+  const jobs = await chatJobs(team.id);
+  assert.deepEqual(
+    jobs.map((job) => [job.eventType, job.leadId]),
+    platforms.map(() => ["lead.submitted", leadId]),
+    "queued with the repeat's write, one per destination",
+  );
+  assert.equal(await dispatcher.runOnce(), 5);
+  for (const chat of platforms) {
+    assert.equal(chat.received.length, 1, chat.platform);
+    const [got] = chat.received;
+    assert.deepEqual(got!.problems, [], chat.platform);
+    const body = JSON.stringify(got!.body);
+    assert.ok(body.includes("Submitted again"), `${chat.platform}: says the person submitted again`);
+    assert.ok(body.includes("Lead created"), `${chat.platform}: how long since the lead was created`);
+    assert.ok(body.includes("API"), `${chat.platform}: where the submission came from`);
+    assert.ok(body.includes("Bob Owner"), `${chat.platform}: its owner`);
+    assert.ok(body.includes(`${BASE}/t/chat-repeat/leads/${leadId}`), `${chat.platform}: links to the lead`);
+    assert.equal(body.includes("grace@navy.example"), false, `${chat.platform}: no email unless ticked`);
+    // Teams' TextRuns are never Markdown: an & is text there as it is.
+    if (chat.platform !== "teams") assert.equal(body.includes("Navy & Reserve"), false, `${chat.platform}: the organization is escaped`);
+  }
+  const [slack, , discord] = platforms;
+  assert.ok(JSON.stringify(slack!.received[0]!.body).includes("Owner: <@U012AB3CD>"), "Slack mentions the owner");
+  assert.deepEqual((discord!.received[0]!.body as { allowed_mentions: unknown }).allowed_mentions, {
+    parse: [],
+    users: ["123456789012345678"],
+  });
+  const deliveries = await db().chatDelivery.findMany({ where: { destination: { teamId: team.id } } });
+  assert.ok(deliveries.length === 5 && deliveries.every((row) => row.ok && row.event === "lead.submitted" && row.leadId === leadId));
+  clock += 1000;
+});
+
+test("the new-lead conditions apply to new leads and repeats alike: each destination posts only what matches", async () => {
+  const { team } = await makeTeam("chat-conditions");
+  const formsKey = await createApiKey({ teamId: team.id, description: "Forms", repeats: "add", spamChecks: true });
+  const partnerKey = await createApiKey({ teamId: team.id, description: "Partner", repeats: "add", spamChecks: true });
+  const forms = await fake("slack");
+  const partner = await fake("discord");
+  const only = (apiKeyId: string) => ({ ...ANY_LEAD, apiKeyIds: [apiKeyId] });
+  await add(team.id, forms, { name: "forms", newLeadFilter: only(formsKey.keyId) });
+  await add(team.id, partner, { name: "partner", newLeadFilter: only(partnerKey.keyId) });
+  const leadId = await postLead(formsKey, { name: "Matched Once", email: "once@match.example" });
+  await postLead(formsKey, { name: "Matched Once", email: "once@match.example" }, 200);
+  await postLead(partnerKey, { name: "Matched Once", email: "once@match.example" }, 200);
+  const jobs = await db().job.findMany({ where: { teamId: team.id, kind: "chat" }, include: { chatDestination: true } });
+  assert.deepEqual(jobs.map((job) => [job.chatDestination!.name, job.eventType]).sort(), [
+    ["forms", "lead.created"],
+    ["forms", "lead.submitted"],
+    ["partner", "lead.submitted"],
+  ]);
+  assert.ok(jobs.every((job) => job.leadId === leadId));
+  await dispatcher.runOnce();
+  assert.deepEqual([forms.received.length, partner.received.length], [1, 1], "one each now, the next a second later");
+  assert.ok(forms.received.concat(partner.received).every((got) => got.problems.length === 0));
+  clock += 1000;
+  await dispatcher.runOnce();
+  assert.equal(forms.received.length, 2);
+  clock += 1000;
+});
+
+test("a destination that does not post repeats gets none; a quarantined repeat posts nothing", async () => {
+  const { team } = await makeTeam("chat-repeat-spam");
+  const repeatKey = await createApiKey({ teamId: team.id, description: "Site", repeats: "add", spamChecks: true });
+  const slack = await fake("slack");
+  const quiet = await fake("teams");
+  await add(team.id, slack, { name: "repeats" });
+  await add(team.id, quiet, { name: "no repeats", postRepeats: false });
+  await postLead(repeatKey, { name: "Spam Later", email: "later@spam.example" });
+  assert.equal((await chatJobs(team.id)).length, 2, "the new lead, to both");
+  await postLead(repeatKey, { name: "Spam Later", email: "later@spam.example" }, 200);
+  assert.deepEqual(
+    (await chatJobs(team.id)).map((job) => job.eventType),
+    ["lead.created", "lead.created", "lead.submitted"],
+    "the repeat only where repeats are posted",
+  );
+  const blocked = await addSpamListValues({ teamId: team.id, role: "owner", list: "blocked_email", text: "later@spam.example", actor });
+  assert.ok(blocked.ok, JSON.stringify(blocked));
+  await postLead(repeatKey, { name: "Spam Later", email: "later@spam.example" });
+  assert.equal(await db().quarantinedLead.count({ where: { teamId: team.id } }), 1);
+  assert.equal((await chatJobs(team.id)).length, 3, "the quarantined repeat queued nothing");
+  await dispatcher.runOnce();
+  clock += 1000;
+  await dispatcher.runOnce();
+  assert.equal(slack.received.length, 2);
+  assert.equal(quiet.received.length, 1);
+  clock += 1000;
 });
 
 test("a lead still New after the team's reminder time is posted where reminders are, once", async () => {

@@ -6,7 +6,7 @@ import { queueChatDisabledEmails } from "../notifications/chat-disabled-email";
 import { postJson } from "../webhooks/post-json";
 import { destinationForDelivery } from "./chat-destination-store";
 import { destinationSummary, disableDestination, recordChatDelivery, takePostingSlot } from "./chat-delivery-store";
-import { chatMessageSchema, type ChatMessage } from "./chat-message";
+import { chatMessageSchema, mentionWords, type ChatMessage } from "./chat-message";
 import { PLATFORM_LABELS } from "./chat-platforms";
 import { renderChatBody } from "./render-chat-body";
 
@@ -40,10 +40,10 @@ export function retryAfterOf(header: string | null, body: string | null, now: Da
   return null;
 }
 
-/** The owner's chat ids as their account says when the message is sent (an assignment's mention). */
+/** The owner's chat ids as their account says when the message is sent (an assignment's or a repeat submission's mention). */
 async function withMentions(message: ChatMessage): Promise<ChatMessage> {
   const owner = message.lead?.owner;
-  if (message.event !== "lead.assigned" || !owner?.id) return message;
+  if (!mentionWords(message.event) || !owner?.id) return message;
   const user = await db().user.findUnique({ where: { id: owner.id }, select: { slackUserId: true, discordUserId: true } });
   return {
     ...message,

@@ -19,6 +19,7 @@ const settings = {
   newLeadFilter: ANY_LEAD,
   postAssignments: true,
   postReminders: false,
+  postRepeats: true,
   includeFields: [],
 };
 

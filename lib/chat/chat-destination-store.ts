@@ -18,6 +18,7 @@ export type DestinationSettings = {
   newLeadFilter: NewLeadFilter;
   postAssignments: boolean;
   postReminders: boolean;
+  postRepeats: boolean;
   includeFields: ContactField[];
 };
 
@@ -41,6 +42,7 @@ const VIEW = {
   newLeadFilter: true,
   postAssignments: true,
   postReminders: true,
+  postRepeats: true,
   includeFields: true,
   enabled: true,
   disabledReason: true,
@@ -58,6 +60,7 @@ type ViewRow = {
   newLeadFilter: string;
   postAssignments: boolean;
   postReminders: boolean;
+  postRepeats: boolean;
   includeFields: string;
   enabled: boolean;
   disabledReason: string | null;
@@ -87,6 +90,7 @@ const settingsData = (settings: DestinationSettings) => ({
   newLeadFilter: JSON.stringify(settings.newLeadFilter),
   postAssignments: settings.postAssignments,
   postReminders: settings.postReminders,
+  postRepeats: settings.postRepeats,
   includeFields: settings.includeFields.join(" "),
 });
 

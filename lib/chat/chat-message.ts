@@ -5,7 +5,7 @@ import { z } from "zod";
 // is sent (lib/chat/render-chat-body.ts). Contact details are in it only when the
 // destination ticks them (off by default: a chat is often wider than the team).
 
-export const CHAT_EVENTS = ["lead.created", "lead.assigned", "lead.reminder", "test"] as const;
+export const CHAT_EVENTS = ["lead.created", "lead.assigned", "lead.submitted", "lead.reminder", "test"] as const;
 export type ChatEvent = (typeof CHAT_EVENTS)[number];
 
 export const chatMessageSchema = z.object({
@@ -22,6 +22,12 @@ export const chatMessageSchema = z.object({
       origin: z.string(),
       /** When it arrived (ISO); "waited" is counted from it when the message is sent. */
       arrivedAt: z.string(),
+      /**
+       * A repeat submission's lead (lead.submitted): when the lead was created and when it was
+       * last submitted before this one (ISO; null: only when it was created); "ago" is counted
+       * when the message is sent.
+       */
+      repeat: z.object({ createdAt: z.string(), lastSubmittedAt: z.string().nullable() }).optional(),
       owner: z
         .object({ id: z.string().optional(), name: z.string(), slackUserId: z.string().nullable(), discordUserId: z.string().nullable() })
         .nullable(),
@@ -40,6 +46,8 @@ export function headingOf(event: ChatEvent): string {
       return "New lead";
     case "lead.assigned":
       return "Lead assigned";
+    case "lead.submitted":
+      return "Submitted again";
     case "lead.reminder":
       return "Lead still New";
     case "test":
@@ -57,6 +65,16 @@ export function waited(arrivedAt: string, now: Date): string {
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
 
+/**
+ * The words before the owner's mention, for the events that mention them (an assignment, a
+ * repeat submission: the owner is the one to call back); null: the event mentions nobody.
+ */
+export function mentionWords(event: ChatEvent): string | null {
+  if (event === "lead.assigned") return "Assigned to";
+  if (event === "lead.submitted") return "Owner:";
+  return null;
+}
+
 /** Slack member ids (U…, W…) and Discord snowflakes: a mention is built only of one of these. */
 export const SLACK_USER_ID = /^[UW][A-Z0-9]{2,20}$/;
 export const DISCORD_USER_ID = /^\d{15,21}$/;
@@ -70,7 +88,12 @@ export function factsOf(lead: NonNullable<ChatMessage["lead"]>, now: Date): Fact
     { label: "Organization", value: lead.organization },
     { label: "From", value: lead.origin },
     { label: "Owner", value: lead.owner?.name ?? "Unassigned" },
-    { label: "Waiting", value: waited(lead.arrivedAt, now) },
+    ...(lead.repeat
+      ? [
+          { label: "Lead created", value: `${waited(lead.repeat.createdAt, now)} ago` },
+          ...(lead.repeat.lastSubmittedAt ? [{ label: "Submitted before", value: `${waited(lead.repeat.lastSubmittedAt, now)} ago` }] : []),
+        ]
+      : [{ label: "Waiting", value: waited(lead.arrivedAt, now) }]),
   ];
   if (lead.email) facts.push({ label: "Email", value: lead.email });
   if (lead.phone) facts.push({ label: "Phone", value: lead.phone });

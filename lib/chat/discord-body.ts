@@ -1,10 +1,10 @@
-import { DISCORD_USER_ID, extraFactsOf, factsOf, headingOf, type ChatMessage } from "./chat-message";
+import { DISCORD_USER_ID, extraFactsOf, factsOf, headingOf, mentionWords, type ChatMessage } from "./chat-message";
 import { cutEscaped, escapeMarkdown, lineOf, orDash, withoutBidiControls } from "./chat-text";
 
 // Discord's body (docs/notifications.md "Discord"): one embed, as "Execute Webhook" takes it
 // (discord.com/developers/docs/resources/webhook#execute-webhook, resources/message#embed-object).
 // `allowed_mentions: {"parse": []}` so nothing in it pings anyone, except an assignment's
-// owner, named by their user id in `allowed_mentions.users`; every value of a lead is
+// (or a repeat submission's) owner, named by their user id in `allowed_mentions.users`; every value of a lead is
 // Markdown-escaped (chat-text.ts), so nothing of theirs is a mention, link or formatting.
 
 /** Discord's documented limits ("Embed Limits"; content 2,000 characters). */
@@ -60,9 +60,10 @@ export function discordBody(message: ChatMessage, now: Date): DiscordBody {
     })),
   ].slice(0, DISCORD_LIMITS.fields);
   const owner = lead.owner?.discordUserId;
-  const mention = message.event === "lead.assigned" && owner && DISCORD_USER_ID.test(owner) ? owner : null;
+  const words = mentionWords(message.event);
+  const mention = words && owner && DISCORD_USER_ID.test(owner) ? owner : null;
   return {
-    ...(mention ? { content: `Assigned to <@${mention}>` } : {}),
+    ...(mention ? { content: `${words} <@${mention}>` } : {}),
     embeds: [
       {
         title: safe(`${heading}: ${lineOf(lead.name) || "(no name)"}`, DISCORD_LIMITS.title),

@@ -1,11 +1,12 @@
-import { extraFactsOf, factsOf, headingOf, SLACK_USER_ID, type ChatMessage } from "./chat-message";
+import { extraFactsOf, factsOf, headingOf, mentionWords, SLACK_USER_ID, type ChatMessage } from "./chat-message";
 import { cutEscaped, escapeSlack, lineOf, withoutBidiControls } from "./chat-text";
 
 // Slack's body (docs/notifications.md "Slack"): Block Kit, as an incoming webhook takes it
 // (docs.slack.dev "Sending messages using incoming webhooks", "Blocks"). A lead's values go
 // only into plain_text objects, never mrkdwn, and are escaped (& < >) as Slack asks of all
 // text, so nothing of theirs can be a mention, a link or formatting. The one mrkdwn text is
-// the app's own: an assignment's mention `<@U…>` of the owner's Slack member id.
+// the app's own: an assignment's or a repeat submission's mention `<@U…>` of the owner's Slack
+// member id.
 
 /** Slack's documented limits (docs.slack.dev, reference/block-kit/blocks and composition objects). */
 export const SLACK_LIMITS = {
@@ -44,8 +45,9 @@ export function slackBody(message: ChatMessage, now: Date): SlackBody {
       type: "section",
       fields: facts.map((fact) => plain(`${fact.label}: ${value(fact.value)}`, SLACK_LIMITS.field)),
     });
-    const mention = message.event === "lead.assigned" && lead.owner?.slackUserId && SLACK_USER_ID.test(lead.owner.slackUserId);
-    if (mention) blocks.push({ type: "section", text: { type: "mrkdwn", text: `Assigned to <@${lead.owner!.slackUserId}>` } });
+    const words = mentionWords(message.event);
+    const mention = words && lead.owner?.slackUserId && SLACK_USER_ID.test(lead.owner.slackUserId);
+    if (mention) blocks.push({ type: "section", text: { type: "mrkdwn", text: `${words} <@${lead.owner!.slackUserId}>` } });
     for (const fact of extraFactsOf(lead)) {
       // A contact form's message keeps its line breaks: plain_text shows them as typed.
       blocks.push({ type: "section", text: plain(`${lineOf(fact.label)}: ${fact.value}`, SLACK_LIMITS.sectionText) });

@@ -5,7 +5,7 @@ import type { NewJob } from "../jobs/job-store";
 import { assignedEmailJob, submittedEmailJob } from "../notifications/assignment-email";
 import { leadSubmittedJobs } from "../webhooks/lead-submitted-event";
 import type { LeadStatus } from "./lead-status";
-import { newLeadChatJobs, type ChatRecipient } from "../chat/chat-outbox";
+import { newLeadChatJobs, repeatChatJobs, type ChatRecipient } from "../chat/chat-outbox";
 import { leadCreatedJobs } from "../notifications/lead-created-outbox";
 import type { ColumnType } from "../db/column-values";
 import { readDriverTime } from "../db/driver";
@@ -482,15 +482,30 @@ export function joinedRoutedLead(joined: JoinedLead, write: LeadWrite): RoutedLe
 export type JoinRecipients = { teamSlug: string; endpoints: string[]; subscribers: string[] };
 
 /**
+ * The chat destinations that post repeat submissions, with what their message names that the
+ * lead's row does not: its source's name and its owner's (read by the writer only when there
+ * are destinations).
+ */
+export type JoinChats = {
+  chats: ChatRecipient[];
+  sourceName: string;
+  owner: { id: string; name: string } | null;
+  /** When the lead was last submitted before this submission (the stored lead's returnedAt; null: only when it was created). */
+  lastSubmittedAt: Date | null;
+};
+
+/**
  * The outbox rows of a submission added to a lead: a lead.submitted delivery per subscribed
  * endpoint, and, when emails are on, the "submitted again" email to the lead's owner, or to
- * the members who get new-lead emails when it has none.
+ * the members who get new-lead emails when it has none; a chat message per destination that
+ * posts repeats (chat-outbox.ts repeatChatJobs, its conditions applied).
  */
 export function joinedJobs(
   write: LeadWrite,
   joined: JoinedLead,
   submission: ReturnType<typeof submissionRow>,
   recipients: JoinRecipients,
+  chats?: JoinChats | null,
 ): NewJob[] {
   const lead = joined.values;
   const team = { id: write.lead.teamId, slug: recipients.teamSlug };
@@ -533,6 +548,22 @@ export function joinedJobs(
         }),
       );
     }
+  }
+  if (chats?.chats.length) {
+    jobs.push(
+      ...repeatChatJobs({
+        chats: chats.chats,
+        team,
+        leadId: lead.id,
+        submissionId: submission.id,
+        lead: { ...lead, extraFields: lead.extraFields as NewLead["extraFields"], channelGroup: lead.channelGroup as string | null },
+        lastSubmittedAt: chats.lastSubmittedAt,
+        sourceName: chats.sourceName,
+        origin: write.events.origin,
+        owner: chats.owner,
+        at: write.now,
+      }),
+    );
   }
   return jobs;
 }

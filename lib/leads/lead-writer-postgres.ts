@@ -51,9 +51,11 @@ import {
   submissionRow,
   type LeadWrite,
   type BatchOutcome,
+  type JoinChats,
   type JoinRecipients,
   type LeadWritten,
   type Recipients,
+  type StoredLead,
 } from "./lead-write";
 import { derivedColumns } from "./new-lead";
 import { contactKeys } from "./repeat-match";
@@ -196,8 +198,16 @@ const STATEMENTS = {
     text: `SELECT t."slug" AS "teamSlug", t."routingVersion",
         ARRAY(SELECT e."id" FROM "WebhookEndpoint" e WHERE e."teamId" = $1 AND e."enabled"
               AND '${LEAD_SUBMITTED}' = ANY(string_to_array(e."events", ' ')) ORDER BY e."id") AS "endpoints",
-        ARRAY(SELECT m."userId" FROM "Membership" m WHERE $2::boolean AND m."teamId" = $1 AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers"
+        ARRAY(SELECT m."userId" FROM "Membership" m WHERE $2::boolean AND m."teamId" = $1 AND m."notifyNewLeads" ORDER BY m."userId") AS "subscribers",
+        ARRAY(SELECT json_build_object('id', c."id", 'filter', c."newLeadFilter", 'fields', c."includeFields")::text
+              FROM "ChatDestination" c WHERE c."teamId" = $1 AND c."enabled" AND c."postRepeats" ORDER BY c."id") AS "chats"
       FROM "Team" t WHERE t."id" = $1`,
+  },
+  // A repeat's chat messages name the lead's source and its owner (read only when a destination posts repeats).
+  joinChatNames: {
+    name: "intake_join_chat_names",
+    text: `SELECT (SELECT s."name" FROM "LeadSource" s WHERE s."id" = $1) AS "sourceName",
+        (SELECT COALESCE(u."name", u."email") FROM "User" u WHERE u."id" = $2::text) AS "ownerName"`,
   },
 } as const;
 
@@ -303,21 +313,42 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<Le
   if (write.requestLog)
     await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, target.id, true)) });
   const teamId = write.lead.teamId;
-  const recipients = await client.query<JoinRecipients & { routingVersion: number }>({
+  const recipients = await client.query<JoinRecipients & { routingVersion: number; chats: string[] }>({
     ...STATEMENTS.joinRecipients,
     values: [teamId, write.events.emails && !target.ownerId],
   });
-  const { routingVersion: version, ...to } = recipients.rows[0]!;
+  const { routingVersion: version, chats, ...to } = recipients.rows[0]!;
   // A lead with no owner goes through the rules again (no owner found: it stays unassigned).
   if (!target.ownerId) {
     const lead = joinedRoutedLead(joined, write);
     const assigned = await assignPostgres(client, { teamId, version, leadId: target.id, lead, now: write.now });
     if (assigned.owner) joined.values.ownerId = assigned.owner.id;
   }
-  const jobs = joinedJobs(write, joined, submission, to);
+  const jobs = joinedJobs(write, joined, submission, to, await joinChatsPostgres(client, chats, target, joined.values.ownerId));
   await insertJobs(client, write, jobs);
   await writeExtras(client, write, target.id, true);
   return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
+}
+
+/** The chat destinations that post repeats, and the source's and owner's names their messages give; null when there are none. */
+async function joinChatsPostgres(
+  client: pg.PoolClient,
+  chats: string[],
+  target: StoredLead,
+  ownerId: string | null,
+): Promise<JoinChats | null> {
+  if (!chats.length) return null;
+  const { rows } = await client.query<{ sourceName: string | null; ownerName: string | null }>({
+    ...STATEMENTS.joinChatNames,
+    values: [target.sourceId, ownerId],
+  });
+  const names = rows[0]!;
+  return {
+    chats: chats.map(parseChatRecipient),
+    sourceName: names.sourceName ?? "",
+    owner: ownerId && names.ownerName !== null ? { id: ownerId, name: names.ownerName } : null,
+    lastSubmittedAt: target.returnedAt,
+  };
 }
 
 /**

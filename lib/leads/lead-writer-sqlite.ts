@@ -47,7 +47,9 @@ import {
   storedLead,
   submissionRow,
   type BatchOutcome,
+  type JoinChats,
   type LeadWrite,
+  type StoredLead,
   type LeadWritten,
 } from "./lead-write";
 import { formatLeadId } from "./lead-id";
@@ -78,6 +80,11 @@ function prepare(database: Database.Database) {
     chats: statement(
       `SELECT "id", "newLeadFilter" AS "filter", "includeFields" AS "fields" FROM "ChatDestination" WHERE "teamId" = ? AND "enabled" = 1 AND "postNewLeads" = 1 ORDER BY "id"`,
     ),
+    repeatChats: statement(
+      `SELECT "id", "newLeadFilter" AS "filter", "includeFields" AS "fields" FROM "ChatDestination" WHERE "teamId" = ? AND "enabled" = 1 AND "postRepeats" = 1 ORDER BY "id"`,
+    ),
+    sourceName: statement(`SELECT "name" FROM "LeadSource" WHERE "id" = ?`),
+    ownerName: statement(`SELECT "id", COALESCE("name", "email") AS "name" FROM "User" WHERE "id" = ?`),
     teamSlug: statement(`SELECT "slug" FROM "Team" WHERE "id" = ?`),
     job: statement(insertSql("Job", JOB_COLUMNS, () => "?")),
     claim: statement(
@@ -244,10 +251,25 @@ function joinSqlite(database: Database.Database, s: ReturnType<typeof prepare>, 
   const subscribers =
     write.events.emails && !joined.values.ownerId ? (s.subscribers.all(teamId) as { userId: string }[]).map((member) => member.userId) : [];
   const teamSlug = (s.teamSlug.get(teamId) as { slug: string }).slug;
-  const jobs = joinedJobs(write, joined, submission, { teamSlug, endpoints, subscribers });
+  const jobs = joinedJobs(
+    write,
+    joined,
+    submission,
+    { teamSlug, endpoints, subscribers },
+    joinChatsSqlite(s, teamId, target, joined.values.ownerId),
+  );
   insertJobs(s, write, jobs);
   writeExtras(s, write, target.id, true);
   return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
+}
+
+/** The chat destinations that post repeats, and the source's and owner's names their messages give; null when there are none. */
+function joinChatsSqlite(s: ReturnType<typeof prepare>, teamId: string, target: StoredLead, ownerId: string | null): JoinChats | null {
+  const chats = s.repeatChats.all(teamId) as ChatRecipient[];
+  if (!chats.length) return null;
+  const source = s.sourceName.get(target.sourceId) as { name: string } | undefined;
+  const owner = ownerId ? ((s.ownerName.get(ownerId) as { id: string; name: string } | undefined) ?? null) : null;
+  return { chats, sourceName: source?.name ?? "", owner, lastSubmittedAt: target.returnedAt };
 }
 
 /**

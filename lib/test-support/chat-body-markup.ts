@@ -23,13 +23,14 @@ function slackMarkup(body: unknown, link: string): string[] {
   for (const [at, text] of strings(body)) {
     if (at.endsWith(".url") && text === link) continue;
     if (at.endsWith(".type")) continue;
-    const own = text.replace(/^Assigned to <@[UW][A-Z0-9]+>$/, "");
+    const own = text.replace(/^(?:Assigned to|Owner:) <@[UW][A-Z0-9]+>$/, "");
     if (/[<>]/.test(own)) found.push(`${at}: ${text}`);
     if (/&(?!amp;|lt;|gt;)/.test(own)) found.push(`${at}: bare & in ${text}`);
   }
   for (const block of arr((body as Json).blocks)) {
     const text = isObject(block) && isObject(block.text) ? block.text : null;
-    if (text?.type === "mrkdwn" && !/^Assigned to <@[UW][A-Z0-9]+>$/.test(String(text.text))) found.push(`mrkdwn: ${String(text.text)}`);
+    if (text?.type === "mrkdwn" && !/^(?:Assigned to|Owner:) <@[UW][A-Z0-9]+>$/.test(String(text.text)))
+      found.push(`mrkdwn: ${String(text.text)}`);
   }
   return found;
 }
@@ -53,7 +54,8 @@ const LABELS = new Set(["Organization", "From", "Owner", "Waiting", "Email", "Ph
 function discordMarkup(body: unknown, link: string, ownerId: string | null): string[] {
   const found: string[] = [];
   const b = body as Json;
-  if (b.content !== undefined && b.content !== `Assigned to <@${ownerId}>`) found.push(`content: ${String(b.content)}`);
+  if (b.content !== undefined && b.content !== `Assigned to <@${ownerId}>` && b.content !== `Owner: <@${ownerId}>`)
+    found.push(`content: ${String(b.content)}`);
   const mentions = b.allowed_mentions as Json;
   if (!isObject(mentions) || arr(mentions.parse).length) found.push("allowed_mentions.parse not empty");
   for (const user of arr(isObject(mentions) ? mentions.users : [])) if (user !== ownerId) found.push(`pings ${String(user)}`);
@@ -86,11 +88,11 @@ function slackCompatibleMarkup(body: unknown, link: string): string[] {
   const lines = String((body as Json).text).split("\n");
   lines.forEach((line, i) => {
     if (line === `[Open the lead](${link})`) return;
-    const heading = /^\*\*(?:New lead|Lead assigned|Lead still New|Test message): (.*)\*\*$/.exec(line);
-    const fact = /^(?:Organization|From|Owner|Waiting|Email|Phone): (.*)$/.exec(line);
+    const heading = /^\*\*(?:New lead|Lead assigned|Submitted again|Lead still New|Test message): (.*)\*\*$/.exec(line);
+    const fact = /^(?:Organization|From|Owner|Waiting|Lead created|Submitted before|Email|Phone): (.*)$/.exec(line);
     let parts: string[];
     if (i === 0 && heading) parts = [heading[1]!];
-    else if (fact && i > 0 && i <= 6) parts = [fact[1]!];
+    else if (fact && i > 0 && i <= 7) parts = [fact[1]!];
     else {
       // An extra field: its escaped label, ": ", its escaped value.
       const split = /^((?:\\.|[^\\:])*): (.*)$/.exec(line);

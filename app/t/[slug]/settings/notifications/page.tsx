@@ -3,6 +3,8 @@ import { requireTeamPage, MANAGERS } from "@/lib/auth/require-team-role";
 import { listDestinations } from "@/lib/chat/chat-destination-store";
 import { listChatDeliveries } from "@/lib/chat/chat-delivery-store";
 import { PLATFORM_LABELS } from "@/lib/chat/chat-platforms";
+import { describeNewLeadFilter } from "@/lib/chat/new-lead-filter";
+import { newLeadFilterChoices } from "@/lib/chat/new-lead-filter-choices";
 import { AddChatDialog } from "@/components/chat/add-chat-dialog";
 import { ChatControls } from "@/components/chat/chat-controls";
 import { ChatLogTable } from "@/components/chat/chat-log-table";
@@ -13,11 +15,15 @@ export const metadata: Metadata = { title: "Notifications · Lead Intake" };
 
 const LOG_ROWS = 10;
 
+/** The list's line on which new leads (and repeats) a destination posts. */
+const conditionsSummary = (conditions: string[]) =>
+  conditions.length ? `Only new leads matching: ${conditions.join("; ")}` : "All new leads";
+
 /** Settings → Notifications → Chat (docs/notifications.md): owners and admins only. */
 export default async function NotificationsPage({ params }: { params: Promise<{ slug: string }> }) {
   const { slug } = await params;
   const { team } = await requireTeamPage(slug, `/t/${slug}/settings/notifications`, MANAGERS);
-  const destinations = await listDestinations(team.id);
+  const [destinations, choices] = await Promise.all([listDestinations(team.id), newLeadFilterChoices(team.id)]);
   const logs = await Promise.all(
     destinations.map((destination) => listChatDeliveries({ destinationId: destination.id, teamId: team.id, take: LOG_ROWS })),
   );
@@ -30,11 +36,11 @@ export default async function NotificationsPage({ params }: { params: Promise<{ 
             Chat
           </h2>
           <p className="mt-1 max-w-2xl text-sm text-slate-600">
-            Post new leads and assignments to your team&apos;s chat: Slack, Microsoft Teams, Discord, Google Chat, or a Slack-compatible
-            server. Contact details are left out unless you tick them.
+            Post new leads, assignments and repeat submissions to your team&apos;s chat: Slack, Microsoft Teams, Discord, Google Chat, or a
+            Slack-compatible server. Contact details are left out unless you tick them.
           </p>
         </div>
-        <AddChatDialog slug={team.slug} />
+        <AddChatDialog slug={team.slug} choices={choices} />
       </div>
       {destinations.length === 0 ? (
         <p className={`${cardClass} px-5 py-8 text-center text-sm text-slate-600`}>No chat destinations yet.</p>
@@ -54,11 +60,17 @@ export default async function NotificationsPage({ params }: { params: Promise<{ 
                       destination.postNewLeads ? "new leads" : null,
                       destination.postAssignments ? "assignments" : null,
                       destination.postReminders ? "reminders" : null,
+                      destination.postRepeats ? "repeat submissions" : null,
                     ]
                       .filter(Boolean)
                       .join(", ") || "nothing"}
                     {destination.includeFields.length ? ` · with ${destination.includeFields.join(", ")}` : ""}
                   </p>
+                  {destination.postNewLeads || destination.postRepeats ? (
+                    <p className="mt-1 text-sm [overflow-wrap:anywhere] text-slate-600">
+                      {conditionsSummary(describeNewLeadFilter(destination.newLeadFilter, choices))}
+                    </p>
+                  ) : null}
                 </div>
                 {destination.enabled ? (
                   destination.failingSince ? (
@@ -79,11 +91,14 @@ export default async function NotificationsPage({ params }: { params: Promise<{ 
                 id={destination.id}
                 name={destination.name}
                 enabled={destination.enabled}
+                choices={choices}
                 fields={{
                   name: destination.name,
                   postNewLeads: destination.postNewLeads,
                   postAssignments: destination.postAssignments,
                   postReminders: destination.postReminders,
+                  postRepeats: destination.postRepeats,
+                  newLeadFilter: destination.newLeadFilter,
                   includeFields: destination.includeFields,
                 }}
               />
