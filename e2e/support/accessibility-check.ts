@@ -72,17 +72,23 @@ function sidewaysOverflow(): { scrollWidth: number; widest: string[] } {
   return { scrollWidth: document.documentElement.scrollWidth, widest };
 }
 
+/**
+ * checkPage at each of the two sizes in turn, in one page load: the page is resized (media
+ * queries, layout and the page's own resize handling run as for a user turning a phone), each
+ * result named with its size, and left at the size it had. A state reached once is checked at
+ * both widths, instead of seeding, signing in and walking to it once per width.
+ */
+export async function checkAtBothWidths(page: Page, name: string, include?: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await checkPage(page, `${name} (${viewport.width} px)`, include);
+  }
+  if (before) await page.setViewportSize(before);
+}
+
 /** The two sizes every page is checked at. */
 export const VIEWPORTS = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
-
-/** checkPage at each of VIEWPORTS, then back at the desktop's size. */
-export async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}

@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { readAvailability } from "../../lib/users/availability-store";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths, checkPage, VIEWPORTS } from "../support/accessibility-check";
 import { newTeamWithUser, newUser, signInWithSession } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -9,14 +9,6 @@ import { expect, test } from "../support/test";
 
 const availability = (page: Page) => page.getByRole("region", { name: "Availability for new leads" });
 const DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 test("a member sets Away with a return date and working hours; after a reload both are kept", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("member");
@@ -27,7 +19,7 @@ test("a member sets Away with a return date and working hours; after a reload bo
   await expect(section).toContainText("Assignment rules skip you while you are away or outside your working hours.");
   await expect(section).toContainText("Right now rules can give you new leads.");
   await expect(page.getByRole("region", { name: "Change password" }).getByRole("button", { name: "Change password" })).toBeVisible();
-  await checkAtBothSizes(page, "account");
+  await checkAtBothWidths(page, "account");
 
   await section.getByLabel("I am away: give me no new leads").check();
   await section.getByLabel("Back on").fill("2099-07-01");
@@ -60,7 +52,7 @@ test("a member sets Away with a return date and working hours; after a reload bo
   await expect(section.getByLabel("From", { exact: true })).toHaveValue("22:00");
   await expect(section.getByLabel("To", { exact: true })).toHaveValue("06:00");
   await expect(section.getByLabel("Time zone")).toHaveValue("Asia/Tokyo");
-  await checkAtBothSizes(page, "account: away, with working hours");
+  await checkAtBothWidths(page, "account: away, with working hours");
 
   // The header is the app's: its team's sections lead back to the team.
   const header = page.getByRole("banner");
@@ -114,7 +106,7 @@ test("a user in no team gets the header without team sections; on a phone its Me
     await expect(section.getByLabel("Time zone")).toBeDisabled();
     await section.getByLabel("Give me new leads only during my working hours").check();
     await expect(section.getByLabel("Time zone")).toHaveValue("Asia/Tokyo");
-    await checkAtBothSizes(page, "account of a user in no team");
+    await checkAtBothWidths(page, "account of a user in no team");
 
     await page.setViewportSize({ width: VIEWPORTS[1].width, height: VIEWPORTS[1].height });
     const menu = header.getByRole("button", { name: "Menu" });

@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { readNewLeadReminder } from "../../lib/notifications/new-lead-reminder-store";
 import { assignmentEmailsEnabled } from "../../lib/teams/team-store";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { newTeamWithUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -13,14 +13,6 @@ import { expect, test } from "../support/test";
 const generalPage = (slug: string) => `/t/${slug}/settings/general`;
 const notifications = (page: Page) => page.getByRole("region", { name: "Notifications" });
 const reminderForm = (page: Page) => page.getByRole("form", { name: "Reminder for leads still New" });
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 test("a member turns their assignment emails off and on again; the reminder is shown but not theirs to change", async ({ signInAs }) => {
   const { team, user } = await newTeamWithUser("member");
@@ -57,7 +49,7 @@ test("an admin sets the reminder to 1 hour, then off; the page passes axe on a d
   const delay = reminder.getByLabel("Remind when a lead is still New after");
   await expect(delay).toHaveValue("");
   await expect(reminder).toContainText("Turning the reminder on does not remind of the leads already waiting");
-  await checkAtBothSizes(page, "general settings, notifications");
+  await checkAtBothWidths(page, "general settings, notifications");
 
   await delay.selectOption({ label: "1 hour" });
   await reminder.getByRole("button", { name: "Save reminder" }).click();

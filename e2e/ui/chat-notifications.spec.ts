@@ -1,6 +1,6 @@
 import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { startChatFake, type ChatFake } from "../../lib/test-support/chat-fakes";
-import { checkAtBothSizes } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { authHeaders, CREATE_LEAD, newTeamWithUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -120,13 +120,13 @@ test("an admin posts only new leads matching a condition: a lead from another AP
   await edit.getByRole("button", { name: "Save" }).click();
   await expect(edit.getByRole("alert")).toContainText("Tick at least one condition");
   await keys.getByRole("checkbox", { name: /^Partner portal/ }).check();
-  await checkAtBothSizes(page, "the chat destination's conditions");
+  await checkAtBothWidths(page, "the chat destination's conditions");
   await edit.getByRole("button", { name: "Save" }).click();
   await expect(edit).toBeHidden();
   await expect(list).toContainText(`Only new leads matching: API key: Partner portal (${partner.keyId})`);
   await expect(page.getByText(website.secret)).toHaveCount(0);
   await expect(page.getByText(partner.secret)).toHaveCount(0);
-  await checkAtBothSizes(page, "Notifications with a destination's conditions");
+  await checkAtBothWidths(page, "Notifications with a destination's conditions");
 
   const post = async (key: typeof website, name: string) => {
     const response = await request.post(CREATE_LEAD, { headers: authHeaders(key), data: { name, organization: "Conditions" } });

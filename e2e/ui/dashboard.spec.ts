@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "@playwright/test";
 import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { authHeaders, CREATE_LEAD, newTeam, newUser } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
@@ -23,14 +23,6 @@ const rowCells = (page: Page, tableName: RegExp, name: string) =>
     .getByRole("row")
     .filter({ has: page.getByRole("rowheader", { name, exact: true }) })
     .getByRole("cell");
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 test("a member reads Leads → Overview, switches its range and breakdown, follows a bar and a row to the lead list, downloads a CSV", async ({
   signInAs,
@@ -116,13 +108,13 @@ test("a member reads Leads → Overview, switches its range and breakdown, follo
     await expect(rowCells(page, /by owner/, "Ada Owner")).toHaveText(["1", "1", "29 min"]);
     await expect(rowCells(page, /by owner/, "Unassigned")).toHaveText(["5", "0", "—"]);
     await expect(section(page, "Spam set aside")).toContainText("1 submission set aside as spam in this period");
-    await checkAtBothSizes(page, "overview, 30 days");
+    await checkAtBothWidths(page, "overview, 30 days");
     await saveScreenshot(page, "dashboard");
     await section(page, "Spam set aside").getByText("Show as table", { exact: true }).click();
     await expect(rowCells(page, /^Submissions set aside as spam per day/, today)).toHaveText(["1"]);
     await section(page, "Leads over time").getByText("Show as table", { exact: true }).click();
     await expect(rowCells(page, /^Leads per day by channel group/, today)).toHaveText(["2", "2", "1", "5"]);
-    await checkAtBothSizes(page, "overview, 30 days, tables open");
+    await checkAtBothWidths(page, "overview, 30 days, tables open");
   });
 
   await test.step("the last 7 days, broken down by API key", async () => {
@@ -135,7 +127,7 @@ test("a member reads Leads → Overview, switches its range and breakdown, follo
     await expect(page.getByRole("img", { name: /^Leads per day by API key/ })).toHaveAccessibleDescription(
       new RegExp(`Landing page \\(${key.keyId}\\) 5`),
     );
-    await checkAtBothSizes(page, "overview, 7 days, by API key");
+    await checkAtBothWidths(page, "overview, 7 days, by API key");
     await page.getByRole("navigation", { name: "Break down by" }).getByRole("link", { name: "Channel group" }).click();
     await expect(page).toHaveURL(/range=7d$/);
   });
@@ -204,6 +196,6 @@ test("a member reads Leads → Overview, switches its range and breakdown, follo
     await page.goto(`/t/${team.slug}/leads/overview?range=custom&from=2026-02-30&to=nope`);
     await expect(page.getByRole("status").filter({ hasText: "showing the last 30 days instead" })).toBeVisible();
     await expect(section(page, "Leads over time")).toContainText("6 leads in this period");
-    await checkAtBothSizes(page, "overview, a range that cannot be read");
+    await checkAtBothWidths(page, "overview, a range that cannot be read");
   });
 });

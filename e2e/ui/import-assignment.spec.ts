@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { db } from "../../lib/db/client";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -10,14 +10,6 @@ import { expect, test } from "../support/test";
 const FILE = ["Name,Email", "Grace Hopper,grace@example.com", "Alan Turing,alan@example.com"].join("\r\n");
 
 const row = (page: Page, name: string) => page.getByRole("row").filter({ hasText: name });
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 test("an admin imports a CSV with every lead assigned to a member, who owns them in the lead list", async ({ signInAs }) => {
   const { team, user: admin } = await newTeamWithUser("admin");
@@ -38,7 +30,7 @@ test("an admin imports a CSV with every lead assigned to a member, who owns them
   await expect(owners.getByRole("link", { name: "Settings → Lead Routing" })).toBeVisible();
   await owners.getByLabel("Member who gets every imported lead").selectOption({ label: `Ada Assignee (${member.email})` });
   await expect(owners.getByRole("radio", { name: "All to" })).toBeChecked();
-  await checkAtBothSizes(page, "import: the owners of the imported leads");
+  await checkAtBothWidths(page, "import: the owners of the imported leads");
 
   await page.getByRole("button", { name: "Preview" }).click();
   await page.getByRole("button", { name: "Import 2 rows" }).click();

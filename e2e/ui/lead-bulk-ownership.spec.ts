@@ -5,7 +5,7 @@ import { createLead } from "../../lib/leads/create-lead";
 import { findLead } from "../../lib/leads/lead-store";
 import { changeMembership } from "../../lib/teams/membership-changes";
 import type { Team } from "../../lib/teams/team-store";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -19,14 +19,6 @@ async function lead(team: Team, name: string): Promise<string> {
 const bulk = (page: Page) => page.getByRole("group", { name: "Bulk actions" });
 const views = (page: Page) => page.getByRole("navigation", { name: "Status views" });
 const row = (page: Page, name: string) => page.getByRole("row").filter({ hasText: name });
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 async function apply(page: Page, form: "Assign to" | "Set status", option: string): Promise<void> {
   const controls = bulk(page).getByRole("form", { name: form });
@@ -53,7 +45,7 @@ test("an admin assigns two selected leads to a member and sets them Contacted; t
   await page.getByRole("checkbox", { name: `Select ${first}` }).check();
   await page.getByRole("checkbox", { name: `Select ${second}` }).check();
   await expect(bulk(page)).toContainText("2 leads selected");
-  await checkAtBothSizes(page, "leads, two selected, bulk assign and status");
+  await checkAtBothWidths(page, "leads, two selected, bulk assign and status");
 
   await apply(page, "Assign to", "Mia Member");
   await expect(bulk(page)).toContainText("2 leads assigned to Mia Member.");
@@ -81,7 +73,7 @@ test("an admin assigns two selected leads to a member and sets them Contacted; t
   await expect(page).toHaveURL(/[?&]owner=none/);
   await expect(page).toHaveURL(/[?&]status=new/);
   await expect(page.getByRole("table")).toContainText("Waiting Lead");
-  await checkAtBothSizes(page, "leads, a status view");
+  await checkAtBothWidths(page, "leads, a status view");
 
   // Already as asked: nothing changes, and the list says so.
   await page.goto(`/t/${team.slug}/leads?status=contacted`);
@@ -133,5 +125,5 @@ test("a member sees the status views and the wait, but no bulk assign or status"
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await expect(page.getByLabel("Assign to")).toHaveCount(0);
   await expect(page.getByLabel("Set status")).toHaveCount(0);
-  await checkAtBothSizes(page, "leads, a member");
+  await checkAtBothWidths(page, "leads, a member");
 });

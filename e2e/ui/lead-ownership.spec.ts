@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { listAuditEvents } from "../../lib/audit/audit-log";
 import { createLead } from "../../lib/leads/create-lead";
 import { findLead } from "../../lib/leads/lead-store";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { recordAction, replayAction } from "../support/server-actions";
 import { newTeamWithUser, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
@@ -16,14 +16,6 @@ const shown = (page: Page, term: "Status" | "Owner") =>
     .locator("dd")
     .nth(term === "Status" ? 0 : 1);
 
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
-
 test("a member marks a lead Contacted and takes it; an admin reassigns it to another member", async ({ signInAs }) => {
   const { team, user: admin } = await newTeamWithUser("admin");
   const member = await newUser({ team, role: "member", name: "Mia Member" });
@@ -36,7 +28,7 @@ test("a member marks a lead Contacted and takes it; an admin reassigns it to ano
   await expect(shown(page, "Status")).toHaveText(/^New · waiting \d+ (min|h|d)$/);
   await expect(shown(page, "Owner")).toHaveText("Unassigned");
   await expect(card(page).getByLabel("Change owner")).toHaveCount(0);
-  await checkAtBothSizes(page, "lead: status and owner, a member");
+  await checkAtBothWidths(page, "lead: status and owner, a member");
 
   await card(page).getByLabel("Change status").selectOption({ label: "Contacted" });
   await card(page).getByRole("button", { name: "Save status" }).click();
@@ -65,7 +57,7 @@ test("a member marks a lead Contacted and takes it; an admin reassigns it to ano
   await expect(shown(adminPage, "Owner")).toHaveText("Mia Member");
   const ownerSelect = card(adminPage).getByLabel("Change owner");
   await expect(ownerSelect).toHaveValue(member.id);
-  await checkAtBothSizes(adminPage, "lead: status and owner, an admin");
+  await checkAtBothWidths(adminPage, "lead: status and owner, an admin");
   await ownerSelect.selectOption({ label: "Otto Other" });
   await card(adminPage).getByRole("button", { name: "Save owner" }).click();
   await expect(card(adminPage).getByRole("status").filter({ hasText: "Assigned to Otto Other." })).toBeVisible();

@@ -4,7 +4,7 @@ import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { CLI_ACTOR, listAuditEvents } from "../../lib/audit/audit-log";
 import { findLead } from "../../lib/leads/lead-store";
 import { readTeamRouting, saveRule } from "../../lib/routing/assignment-rules";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { saveScreenshot } from "../support/screenshots";
 import { authHeaders, CREATE_LEAD, newTeam, newUser, newTeamWithUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
@@ -18,14 +18,6 @@ const ruleItem = (page: Page, name: string) =>
     .getByRole("listitem")
     .filter({ has: page.getByRole("heading", { name: new RegExp(`^Rule \\d+: ${name}$`) }) });
 const testBox = (page: Page) => page.getByRole("region", { name: "Test a lead" });
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 /** Tests `body` (an object, sent as its JSON, or the text as typed) in the "Test a lead" box. */
 async function testLead(page: Page, body: Record<string, string> | string, arrives?: string): Promise<void> {
@@ -97,7 +89,7 @@ test("an admin builds a round-robin rule; two leads go to its two members in tur
     const editor = page.getByRole("form", { name: "Edit rule Google Ads" });
     await expect(editor.getByLabel("Name", { exact: true })).toHaveValue("Google Ads");
     await expect(editor.getByRole("group", { name: "Condition 1" }).getByLabel("Values")).toHaveValue("google, bing");
-    await checkAtBothSizes(page, "lead routing: a rule and the editor");
+    await checkAtBothWidths(page, "lead routing: a rule and the editor");
     await editor.getByRole("button", { name: "Cancel" }).click();
     await expect(rule.getByRole("button", { name: "Edit rule Google Ads" })).toBeFocused();
   });

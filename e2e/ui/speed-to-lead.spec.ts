@@ -3,7 +3,7 @@ import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { findLead } from "../../lib/leads/lead-store";
 import { saveRule } from "../../lib/routing/assignment-rules";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { authHeaders, CREATE_LEAD, newTeam, newUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
@@ -12,14 +12,6 @@ import { expect, test } from "../support/test";
 
 const card = (page: Page) => page.getByRole("region", { name: "Time to first contact" });
 const byOwner = (page: Page) => card(page).getByRole("table", { name: /^Time to first contact by owner/ });
-
-async function checkAtBothSizes(page: Page, name: string): Promise<void> {
-  for (const viewport of VIEWPORTS) {
-    await page.setViewportSize({ width: viewport.width, height: viewport.height });
-    await checkPage(page, `${name} (${viewport.name})`);
-  }
-  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-}
 
 test("two leads routed to two members; one contacts theirs and the time to first contact appears on Leads", async ({
   signInAs,
@@ -79,7 +71,7 @@ test("two leads routed to two members; one contacts theirs and the time to first
   const adaRow = byOwner(page).getByRole("row", { name: /^Ada Able/ });
   await expect(adaRow.getByRole("cell")).toHaveText([/\S/, /\S/, "1", /\S/, /\S/, "1"]);
   await expect(byOwner(page).getByRole("row", { name: /^Ben Baker/ })).toHaveCount(0);
-  await checkAtBothSizes(page, "leads: time to first contact, by owner open");
+  await checkAtBothWidths(page, "leads: time to first contact, by owner open");
 
   // Every member sees the team's figures, the admin too.
   const adminPage = await signInAs(admin);
