@@ -1,0 +1,114 @@
+import { execFileSync } from "node:child_process";
+import path from "node:path";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Page } from "@playwright/test";
+import { SMTPServer } from "smtp-server";
+import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { DEMO_ADMIN } from "../support/demo-admin";
+import { startServer, type ServerProcess } from "../support/server-process";
+
+// Double opt-in in Chromium (issue 46, step 2; docs/consent.md "Double opt-in"): a visitor
+// ticks the consent box on a hosted form with double opt-in, the confirmation email arrives
+// (this file's own server sends it to an SMTP sink here: the shared server sends no email),
+// its link opens the page with the team's name, "Confirm" confirms, and the lead's page shows
+// the confirmed evidence beside the pending one. axe on the link's pages and the lead's page,
+// at 1280 and 390 px.
+
+test.describe.configure({ timeout: 240_000 });
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const SITE = "https://www.example.com";
+const TEXT = "I agree that the team may send me its monthly newsletter. I can withdraw at any time.";
+
+type Mail = { to: string[]; raw: string };
+const received: Mail[] = [];
+let sink: SMTPServer;
+let server: ServerProcess;
+let seeded: { slug: string; teamName: string; formId: string };
+
+test.beforeAll(async () => {
+  test.setTimeout(240_000);
+  sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, session, callback) {
+      let raw = "";
+      stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
+      stream.on("end", () => {
+        // Quoted-printable's soft line breaks undone, so the link is found whole.
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: raw.replace(/=\r?\n/g, "") });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => sink.listen(0, "127.0.0.1", resolve));
+  const smtp = `smtp://127.0.0.1:${(sink.server.address() as AddressInfo).port}`;
+  server = await startServer({ env: { SMTP_URL: smtp, MAIL_FROM: "Lead Intake <leads@example.test>" } });
+  const output = execFileSync(process.execPath, ["--import", "tsx", "e2e/support/double-opt-in-seed.ts", SITE, TEXT], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: server.dataDir, DATABASE_URL: `file:${server.databaseFile}` },
+    encoding: "utf8",
+  });
+  seeded = JSON.parse(output.trim().split("\n").at(-1)!) as typeof seeded;
+});
+
+test.afterAll(async () => {
+  await server?.stop();
+  await new Promise<void>((resolve) => (sink ? sink.close(() => resolve()) : resolve()));
+});
+
+async function checkAtBothSizes(page: Page, name: string): Promise<void> {
+  for (const viewport of VIEWPORTS) {
+    await page.setViewportSize({ width: viewport.width, height: viewport.height });
+    await checkPage(page, `${name} (${viewport.name})`);
+  }
+  await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+}
+
+test(
+  "a visitor gives consent on a hosted form with double opt-in, confirms by the email's link, and the lead's page shows the evidence",
+  { tag: "@own-server" },
+  async ({ browser }) => {
+    const visitor = await (await browser.newContext({ baseURL: server.url, userAgent: "DoubleOptInJourney/1.0 Chromium" })).newPage();
+    await visitor.goto(`/f/${seeded.formId}`);
+    await visitor.getByLabel("Name").fill("Ada Lovelace");
+    await visitor.getByRole("textbox", { name: "Email", exact: true }).fill("ada@example.com");
+    await visitor.getByRole("checkbox", { name: new RegExp(TEXT.slice(0, 40)) }).check();
+    await visitor.getByRole("button", { name: "Send" }).click();
+    await expect(visitor.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+
+    await expect.poll(() => received.filter((mail) => mail.to.includes("ada@example.com")).length, { timeout: 30_000 }).toBe(1);
+    const mail = received.find((item) => item.to.includes("ada@example.com"))!;
+    expect(mail.raw).toContain("List-Unsubscribe-Post: List-Unsubscribe=One-Click");
+    const link = /https?:\/\/[^\s"<>]+\/api\/consent\/[^\s"<>]+/.exec(mail.raw)![0].replace(/\/unsubscribe$/, "");
+
+    await visitor.goto(link);
+    await expect(visitor.getByRole("heading", { name: `Confirm your consent for ${seeded.teamName}` })).toBeVisible();
+    await checkAtBothSizes(visitor, "confirmation link page");
+    await visitor.getByRole("button", { name: "Confirm" }).click();
+    await expect(visitor.getByRole("heading", { name: "Thank you: your consent is confirmed" })).toBeVisible();
+    await expect(visitor.getByText(seeded.teamName)).toBeVisible();
+    await checkAtBothSizes(visitor, "consent confirmed page");
+
+    const admin = await (await browser.newContext({ baseURL: server.url })).newPage();
+    await admin.goto("/signin");
+    await admin.getByLabel("Email").fill(DEMO_ADMIN.email);
+    await admin.getByLabel("Password").fill(DEMO_ADMIN.password);
+    await admin.getByRole("button", { name: "Sign in" }).click();
+    await expect(admin.getByRole("heading", { name: "Leads", exact: true })).toBeVisible();
+    await admin.goto(`/t/${seeded.slug}/leads`);
+    await admin
+      .getByRole("link", { name: /Ada Lovelace/ })
+      .first()
+      .click();
+    const section = admin.getByRole("region", { name: /Consent/ });
+    await expect(section.getByRole("heading", { name: /Consent/ })).toContainText("Confirmed");
+    await expect(section.getByText("Confirmation email link", { exact: true })).toBeVisible();
+    await expect(section.getByText("DoubleOptInJourney/1.0 Chromium", { exact: true })).toBeVisible();
+    await expect(section.getByText(TEXT, { exact: true })).toBeVisible();
+    await section.getByText(/History \(1 earlier\)/).click();
+    await expect(section.getByText("Pending confirmation", { exact: true })).toBeVisible();
+    await checkAtBothSizes(admin, "lead page with confirmed consent");
+  },
+);
