@@ -105,8 +105,9 @@ test(
     const section = admin.getByRole("region", { name: /Consent/ });
     await expect(section.getByRole("heading", { name: /Consent/ })).toContainText("Confirmed");
     await expect(section.getByText("Confirmation email link", { exact: true })).toBeVisible();
-    await expect(section.getByText("DoubleOptInJourney/1.0 Chromium", { exact: true })).toBeVisible();
-    await expect(section.getByText(TEXT, { exact: true })).toBeVisible();
+    // The newest evidence (the confirmation) first; the submission's, pending, is under History.
+    await expect(section.getByText("DoubleOptInJourney/1.0 Chromium", { exact: true }).first()).toBeVisible();
+    await expect(section.getByText(TEXT, { exact: true }).first()).toBeVisible();
     await section.getByText(/History \(1 earlier\)/).click();
     await expect(section.getByText("Pending confirmation", { exact: true })).toBeVisible();
     await checkAtBothSizes(admin, "lead page with confirmed consent");
