@@ -1,6 +1,6 @@
 // Run as a script against an own server's database (DATABASE_URL, after its start.ts migrated
 // and seeded it): gives the demo team a web form without a challenge that asks for consent
-// with double opt-in; prints its team's slug and name and the form's id as JSON. The
+// (double opt-in is turned on by the test, in the form's settings); prints its team's slug and name and the form's id as JSON. The
 // Playwright worker's own lib modules are bound to the shared server's database, so the
 // double opt-in journey (e2e/ui/double-opt-in.spec.ts) seeds its server through this.
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
@@ -20,6 +20,7 @@ const formId = await createWebForm({
   actor: CLI_ACTOR,
 });
 const settings = { text, purpose: "Newsletter", policyUrl: null, required: true };
-if (!(await setFormConsent({ teamId: team.id, formId, settings, doubleOptIn: true, actor: CLI_ACTOR }))) throw new Error("consent refused");
+if (!(await setFormConsent({ teamId: team.id, formId, settings, doubleOptIn: false, actor: CLI_ACTOR })))
+  throw new Error("consent refused");
 console.log(JSON.stringify({ slug: team.slug, teamName: team.name, formId }));
 await db().$disconnect();
