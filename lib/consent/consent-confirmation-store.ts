@@ -1,4 +1,6 @@
+import { createHash } from "node:crypto";
 import { db, type Tx } from "../db/client";
+import { env } from "../env";
 
 // The double opt-in emails (ConsentConfirmation, docs/consent.md "Double opt-in"): one row per
 // email, the link's token kept only as its SHA-256, confirmed once. A store only stores: the
@@ -14,6 +16,18 @@ export type ConfirmationRow = {
 };
 
 const ROW_SELECT = { id: true, teamId: true, leadId: true, createdAt: true, expiresAt: true, confirmedAt: true } as const;
+
+/**
+ * Holds the person's (team and address) lock until `tx` ends, so two submissions of one person
+ * at once, on any instance, cannot both pass the 24 h limit. PostgreSQL: a transaction-scoped
+ * advisory lock (its key a hash: nothing the sender wrote is in the SQL); SQLite runs one
+ * write transaction at a time already.
+ */
+export async function lockPerson(tx: Tx, teamId: string, emailKey: string): Promise<void> {
+  if (env().DATABASE_PROVIDER !== "postgres") return;
+  const key = createHash("sha256").update(`consent-confirmation\u0000${teamId}\u0000${emailKey}`).digest().readBigInt64BE(0);
+  await tx.$queryRaw`SELECT 1 AS locked FROM (SELECT pg_advisory_xact_lock(${key})) AS held`;
+}
 
 /** The person's emails in this team (by address), newest first: whether one was confirmed, when the last was sent. */
 export async function personConfirmations(tx: Tx, teamId: string, emailKey: string): Promise<{ confirmed: boolean; lastAt: Date | null }> {

@@ -192,6 +192,14 @@ describe("the confirmation email after a submission that gave consent", () => {
   });
 });
 
+test("two submissions of one person at once send one email (the person's lock)", async () => {
+  setClock(0);
+  const { formId, version } = await doubleOptInForm();
+  const fields = { name: "Ada Byron", email: "byron@example.com", consent: "yes", consent_version: version.id };
+  await Promise.all([submit(formId, fields), submit(formId, fields), submit(formId, fields)]);
+  assert.equal((await deliver()).filter((mail) => mail.to.includes("byron@example.com")).length, 1);
+});
+
 describe("the link's page", () => {
   async function pendingLead() {
     setClock(0);

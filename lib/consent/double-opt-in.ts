@@ -7,7 +7,14 @@ import { findTeamSlug } from "../teams/team-store";
 import { LEAD_CONSENT_CHANGED, newEventId } from "../webhooks/lead-created-event";
 import { leadConsentChangedJobs } from "../webhooks/lead-consent-changed-event";
 import { subscribedEndpointIds } from "../webhooks/webhook-endpoint-store";
-import { findConfirmation, insertConfirmation, leadConfirmed, markConfirmed, personConfirmations } from "./consent-confirmation-store";
+import {
+  findConfirmation,
+  insertConfirmation,
+  leadConfirmed,
+  lockPerson,
+  markConfirmed,
+  personConfirmations,
+} from "./consent-confirmation-store";
 import { confirmationToken, newConfirmationId, tokenHash, verifyConfirmationToken } from "./confirmation-token";
 import { insertLinkConsent, leadConsentState, newestConsentStatus } from "./lead-consent-store";
 
@@ -43,6 +50,7 @@ export async function requestConfirmation(options: {
   if (!options.email) return { result: "no_email" };
   const emailKey = options.email.toLowerCase();
   const answer = await db().$transaction(async (tx): Promise<ConfirmationRequest> => {
+    await lockPerson(tx, teamId, emailKey);
     const person = await personConfirmations(tx, teamId, emailKey);
     if (person.confirmed) return { result: "confirmed_before" };
     if (person.lastAt && at.getTime() - person.lastAt.getTime() < EMAIL_INTERVAL_MS)
