@@ -35,6 +35,20 @@ const { listFormConsentVersions } = await import("./consent-version-store");
 const { confirmationToken, newConfirmationId, tokenHash, verifyConfirmationToken } = await import("./confirmation-token");
 const { CONFIRMATION_EMAIL, resendConfirmation } = await import("./double-opt-in");
 const { findLeadConsents } = await import("./lead-consent-store");
+const { exportLeadBatches } = await import("../leads/lead-export-store");
+const { EMPTY_FILTER } = await import("../leads/lead-filter");
+const { exportCells, EXPORT_COLUMNS } = await import("../leads/export-leads");
+
+/** The export's consent cells of the team's lead. */
+async function exportedConsent(team: { id: string }, leadId: string) {
+  for await (const batch of exportLeadBatches({ id: team.id, defaultPhoneCountry: null }, EMPTY_FILTER))
+    for (const lead of batch)
+      if (lead.id === leadId) {
+        const cells = exportCells(lead);
+        return { status: cells[EXPORT_COLUMNS.indexOf("consent_status")], at: cells[EXPORT_COLUMNS.indexOf("consent_at")] };
+      }
+  return null;
+}
 const pages = await import("./confirmation-page");
 
 /** What the routes (app/api/consent/[team]/[token]/…) answer: thin handlers around confirmation-page.ts. */
@@ -219,6 +233,7 @@ describe("the link's page", () => {
     setClock(2);
     const shown = await route.GET(browser(link, "GET"), paramsOf(link));
     assert.equal(shown.status, 200);
+    assert.equal((await exportedConsent(team, leadId))?.status, "pending");
     const html = await shown.text();
     assert.ok(html.includes(team.name));
     assert.match(html, /<form method="post"><button type="submit">Confirm<\/button><\/form>/);
@@ -235,6 +250,11 @@ describe("the link's page", () => {
     assert.equal(latest!.userAgent, UA);
     assert.ok(latest!.ip);
     assert.equal(earlier!.status, "pending");
+    assert.deepEqual(
+      await exportedConsent(team, leadId),
+      { status: "confirmed", at: latest!.consentAt.toISOString() },
+      "the export's columns",
+    );
     const event = await db().job.findFirstOrThrow({ where: { teamId: team.id, eventType: "lead.consent_changed" } });
     const body = JSON.parse(event.payload);
     assert.deepEqual(body.data.consent, { status: "confirmed", version: version.id, at: latest!.consentAt.toISOString() });
