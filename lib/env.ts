@@ -87,6 +87,13 @@ const schema = z.object({
   // New-lead emails: smtp:// or smtps:// (user and password in the URL), and the sender.
   SMTP_URL: optional(z.string().regex(/^smtps?:\/\//, "must start with smtp:// or smtps://")),
   MAIL_FROM: z.string().min(3).default("Lead Intake <lead-intake@localhost>"),
+  // How long a double opt-in confirmation link is valid (docs/consent.md), in hours.
+  CONSENT_CONFIRMATION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 90)
+    .default(100),
   // Akismet's comment-check after the local spam checks (docs/spam.md "Akismet (optional)").
   // Unset, no submission leaves this server.
   AKISMET_API_KEY: optional(z.string().min(1)),

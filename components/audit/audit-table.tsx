@@ -72,6 +72,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.note_edited": "Note edited",
   "lead.note_deleted": "Note deleted",
   "lead.consent_recorded": "Consent recorded",
+  "lead.consent_confirmation_sent": "Confirmation email resent",
   "lead.import_started": "Import started",
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",
@@ -166,6 +167,7 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.deleted":
     case "web_form.consent_set":
     case "lead.consent_recorded":
+    case "lead.consent_confirmation_sent":
     case "connection.created":
     case "connection.deleted":
     case "routing.rule_created":

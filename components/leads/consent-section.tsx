@@ -3,14 +3,35 @@ import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
 import { RecordConsentButton } from "./record-consent-button";
+import { ResendConfirmationButton } from "./resend-confirmation-button";
 
 // A lead's consent on its page (docs/consent.md): its current status (the newest evidence's),
 // what that evidence proves (the exact text, purpose, time, address, browser, page, channel) and
 // the history of every piece of evidence, newest first.
 
-const STATUS_LABEL = { none: "None", given: "Given", not_given: "Not given" } as const;
-const STATUS_TONE = { none: "slate", given: "green", not_given: "amber" } as const;
-const CHANNEL_LABEL = { api: "API", form: "Web form", connection: "Form builder connection", manual: "Recorded by a member" } as const;
+const STATUS_LABEL = {
+  none: "None",
+  given: "Given",
+  not_given: "Not given",
+  pending: "Pending confirmation",
+  confirmed: "Confirmed",
+  withdrawn: "Withdrawn",
+} as const;
+const STATUS_TONE = {
+  none: "slate",
+  given: "green",
+  not_given: "amber",
+  pending: "amber",
+  confirmed: "green",
+  withdrawn: "slate",
+} as const;
+const CHANNEL_LABEL = {
+  api: "API",
+  form: "Web form",
+  connection: "Form builder connection",
+  manual: "Recorded by a member",
+  email: "Confirmation email link",
+} as const;
 
 function Evidence({ item, recorder }: { item: LeadConsentItem; recorder: string | null }) {
   const rows: [string, React.ReactNode][] = [
@@ -46,6 +67,8 @@ export function ConsentSection({
   leadId,
   evidence,
   recorders,
+  canResend = false,
+  confirmationSentAt = null,
 }: {
   slug: string;
   leadId: string;
@@ -53,6 +76,10 @@ export function ConsentSection({
   evidence: LeadConsentItem[];
   /** Names of the members who recorded consent, by user id. */
   recorders: Map<string, string>;
+  /** Owners and admins may resend the double opt-in email. */
+  canResend?: boolean;
+  /** When the newest confirmation email was queued. */
+  confirmationSentAt?: Date | null;
 }) {
   const [latest, ...older] = evidence;
   const status = latest?.status ?? "none";
@@ -63,8 +90,23 @@ export function ConsentSection({
         <h2 id="consent-heading" className="flex items-center gap-2 text-sm font-semibold text-slate-900">
           Consent <Badge tone={STATUS_TONE[status]}>{STATUS_LABEL[status]}</Badge>
         </h2>
-        <RecordConsentButton slug={slug} leadId={leadId} />
+        <div className="flex flex-wrap gap-2">
+          {status === "pending" && canResend ? <ResendConfirmationButton slug={slug} leadId={leadId} /> : null}
+          <RecordConsentButton slug={slug} leadId={leadId} />
+        </div>
       </div>
+      {status === "pending" ? (
+        <p className="mt-2 text-sm text-slate-600">
+          A confirmation email was sent
+          {confirmationSentAt ? (
+            <>
+              {" "}
+              on <DateTime value={confirmationSentAt} />
+            </>
+          ) : null}
+          ; the consent counts as confirmed once the person opens its link and presses “Confirm”. At most one email a day goes to a person.
+        </p>
+      ) : null}
       {latest ? (
         <div className="mt-4">
           <Evidence item={latest} recorder={recorder(latest)} />

@@ -62,6 +62,7 @@ const EMAIL_LABEL: Record<string, string> = {
   "lead.assigned": "Assigned to you",
   "lead.new_reminder": "Still new",
   "lead.submitted_again": "Submitted again",
+  "consent.confirmation": "Consent confirmation (to the person)",
 };
 
 /** Where a message stands, in plain words. */

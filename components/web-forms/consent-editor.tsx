@@ -11,7 +11,17 @@ const hint = "mt-1 text-xs text-slate-600";
 const checkboxClass = "mt-0.5 h-4 w-4 rounded border-slate-300 text-indigo-600 focus-visible:outline-2 focus-visible:outline-indigo-600";
 
 /** "Ask for consent" of a web form (docs/consent.md); owners and admins only (the action checks). */
-export function ConsentEditor({ slug, formId, current }: { slug: string; formId: string; current: ConsentVersionView | null }) {
+export function ConsentEditor({
+  slug,
+  formId,
+  current,
+  doubleOptIn,
+}: {
+  slug: string;
+  formId: string;
+  current: ConsentVersionView | null;
+  doubleOptIn: boolean;
+}) {
   const [state, action, pending] = useActionState(setWebFormConsentAction, null);
   const [asked, setAsked] = useState(current !== null);
   const id = (name: string) => `consent-${formId}-${name}`;
@@ -89,6 +99,25 @@ export function ConsentEditor({ slug, formId, current }: { slug: string; formId:
             <label htmlFor={id("required")} className="text-sm text-slate-800">
               Required: a submission without the box ticked is refused. Optional: the lead is kept either way.
             </label>
+          </div>
+          <div className="flex items-start gap-2">
+            <input
+              id={id("double-opt-in")}
+              name="consent_double_opt_in"
+              type="checkbox"
+              defaultChecked={doubleOptIn}
+              aria-describedby={id("double-opt-in-hint")}
+              className={checkboxClass}
+            />
+            <div>
+              <label htmlFor={id("double-opt-in")} className="text-sm text-slate-800">
+                Double opt-in: email the person a link to confirm their consent
+              </label>
+              <p id={id("double-opt-in-hint")} className={hint}>
+                The lead is created now and its consent marked pending until the person confirms. The link is valid for 100 hours
+                (CONSENT_CONFIRMATION_HOURS); a person gets at most one confirmation email a day, none once confirmed.
+              </p>
+            </div>
           </div>
         </>
       ) : null}

@@ -8,6 +8,7 @@ const EVENT_CHOICES = [
   { event: "lead.created", description: "a lead was created", onForNew: true },
   { event: "lead.updated", description: "a lead's status or owner changed", onForNew: false },
   { event: "lead.submitted", description: "a person submitted again and it joined their lead", onForNew: false },
+  { event: "lead.consent_changed", description: "a person confirmed consent by email, or withdrew it", onForNew: false },
 ] as const;
 
 /** The URL, description and events of an endpoint: the add and edit dialogs' fields. */

@@ -76,6 +76,8 @@ export const AUDIT_ACTIONS = [
   "lead.note_deleted",
   // Consent given another way, recorded on the lead's page (the lead as target): { consent_id, status, purpose }; never the note.
   "lead.consent_recorded",
+  // "Resend confirmation" of a double opt-in email on the lead's page (the lead as target): { confirmation_id }.
+  "lead.consent_confirmation_sent",
   // A quarantined submission released into the list ("Not spam"): the lead as target; never its content.
   "lead.released_from_spam",
   // A lead moved to the quarantine ("Spam" on its page): the lead as target, { blocked } (its address put on the block list).

@@ -2,7 +2,13 @@ import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
 import { now } from "../time/clock";
 import { insertRecordedConsent, type RecordedConsent } from "./lead-consent-store";
-import { clearFormConsent, currentFormConsent, insertFormConsentVersion, type ConsentSettings } from "./consent-version-store";
+import {
+  clearFormConsent,
+  currentFormConsent,
+  insertFormConsentVersion,
+  setFormDoubleOptIn,
+  type ConsentSettings,
+} from "./consent-version-store";
 
 // The audited consent changes (docs/consent.md): what a web form asks for (owners and admins),
 // and a consent given another way recorded on a lead's page. Each commits with its audit event.
@@ -19,12 +25,22 @@ export async function setFormConsent(options: {
   teamId: string;
   formId: string;
   settings: ConsentSettings | null;
+  /** Double opt-in (docs/consent.md): off whenever no consent is asked. */
+  doubleOptIn?: boolean;
   actor: AuditActor;
 }): Promise<boolean> {
   const { teamId, formId, settings, actor } = options;
+  const doubleOptIn = settings !== null && options.doubleOptIn === true;
   return db().$transaction(async (tx) => {
     const current = await currentFormConsent(tx, { teamId, formId });
     if (!current) return false;
+    if (current.doubleOptIn !== doubleOptIn) {
+      await setFormDoubleOptIn(tx, formId, doubleOptIn);
+      await recordAuditEvent(
+        { teamId, action: "web_form.consent_set", actor, targetId: formId, details: { name: current.name, double_opt_in: doubleOptIn } },
+        tx,
+      );
+    }
     if (!settings) {
       const cleared = await clearFormConsent(tx, { teamId, formId });
       if (cleared?.had) {

@@ -17,14 +17,19 @@ export const CONSENT_AT_FIELD = "consent_at";
 /** The refusal of a web form's post whose required consent box was not ticked (422, "Validation failed"). */
 export const CONSENT_REQUIRED = "Consent is required: tick the consent box to send this form";
 
-/** The statuses a piece of evidence records; a lead with none is "none". pending, confirmed and withdrawn come with double opt-in. */
-export const CONSENT_STATUSES = ["given", "not_given"] as const;
+/**
+ * The statuses a piece of evidence records; a lead with none is "none". pending: given on a
+ * form with double opt-in, the confirmation email sent; confirmed: the person confirmed by its
+ * link; withdrawn: the person used the email's unsubscribe link (later steps add more ways).
+ */
+export const CONSENT_STATUSES = ["given", "not_given", "pending", "confirmed", "withdrawn"] as const;
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 
-export type ConsentChannel = "api" | "form" | "connection" | "manual";
+/** Where evidence came from; "email": a double opt-in link (docs/consent.md). */
+export type ConsentChannel = "api" | "form" | "connection" | "manual" | "email";
 
-/** A version of a channel's consent text, as the intake needs it. */
-export type AskedConsent = { id: string; required: boolean };
+/** A version of a channel's consent text, as the intake needs it; `doubleOptIn`: the form emails a confirmation link. */
+export type AskedConsent = { id: string; required: boolean; doubleOptIn?: boolean };
 
 /** The evidence of one submission, before the lead writer gives it its lead and submission. */
 export type ConsentDraft = {
@@ -83,7 +88,9 @@ function pageUrlOf(value: string | null | undefined): string | null {
 
 export type ConsentRequest = {
   extraFields: Readonly<Record<string, ExtraFieldValue>>;
-  channel: Exclude<ConsentChannel, "manual">;
+  channel: Exclude<ConsentChannel, "manual" | "email">;
+  /** The submission's email address (spec 2.1 `email`): double opt-in needs one to write "pending". */
+  email?: string | null;
   /** The consent the web form asks for (its current version), or null. */
   asked: AskedConsent | null;
   /** The form's version a posted `consent_version` names (an older one the visitor's page showed), or null. */
@@ -109,8 +116,10 @@ export function consentEvidence(request: ConsentRequest): ConsentDraft | null {
   if (version && answer !== "given" && request.asked!.required) throw validationError(CONSENT_REQUIRED);
   if (!version && answer === null) return null;
   const fromVisitor = request.channel === "form";
+  // Double opt-in: consent given on such a form, with an address to confirm it, is pending until confirmed.
+  const pending = answer === "given" && version !== null && request.asked!.doubleOptIn === true && Boolean(request.email);
   return {
-    status: answer ?? "not_given",
+    status: pending ? "pending" : (answer ?? "not_given"),
     channel: request.channel,
     versionId: version?.id ?? null,
     text: version ? null : textOf(fields[CONSENT_TEXT_FIELD]),

@@ -16,10 +16,12 @@ const formData = (fields: Record<string, string>) => {
 
 test("the settings: off is null; text and purpose required; the policy link https only; each refusal says what to fix", () => {
   const on = { consent_asked: "on", consent_text: "I agree.", consent_purpose: "Marketing emails" };
-  assert.deepEqual(parseConsentSettings(formData({})), { settings: null });
+  assert.deepEqual(parseConsentSettings(formData({ consent_double_opt_in: "on" })), { settings: null, doubleOptIn: false });
   assert.deepEqual(parseConsentSettings(formData({ ...on, consent_required: "on", consent_policy_url: "https://example.com/p" })), {
     settings: { text: "I agree.", purpose: "Marketing emails", policyUrl: "https://example.com/p", required: true },
+    doubleOptIn: false,
   });
+  assert.equal((parseConsentSettings(formData({ ...on, consent_double_opt_in: "on" })) as { doubleOptIn: boolean }).doubleOptIn, true);
   const problems: [Record<string, string>, string][] = [
     [{ ...on, consent_text: " " }, "Write the consent text the visitor agrees to"],
     [{ ...on, consent_purpose: "" }, "Name the purpose of the consent, for example “Marketing emails”"],

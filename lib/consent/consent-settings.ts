@@ -24,8 +24,8 @@ export function parsePolicyUrl(value: string): string | null {
 }
 
 /** The consent a form asks for, `null` when "Ask for consent" is off, or the problem to show. */
-export function parseConsentSettings(form: FormData): { settings: ConsentSettings | null } | { problem: string } {
-  if (form.get("consent_asked") !== "on") return { settings: null };
+export function parseConsentSettings(form: FormData): { settings: ConsentSettings | null; doubleOptIn: boolean } | { problem: string } {
+  if (form.get("consent_asked") !== "on") return { settings: null, doubleOptIn: false };
   const consentText = text(form, "consent_text");
   if (!consentText) return { problem: "Write the consent text the visitor agrees to" };
   if (consentText.length > MAX_CONSENT_TEXT) return { problem: `The consent text can be at most ${MAX_CONSENT_TEXT} characters` };
@@ -35,7 +35,10 @@ export function parseConsentSettings(form: FormData): { settings: ConsentSetting
   const policyText = text(form, "consent_policy_url");
   const policyUrl = policyText ? parsePolicyUrl(policyText) : null;
   if (policyText && !policyUrl) return { problem: "The privacy policy must be a full https:// address" };
-  return { settings: { text: consentText, purpose, policyUrl, required: form.get("consent_required") === "on" } };
+  return {
+    settings: { text: consentText, purpose, policyUrl, required: form.get("consent_required") === "on" },
+    doubleOptIn: form.get("consent_double_opt_in") === "on",
+  };
 }
 
 /** A consent recorded on a lead's page (given another way: phone, paper), as its dialog sends it, checked. */

@@ -103,11 +103,16 @@ export async function clearFormConsent(
   return { name: form.name, had: form.consentVersionId !== null };
 }
 
+/** Turns the form's double opt-in on or off inside `tx`. */
+export async function setFormDoubleOptIn(tx: Tx, formId: string, doubleOptIn: boolean): Promise<void> {
+  await tx.webForm.update({ where: { id: formId }, data: { doubleOptIn } });
+}
+
 /** The form's current version inside `tx` (to tell an edit from a save of the same text). */
 export async function currentFormConsent(tx: Tx, options: { teamId: string; formId: string }) {
   const form = await tx.webForm.findFirst({
     where: { id: options.formId, teamId: options.teamId },
-    select: { name: true, consentVersion: { select: VERSION_SELECT } },
+    select: { name: true, doubleOptIn: true, consentVersion: { select: VERSION_SELECT } },
   });
-  return form && { name: form.name, version: form.consentVersion };
+  return form && { name: form.name, doubleOptIn: form.doubleOptIn, version: form.consentVersion };
 }

@@ -14,6 +14,8 @@ export async function intakeConsent(options: {
   /** The form's current consent version, or null (API keys and connections ask for none yet). */
   asked: AskedConsent | null;
   extraFields: Readonly<Record<string, ExtraFieldValue>>;
+  /** The submission's email address (double opt-in). */
+  email?: string | null;
   context: RequestContext;
   receivedAt: Date;
 }): Promise<ConsentDraft | null> {
@@ -24,6 +26,7 @@ export async function intakeConsent(options: {
     asked && options.formId && typeof named === "string" && named !== asked.id ? await findPostedVersion(options.formId, named) : null;
   return consentEvidence({
     extraFields,
+    email: options.email ?? null,
     channel: options.channel,
     asked,
     posted,

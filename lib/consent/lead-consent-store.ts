@@ -98,3 +98,62 @@ export async function insertRecordedConsent(
     select: { id: true },
   });
 }
+
+/**
+ * Writes the evidence of a double opt-in's answer (confirmed, or withdrawn by the email's
+ * unsubscribe link) on the lead inside `tx`: the version, text and purpose of the lead's newest
+ * pending evidence, with the request's time, address and user agent.
+ */
+export async function insertLinkConsent(
+  tx: Tx,
+  options: { teamId: string; leadId: string; status: "confirmed" | "withdrawn"; ip: string | null; userAgent: string | null; at: Date },
+): Promise<{ id: string; versionId: string | null }> {
+  const pending = await tx.leadConsent.findFirst({
+    where: { leadId: options.leadId, status: "pending" },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { versionId: true, text: true, purpose: true, pageUrl: true },
+  });
+  return tx.leadConsent.create({
+    data: {
+      id: newLeadConsentId(),
+      leadId: options.leadId,
+      teamId: options.teamId,
+      submissionId: null,
+      status: options.status,
+      channel: "email",
+      versionId: pending?.versionId ?? null,
+      text: pending?.text ?? null,
+      purpose: pending?.purpose ?? null,
+      consentAt: options.at,
+      ip: options.ip,
+      userAgent: options.userAgent?.slice(0, 2_000) || null,
+      pageUrl: null,
+      note: null,
+      recordedById: null,
+      createdAt: options.at,
+    },
+    select: { id: true, versionId: true },
+  });
+}
+
+/** The status of the lead's newest evidence inside `tx`, null when it has none. */
+export async function newestConsentStatus(tx: Tx, leadId: string): Promise<string | null> {
+  const newest = await tx.leadConsent.findFirst({
+    where: { leadId },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    select: { status: true },
+  });
+  return newest?.status ?? null;
+}
+
+/** The team's lead's address and current consent status (its newest evidence's); null when the team has no such lead. */
+export async function leadConsentState(options: {
+  teamId: string;
+  leadId: string;
+}): Promise<{ email: string | null; status: CurrentConsent } | null> {
+  const lead = await db().lead.findFirst({
+    where: { id: options.leadId, teamId: options.teamId },
+    select: { email: true, consents: { orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1, select: { status: true } } },
+  });
+  return lead && { email: lead.email, status: (lead.consents[0]?.status as ConsentStatus | undefined) ?? "none" };
+}

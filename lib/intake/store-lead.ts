@@ -9,8 +9,10 @@ import type { IntakeTeam } from "../teams/intake-team";
 import { metrics } from "../operations/metrics";
 import { quarantineOf } from "../spam/intake-spam";
 import { now } from "../time/clock";
+import { log } from "../log/logger";
 import type { AskedConsent } from "../consent/consent-evidence";
 import { intakeConsent } from "../consent/intake-consent";
+import { requestConfirmation } from "../consent/double-opt-in";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
@@ -74,6 +76,7 @@ export async function storeLead(
     formId: channel.formId,
     asked: channel.consent ?? null,
     extraFields: input.extraFields,
+    email: input.email ?? null,
     context: draft.context,
     receivedAt,
   });
@@ -105,6 +108,13 @@ export async function storeLead(
     consent,
   });
   if (!channel.connectionId) createdCommitted(logTarget(channel));
+  // Double opt-in: a kept submission whose consent is pending gets its confirmation email
+  // (none for a quarantined one), within the person's limits (lib/consent/double-opt-in.ts).
+  // The lead is kept either way: a failure here leaves it pending, for "Resend confirmation".
+  if (consent?.status === "pending" && !quarantine)
+    await requestConfirmation({ teamId: channel.team.id, leadId: result.leadId, email: input.email ?? null, at: receivedAt }).catch(
+      (error: unknown) => log("error", "consent.confirmation_failed", { teamId: channel.team.id, error: String(error) }),
+    );
   if (quarantine)
     for (const code of new Set(quarantine.reasons.map((reason) => reason.code))) metrics().leadsQuarantined.inc({ reason: code });
   else if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });

@@ -53,7 +53,7 @@ export async function submitWebForm(options: {
     source: form.source,
     repeats: form.repeats,
     spamChecks: form.spamChecks,
-    consent: form.consentVersion,
+    consent: form.consentVersion && { ...form.consentVersion, doubleOptIn: form.doubleOptIn },
   };
   try {
     if (!form.enabled) throw new ApiError(404, FORM_NOT_FOUND, "Not found");

@@ -106,6 +106,8 @@ export async function moveLeadStory(tx: Tx, teamId: string, mergedIds: readonly 
   await tx.leadSubmission.updateMany({ where, data: { leadId: survivorId } });
   await tx.leadNote.updateMany({ where, data: { leadId: survivorId } });
   await tx.leadConsent.updateMany({ where, data: { leadId: survivorId } });
+  // Double opt-in emails go with their lead: a link sent for a merged lead confirms the survivor (docs/consent.md).
+  await tx.consentConfirmation.updateMany({ where, data: { leadId: survivorId } });
   await tx.job.updateMany({ where, data: { leadId: survivorId } });
   await markReturned(tx, [survivorId]);
 }

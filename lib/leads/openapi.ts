@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { LEAD_CREATED, LEAD_SUBMITTED, LEAD_UPDATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
+import { LEAD_CONSENT_CHANGED, LEAD_CREATED, LEAD_SUBMITTED, LEAD_UPDATED, leadCreatedEventSchema } from "../webhooks/lead-created-event";
+import { leadConsentChangedEventSchema } from "../webhooks/lead-consent-changed-event";
 import { leadSubmittedEventSchema } from "../webhooks/lead-submitted-event";
 import { leadUpdatedEventSchema } from "../webhooks/lead-updated-event";
 import { LIMITS, leadInputSchema } from "./lead-input-schema";
@@ -90,6 +91,11 @@ export function openApiDocument(serverUrl?: string) {
         "A person submitted again and it joined their lead",
         "leadSubmittedWebhook",
         leadSubmittedEventSchema,
+      ),
+      [LEAD_CONSENT_CHANGED]: webhookOperation(
+        "A person confirmed consent by a double opt-in email (or withdrew by its unsubscribe link)",
+        "leadConsentChangedWebhook",
+        leadConsentChangedEventSchema,
       ),
     },
   };

@@ -7,6 +7,7 @@ import type { NewLead } from "../leads/new-lead";
 import { oneLine } from "../leads/one-line";
 import { assignmentEmail, isAssignmentEmail, type OutgoingEmail } from "./assignment-email";
 import { chatDisabledEmail, isChatDisabledEmail } from "./chat-disabled-email";
+import { consentConfirmationEmail, isConfirmationEmail, type ConfirmationEmail } from "../consent/confirmation-email";
 
 // New-lead emails (docs/webhooks.md "New-lead emails"): one per lead to each member who
 // opted in for the team, sent through the outbox like a webhook. The email names the lead
@@ -96,7 +97,13 @@ export function emailHandler(options: { baseUrl: string; transport?: Transporter
     async run(job) {
       if (!emailConfigured() && !options.transport) return { ok: false, error: "Email is not configured (SMTP_URL)", retry: false };
       const raw: unknown = JSON.parse(job.payload);
-      const render = isChatDisabledEmail(raw) ? chatDisabledEmail : isAssignmentEmail(raw) ? assignmentEmail : newLeadEmail;
+      const render: (teamId: string, raw: unknown, baseUrl: string) => Promise<OutgoingEmail | ConfirmationEmail> = isConfirmationEmail(raw)
+        ? consentConfirmationEmail
+        : isChatDisabledEmail(raw)
+          ? chatDisabledEmail
+          : isAssignmentEmail(raw)
+            ? assignmentEmail
+            : newLeadEmail;
       const email = await render(job.teamId, raw, options.baseUrl);
       if ("dropped" in email) return { ok: false, error: email.dropped, retry: false };
       try {

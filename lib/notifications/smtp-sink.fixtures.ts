@@ -7,7 +7,8 @@ import { SMTPServer } from "smtp-server";
 // message it receives, and sets SMTP_URL to itself. Call it before anything reads lib/env.ts
 // (which reads the environment once per process), then useTestDatabase(). Not a test file.
 
-export type ReceivedEmail = { to: string[]; subject: string; body: string };
+/** `headers`: the message's header lines, unfolded (`Name: value`); `raw`: the message as received. */
+export type ReceivedEmail = { to: string[]; subject: string; body: string; headers: string[]; raw: string };
 
 /** Starts the sink (closed after the file); its messages, decoded, in the order received. */
 export async function startSmtpSink(): Promise<ReceivedEmail[]> {
@@ -20,7 +21,7 @@ export async function startSmtpSink(): Promise<ReceivedEmail[]> {
       let raw = "";
       stream.on("data", (chunk: Buffer) => (raw += chunk.toString("utf8")));
       stream.on("end", () => {
-        received.push({ to: session.envelope.rcptTo.map((r) => r.address), ...decode(raw) });
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), ...decode(raw), raw });
         callback();
       });
     },
@@ -33,7 +34,7 @@ export async function startSmtpSink(): Promise<ReceivedEmail[]> {
 }
 
 /** The subject (RFC 2047 encoded words undone) and the text body (quoted-printable undone) of a raw message. */
-function decode(raw: string): { subject: string; body: string } {
+function decode(raw: string): { subject: string; body: string; headers: string[] } {
   const [head = "", ...rest] = raw.split(/\r?\n\r?\n/);
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
   const subjectLine = unfolded.match(/^Subject: (.*)$/m)?.[1] ?? "";
@@ -44,7 +45,7 @@ function decode(raw: string): { subject: string; body: string } {
     );
   const qp = /^Content-Transfer-Encoding: quoted-printable/im.test(head);
   const text = rest.join("\n\n");
-  return { subject, body: qp ? quotedPrintable(text.replace(/=\r?\n/g, "")) : text };
+  return { subject, body: qp ? quotedPrintable(text.replace(/=\r?\n/g, "")) : text, headers: unfolded.split(/\r?\n/) };
 }
 
 function quotedPrintable(text: string): string {

@@ -74,7 +74,8 @@ async function fill(): Promise<void> {
     },
   });
   // Rows that refer to a model declared near them: a chat job to its destination (declared
-  // before Job), a web form to its consent version, evidence to its lead and version.
+  // before Job), a web form to its consent version, evidence to its lead and version, a
+  // double opt-in email to its lead.
   const chat = await source.chatDestination.create({
     data: { teamId: team.id, platform: "slack", urlCiphertext: "sealed", maskedUrl: "https://hooks.slack.com/services/T…", name: "#sales" },
   });
@@ -104,7 +105,19 @@ async function fill(): Promise<void> {
     },
   });
   await source.webForm.create({
-    data: { id: "form_1", teamId: team.id, name: "Contact", allowedOrigins: rawJson([]), consentVersionId: version.id },
+    data: { id: "form_1", teamId: team.id, name: "Contact", allowedOrigins: rawJson([]), consentVersionId: version.id, doubleOptIn: true },
+  });
+  await source.consentConfirmation.create({
+    data: {
+      id: "cc_1",
+      teamId: team.id,
+      leadId: "CRM-LEAD-00001",
+      emailKey: "ada@example.com",
+      tokenHash: "0".repeat(64),
+      createdAt: new Date(Date.UTC(2026, 0, 1)),
+      expiresAt: new Date(Date.UTC(2026, 0, 5)),
+      confirmedAt: new Date(Date.UTC(2026, 0, 2)),
+    },
   });
   await source.leadConsent.create({
     data: {

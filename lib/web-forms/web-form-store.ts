@@ -22,6 +22,8 @@ export type WebFormView = WebFormSettings & {
   repeats: Repeats;
   /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"); changed by setWebFormSpamChecks. */
   spamChecks: boolean;
+  /** Double opt-in (docs/consent.md); changed with the consent (consent-changes.ts' setFormConsent). */
+  doubleOptIn: boolean;
   enabled: boolean;
   spamCount: number;
   sourceName: string | null;
@@ -43,6 +45,8 @@ export type FormForIntake = {
   spamChecks: boolean;
   /** The consent it asks for, its current version (docs/consent.md); null: none. */
   consentVersion: { id: string; required: boolean } | null;
+  /** Double opt-in (docs/consent.md): a consent given is emailed a confirmation link. */
+  doubleOptIn: boolean;
   team: IntakeTeam;
 };
 
@@ -69,6 +73,7 @@ const VIEW_SELECT = {
   createdAt: true,
   repeats: true,
   spamChecks: true,
+  doubleOptIn: true,
   source: { select: { name: true } },
 } as const;
 
@@ -104,6 +109,7 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
       repeats: true,
       spamChecks: true,
       consentVersion: { select: { id: true, required: true } },
+      doubleOptIn: true,
       team: { select: INTAKE_TEAM_SELECT },
     },
   });

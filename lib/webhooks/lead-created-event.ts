@@ -3,6 +3,7 @@ import { z } from "zod";
 import { CHANNEL_GROUPS } from "../attribution/channel-groups";
 import { CLICK_IDS } from "../attribution/attribution-fields";
 import { leadAttribution, type Touch } from "../attribution/lead-attribution";
+import { CONSENT_STATUSES, type ConsentStatus } from "../consent/consent-evidence";
 import { LEAD_STATUSES, NEW_LEAD_STATUS, type LeadStatus } from "../leads/lead-status";
 import type { NewLead } from "../leads/new-lead";
 
@@ -15,9 +16,11 @@ export const LEAD_CREATED = "lead.created";
 export const LEAD_UPDATED = "lead.updated";
 /** A person's repeat submission joined their lead (lead-submitted-event.ts). */
 export const LEAD_SUBMITTED = "lead.submitted";
+/** A person confirmed (or withdrew) consent by a double opt-in email's link (lead-consent-changed-event.ts). */
+export const LEAD_CONSENT_CHANGED = "lead.consent_changed";
 export const TEST_EVENT = "webhook.test";
 /** The events an endpoint can subscribe to. */
-export const WEBHOOK_EVENTS = [LEAD_CREATED, LEAD_UPDATED, LEAD_SUBMITTED] as const;
+export const WEBHOOK_EVENTS = [LEAD_CREATED, LEAD_UPDATED, LEAD_SUBMITTED, LEAD_CONSENT_CHANGED] as const;
 
 const nullableText = z.string().nullable();
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
@@ -78,7 +81,9 @@ export function attributionPayload(lead: Parameters<typeof leadAttribution>[0]):
 /** The consent a lead's creating submission carried (docs/consent.md): "none" when it carried no consent fields. */
 export const consentPayloadSchema = z
   .object({
-    status: z.enum(["none", "given", "not_given"]),
+    status: z.enum(["none", ...CONSENT_STATUSES]).meta({
+      description: "pending: given on a form with double opt-in, the confirmation email sent (lead.consent_changed follows).",
+    }),
     version: nullableText.meta({ description: "The web form's consent version (cv_…): its exact text; null for an API client's consent." }),
     at: nullableText.meta({
       description: "When consent was given or refused (consent_at if an API client sent one, else the receive time).",
@@ -89,7 +94,7 @@ export type ConsentPayload = z.infer<typeof consentPayloadSchema>;
 
 /** A submission's evidence as events carry it. */
 export function consentPayload(
-  consent: { status: "given" | "not_given"; versionId: string | null; consentAt: Date } | null | undefined,
+  consent: { status: ConsentStatus; versionId: string | null; consentAt: Date } | null | undefined,
 ): ConsentPayload {
   return consent
     ? { status: consent.status, version: consent.versionId, at: consent.consentAt.toISOString() }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
 import { recordLeadConsent } from "@/lib/consent/consent-changes";
 import { parseRecordedConsent } from "@/lib/consent/consent-settings";
+import { resendConfirmation } from "@/lib/consent/double-opt-in";
 import { now } from "@/lib/time/clock";
 import { addLeadNote, deleteLeadNote, editLeadNote } from "@/lib/leads/lead-notes";
 import { assignLeads, setLeadStatus } from "@/lib/leads/lead-ownership";
@@ -122,5 +123,31 @@ export async function recordConsentAction(slug: string, leadId: string, form: Fo
     if (!recorded) return { ok: false, error: "That lead does not exist (it may have been deleted)." };
     revalidatePath(leadPath(team.slug, id.data));
     return { ok: true };
+  });
+}
+
+/** "Resend confirmation" (owners and admins): the double opt-in email again, at most one a day per person. */
+export async function resendConfirmationAction(slug: string, leadId: string): Promise<ActionResult> {
+  return withTeamRole(slug, MANAGERS, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    if (!id.success) return { ok: false, error: "Reload the page and try again." };
+    const sent = await resendConfirmation({ teamId: team.id, leadId: id.data, actor, at: now() });
+    if (!sent) return { ok: false, error: "That lead does not exist (it may have been deleted)." };
+    revalidatePath(leadPath(team.slug, id.data));
+    switch (sent.result) {
+      case "queued":
+        return { ok: true };
+      case "limited":
+        return {
+          ok: false,
+          error: `A confirmation email was sent less than 24 hours ago. You can resend it after ${sent.nextAt.toUTCString()}.`,
+        };
+      case "confirmed_before":
+        return { ok: false, error: "This person already confirmed: no new email is sent." };
+      case "no_email":
+        return { ok: false, error: "This lead has no email address." };
+      case "not_pending":
+        return { ok: false, error: "This lead's consent is not waiting for confirmation." };
+    }
   });
 }

@@ -26,6 +26,7 @@ import { attributionRows } from "@/lib/attribution/attribution-rows";
 import { SubmissionList, type SubmissionItem } from "@/components/leads/submission-list";
 import { ConsentSection } from "@/components/leads/consent-section";
 import { findLeadConsents } from "@/lib/consent/lead-consent-store";
+import { leadConfirmations } from "@/lib/consent/consent-confirmation-store";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
 
@@ -84,7 +85,7 @@ export default async function LeadPage({
   // Tenant ownership is in the query: another team's lead id is simply not found.
   const lead = await findLead({ id: leadId, teamId: team.id });
   if (!lead) notFound();
-  const [duplicates, key, formNames, connection, members, timeline, consents] = await Promise.all([
+  const [duplicates, key, formNames, connection, members, timeline, consents, confirmations] = await Promise.all([
     findPossibleDuplicates(lead),
     lead.apiKeyId ? findApiKeyDescription({ keyId: lead.apiKeyId, teamId: team.id }) : null,
     webFormNames(team.id, lead.formId ? [lead.formId] : []),
@@ -92,6 +93,7 @@ export default async function LeadPage({
     listMembers(team.id),
     findLeadTimeline({ teamId: team.id, leadId: lead.id }),
     findLeadConsents({ teamId: team.id, leadId: lead.id }),
+    leadConfirmations({ teamId: team.id, leadId: lead.id }),
   ]);
   // Every submission the timeline read, named once: the Submissions card lists the newest of them.
   const submissionList = await submissionItems(team.id, timeline.submissions);
@@ -179,6 +181,8 @@ export default async function LeadPage({
           leadId={lead.id}
           evidence={consents}
           recorders={new Map(members.map((member) => [member.userId, member.name ?? member.email]))}
+          canResend={canManage}
+          confirmationSentAt={confirmations[0]?.createdAt ?? null}
         />
         <ExtraFields value={lead.extraFields} />
         <SubmissionList count={timeline.submissionCount} submissions={submissionList.slice(0, SUBMISSIONS_SHOWN)} />

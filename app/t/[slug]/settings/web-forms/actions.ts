@@ -117,7 +117,9 @@ export async function setWebFormConsentAction(_previous: WebFormState, form: For
     const formId = String(form.get("form_id") ?? "");
     const parsed = parseConsentSettings(form);
     if ("problem" in parsed) return { ok: false, error: parsed.problem };
-    const changed = isFormId(formId) && (await setFormConsent({ teamId: team.id, formId, settings: parsed.settings, actor }));
+    const changed =
+      isFormId(formId) &&
+      (await setFormConsent({ teamId: team.id, formId, settings: parsed.settings, doubleOptIn: parsed.doubleOptIn, actor }));
     revalidatePath(formsPath(team.slug), "layout");
     return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
   });
