@@ -73,6 +73,8 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.note_deleted": "Note deleted",
   "lead.consent_recorded": "Consent recorded",
   "lead.consent_confirmation_sent": "Confirmation email resent",
+  "lead.consent_withdrawn": "Consent withdrawn",
+  "consent.suppression_purged": "Address removed from the suppression list",
   "lead.import_started": "Import started",
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",
@@ -168,6 +170,7 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.consent_set":
     case "lead.consent_recorded":
     case "lead.consent_confirmation_sent":
+    case "lead.consent_withdrawn":
     case "connection.created":
     case "connection.deleted":
     case "routing.rule_created":
