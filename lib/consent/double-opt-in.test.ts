@@ -33,7 +33,7 @@ const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
 const { setFormConsent } = await import("./consent-changes");
 const { listFormConsentVersions } = await import("./consent-version-store");
 const { confirmationToken, newConfirmationId, tokenHash, verifyConfirmationToken } = await import("./confirmation-token");
-const { CONFIRMATION_EMAIL, resendConfirmation } = await import("./double-opt-in");
+const { CONFIRMATION_EMAIL, requestConfirmation, resendConfirmation } = await import("./double-opt-in");
 const { findLeadConsents } = await import("./lead-consent-store");
 const { exportLeadBatches } = await import("../leads/lead-export-store");
 const { EMPTY_FILTER } = await import("../leads/lead-filter");
@@ -331,6 +331,9 @@ describe("the link's page", () => {
     assert.equal(evidence!.status, "withdrawn_before");
     assert.match(evidence!.note!, /withdrew consent on .*This submission: consent given \(double opt-in: no confirmation email sent\)/);
     assert.deepEqual(await deliver(), [], "no confirmation email to a suppressed address");
+    assert.deepEqual(await requestConfirmation({ teamId: team.id, leadId, email: "MARY@example.com", at: now() }), {
+      result: "suppressed",
+    });
     assert.equal(await db().consentConfirmation.count({ where: { leadId: again } }), 1, "the first email only");
     assert.deepEqual(await exportedConsent(team, again).then((cells) => cells?.status), "withdrawn_before");
   });
