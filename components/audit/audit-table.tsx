@@ -245,6 +245,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: event.targetId ?? "—", note: `spam checks ${onOff(details.from)} → ${onOff(details.to)}` };
     case "api_key.rolled":
       return { main: event.targetId ?? "—", note: `replaced by ${String(details.replacement)}; expires ${utc(details.expires_at)}` };
+    case "consent.suppression_purged":
+      return { main: "—", note: details.reason === "erased" ? "The person was erased" : "The person withdrew consent" };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }
