@@ -6,7 +6,8 @@ import { describe, mock, test } from "node:test";
 // "Withdrawal and the suppression list"), on a real database (SQLite, and PostgreSQL with
 // TEST_DATABASE_URL): "Withdraw consent" records evidence with time and actor, audited, and
 // sends lead.consent_changed; the address is kept only as a keyed hash; a later API
-// submission or import row of it is kept and marked "withdrew consent before"; an erasure
+// submission, connection delivery or import row of it is kept and marked "withdrew consent
+// before" (a web form's: double-opt-in.test.ts); an erasure
 // keeps only the hash; the operator's purge takes it off.
 
 const { useTestDatabase } = await import("../../test/support/test-database");
@@ -25,6 +26,8 @@ const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
 const { purgeSuppression, withdrawLeadConsent } = await import("./consent-changes");
 const { findLeadConsents } = await import("./lead-consent-store");
 const { suppressionHash } = await import("./suppression-key");
+const { suppressAddresses } = await import("./suppression-store");
+const { connect, deliver, FULL_NAME, tallyBody, tallySignature } = await import("../intake/receive-delivery.fixtures");
 
 mock.method(process.stderr, "write", () => true);
 
@@ -132,6 +135,20 @@ describe("a later submission or import of a suppressed address", () => {
     const { key: otherKey, team: otherTeam } = await apiTeam();
     const elsewhere = await createLead(otherKey, { name: "Emmy Noether", email: "emmy@example.com" });
     assert.equal((await findLeadConsents({ teamId: otherTeam.id, leadId: elsewhere })).length, 0, "the list is per team");
+  });
+
+  test("a form builder connection's delivery is kept and marked", async () => {
+    const c = await connect("tally");
+    await db().$transaction((tx) =>
+      suppressAddresses(tx, { teamId: c.team.id, emails: ["Alice@example.com"], reason: "erased", at: new Date() }),
+    );
+    const body = tallyBody([FULL_NAME]);
+    const response = await deliver(c.token, body, { "tally-signature": tallySignature(body, c.signingSecret!) });
+    assert.equal(response.status, 201);
+    const leadId = ((await response.json()) as { lead_id: string }).lead_id;
+    const [mark] = await findLeadConsents({ teamId: c.team.id, leadId });
+    assert.equal(mark!.status, "withdrawn_before");
+    assert.equal(mark!.channel, "connection");
   });
 
   test("a CSV import's row of the address is created and marked; the others are not", async () => {
