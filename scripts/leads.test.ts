@@ -5,6 +5,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { useTestDatabase } from "../test/support/test-database";
 import { listAuditEvents } from "../lib/audit/audit-log";
+import { suppressAddresses } from "../lib/consent/suppression-store";
 import { db } from "../lib/db/client";
 import { createLead } from "../lib/leads/create-lead";
 import { createTeam } from "../lib/teams/team-store";
@@ -113,4 +114,27 @@ test("an import whose CLI was killed mid-way is resumed after its last committed
     names.every((n, i) => `${n.firstName} ${n.lastName}` === `Person ${i}`),
     "every row once, in file order",
   );
+});
+
+test("leads unsuppress: takes an address off the team's suppression list, audited without it", async () => {
+  const team = await createTeam({ slug: "cli-unsuppress", name: "CLI unsuppress" });
+  await db().$transaction((tx) =>
+    suppressAddresses(tx, { teamId: team.id, emails: ["ada@example.com"], reason: "withdrawn", at: new Date() }),
+  );
+  const removed = leads("unsuppress", " Ada@Example.com", "--team", team.slug);
+  assert.equal(removed.status, 0, removed.stderr);
+  assert.match(
+    removed.stdout,
+    /Removed from team "cli-unsuppress"'s suppression list \(it was there because the person withdrew consent\)/,
+  );
+  assert.equal(await db().consentSuppression.count({ where: { teamId: team.id } }), 0);
+  const again = leads("unsuppress", "ada@example.com", "--team", team.slug);
+  assert.equal(again.status, 0, again.stderr);
+  assert.match(again.stdout, /not on team "cli-unsuppress"'s suppression list: nothing changed/);
+  const events = await listAuditEvents(team.id);
+  assert.deepEqual(
+    events.map((e) => [e.action, e.via]),
+    [["consent.suppression_purged", "cli"]],
+  );
+  assert.ok(!JSON.stringify(events).includes("ada@"));
 });

@@ -1,6 +1,7 @@
 // Operator CLI for leads (docs/import.md "From the command line"):
 //   npm run leads -- import <file.csv> --team <slug> [--duplicates skip|update|create]
 //   npm run leads -- resume --team <slug>
+//   npm run leads -- unsuppress <email> --team <slug>   (docs/consent.md "Withdrawal and the suppression list")
 // The same upload checks, job and report as Leads → Import: the CLI queues the import and
 // runs its job itself (or watches the server that took it first), with a progress bar.
 import { createReadStream, createWriteStream, existsSync, statSync } from "node:fs";
@@ -8,6 +9,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { CLI_ACTOR } from "../lib/audit/audit-log";
+import { purgeSuppression } from "../lib/consent/consent-changes";
 import { env } from "../lib/env";
 import { TARGET_LABELS } from "../lib/imports/column-mapping";
 import { importHandler } from "../lib/imports/import-job";
@@ -30,7 +32,9 @@ const USAGE = `Usage:
       imports a CSV file (mapped from its header, as the web page proposes); rows whose email or
       phone matches a lead are skipped by default; refused rows are written to <file>.refused.csv
   npm run leads -- resume --team <slug>
-      resumes the team's import whose process was killed (once its claim has run out)`;
+      resumes the team's import whose process was killed (once its claim has run out)
+  npm run leads -- unsuppress <email> --team <slug>
+      takes the address off the team's consent suppression list (audited, without the address)`;
 
 const OPTIONS = {
   team: { type: "string" },
@@ -143,6 +147,17 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
     const record = await activeImport(team.id);
     if (!record) throw new Error(`Team "${team.slug}" has no import to resume.`);
     await report(await runOrWatch(record), null);
+    return;
+  }
+  if (command === "unsuppress") {
+    const email = rest[0];
+    if (!email || rest.length > 1) throw new UsageError("Give one email address: npm run leads -- unsuppress <email> --team <slug>");
+    const reason = await purgeSuppression({ teamId: team.id, email, actor: CLI_ACTOR });
+    console.log(
+      reason
+        ? `Removed from team "${team.slug}"'s suppression list (it was there because the person ${reason === "erased" ? "was erased" : "withdrew consent"}).`
+        : `That address is not on team "${team.slug}"'s suppression list: nothing changed.`,
+    );
     return;
   }
   throw new UsageError(`Unknown command "${command}"`);

@@ -73,6 +73,8 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "lead.note_deleted": "Note deleted",
   "lead.consent_recorded": "Consent recorded",
   "lead.consent_confirmation_sent": "Confirmation email resent",
+  "lead.consent_withdrawn": "Consent withdrawn",
+  "consent.suppression_purged": "Address removed from the suppression list",
   "lead.import_started": "Import started",
   "lead.import_cancelled": "Import cancelled",
   "lead.imported": "Import finished",
@@ -168,6 +170,7 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.consent_set":
     case "lead.consent_recorded":
     case "lead.consent_confirmation_sent":
+    case "lead.consent_withdrawn":
     case "connection.created":
     case "connection.deleted":
     case "routing.rule_created":
@@ -242,6 +245,8 @@ function target(event: AuditEventView): { main: string; note?: string } {
       return { main: event.targetId ?? "—", note: `spam checks ${onOff(details.from)} → ${onOff(details.to)}` };
     case "api_key.rolled":
       return { main: event.targetId ?? "—", note: `replaced by ${String(details.replacement)}; expires ${utc(details.expires_at)}` };
+    case "consent.suppression_purged":
+      return { main: "—", note: details.reason === "erased" ? "The person was erased" : "The person withdrew consent" };
     default:
       return { main: event.targetId ?? "—", note: typeof details.description === "string" ? details.description : undefined };
   }

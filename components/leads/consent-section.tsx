@@ -4,6 +4,7 @@ import { DateTime } from "@/components/ui/date-time";
 import { cardClass } from "@/components/ui/styles";
 import { RecordConsentButton } from "./record-consent-button";
 import { ResendConfirmationButton } from "./resend-confirmation-button";
+import { WithdrawConsentButton } from "./withdraw-consent-button";
 
 // A lead's consent on its page (docs/consent.md): its current status (the newest evidence's),
 // what that evidence proves (the exact text, purpose, time, address, browser, page, channel) and
@@ -16,6 +17,7 @@ const STATUS_LABEL = {
   pending: "Pending confirmation",
   confirmed: "Confirmed",
   withdrawn: "Withdrawn",
+  withdrawn_before: "Withdrew consent before",
 } as const;
 const STATUS_TONE = {
   none: "slate",
@@ -24,6 +26,7 @@ const STATUS_TONE = {
   pending: "amber",
   confirmed: "green",
   withdrawn: "slate",
+  withdrawn_before: "amber",
 } as const;
 const CHANNEL_LABEL = {
   api: "API",
@@ -31,6 +34,7 @@ const CHANNEL_LABEL = {
   connection: "Form builder connection",
   manual: "Recorded by a member",
   email: "Confirmation email link",
+  import: "CSV import",
 } as const;
 
 function Evidence({ item, recorder }: { item: LeadConsentItem; recorder: string | null }) {
@@ -45,7 +49,7 @@ function Evidence({ item, recorder }: { item: LeadConsentItem; recorder: string 
     ["User agent", item.userAgent],
     ["Page", item.pageUrl],
     ["Channel", CHANNEL_LABEL[item.channel]],
-    ["How", item.note],
+    [item.channel === "manual" ? "How" : "Note", item.note],
     ["Recorded by", item.channel === "manual" ? (recorder ?? "Someone no longer in the team") : null],
   ];
   return (
@@ -93,6 +97,7 @@ export function ConsentSection({
         <div className="flex flex-wrap gap-2">
           {status === "pending" && canResend ? <ResendConfirmationButton slug={slug} leadId={leadId} /> : null}
           <RecordConsentButton slug={slug} leadId={leadId} />
+          {status !== "withdrawn" ? <WithdrawConsentButton slug={slug} leadId={leadId} /> : null}
         </div>
       </div>
       {status === "pending" ? (
@@ -105,6 +110,12 @@ export function ConsentSection({
             </>
           ) : null}
           ; the consent counts as confirmed once the person opens its link and presses “Confirm”. At most one email a day goes to a person.
+        </p>
+      ) : null}
+      {status === "withdrawn_before" ? (
+        <p className="mt-2 text-sm text-slate-600">
+          This address is on the team&apos;s suppression list: the person withdrew their consent, or was erased, before. Do not email them
+          unless they give consent again; no confirmation email is sent to it.
         </p>
       ) : null}
       {latest ? (

@@ -1,11 +1,13 @@
 import { db } from "../../lib/db/client";
+import { checkAtBothWidths } from "../support/accessibility-check";
 import { newTeamWithUser } from "../support/fixtures";
 import { expect, test } from "../support/test";
 
 // Issue 46, step 1 in Chromium (docs/consent.md): an admin turns on consent for a web form, a
 // visitor ticks the box on the hosted form, and the lead's page shows the evidence with the
 // exact text the visitor saw, its purpose, version and channel; a member records consent
-// given by phone, which joins the history.
+// given by phone, which joins the history. Step 3: a member withdraws it on the lead's page
+// (axe at both widths), and a later submission of the address is marked "Withdrew consent before".
 
 const TEXT = "I agree that Example Ltd may email me about its products. I can withdraw at any time.";
 
@@ -63,4 +65,33 @@ test("an admin asks for consent, a visitor ticks it on the hosted form, the lead
   await expect(section.getByText("Recorded by a member")).toBeVisible();
   await section.getByText("History (1 earlier)").click();
   await expect(section.getByRole("list", { name: "Earlier consent evidence" }).getByText(TEXT, { exact: true })).toBeVisible();
+
+  // Step 3: a member records the person's withdrawal; the address goes on the suppression list.
+  await section.getByRole("button", { name: "Withdraw consent" }).click();
+  const withdraw = admin.getByRole("dialog", { name: "Withdraw consent" });
+  await withdraw.getByLabel("How it was withdrawn (optional)").fill("By email of 3 December");
+  await checkAtBothWidths(admin, "withdraw consent dialog");
+  await withdraw.getByRole("button", { name: "Withdraw" }).click();
+  await expect(withdraw).toBeHidden();
+  await expect(section.getByText("Withdrawn", { exact: true }).first()).toBeVisible();
+  await expect(section.getByText("By email of 3 December")).toBeVisible();
+  await expect(section.getByRole("button", { name: "Withdraw consent" })).toHaveCount(0);
+  await checkAtBothWidths(admin, "lead page, consent withdrawn");
+  expect(await db().consentSuppression.count({ where: { teamId: team.id } })).toBe(1);
+
+  // A later submission of the address is kept, marked "Withdrew consent before".
+  await page.goto(`/f/${formId}`);
+  await page.getByLabel("Name").fill("Ada Lovelace");
+  await page.getByRole("textbox", { name: "Email", exact: true }).fill("ADA@example.com");
+  await page.getByRole("checkbox", { name: new RegExp(TEXT.slice(0, 40)) }).check();
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+  const newest = await db().lead.findFirstOrThrow({ where: { teamId: team.id }, orderBy: { id: "desc" } });
+  await admin.goto(`/t/${team.slug}/leads/${newest.id}`);
+  await expect(
+    admin
+      .getByRole("region", { name: /Consent/ })
+      .getByText("Withdrew consent before")
+      .first(),
+  ).toBeVisible();
 });

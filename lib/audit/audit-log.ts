@@ -78,6 +78,10 @@ export const AUDIT_ACTIONS = [
   "lead.consent_recorded",
   // "Resend confirmation" of a double opt-in email on the lead's page (the lead as target): { confirmation_id }.
   "lead.consent_confirmation_sent",
+  // "Withdraw consent" on the lead's page (the lead as target): { consent_id }; never the note. The address goes on the suppression list.
+  "lead.consent_withdrawn",
+  // An operator's purge of a suppressed address (`leads suppression-purge`): { reason } (never the address nor its hash).
+  "consent.suppression_purged",
   // A quarantined submission released into the list ("Not spam"): the lead as target; never its content.
   "lead.released_from_spam",
   // A lead moved to the quarantine ("Spam" on its page): the lead as target, { blocked } (its address put on the block list).

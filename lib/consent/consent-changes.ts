@@ -1,7 +1,10 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { wakeDeliveries } from "../jobs/wake";
 import { now } from "../time/clock";
-import { insertRecordedConsent, type RecordedConsent } from "./lead-consent-store";
+import { consentChanged } from "./consent-changed";
+import { deleteSuppression, type SuppressionReason } from "./suppression-store";
+import { insertAnswerConsent, insertRecordedConsent, teamLeadConsentStatus, type RecordedConsent } from "./lead-consent-store";
 import {
   clearFormConsent,
   currentFormConsent,
@@ -11,7 +14,8 @@ import {
 } from "./consent-version-store";
 
 // The audited consent changes (docs/consent.md): what a web form asks for (owners and admins),
-// and a consent given another way recorded on a lead's page. Each commits with its audit event.
+// and a consent given another way, or its withdrawal, recorded on a lead's page. Each commits
+// with its audit event.
 
 const same = (a: ConsentSettings, b: ConsentSettings) =>
   a.text === b.text && a.purpose === b.purpose && a.policyUrl === b.policyUrl && a.required === b.required;
@@ -97,5 +101,61 @@ export async function recordLeadConsent(options: {
       tx,
     );
     return recorded;
+  });
+}
+
+export type Withdrawal = { result: "withdrawn"; id: string } | { result: "withdrawn_already" };
+
+/**
+ * "Withdraw consent" on the team's lead (any member, as "Record consent"): "withdrawn" evidence
+ * with the time, the member and an optional note of how the person said so; audited; the
+ * lead's address on the suppression list and lead.consent_changed sent (consent-changed.ts),
+ * all in one transaction. A lead whose consent is withdrawn already changes nothing; null when
+ * the team has no such lead.
+ */
+export async function withdrawLeadConsent(options: {
+  teamId: string;
+  leadId: string;
+  note: string | null;
+  actor: AuditActor;
+}): Promise<Withdrawal | null> {
+  const { teamId, leadId, actor } = options;
+  const at = now();
+  const written = await db().$transaction(async (tx) => {
+    const current = await teamLeadConsentStatus(tx, { teamId, leadId });
+    if (!current) return null;
+    if (current.status === "withdrawn") return { answer: { result: "withdrawn_already" as const }, queued: false };
+    const evidence = await insertAnswerConsent(tx, {
+      teamId,
+      leadId,
+      status: "withdrawn",
+      channel: "manual",
+      note: options.note,
+      recordedById: actor.userId,
+      at,
+    });
+    if (!evidence) return null;
+    await recordAuditEvent({ teamId, action: "lead.consent_withdrawn", actor, targetId: leadId, details: { consent_id: evidence.id } }, tx);
+    const queued = await consentChanged(tx, { teamId, leadId, status: "withdrawn", versionId: evidence.versionId, at });
+    return { answer: { result: "withdrawn" as const, id: evidence.id }, queued };
+  });
+  if (written?.queued) wakeDeliveries();
+  return written?.answer ?? null;
+}
+
+/**
+ * Takes an address off the team's suppression list (an operator's `npm run leads --
+ * unsuppress`: the person gave consent again, or asks to be forgotten entirely), audited with
+ * the reason it was there, never the address. The reason, or null when it was not on the list.
+ */
+export async function purgeSuppression(options: { teamId: string; email: string; actor: AuditActor }): Promise<SuppressionReason | null> {
+  return db().$transaction(async (tx) => {
+    const reason = await deleteSuppression(tx, options.teamId, options.email);
+    if (reason)
+      await recordAuditEvent(
+        { teamId: options.teamId, action: "consent.suppression_purged", actor: options.actor, details: { reason } },
+        tx,
+      );
+    return reason;
   });
 }

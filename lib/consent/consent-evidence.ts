@@ -20,13 +20,15 @@ export const CONSENT_REQUIRED = "Consent is required: tick the consent box to se
 /**
  * The statuses a piece of evidence records; a lead with none is "none". pending: given on a
  * form with double opt-in, the confirmation email sent; confirmed: the person confirmed by its
- * link; withdrawn: the person used the email's unsubscribe link (later steps add more ways).
+ * link; withdrawn: the person used the email's unsubscribe link, or a member recorded it on the
+ * lead's page; withdrawn_before: a submission or import row of an address on the team's
+ * suppression list (the person withdrew or was erased before; lib/consent/suppression.ts).
  */
-export const CONSENT_STATUSES = ["given", "not_given", "pending", "confirmed", "withdrawn"] as const;
+export const CONSENT_STATUSES = ["given", "not_given", "pending", "confirmed", "withdrawn", "withdrawn_before"] as const;
 export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 
-/** Where evidence came from; "email": a double opt-in link (docs/consent.md). */
-export type ConsentChannel = "api" | "form" | "connection" | "manual" | "email";
+/** Where evidence came from; "email": a double opt-in link; "import": a CSV import's row of a suppressed address (docs/consent.md). */
+export type ConsentChannel = "api" | "form" | "connection" | "manual" | "email" | "import";
 
 /** A version of a channel's consent text, as the intake needs it; `doubleOptIn`: the form emails a confirmation link. */
 export type AskedConsent = { id: string; required: boolean; doubleOptIn?: boolean };
@@ -42,6 +44,8 @@ export type ConsentDraft = {
   ip: string | null;
   userAgent: string | null;
   pageUrl: string | null;
+  /** What a "withdrew consent before" mark says the submission itself sent; absent: none. */
+  note?: string | null;
 };
 
 const GIVEN = new Set(["true", "yes", "1", "on"]);

@@ -33,7 +33,7 @@ const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
 const { setFormConsent } = await import("./consent-changes");
 const { listFormConsentVersions } = await import("./consent-version-store");
 const { confirmationToken, newConfirmationId, tokenHash, verifyConfirmationToken } = await import("./confirmation-token");
-const { CONFIRMATION_EMAIL, resendConfirmation } = await import("./double-opt-in");
+const { CONFIRMATION_EMAIL, requestConfirmation, resendConfirmation } = await import("./double-opt-in");
 const { findLeadConsents } = await import("./lead-consent-store");
 const { exportLeadBatches } = await import("../leads/lead-export-store");
 const { EMPTY_FILTER } = await import("../leads/lead-filter");
@@ -309,6 +309,33 @@ describe("the link's page", () => {
       ["withdrawn", "pending"],
     );
     assert.equal(await db().job.count({ where: { teamId: team.id, eventType: "lead.consent_changed" } }), 1);
+  });
+
+  test("after the unsubscribe, a new submission of the address (case and spaces aside) is kept, withdrew consent before, and no email is sent", async () => {
+    const { team, formId, version, leadId, link } = await pendingLead();
+    setClock(30);
+    assert.equal((await unsubscribeRoute.POST(browser(`${link}/unsubscribe`, "POST"), paramsOf(link))).status, 200);
+    const [entry, ...more] = await db().consentSuppression.findMany({ where: { teamId: team.id } });
+    assert.equal(more.length, 0);
+    assert.equal(entry!.reason, "withdrawn");
+    setClock(60);
+    // Kept: joined to the person's lead (the form adds repeats), with its own evidence.
+    const again = await submit(formId, {
+      name: "Mary Somerville",
+      email: " Mary@Example.com ",
+      consent: "yes",
+      consent_version: version.id,
+    });
+    assert.equal(again, leadId);
+    const [evidence] = await findLeadConsents({ teamId: team.id, leadId: again });
+    assert.equal(evidence!.status, "withdrawn_before");
+    assert.match(evidence!.note!, /withdrew consent on .*This submission: consent given \(double opt-in: no confirmation email sent\)/);
+    assert.deepEqual(await deliver(), [], "no confirmation email to a suppressed address");
+    assert.deepEqual(await requestConfirmation({ teamId: team.id, leadId, email: "MARY@example.com", at: now() }), {
+      result: "suppressed",
+    });
+    assert.equal(await db().consentConfirmation.count({ where: { leadId: again } }), 1, "the first email only");
+    assert.deepEqual(await exportedConsent(team, again).then((cells) => cells?.status), "withdrawn_before");
   });
 });
 

@@ -3,10 +3,9 @@ import { db, type Tx } from "../db/client";
 import { env } from "../env";
 import { insertJobs } from "../jobs/job-store";
 import { wakeDeliveries } from "../jobs/wake";
-import { findTeamSlug } from "../teams/team-store";
-import { LEAD_CONSENT_CHANGED, newEventId } from "../webhooks/lead-created-event";
-import { leadConsentChangedJobs } from "../webhooks/lead-consent-changed-event";
-import { subscribedEndpointIds } from "../webhooks/webhook-endpoint-store";
+import { newEventId } from "../webhooks/lead-created-event";
+import { consentChanged } from "./consent-changed";
+import { findSuppression } from "./suppression-store";
 import {
   findConfirmation,
   insertConfirmation,
@@ -16,7 +15,7 @@ import {
   personConfirmations,
 } from "./consent-confirmation-store";
 import { confirmationToken, newConfirmationId, tokenHash, verifyConfirmationToken } from "./confirmation-token";
-import { insertLinkConsent, leadConsentState, newestConsentStatus } from "./lead-consent-store";
+import { insertAnswerConsent, leadConsentState, newestConsentStatus } from "./lead-consent-store";
 
 // Double opt-in (docs/consent.md "Double opt-in"): the confirmation email a submission that
 // gave consent on such a form is sent, its limits, and the answers its link takes. Never a
@@ -32,11 +31,13 @@ export type ConfirmationRequest =
   | { result: "queued"; confirmationId: string }
   | { result: "confirmed_before" }
   | { result: "limited"; nextAt: Date }
-  | { result: "no_email" };
+  | { result: "no_email" }
+  /** The address is on the team's suppression list (the person withdrew or was erased before): never emailed. */
+  | { result: "suppressed" };
 
 /**
  * Queues the confirmation email of the team's lead to `email`, unless the person confirmed
- * before or was sent one in the last 24 hours. The row and its email job commit together.
+ * before, was sent one in the last 24 hours, or is on the team's suppression list. The row and its email job commit together.
  */
 export async function requestConfirmation(options: {
   teamId: string;
@@ -48,6 +49,7 @@ export async function requestConfirmation(options: {
 }): Promise<ConfirmationRequest> {
   const { teamId, leadId, at } = options;
   if (!options.email) return { result: "no_email" };
+  if (await findSuppression(teamId, options.email)) return { result: "suppressed" };
   const emailKey = options.email.toLowerCase();
   const answer = await db().$transaction(async (tx): Promise<ConfirmationRequest> => {
     await lockPerson(tx, teamId, emailKey);
@@ -127,7 +129,8 @@ export type LinkAnswer = { teamSlug: string; token: string; ip: string | null; u
 /**
  * Records the person's answer by the link in one transaction, when `allowed` (checked in it)
  * says so: the evidence (the request's time, address and user agent, the version of the lead's
- * pending evidence) and the lead.consent_changed deliveries. False when nothing was written.
+ * pending evidence), the lead.consent_changed deliveries and, for a withdrawal, the address on
+ * the suppression list (consent-changed.ts). False when nothing was written.
  */
 async function recordAnswer(
   link: Extract<LinkState, { teamId: string }>,
@@ -137,20 +140,21 @@ async function recordAnswer(
 ): Promise<boolean> {
   const { teamId, leadId } = link;
   const written = await db().$transaction(async (tx) => {
-    if (!(await allowed(tx))) return false;
-    const evidence = await insertLinkConsent(tx, { teamId, leadId, status, ip: answer.ip, userAgent: answer.userAgent, at: answer.at });
-    const endpoints = await subscribedEndpointIds(tx, teamId, LEAD_CONSENT_CHANGED);
-    if (endpoints.length) {
-      const team = { id: teamId, slug: await findTeamSlug(tx, teamId) };
-      await insertJobs(
-        leadConsentChangedJobs({ endpoints, team, leadId, consent: { status, versionId: evidence.versionId }, at: answer.at }),
-        tx,
-      );
-    }
-    return true;
+    if (!(await allowed(tx))) return null;
+    const evidence = await insertAnswerConsent(tx, {
+      teamId,
+      leadId,
+      status,
+      channel: "email",
+      ip: answer.ip,
+      userAgent: answer.userAgent,
+      at: answer.at,
+    });
+    if (!evidence) return null;
+    return { queued: await consentChanged(tx, { teamId, leadId, status, versionId: evidence.versionId, at: answer.at }) };
   });
-  if (written) wakeDeliveries();
-  return written;
+  if (written?.queued) wakeDeliveries();
+  return written !== null;
 }
 
 /**

@@ -2,23 +2,35 @@ import type { RequestContext } from "../http/request-context";
 import type { ExtraFieldValue } from "../leads/parse-lead-input";
 import { CONSENT_FIELD, CONSENT_VERSION_FIELD, consentEvidence, type AskedConsent, type ConsentDraft } from "./consent-evidence";
 import { findPostedVersion } from "./consent-version-store";
+import { withdrewBefore } from "./suppression";
+import { findSuppression } from "./suppression-store";
 
 // The intake's consent step (docs/consent.md), called from the channel's one pass
 // (lib/intake/store-lead.ts) before the spam checks: the evidence to write with the
 // submission, none, or a 422 refusal (a web form's required consent not given). A submission
-// without a `consent` field to a channel that asks for none costs one property lookup.
+// of an address on the team's suppression list is kept, its evidence "withdrawn_before"
+// (lib/consent/suppression.ts). A submission without an email address nor a `consent` field,
+// to a channel that asks for none, costs one property lookup; one with an address, one
+// indexed read of the suppression list.
 
 export async function intakeConsent(options: {
+  teamId: string;
   channel: "api" | "form" | "connection";
   formId: string | null;
   /** The form's current consent version, or null (API keys and connections ask for none yet). */
   asked: AskedConsent | null;
   extraFields: Readonly<Record<string, ExtraFieldValue>>;
-  /** The submission's email address (double opt-in). */
+  /** The submission's email address (double opt-in, the suppression list). */
   email?: string | null;
   context: RequestContext;
   receivedAt: Date;
 }): Promise<ConsentDraft | null> {
+  const evidence = await submissionEvidence(options);
+  const suppression = options.email ? await findSuppression(options.teamId, options.email) : null;
+  return suppression ? withdrewBefore(evidence, suppression, { channel: options.channel, receivedAt: options.receivedAt }) : evidence;
+}
+
+async function submissionEvidence(options: Parameters<typeof intakeConsent>[0]): Promise<ConsentDraft | null> {
   const { asked, extraFields } = options;
   if (!asked && !Object.hasOwn(extraFields, CONSENT_FIELD)) return null;
   const named = extraFields[CONSENT_VERSION_FIELD];

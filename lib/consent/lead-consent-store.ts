@@ -100,18 +100,32 @@ export async function insertRecordedConsent(
 }
 
 /**
- * Writes the evidence of a double opt-in's answer (confirmed, or withdrawn by the email's
- * unsubscribe link) on the lead inside `tx`: the version, text and purpose of the lead's newest
- * pending evidence, with the request's time, address and user agent.
+ * Writes the evidence of a person's answer on the team's lead inside `tx`: confirmed or
+ * withdrawn by a double opt-in email's link (channel "email": the request's address and user
+ * agent), or withdrawn as a member recorded it on the lead's page (channel "manual": the
+ * member and a note). It names the version, text and purpose of the lead's newest evidence of
+ * consent asked (pending, given or confirmed). Null when the team has no such lead.
  */
-export async function insertLinkConsent(
+export async function insertAnswerConsent(
   tx: Tx,
-  options: { teamId: string; leadId: string; status: "confirmed" | "withdrawn"; ip: string | null; userAgent: string | null; at: Date },
-): Promise<{ id: string; versionId: string | null }> {
-  const pending = await tx.leadConsent.findFirst({
-    where: { leadId: options.leadId, status: "pending" },
+  options: {
+    teamId: string;
+    leadId: string;
+    status: "confirmed" | "withdrawn";
+    channel: "email" | "manual";
+    ip?: string | null;
+    userAgent?: string | null;
+    note?: string | null;
+    recordedById?: string | null;
+    at: Date;
+  },
+): Promise<{ id: string; versionId: string | null } | null> {
+  const lead = await tx.lead.findFirst({ where: { id: options.leadId, teamId: options.teamId }, select: { id: true } });
+  if (!lead) return null;
+  const asked = await tx.leadConsent.findFirst({
+    where: { leadId: options.leadId, status: { in: ["pending", "given", "confirmed"] } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    select: { versionId: true, text: true, purpose: true, pageUrl: true },
+    select: { versionId: true, text: true, purpose: true },
   });
   return tx.leadConsent.create({
     data: {
@@ -120,20 +134,25 @@ export async function insertLinkConsent(
       teamId: options.teamId,
       submissionId: null,
       status: options.status,
-      channel: "email",
-      versionId: pending?.versionId ?? null,
-      text: pending?.text ?? null,
-      purpose: pending?.purpose ?? null,
+      channel: options.channel,
+      versionId: asked?.versionId ?? null,
+      text: asked?.text ?? null,
+      purpose: asked?.purpose ?? null,
       consentAt: options.at,
-      ip: options.ip,
+      ip: options.ip ?? null,
       userAgent: options.userAgent?.slice(0, 2_000) || null,
       pageUrl: null,
-      note: null,
-      recordedById: null,
+      note: options.note ?? null,
+      recordedById: options.recordedById ?? null,
       createdAt: options.at,
     },
     select: { id: true, versionId: true },
   });
+}
+
+/** The lead's address inside `tx` (what a withdrawal puts on the suppression list), null when it has none. */
+export async function leadEmail(tx: Tx, leadId: string): Promise<string | null> {
+  return (await tx.lead.findUnique({ where: { id: leadId }, select: { email: true } }))?.email ?? null;
 }
 
 /** The status of the lead's newest evidence inside `tx`, null when it has none. */
@@ -156,4 +175,36 @@ export async function leadConsentState(options: {
     select: { email: true, consents: { orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1, select: { status: true } } },
   });
   return lead && { email: lead.email, status: (lead.consents[0]?.status as ConsentStatus | undefined) ?? "none" };
+}
+
+/** The team's lead's current consent status inside `tx`; null when the team has no such lead. */
+export async function teamLeadConsentStatus(
+  tx: Tx,
+  options: { teamId: string; leadId: string },
+): Promise<{ status: CurrentConsent } | null> {
+  const lead = await tx.lead.findFirst({
+    where: { id: options.leadId, teamId: options.teamId },
+    select: { consents: { orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 1, select: { status: true } } },
+  });
+  return lead && { status: (lead.consents[0]?.status as ConsentStatus | undefined) ?? "none" };
+}
+
+/** Writes "withdrew consent before" marks (lib/consent/import-suppression.ts) on the leads inside `tx`. */
+export async function insertMarks(
+  tx: Tx,
+  options: { teamId: string; marks: readonly { leadId: string; draft: ConsentDraft }[]; at: Date },
+): Promise<void> {
+  if (!options.marks.length) return;
+  await tx.leadConsent.createMany({
+    data: options.marks.map(({ leadId, draft }) => ({
+      ...draft,
+      note: draft.note ?? null,
+      id: newLeadConsentId(),
+      leadId,
+      teamId: options.teamId,
+      submissionId: null,
+      recordedById: null,
+      createdAt: options.at,
+    })),
+  });
 }

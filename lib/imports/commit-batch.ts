@@ -2,6 +2,7 @@ import { db, type Tx } from "../db/client";
 import { extendLease, type ClaimedJob } from "../jobs/job-store";
 import type { JobLease } from "../jobs/dispatcher";
 import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-merge-store";
+import { markSuppressedImports } from "../consent/import-suppression";
 import { writeLeadBatch, writeLeadSubmissions } from "../leads/lead-writer";
 import type { NewLead } from "../leads/new-lead";
 import {
@@ -130,7 +131,17 @@ function commitOnce(
         batch.leads.map((lead, index) => ({ ...lead, ownerId: owners[index] })),
       );
       const pending = batch.filledPending.map(({ index, from }) => ({ leadId: ids[index]!, lead: from }));
-      await writeLeadSubmissions(tx, [...joined, ...pending], new Date());
+      const at = new Date();
+      await writeLeadSubmissions(tx, [...joined, ...pending], at);
+      // A row of an address on the suppression list is kept, marked "withdrew consent before" (docs/consent.md).
+      await markSuppressedImports(tx, {
+        teamId: batch.teamId,
+        leads: [
+          ...batch.leads.map((lead, index) => ({ leadId: ids[index]!, email: lead.email ?? null })),
+          ...joined.map(({ leadId, lead }) => ({ leadId, email: lead.email ?? null })),
+        ],
+        at,
+      });
       return { created: batch.leads.length, updated };
     },
     { maxWait: 10_000, timeout: 30_000 },

@@ -72,6 +72,7 @@ export async function storeLead(
 ): Promise<CreateLeadResult> {
   const receivedAt = now();
   const consent = await intakeConsent({
+    teamId: channel.team.id,
     channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
     formId: channel.formId,
     asked: channel.consent ?? null,

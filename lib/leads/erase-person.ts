@@ -7,6 +7,8 @@ import { eraseLeadResponses } from "../idempotency/idempotency-store";
 import { eraseDrafts, eraseRefusedRows, findImportFiles, findRefusedRows, removeImportFiles } from "../imports/import-erasure";
 import { countPersonJobs, erasePersonJobs } from "../jobs/job-erasure";
 import { countRequestsQuoting, eraseLeadRequests } from "../request-log/request-log-store";
+import { suppressAddresses } from "../consent/suppression-store";
+import { now } from "../time/clock";
 import { auditDeleted, deletionTransaction, leadIdsDetails } from "./delete-leads";
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
 import { type LeadTeam } from "./lead-list-store";
@@ -20,7 +22,8 @@ import { parsePhone } from "./phone";
 // deleted in one transaction together with what else names those leads or the person: the
 // request-log rows, stored idempotent responses, the outbox's webhook and email jobs with
 // their delivery log, refused import rows and draft imports, form-builder deliveries kept
-// whole; uploaded files after the commit. One audit event names the lead ids and the counts, never the email or number
+// whole; uploaded files after the commit. The person's addresses go on the team's consent
+// suppression list, as keyed hashes only (lib/consent/suppression-store.ts). One audit event names the lead ids and the counts, never the email or number
 // that was asked for. A person with no lead left is erased all the same: the page lists what
 // else names them (findPersonRecords) and offers the erasure.
 
@@ -130,6 +133,9 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
     // A quarantined submission's request-log rows and stored answer name it by its lead id, as a lead's do.
     const quarantined = await eraseQuarantinedNaming(tx, { teamId: team.id, contacts });
     await eraseAllowedAddresses(tx, team.id, contacts.emails);
+    // The evidence went with the leads; the addresses stay only as keyed hashes, so a later
+    // submission or import of them is marked "withdrew consent before" (docs/consent.md).
+    await suppressAddresses(tx, { teamId: team.id, emails: contacts.emails, reason: "erased", at: now() });
     const answered = [...found, ...quarantined];
     const rows: ErasedRows = {
       submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),

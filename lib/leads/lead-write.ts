@@ -293,7 +293,7 @@ export function consentRow(write: LeadWrite, leadId: string, submissionId: strin
     leadId,
     teamId: write.lead.teamId,
     submissionId,
-    note: null,
+    note: write.consent!.note ?? null,
     recordedById: null,
     createdAt: write.now,
   };

@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
-import { recordLeadConsent } from "@/lib/consent/consent-changes";
+import { recordLeadConsent, withdrawLeadConsent } from "@/lib/consent/consent-changes";
 import { parseRecordedConsent } from "@/lib/consent/consent-settings";
 import { resendConfirmation } from "@/lib/consent/double-opt-in";
 import { now } from "@/lib/time/clock";
@@ -148,6 +148,25 @@ export async function resendConfirmationAction(slug: string, leadId: string): Pr
         return { ok: false, error: "This lead has no email address." };
       case "not_pending":
         return { ok: false, error: "This lead's consent is not waiting for confirmation." };
+      case "suppressed":
+        return {
+          ok: false,
+          error: "This person withdrew their consent before (the address is on the suppression list): no email is sent.",
+        };
     }
+  });
+}
+
+/** "Withdraw consent" (any member, as "Record consent"): the person withdrew, with an optional note of how (docs/consent.md). */
+export async function withdrawConsentAction(slug: string, leadId: string, form: FormData): Promise<ActionResult> {
+  return withTeamRole(slug, ROLES, async ({ team, actor }) => {
+    const id = leadIdSchema.safeParse(leadId);
+    if (!id.success) return { ok: false, error: "Reload the page and try again." };
+    const note = String(form.get("note") ?? "").trim();
+    if (note.length > 2_000) return { ok: false, error: "Keep the note under 2,000 characters." };
+    const withdrawn = await withdrawLeadConsent({ teamId: team.id, leadId: id.data, note: note || null, actor });
+    if (!withdrawn) return { ok: false, error: "That lead does not exist (it may have been deleted)." };
+    revalidatePath(leadPath(team.slug, id.data));
+    return withdrawn.result === "withdrawn" ? { ok: true } : { ok: false, error: "This lead's consent is withdrawn already." };
   });
 }

@@ -1,0 +1,13 @@
+-- The suppression list (issue 46, step 3, docs/consent.md): the address of a person who
+-- withdrew consent or was erased, kept only as a keyed hash per team.
+
+-- CreateTable
+CREATE TABLE "ConsentSuppression" (
+    "teamId" TEXT NOT NULL,
+    "emailHash" TEXT NOT NULL,
+    "reason" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL,
+
+    PRIMARY KEY ("teamId", "emailHash"),
+    CONSTRAINT "ConsentSuppression_teamId_fkey" FOREIGN KEY ("teamId") REFERENCES "Team" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
