@@ -310,10 +310,8 @@ test("returned=7d lists the leads with a submission in the last 7 days after the
   ]);
 });
 
-test(
-  "SQLite: returned=7d reads the (teamId, returnedAt) range and sorts its matches by seq, alone and beside an equality filter",
-  { skip: database.provider !== "sqlite" },
-  async () => {
+if (database.provider === "sqlite")
+  test("SQLite: returned=7d reads the (teamId, returnedAt) range and sorts its matches by seq, alone and beside an equality filter", async () => {
     const since = new Date(Date.now() - 7 * DAY);
     const plan = async (query: ReturnType<typeof sql>) =>
       (await db().$queryRaw<{ detail: string }[]>(sql`EXPLAIN QUERY PLAN ${query}`)).map((row) => row.detail).join(" | ");
@@ -332,8 +330,7 @@ test(
       sql`SELECT "id" FROM "Lead" WHERE ("teamId" = ${team.id} AND "status" = ${"new"} AND "returnedAt" >= ${since}) ORDER BY "seq" DESC LIMIT ${26} OFFSET ${0}`,
     );
     assert.match(status, /^SEARCH Lead USING INDEX Lead_teamId_returnedAt_idx /);
-  },
-);
+  });
 
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(

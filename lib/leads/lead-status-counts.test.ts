@@ -162,10 +162,8 @@ test("every count agrees with the list of that status, for any statuses, owners 
   );
 });
 
-test(
-  "SQLite: every status is counted on an index: (teamId, status, seq) with no filter, (teamId, ownerId, status, seq) under an owner filter, from the index alone",
-  { skip: database.provider !== "sqlite" },
-  async () => {
+if (database.provider === "sqlite")
+  test("SQLite: every status is counted on an index: (teamId, status, seq) with no filter, (teamId, ownerId, status, seq) under an owner filter, from the index alone", async () => {
     const plan = async (filter: Partial<LeadFilter>) =>
       (
         await db().$queryRaw<{ detail: string }[]>(
@@ -189,5 +187,4 @@ test(
       assert.equal(reads.length, LEAD_STATUSES.length, JSON.stringify(filter));
       for (const read of reads) assert.match(read, /^SEARCH Lead USING (COVERING )?INDEX /, JSON.stringify(filter));
     }
-  },
-);
+  });

@@ -154,10 +154,8 @@ describe("an import batch's owners", () => {
     assert.deepEqual(await owners(team.id, all, [lead(), lead()]), [null, null]);
   });
 
-  test(
-    "PostgreSQL: a batch takes the lead counter before its rules, in the intake's order, so the two queue instead of deadlocking",
-    { skip: database.provider !== "postgres" && "PostgreSQL's row locks" },
-    async () => {
+  if (database.provider === "postgres")
+    test("PostgreSQL: a batch takes the lead counter before its rules, in the intake's order, so the two queue instead of deadlocking", async () => {
       const { team, owner, admin } = await makeTeam();
       const ruleId = await addRule(team.id, owner.id, { userIds: [owner.id, admin.id] });
       const assignment = await batchAssignment(team.id, { mode: "rules", userId: null });
@@ -183,6 +181,5 @@ describe("an import batch's owners", () => {
         intake.release();
       }
       assert.equal(await turnOf(ruleId), 2);
-    },
-  );
+    });
 });
