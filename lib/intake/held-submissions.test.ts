@@ -104,8 +104,9 @@ describe("a held-mode form", () => {
     assert.equal(row!.channelKind, "form");
     assert.equal(row!.channelId, formId);
     assert.equal(row!.expiresAt.getTime() - row!.createdAt.getTime(), 100 * 3_600_000);
-    for (const clear of ["Ada", "Lovelace", "example.com", "Newsletter"])
-      assert.ok(!JSON.stringify(row).toLowerCase().includes(clear.toLowerCase()), `${clear} is not in the row in clear`);
+    // Strings with characters base64 never has (a space, "@", "."), so a random ciphertext cannot hold them.
+    for (const clear of ["Ada Lovelace", "Ada@Example.com", "Example.com", "example.com", "Send me the newsletter"])
+      assert.ok(!JSON.stringify(row).includes(clear), `${clear} is not in the row in clear`);
     const [logged] = await formLog(formId);
     assert.equal(logged!.status, 201);
     assert.equal(logged!.leadId, null);
@@ -221,7 +222,8 @@ describe("a held-mode form", () => {
     setClock(101);
     assert.equal((await confirmPage(link)).status, 410);
     assert.equal((await confirmPost(link)).status, 410, "expired: nothing created");
-    assert.deepEqual(await dropExpiredHeld(now()), { dropped: 1, confirmed: 0 });
+    // The job is the deployment's: another test's leftovers may expire with it.
+    assert.ok((await dropExpiredHeld(now())).dropped >= 1);
     assert.equal((await heldOf(team.id)).length, 0);
     assert.equal(await leadCount(team.id), 0);
     const dropped = (await formLog(formId)).at(-1)!;
