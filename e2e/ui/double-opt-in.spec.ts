@@ -90,6 +90,7 @@ test(
     await visitor.getByRole("checkbox", { name: new RegExp(TEXT.slice(0, 40)) }).check();
     await visitor.getByRole("button", { name: "Send" }).click();
     await expect(visitor.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+    await expect(visitor.getByText(/check your email: we sent you a link to confirm it/)).toBeVisible();
 
     await expect.poll(() => received.filter((mail) => mail.to.includes("ada@example.com")).length, { timeout: 30_000 }).toBe(1);
     const mail = received.find((item) => item.to.includes("ada@example.com"))!;

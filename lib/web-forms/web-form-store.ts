@@ -212,6 +212,13 @@ export async function webFormNames(teamId: string, formIds: string[]): Promise<M
 }
 
 /** What the hosted form page /f/<id> shows; null when the form is missing or disabled. */
+/** Whether a form confirms consent by email (its thank-you page then says to look for the email); false for an unknown form. */
+export async function formConfirmsByEmail(formId: string): Promise<boolean> {
+  if (!isFormId(formId)) return false;
+  const row = await db().webForm.findUnique({ where: { id: formId }, select: { doubleOptIn: true, consentVersionId: true } });
+  return Boolean(row?.doubleOptIn && row.consentVersionId);
+}
+
 export async function findHostedForm(formId: string): Promise<{
   id: string;
   name: string;
