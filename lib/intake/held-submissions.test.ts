@@ -31,7 +31,6 @@ const { now } = await import("../time/clock");
 const { newForm, post } = await import("../web-forms/web-forms.fixtures");
 const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
 const { setFormConsent } = await import("../consent/consent-changes");
-const { parseConsentSettings } = await import("../consent/consent-settings");
 const { listFormConsentVersions } = await import("../consent/consent-version-store");
 const { findLeadConsents } = await import("../consent/lead-consent-store");
 const { HELD_DROPPED } = await import("../consent/held-submissions");
@@ -262,27 +261,7 @@ describe("a held-mode form", () => {
 });
 
 describe("the setting", () => {
-  test("parsed from the Consent card: held only with double opt-in; saved and audited with the mode", async () => {
-    const form = (entries: Record<string, string>) => {
-      const data = new FormData();
-      for (const [name, value] of Object.entries({ consent_asked: "on", consent_text: "Yes", consent_purpose: "News", ...entries }))
-        data.set(name, value);
-      return data;
-    };
-    assert.deepEqual(
-      ["hold" in parseConsentSettings(form({ consent_double_opt_in: "on", consent_create_lead: "once_confirmed" }))],
-      [true],
-    );
-    const parsed = (entries: Record<string, string>) => {
-      const result = parseConsentSettings(form(entries));
-      assert.ok("settings" in result);
-      return result.hold;
-    };
-    assert.equal(parsed({ consent_double_opt_in: "on", consent_create_lead: "once_confirmed" }), true);
-    assert.equal(parsed({ consent_double_opt_in: "on", consent_create_lead: "now" }), false);
-    assert.equal(parsed({ consent_double_opt_in: "on" }), false, "the default: now, pending");
-    assert.equal(parsed({ consent_create_lead: "once_confirmed" }), false, "no double opt-in, nothing held");
-
+  test("saved and audited with the mode; turning consent off turns it off", async () => {
     const { team, formId } = await heldForm(false);
     const settings = { text: "Send me the newsletter of Example Ltd.", purpose: "Newsletter", policyUrl: null, required: false };
     await setFormConsent({ teamId: team.id, formId, settings, doubleOptIn: true, hold: true, actor: CLI_ACTOR });
