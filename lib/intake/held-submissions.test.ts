@@ -232,6 +232,20 @@ describe("a held-mode form", () => {
     assert.equal((await confirmPost(link)).status, 404);
   });
 
+  test("a held row left behind by a confirmation whose last step failed goes at expiry without a 'dropped' line: its lead exists", async () => {
+    setClock(0);
+    const { team, formId, fields } = await heldForm();
+    await submit(formId, fields("Katherine Johnson", "katherine@example.com"));
+    const [row] = await heldOf(team.id);
+    // What the lead's transaction spends (held-submissions.ts heldUse), as if its row were not deleted after.
+    await db().spentChallenge.create({ data: { id: row!.id, expiresAt: new Date(row!.expiresAt.getTime() + 86_400_000) } });
+    const before = (await formLog(formId)).length;
+    setClock(101);
+    assert.ok((await dropExpiredHeld(now())).confirmed >= 1);
+    assert.equal((await heldOf(team.id)).length, 0);
+    assert.equal((await formLog(formId)).length, before, "no 'dropped' line");
+  });
+
   test("erasing the person removes their held submissions, and deleting the form its own", async () => {
     setClock(0);
     const { team, formId, fields } = await heldForm();
