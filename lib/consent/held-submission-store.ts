@@ -54,6 +54,7 @@ export function personHeld(teamId: string, personKey: string, at: Date): Promise
 
 /** Deletes held submissions inside `tx`; returns the rows deleted (what the channel's log names). */
 export async function deleteHeld(tx: Tx, where: { ids?: readonly string[]; teamId?: string; personKeys?: readonly string[] }) {
+  if (!where.ids && !where.personKeys) throw new Error("deleteHeld needs ids or person keys");
   const filter = {
     ...(where.ids ? { id: { in: [...where.ids] } } : {}),
     ...(where.teamId ? { teamId: where.teamId } : {}),
