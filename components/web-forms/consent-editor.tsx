@@ -16,14 +16,18 @@ export function ConsentEditor({
   formId,
   current,
   doubleOptIn,
+  hold,
 }: {
   slug: string;
   formId: string;
   current: ConsentVersionView | null;
   doubleOptIn: boolean;
+  /** With double opt-in: "Create the lead only once confirmed" (else now, pending). */
+  hold: boolean;
 }) {
   const [state, action, pending] = useActionState(setWebFormConsentAction, null);
   const [asked, setAsked] = useState(current !== null);
+  const [confirming, setConfirming] = useState(doubleOptIn);
   const id = (name: string) => `consent-${formId}-${name}`;
   return (
     <form action={action} className={`${cardClass} mt-6 space-y-4 p-5`} aria-label="Consent">
@@ -105,7 +109,8 @@ export function ConsentEditor({
               id={id("double-opt-in")}
               name="consent_double_opt_in"
               type="checkbox"
-              defaultChecked={doubleOptIn}
+              checked={confirming}
+              onChange={(event) => setConfirming(event.target.checked)}
               aria-describedby={id("double-opt-in-hint")}
               className={checkboxClass}
             />
@@ -114,11 +119,49 @@ export function ConsentEditor({
                 Double opt-in: email the person a link to confirm their consent
               </label>
               <p id={id("double-opt-in-hint")} className={hint}>
-                The lead is created now and its consent marked pending until the person confirms. The link is valid for 100 hours
-                (CONSENT_CONFIRMATION_HOURS); a person gets at most one confirmation email a day, none once confirmed.
+                The link is valid for 100 hours (CONSENT_CONFIRMATION_HOURS); a person gets at most one confirmation email a day, none once
+                confirmed.
               </p>
             </div>
           </div>
+          {confirming ? (
+            <fieldset className="ml-6 space-y-2">
+              <legend className="text-sm font-medium text-slate-800">When to create the lead</legend>
+              <div className="flex items-start gap-2">
+                <input
+                  id={id("create-now")}
+                  name="consent_create_lead"
+                  type="radio"
+                  value="now"
+                  defaultChecked={!hold}
+                  className={checkboxClass}
+                />
+                <label htmlFor={id("create-now")} className="text-sm text-slate-800">
+                  Create the lead now and mark it pending until the person confirms
+                </label>
+              </div>
+              <div className="flex items-start gap-2">
+                <input
+                  id={id("create-confirmed")}
+                  name="consent_create_lead"
+                  type="radio"
+                  value="once_confirmed"
+                  defaultChecked={hold}
+                  aria-describedby={id("create-confirmed-hint")}
+                  className={checkboxClass}
+                />
+                <div>
+                  <label htmlFor={id("create-confirmed")} className="text-sm text-slate-800">
+                    Create the lead only once confirmed
+                  </label>
+                  <p id={id("create-confirmed-hint")} className={hint}>
+                    The submission is held, sealed, until the person confirms; if the link expires first it is dropped and the request log
+                    says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.
+                  </p>
+                </div>
+              </div>
+            </fieldset>
+          ) : null}
         </>
       ) : null}
       <SaveRow pending={pending} label="Save consent" state={state} success="Saved." className="flex flex-wrap items-center gap-3" />

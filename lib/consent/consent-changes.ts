@@ -31,19 +31,24 @@ export async function setFormConsent(options: {
   settings: ConsentSettings | null;
   /** Double opt-in (docs/consent.md): off whenever no consent is asked. */
   doubleOptIn?: boolean;
+  /** With double opt-in, "Create the lead only once confirmed" (docs/consent.md); off: the lead is created now, pending. */
+  hold?: boolean;
   actor: AuditActor;
 }): Promise<boolean> {
   const { teamId, formId, settings, actor } = options;
   const doubleOptIn = settings !== null && options.doubleOptIn === true;
+  const hold = doubleOptIn && options.hold === true;
   return db().$transaction(async (tx) => {
     const current = await currentFormConsent(tx, { teamId, formId });
     if (!current) return false;
-    if (current.doubleOptIn !== doubleOptIn) {
-      await setFormDoubleOptIn(tx, formId, doubleOptIn);
-      await recordAuditEvent(
-        { teamId, action: "web_form.consent_set", actor, targetId: formId, details: { name: current.name, double_opt_in: doubleOptIn } },
-        tx,
-      );
+    if (current.doubleOptIn !== doubleOptIn || current.hold !== hold) {
+      await setFormDoubleOptIn(tx, formId, doubleOptIn, hold);
+      const details = {
+        name: current.name,
+        double_opt_in: doubleOptIn,
+        ...(doubleOptIn ? { create_lead: hold ? "once_confirmed" : "now" } : {}),
+      };
+      await recordAuditEvent({ teamId, action: "web_form.consent_set", actor, targetId: formId, details }, tx);
     }
     if (!settings) {
       const cleared = await clearFormConsent(tx, { teamId, formId });

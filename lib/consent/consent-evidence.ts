@@ -30,8 +30,11 @@ export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 /** Where evidence came from; "email": a double opt-in link; "import": a CSV import's row of a suppressed address (docs/consent.md). */
 export type ConsentChannel = "api" | "form" | "connection" | "manual" | "email" | "import";
 
-/** A version of a channel's consent text, as the intake needs it; `doubleOptIn`: the form emails a confirmation link. */
-export type AskedConsent = { id: string; required: boolean; doubleOptIn?: boolean };
+/**
+ * A version of a channel's consent text, as the intake needs it; `doubleOptIn`: the form emails a
+ * confirmation link; `hold`: and creates the lead only once confirmed (held-submissions.ts).
+ */
+export type AskedConsent = { id: string; required: boolean; doubleOptIn?: boolean; hold?: boolean };
 
 /** The evidence of one submission, before the lead writer gives it its lead and submission. */
 export type ConsentDraft = {

@@ -104,15 +104,15 @@ export async function clearFormConsent(
 }
 
 /** Turns the form's double opt-in on or off inside `tx`. */
-export async function setFormDoubleOptIn(tx: Tx, formId: string, doubleOptIn: boolean): Promise<void> {
-  await tx.webForm.update({ where: { id: formId }, data: { doubleOptIn } });
+export async function setFormDoubleOptIn(tx: Tx, formId: string, doubleOptIn: boolean, hold: boolean): Promise<void> {
+  await tx.webForm.update({ where: { id: formId }, data: { doubleOptIn, doubleOptInHold: hold } });
 }
 
 /** The form's current version inside `tx` (to tell an edit from a save of the same text). */
 export async function currentFormConsent(tx: Tx, options: { teamId: string; formId: string }) {
   const form = await tx.webForm.findFirst({
     where: { id: options.formId, teamId: options.teamId },
-    select: { name: true, doubleOptIn: true, consentVersion: { select: VERSION_SELECT } },
+    select: { name: true, doubleOptIn: true, doubleOptInHold: true, consentVersion: { select: VERSION_SELECT } },
   });
-  return form && { name: form.name, doubleOptIn: form.doubleOptIn, version: form.consentVersion };
+  return form && { name: form.name, doubleOptIn: form.doubleOptIn, hold: form.doubleOptInHold, version: form.consentVersion };
 }

@@ -215,6 +215,7 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
     leads: 3,
     submissions: 0,
     quarantined: 0,
+    heldSubmissions: 0,
     requestLogRows: 0,
     storedResponses: 0,
     jobs: 8, // 2 delivered (Ada), 2 delivered (the lead deleted earlier), 4 queued
