@@ -34,7 +34,7 @@ export type IntakeChannel = {
   connectionId?: string | null;
   /** The web form's lead source; without one the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
-  /** The consent the web form asks for, its current version (docs/consent.md); null or absent: none. */
+  /** The consent the web form or the connection asks for, its current version (docs/consent.md); null or absent: none. */
   consent?: AskedConsent | null;
 };
 
@@ -53,6 +53,10 @@ export type StoreExtras = {
   admit?: () => Promise<void>;
   /** A connection's delivery, logged with the lead, once per submission. */
   delivery?: LeadWrite["delivery"];
+  /** A connection's answer mapped to "consent", as its builder's rule reads it (lib/connections/consent-answer.ts). */
+  consentAnswer?: "given" | "not_given";
+  /** A connection's person as its builder gives them (lib/connections/consent-answer.ts builderPerson): the request is the builder's server. */
+  consentPerson?: { ip: string | null; userAgent: string | null };
 };
 
 /** The repeat rule of a channel at `at`: set to "add" and the team's window open (days > 0), leads last submitted since then join. */
@@ -76,6 +80,8 @@ export async function storeLead(
     channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
     formId: channel.formId,
     asked: channel.consent ?? null,
+    answer: extras.consentAnswer,
+    person: extras.consentPerson,
     extraFields: input.extraFields,
     email: input.email ?? null,
     context: draft.context,
