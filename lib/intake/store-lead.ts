@@ -37,7 +37,7 @@ export type IntakeChannel = {
   connectionId?: string | null;
   /** The web form's lead source; without one the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
-  /** The consent the web form asks for, its current version (docs/consent.md); null or absent: none. */
+  /** The consent the web form or the connection asks for, its current version (docs/consent.md); null or absent: none. */
   consent?: AskedConsent | null;
 };
 
@@ -62,6 +62,10 @@ export type StoreExtras = {
    * lead (a second confirmation rolls back with HeldSpent).
    */
   confirmed?: { row: Pick<HeldRow, "id" | "expiresAt">; consent: ConsentDraft };
+  /** A connection's answer mapped to "consent", as its builder's rule reads it (lib/connections/consent-answer.ts). */
+  consentAnswer?: "given" | "not_given";
+  /** A connection's person as its builder gives them (lib/connections/consent-answer.ts builderPerson): the request is the builder's server. */
+  consentPerson?: { ip: string | null; userAgent: string | null };
 };
 
 /** What became of a submission: its lead, or held until the person confirms (docs/consent.md). */
@@ -109,6 +113,8 @@ export async function storeSubmission(
         channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
         formId: channel.formId,
         asked: channel.consent ?? null,
+        answer: extras.consentAnswer,
+        person: extras.consentPerson,
         extraFields: input.extraFields,
         email: input.email ?? null,
         context: draft.context,
