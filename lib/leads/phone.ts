@@ -1,6 +1,8 @@
 // libphonenumber-js's modern build (ES2015+ as published, no Babel object-spread helpers on
 // every call): the same version, source and metadata as "libphonenumber-js/max", so the same
-// answers (lib/leads/phone-equivalence.test.ts), at less cost per parse (docs/performance.md).
+// answers (lib/leads/phone-equivalence.test.ts), at less cost per parse (docs/performance.md
+// "The phone check"). The package exports it to `import` only: this module cannot be
+// require()d, which nothing here does (the app, tsx and Playwright all load it as ESM).
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode, type PhoneNumber } from "libphonenumber-js/max/es6";
 
 export type ParsedPhone = {

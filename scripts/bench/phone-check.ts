@@ -55,6 +55,12 @@ const rows: Row[] = [
     }),
     callsPerInput: 1,
   },
+  {
+    // scripts/bench/bodies.ts: the create_lead rows' phone, valid or not as it comes.
+    label: "the bench's create_lead phone (+44 7911 NNNNNN)",
+    inputs: Array.from({ length: 20_000 }, (_, i) => ({ raw: `+44 7911 ${String(100000 + ((i * 7919) % 900000))}` })),
+    callsPerInput: 1,
+  },
   { label: "empty or no digits", inputs: [{ raw: "" }, { raw: "n/a" }, { raw: "   " }, { raw: "call me" }], callsPerInput: 1 },
   { label: "one create's phone and mobile_no, the same number (per create)", inputs: international, callsPerInput: 2 },
 ];
