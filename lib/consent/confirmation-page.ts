@@ -12,6 +12,8 @@ import { readHeldLink, withdrawHeld, type HeldLink } from "./held-submissions";
 
 /** The channel's confirmation of a held submission (lib/intake/confirm-held.ts); false when another one did first. */
 export type ConfirmHeld = (link: Extract<HeldLink, { id: string }>, answer: LinkAnswer) => Promise<boolean>;
+/** After a lead's own link confirmed: the person's held submissions of the team become leads too (lib/intake/confirm-held.ts). */
+export type ConfirmPersonHeld = (person: { teamId: string; email: string }, answer: LinkAnswer) => Promise<void>;
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -85,9 +87,18 @@ export async function confirmationPage(teamSlug: string, token: string): Promise
 }
 
 /** POST: confirms, recording the time, this request's address and user agent. */
-export async function confirmationPost(request: Request, teamSlug: string, token: string, confirmHeld: ConfirmHeld): Promise<Response> {
+export async function confirmationPost(
+  request: Request,
+  teamSlug: string,
+  token: string,
+  confirmHeld: ConfirmHeld,
+  confirmPersonHeld?: ConfirmPersonHeld,
+): Promise<Response> {
   const answer = { teamSlug, token, ip: clientIp(request.headers), userAgent: request.headers.get("user-agent"), at: now() };
   const lead = await confirmByLink(answer);
+  // A person emailed for a lead within the day may have held submissions that got no link of
+  // their own (the 24 h limit): confirming the lead's link confirms the person, so they are created.
+  if (lead.state === "open") await confirmPersonHeld?.({ teamId: lead.teamId, email: lead.emailKey }, answer);
   const link = lead.state === "invalid" ? await readHeldLink(teamSlug, token, answer.at) : lead;
   if (link.state === "open" && "personKey" in link && !(await confirmHeld(link, answer))) {
     // Another confirmation created it first: the link is now a lead's, confirmed.

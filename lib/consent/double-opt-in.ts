@@ -139,7 +139,8 @@ export async function resendConfirmation(options: {
 
 /** What a link is: not one of ours (forged, unknown, another team's), or valid and open, used, or expired. */
 export type LinkState =
-  { state: "invalid" } | { state: "open" | "used" | "expired"; teamName: string; id: string; leadId: string; teamId: string };
+  | { state: "invalid" }
+  | { state: "open" | "used" | "expired"; teamName: string; id: string; leadId: string; teamId: string; emailKey: string };
 
 /** Reads a link (`/api/consent/<team slug>/<token>`) at `at`; changes nothing (a GET's answer: mail scanners prefetch links). */
 export async function readConfirmationLink(teamSlug: string, token: string, at: Date): Promise<LinkState> {
@@ -148,7 +149,7 @@ export async function readConfirmationLink(teamSlug: string, token: string, at: 
   const row = await findConfirmation(tokenHash(token));
   if (!row || row.id !== id || row.team.slug !== teamSlug) return { state: "invalid" };
   const state = row.confirmedAt ? "used" : row.expiresAt.getTime() <= at.getTime() ? "expired" : "open";
-  return { state, teamName: row.team.name, id: row.id, leadId: row.leadId, teamId: row.teamId };
+  return { state, teamName: row.team.name, id: row.id, leadId: row.leadId, teamId: row.teamId, emailKey: row.emailKey };
 }
 
 /** A link's answer as a request gives it: the person's address and browser, at the app's clock. */

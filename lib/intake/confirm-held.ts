@@ -1,4 +1,4 @@
-import { heldConfirmed, HeldSpent, openHeld, type HeldLink } from "../consent/held-submissions";
+import { heldConfirmed, HeldSpent, openHeld, personKeyOf, type HeldLink } from "../consent/held-submissions";
 import { personHeld } from "../consent/held-submission-store";
 import type { LinkAnswer } from "../consent/double-opt-in";
 import { log } from "../log/logger";
@@ -30,6 +30,19 @@ export async function confirmHeldSubmissions(link: Extract<HeldLink, { id: strin
         log("error", "consent.held_confirm_failed", { teamId: row.teamId, ...summariseError(error) }),
       );
   return confirmed;
+}
+
+/**
+ * After a lead's own confirmation link was confirmed (a "now" form's email): the person's held
+ * submissions of the team still valid, which the 24 h limit left without a link of their own,
+ * become leads too, oldest first. A failure is logged and leaves the row for the next confirmation or the expiry.
+ */
+export async function confirmPersonHeld(person: { teamId: string; email: string }, answer: LinkAnswer): Promise<void> {
+  const rows = await personHeld(person.teamId, personKeyOf(person.email), answer.at);
+  for (const row of rows)
+    await createHeldLead(row, answer).catch((error: unknown) =>
+      log("error", "consent.held_confirm_failed", { teamId: row.teamId, ...summariseError(error) }),
+    );
 }
 
 /** One held submission's lead and its confirmation; false when its lead was written before. */

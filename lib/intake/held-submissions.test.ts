@@ -38,7 +38,8 @@ const { HELD_NOTE } = await import("../request-log/request-log");
 const { dropExpiredHeld } = await import("../maintenance/held-expiry");
 const { parsePerson, runErasure } = await import("../leads/erase-person");
 const { HELD_MESSAGE } = await import("./web-form-endpoint");
-const { confirmHeldSubmissions } = await import("./confirm-held");
+const { confirmHeldSubmissions, confirmPersonHeld } = await import("./confirm-held");
+const { SITE, store: formStore } = await import("../web-forms/web-forms.fixtures");
 const pages = await import("../consent/confirmation-page");
 
 mock.method(process.stderr, "write", () => true);
@@ -50,7 +51,7 @@ const deliver = mailDelivery(received);
 /** What the routes (app/api/consent/[team]/[token]/…) answer: thin handlers around confirmation-page.ts. */
 const confirmPage = (link: string) => pages.confirmationPage(...teamAndToken(link));
 const confirmPost = (link: string, ip = "192.0.2.44") =>
-  pages.confirmationPost(browser(link, "POST", ip), ...teamAndToken(link), confirmHeldSubmissions);
+  pages.confirmationPost(browser(link, "POST", ip), ...teamAndToken(link), confirmHeldSubmissions, confirmPersonHeld);
 const unsubscribePost = (link: string) => pages.unsubscribePost(browser(link, "POST"), ...teamAndToken(link));
 
 const UA = "Mozilla/5.0 (X11; Linux x86_64) HeldTest/1.0";
@@ -189,6 +190,32 @@ describe("a held-mode form", () => {
     assert.ok(later.lead_id, "confirmed before: created at once");
     assert.deepEqual(await deliver(), [], "and no email");
     assert.equal((await heldOf(team.id)).length, 0);
+  });
+
+  test("emailed for a 'now' form's lead within the day: the held submission gets no link, and confirming the lead's link creates it", async () => {
+    setClock(0);
+    const { team, formId: heldId, fields } = await heldForm();
+    const nowId = await formStore.createWebForm({
+      teamId: team.id,
+      settings: { name: "Newsletter", allowedOrigins: [SITE], sourceId: null, successUrl: null, challenge: false },
+      createdById: null,
+      actor: CLI_ACTOR,
+    });
+    const settings = { text: "Send me the newsletter of Example Ltd.", purpose: "Newsletter", policyUrl: null, required: false };
+    assert.equal(await setFormConsent({ teamId: team.id, formId: nowId, settings, doubleOptIn: true, actor: CLI_ACTOR }), true);
+    const [nowVersion] = await listFormConsentVersions({ teamId: team.id, formId: nowId });
+    const first = await submit(nowId, { name: "Emmy Noether", email: "emmy@example.com", consent: "yes", consent_version: nowVersion!.id });
+    assert.ok(first.lead_id, "the 'now' form creates its lead at once");
+    setClock(1);
+    const held = await submit(heldId, { ...fields("Emmy Noether", "Emmy@example.com"), organization: "Göttingen" });
+    assert.equal(held.lead_id, null);
+    const mails = await deliver();
+    assert.equal(mails.length, 1, "one email a day: the 'now' lead's");
+    assert.equal((await heldOf(team.id)).length, 1);
+    setClock(3);
+    assert.equal((await confirmPost(linkIn(mails[0]!.raw))).status, 200);
+    assert.equal((await heldOf(team.id)).length, 0, "the held submission is created, not left to expire");
+    assert.equal(await db().leadSubmission.count({ where: { lead: { teamId: team.id } } }), 2);
   });
 
   test("a suppressed address is kept as a lead marked 'withdrew consent before', never held nor emailed", async () => {

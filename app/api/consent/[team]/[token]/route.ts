@@ -1,6 +1,6 @@
 import { methodNotAllowed } from "@/lib/http/envelope";
 import { confirmationPage, confirmationPost } from "@/lib/consent/confirmation-page";
-import { confirmHeldSubmissions } from "@/lib/intake/confirm-held";
+import { confirmHeldSubmissions, confirmPersonHeld } from "@/lib/intake/confirm-held";
 
 export const dynamic = "force-dynamic";
 
@@ -15,7 +15,7 @@ export async function GET(_request: Request, { params }: Params): Promise<Respon
 
 export async function POST(request: Request, { params }: Params): Promise<Response> {
   const { team, token } = await params;
-  return confirmationPost(request, team, token, confirmHeldSubmissions);
+  return confirmationPost(request, team, token, confirmHeldSubmissions, confirmPersonHeld);
 }
 
 const refused = methodNotAllowed("GET, POST");
