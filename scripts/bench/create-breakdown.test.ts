@@ -20,6 +20,23 @@ describe("stageOf: the innermost frame that belongs to a stage decides", () => {
     assert.equal(stageOf([...driver, frame("lib/api-keys/key-lookup-store.ts"), ...route]), "Authentication (key lookup, secret check)");
   });
 
+  test("the steps added after issue 29 are priced apart: spam checks, attribution, one-person matching, consent", () => {
+    const route = [frame("lib/intake/store-lead.ts"), frame("lib/intake/create-lead-request.ts")];
+    const writer = [frame("lib/leads/lead-columns.ts"), frame("lib/leads/lead-writer-sqlite.ts"), ...route];
+    assert.equal(stageOf([frame("lib/spam/spam-verdict.ts"), frame("lib/spam/intake-spam.ts"), ...route]), "Spam checks");
+    assert.equal(
+      stageOf([frame("node:internal/url", "URL"), frame("lib/attribution/lead-attribution.ts"), ...writer]),
+      "Attribution (first and last touch, channel groups)",
+    );
+    assert.equal(
+      stageOf([frame("lib/leads/repeat-match.ts"), frame("lib/leads/lead-write.ts"), ...writer]),
+      "One person, one lead (matching; its query is in the transaction)",
+    );
+    assert.equal(stageOf([frame("lib/consent/intake-consent.ts"), ...route]), "Consent (evidence, suppression, double opt-in)");
+    // The lead's own columns, and the driver under the writer, stay the transaction's.
+    assert.equal(stageOf(writer), "Lead transaction (SQLite/PostgreSQL, routing)");
+  });
+
   test("Node's socket writes are Node's whoever called them; Next's own frames are Next", () => {
     const next = frame("node_modules/next/dist/server/send-response.js");
     assert.equal(stageOf([frame("", "writev"), frame("node:net"), next]), "Node HTTP: sockets, request parsing, response writing");
