@@ -11,10 +11,11 @@ import { findSuppression } from "./suppression-store";
 // of an address on the team's suppression list is kept, its evidence "withdrawn_before"
 // (lib/consent/suppression.ts). A submission without an email address nor a `consent` field,
 // to a channel that asks for none, costs one property lookup; one with an address, one
-// indexed read of the suppression list.
+// indexed read of the suppression list, and only for a team whose list has ever had an entry
+// (Team.suppressionListUsed, read with the channel: most teams never pay for the list).
 
 export async function intakeConsent(options: {
-  teamId: string;
+  team: { id: string; suppressionListUsed: boolean };
   channel: "api" | "form" | "connection";
   formId: string | null;
   /** The channel's current consent version (a web form's, a connection's), or null (API keys ask for none). */
@@ -30,7 +31,7 @@ export async function intakeConsent(options: {
   receivedAt: Date;
 }): Promise<ConsentDraft | null> {
   const evidence = await submissionEvidence(options);
-  const suppression = options.email ? await findSuppression(options.teamId, options.email) : null;
+  const suppression = options.email && options.team.suppressionListUsed ? await findSuppression(options.team.id, options.email) : null;
   return suppression ? withdrewBefore(evidence, suppression, { channel: options.channel, receivedAt: options.receivedAt }) : evidence;
 }
 

@@ -201,3 +201,28 @@ describe("erasure and the operator's purge", () => {
     assert.equal((await findLeadConsents({ teamId: team.id, leadId: later })).length, 0);
   });
 });
+
+describe("Team.suppressionListUsed: the intake looks the list up only for a team that ever used it", () => {
+  const used = async (teamId: string) =>
+    (await db().team.findUniqueOrThrow({ where: { id: teamId }, select: { suppressionListUsed: true } })).suppressionListUsed;
+
+  test("false for a new team; set by the list's first entry whoever writes it (plain SQL too), bumping intakeVersion; kept after a purge", async () => {
+    const { team, key } = await apiTeam();
+    assert.equal(await used(team.id), false);
+    await createLead(key, { name: "Ada Byron", email: "ada@example.com" });
+    const version = async () => (await db().team.findUniqueOrThrow({ where: { id: team.id } })).intakeVersion;
+    const before = await version();
+    await db().$executeRaw`INSERT INTO "ConsentSuppression" ("teamId", "emailHash", "reason", "createdAt")
+      VALUES (${team.id}, ${suppressionHash("ada@example.com")}, 'erased', ${new Date()})`;
+    assert.equal(await used(team.id), true);
+    assert.equal(await version(), before + 1, "a cached key's team is read again on every instance");
+    const marked = await createLead(key, { name: "Ada B.", email: "ADA@example.com" });
+    assert.equal((await findLeadConsents({ teamId: team.id, leadId: marked }))[0]!.status, "withdrawn_before");
+    await db().$transaction((tx) =>
+      suppressAddresses(tx, { teamId: team.id, emails: ["b@example.com"], reason: "erased", at: new Date() }),
+    );
+    assert.equal(await version(), before + 1, "only the first entry writes the team row");
+    assert.equal(await purgeSuppression({ teamId: team.id, email: "ada@example.com", actor: CLI_ACTOR }), "erased");
+    assert.equal(await used(team.id), true, "never reset: a purge costs the team nothing but the lookup");
+  });
+});

@@ -109,7 +109,7 @@ export async function storeSubmission(
   const consent = confirmed
     ? confirmed.consent
     : await intakeConsent({
-        teamId: channel.team.id,
+        team: channel.team,
         channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
         formId: channel.formId,
         asked: channel.consent ?? null,

@@ -17,11 +17,13 @@ export type IntakeTeam = {
   spamBurstMinutes: number;
   /** The version of the team's spam lists (lib/spam/team-spam-lists.ts). */
   spamListsVersion: number;
+  /** Whether the team's suppression list ever had an entry: false, the intake skips its lookup (lib/consent/intake-consent.ts). */
+  suppressionListUsed: boolean;
 };
 
 /** The intake team's columns, from the Team row aliased `t`, for the channels' raw lookups (read back by intakeTeamOf). */
 export const INTAKE_TEAM_SQL = `t."id" AS "teamId", t."slug" AS "teamSlug", t."defaultPhoneCountry", t."repeatWindowDays", t."spamThreshold",
-  t."spamBusinessOnly", t."spamBurstLimit", t."spamBurstMinutes", t."spamListsVersion"`;
+  t."spamBusinessOnly", t."spamBurstLimit", t."spamBurstMinutes", t."spamListsVersion", t."suppressionListUsed"`;
 
 /** The intake team's columns for the channels' Prisma lookups. */
 export const INTAKE_TEAM_SELECT = {
@@ -34,6 +36,7 @@ export const INTAKE_TEAM_SELECT = {
   spamBurstLimit: true,
   spamBurstMinutes: true,
   spamListsVersion: true,
+  suppressionListUsed: true,
 } as const;
 
 /** The columns INTAKE_TEAM_SQL reads, as a driver returns them. */
@@ -47,6 +50,7 @@ export type IntakeTeamRow = {
   spamBurstLimit: number | bigint;
   spamBurstMinutes: number | bigint;
   spamListsVersion: number | bigint;
+  suppressionListUsed: unknown;
 };
 
 /** The team of a row read with INTAKE_TEAM_SQL. */
@@ -61,5 +65,6 @@ export function intakeTeamOf(row: IntakeTeamRow): IntakeTeam {
     spamBurstLimit: Number(row.spamBurstLimit),
     spamBurstMinutes: Number(row.spamBurstMinutes),
     spamListsVersion: Number(row.spamListsVersion),
+    suppressionListUsed: readDriverBoolean(row.suppressionListUsed),
   };
 }
