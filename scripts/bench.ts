@@ -26,7 +26,7 @@ import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureFullExport, measureQuery, type QueryResult } from "./bench/lead-queries";
 import { seedLeadStory } from "./bench/lead-story";
 import { secretChecksPerSecond } from "./bench/secret-check";
-import { measureKeyCache, type KeyCacheSide } from "./bench/key-cache";
+import { measureKeyCache, measureSuppressionLookup, type AbSide } from "./bench/alternating-ab";
 import { webhookBench } from "./bench/webhook";
 import { importBench } from "./bench/import";
 import { ownersOf, routingBench } from "./bench/routing";
@@ -590,21 +590,34 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       }
     }
 
+    // Issue 47's in-process A/Bs (scripts/bench/alternating-ab.ts): Server CPU is this process's per call.
+    const abRow = (id: string, what: string, side: AbSide): Row => ({
+      ...libRow(id, `${what} (in-process, 1 caller, rounds taken in turn; Server CPU = this process's per call)`, side, null),
+      serverCpuMicros: side.cpuMicros,
+    });
+    const cpuRatio = (a: AbSide, b: AbSide) => (a.cpuMicros / b.cpuMicros).toFixed(2);
     if (wants(options, "key_cache")) {
-      // Issue 47: authenticate() in this process, the key cache on and off in alternating rounds.
       const { cached, uncached } = await measureKeyCache(key, options.duration, options.warmup);
-      const keyCacheRow = (id: string, what: string, side: KeyCacheSide): Row => ({
-        ...libRow(
-          id,
-          `authenticate() of one key, ${what} (in-process, 1 caller, rounds taken in turn; Server CPU = this process's per call)`,
-          side,
-          null,
+      record(
+        abRow(
+          "auth-key-cache",
+          `authenticate() of one key, the key cache on: ${cpuRatio(cached, uncached)} × the CPU per call of the cache off`,
+          cached,
         ),
-        serverCpuMicros: side.cpuMicros,
-      });
-      const ratio = (cached.cpuMicros / uncached.cpuMicros).toFixed(2);
-      record(keyCacheRow("auth-key-cache", `the key cache on: ${ratio} × the CPU per call of the cache off`, cached));
-      record(keyCacheRow("auth-no-key-cache", "the key cache off", uncached));
+      );
+      record(abRow("auth-no-key-cache", "authenticate() of one key, the key cache off", uncached));
+    }
+    if (wants(options, "suppression_lookup")) {
+      const { skipped, looked } = await measureSuppressionLookup(team.id, options.duration, options.warmup);
+      const what = "the intake's consent step, a submission with an email address";
+      record(
+        abRow(
+          "consent-no-suppression-lookup",
+          `${what}, the team's suppression list never used (no lookup): ${cpuRatio(skipped, looked)} × the CPU per call with the lookup`,
+          skipped,
+        ),
+      );
+      record(abRow("consent-suppression-lookup", `${what}, with the list's lookup (every such submission before)`, looked));
     }
 
     if (wants(options, "ping")) {
