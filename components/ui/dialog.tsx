@@ -57,7 +57,12 @@ export function Dialog({
     <dialog
       ref={ref}
       aria-labelledby={titleId}
-      onClose={onClose}
+      // The native "close" event arrives as a task after dialog.close() (the layout effect): an
+      // Enter on the refocused opener in between reopens the dialog first, and that late event
+      // must not close it again. Only a dialog that is closed now tells the parent.
+      onClose={() => {
+        if (!ref.current?.open) onClose();
+      }}
       // Escape: the parent's state closes the dialog (see the layout effect). Left to the
       // browser, the dialog closed at once and told the parent only with the later "close"
       // event, and an Enter on the refocused opener in between was lost.

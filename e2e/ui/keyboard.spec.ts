@@ -34,6 +34,35 @@ test("an admin generates a key and copies its secret with the keyboard only", as
     await expect(generateKey).toBeFocused();
   });
 
+  await test.step("reopened before the closed dialog's late close event arrives, it stays open", async () => {
+    // The browser fires "close" as a task after dialog.close(); a loaded machine can run a
+    // keypress on the refocused opener first. Made deterministic here: cancel (Escape's
+    // event), let React commit, reopen, and only then let tasks run.
+    const states = await page.evaluate(async () => {
+      const dialog = document.querySelector("dialog")!;
+      const opener = [...document.querySelectorAll("button")].find((button) => button.textContent?.trim() === "Generate Key")!;
+      const microtasks = async () => {
+        for (let i = 0; i < 10; i++) await Promise.resolve();
+      };
+      opener.click();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const opened = dialog.open;
+      dialog.dispatchEvent(new Event("cancel", { cancelable: true }));
+      await microtasks();
+      const closed = !dialog.open;
+      opener.click();
+      await microtasks();
+      const reopened = dialog.open;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      return { opened, closed, reopened, stillOpen: dialog.open };
+    });
+    expect(states).toEqual({ opened: true, closed: true, reopened: true, stillOpen: true });
+    await expect(description).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await generateKey.focus();
+  });
+
   await test.step("Tab stays inside the open dialog", async () => {
     await page.keyboard.press("Enter");
     await expect(description).toBeFocused();
