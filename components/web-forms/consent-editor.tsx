@@ -18,6 +18,7 @@ const WORDS = {
       "Ask for consent: the form shows an unticked box with this text, and each lead keeps what the person agreed to, when and from where.",
     text: "Plain text. Every change makes a new version; the old ones are kept with the leads that agreed to them.",
     required: "Required: a submission without the box ticked is refused. Optional: the lead is kept either way.",
+    held: "The submission is held, sealed, until the person confirms; if the link expires first it is dropped and the request log says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.",
   },
   connection: {
     asked:
@@ -25,6 +26,7 @@ const WORDS = {
     text: "The text the builder's form shows beside its box: keep the two equal. Every change makes a new version; the old ones are kept with the leads that agreed to them.",
     required:
       "Required: a delivery without consent is still kept (the builder already accepted it), its consent marked “not given” with a note. Optional: the lead is kept either way.",
+    held: "The delivery is answered as usual and held, sealed, until the person confirms; if the link expires first it is dropped and the delivery log says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.",
   },
 } as const;
 
@@ -44,7 +46,7 @@ export function ConsentEditor({
   formId: string;
   current: ConsentVersionView | null;
   doubleOptIn: boolean;
-  /** With double opt-in: "Create the lead only once confirmed" (else now, pending); a web form's only. */
+  /** With double opt-in: "Create the lead only once confirmed" (else now, pending). */
   hold?: boolean;
 }) {
   const [state, action, pending] = useActionState(channel === "form" ? setWebFormConsentAction : setConnectionConsentAction, null);
@@ -146,7 +148,7 @@ export function ConsentEditor({
               </p>
             </div>
           </div>
-          {confirming && channel === "form" ? (
+          {confirming ? (
             <fieldset className="ml-6 space-y-2">
               <legend className="text-sm font-medium text-slate-800">When to create the lead</legend>
               <div className="flex items-start gap-2">
@@ -177,8 +179,7 @@ export function ConsentEditor({
                     Create the lead only once confirmed
                   </label>
                   <p id={id("create-confirmed-hint")} className={hint}>
-                    The submission is held, sealed, until the person confirms; if the link expires first it is dropped and the request log
-                    says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.
+                    {words.held}
                   </p>
                 </div>
               </div>

@@ -130,6 +130,7 @@ export default async function ConnectionPage(props: {
             formId={connection.id}
             current={consent}
             doubleOptIn={connection.doubleOptIn}
+            hold={connection.doubleOptInHold}
           />
         ) : (
           <p className="text-sm text-slate-700">
