@@ -30,6 +30,40 @@ const WORDS = {
   },
 } as const;
 
+/** The double opt-in words, the same in the editor and in the read-only view. */
+const DOUBLE_OPT_IN = "Double opt-in: email the person a link to confirm their consent";
+const WHEN = "When to create the lead";
+const CREATE_NOW = "Create the lead now and mark it pending until the person confirms";
+const CREATE_CONFIRMED = "Create the lead only once confirmed";
+
+/** The consent of a web form or a connection as members who cannot edit it see it: what is asked, and the double opt-in mode. */
+export function ConsentSummary({
+  channel = "form",
+  current,
+  doubleOptIn,
+  hold,
+  className,
+}: {
+  channel?: "form" | "connection";
+  current: Pick<ConsentVersionView, "purpose" | "required"> | null;
+  doubleOptIn: boolean;
+  hold: boolean;
+  className: string;
+}) {
+  const asks = channel === "form" ? "Asks for consent" : "Records consent";
+  if (!current) return <p className={className}>{channel === "form" ? "Asks for no consent." : "Records no consent."}</p>;
+  return (
+    <div className={`${className} space-y-1`}>
+      <p>{`${asks}: ${current.purpose} (${current.required ? "required" : "optional"}).`}</p>
+      {doubleOptIn ? (
+        <p>
+          {DOUBLE_OPT_IN}. {WHEN}: {hold ? CREATE_CONFIRMED : CREATE_NOW}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
 /** "Ask for consent" of a web form or a connection (docs/consent.md); owners and admins only (the action checks). */
 export function ConsentEditor({
   slug,
@@ -140,7 +174,7 @@ export function ConsentEditor({
             />
             <div>
               <label htmlFor={id("double-opt-in")} className="text-sm text-slate-800">
-                Double opt-in: email the person a link to confirm their consent
+                {DOUBLE_OPT_IN}
               </label>
               <p id={id("double-opt-in-hint")} className={hint}>
                 The link is valid for 100 hours (CONSENT_CONFIRMATION_HOURS); a person gets at most one confirmation email a day, none once
@@ -150,7 +184,7 @@ export function ConsentEditor({
           </div>
           {confirming ? (
             <fieldset className="ml-6 space-y-2">
-              <legend className="text-sm font-medium text-slate-800">When to create the lead</legend>
+              <legend className="text-sm font-medium text-slate-800">{WHEN}</legend>
               <div className="flex items-start gap-2">
                 <input
                   id={id("create-now")}
@@ -161,7 +195,7 @@ export function ConsentEditor({
                   className={checkboxClass}
                 />
                 <label htmlFor={id("create-now")} className="text-sm text-slate-800">
-                  Create the lead now and mark it pending until the person confirms
+                  {CREATE_NOW}
                 </label>
               </div>
               <div className="flex items-start gap-2">
@@ -176,7 +210,7 @@ export function ConsentEditor({
                 />
                 <div>
                   <label htmlFor={id("create-confirmed")} className="text-sm text-slate-800">
-                    Create the lead only once confirmed
+                    {CREATE_CONFIRMED}
                   </label>
                   <p id={id("create-confirmed-hint")} className={hint}>
                     {words.held}
