@@ -11,6 +11,7 @@ const OUTCOME = {
   created: { tone: "green", text: "Lead created" },
   needs_mapping: { tone: "amber", text: "Needs mapping" },
   refused: { tone: "red", text: "Refused" },
+  held: { tone: "indigo", text: "Held until confirmed" },
 } as const;
 
 const CELL = "px-4 py-3 align-top";

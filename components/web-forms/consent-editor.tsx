@@ -18,6 +18,7 @@ const WORDS = {
       "Ask for consent: the form shows an unticked box with this text, and each lead keeps what the person agreed to, when and from where.",
     text: "Plain text. Every change makes a new version; the old ones are kept with the leads that agreed to them.",
     required: "Required: a submission without the box ticked is refused. Optional: the lead is kept either way.",
+    held: "The submission is held, sealed, until the person confirms; if the link expires first it is dropped and the request log says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.",
   },
   connection: {
     asked:
@@ -25,8 +26,43 @@ const WORDS = {
     text: "The text the builder's form shows beside its box: keep the two equal. Every change makes a new version; the old ones are kept with the leads that agreed to them.",
     required:
       "Required: a delivery without consent is still kept (the builder already accepted it), its consent marked “not given” with a note. Optional: the lead is kept either way.",
+    held: "The delivery is answered as usual and held, sealed, until the person confirms; if the link expires first it is dropped and the delivery log says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.",
   },
 } as const;
+
+/** The double opt-in words, the same in the editor and in the read-only view. */
+const DOUBLE_OPT_IN = "Double opt-in: email the person a link to confirm their consent";
+const WHEN = "When to create the lead";
+const CREATE_NOW = "Create the lead now and mark it pending until the person confirms";
+const CREATE_CONFIRMED = "Create the lead only once confirmed";
+
+/** The consent of a web form or a connection as members who cannot edit it see it: what is asked, and the double opt-in mode. */
+export function ConsentSummary({
+  channel = "form",
+  current,
+  doubleOptIn,
+  hold,
+  className,
+}: {
+  channel?: "form" | "connection";
+  current: Pick<ConsentVersionView, "purpose" | "required"> | null;
+  doubleOptIn: boolean;
+  hold: boolean;
+  className: string;
+}) {
+  const asks = channel === "form" ? "Asks for consent" : "Records consent";
+  if (!current) return <p className={className}>{channel === "form" ? "Asks for no consent." : "Records no consent."}</p>;
+  return (
+    <div className={`${className} space-y-1`}>
+      <p>{`${asks}: ${current.purpose} (${current.required ? "required" : "optional"}).`}</p>
+      {doubleOptIn ? (
+        <p>
+          {DOUBLE_OPT_IN}. {WHEN}: {hold ? CREATE_CONFIRMED : CREATE_NOW}.
+        </p>
+      ) : null}
+    </div>
+  );
+}
 
 /** "Ask for consent" of a web form or a connection (docs/consent.md); owners and admins only (the action checks). */
 export function ConsentEditor({
@@ -44,7 +80,7 @@ export function ConsentEditor({
   formId: string;
   current: ConsentVersionView | null;
   doubleOptIn: boolean;
-  /** With double opt-in: "Create the lead only once confirmed" (else now, pending); a web form's only. */
+  /** With double opt-in: "Create the lead only once confirmed" (else now, pending). */
   hold?: boolean;
 }) {
   const [state, action, pending] = useActionState(channel === "form" ? setWebFormConsentAction : setConnectionConsentAction, null);
@@ -138,7 +174,7 @@ export function ConsentEditor({
             />
             <div>
               <label htmlFor={id("double-opt-in")} className="text-sm text-slate-800">
-                Double opt-in: email the person a link to confirm their consent
+                {DOUBLE_OPT_IN}
               </label>
               <p id={id("double-opt-in-hint")} className={hint}>
                 The link is valid for 100 hours (CONSENT_CONFIRMATION_HOURS); a person gets at most one confirmation email a day, none once
@@ -146,9 +182,9 @@ export function ConsentEditor({
               </p>
             </div>
           </div>
-          {confirming && channel === "form" ? (
+          {confirming ? (
             <fieldset className="ml-6 space-y-2">
-              <legend className="text-sm font-medium text-slate-800">When to create the lead</legend>
+              <legend className="text-sm font-medium text-slate-800">{WHEN}</legend>
               <div className="flex items-start gap-2">
                 <input
                   id={id("create-now")}
@@ -159,7 +195,7 @@ export function ConsentEditor({
                   className={checkboxClass}
                 />
                 <label htmlFor={id("create-now")} className="text-sm text-slate-800">
-                  Create the lead now and mark it pending until the person confirms
+                  {CREATE_NOW}
                 </label>
               </div>
               <div className="flex items-start gap-2">
@@ -174,11 +210,10 @@ export function ConsentEditor({
                 />
                 <div>
                   <label htmlFor={id("create-confirmed")} className="text-sm text-slate-800">
-                    Create the lead only once confirmed
+                    {CREATE_CONFIRMED}
                   </label>
                   <p id={id("create-confirmed-hint")} className={hint}>
-                    The submission is held, sealed, until the person confirms; if the link expires first it is dropped and the request log
-                    says so. A person who confirmed before, or whose address is on the suppression list, gets a lead at once.
+                    {words.held}
                   </p>
                 </div>
               </div>

@@ -109,6 +109,13 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
     "connection",
     "Send me the newsletter of Example Ltd.",
   ]);
+  // Double opt-in, the lead created only once the person confirms (issue 46): a connection can hold too.
+  await admin.getByLabel(/^Double opt-in/).check();
+  await admin.getByLabel("Create the lead only once confirmed").check();
+  await admin.getByRole("button", { name: "Save consent" }).click();
+  await expect
+    .poll(() => db().connection.findFirstOrThrow({ where: { teamId: team.id }, select: { doubleOptIn: true, doubleOptInHold: true } }))
+    .toEqual({ doubleOptIn: true, doubleOptInHold: true });
 
   await admin.getByRole("button", { name: "Roll URL" }).click();
   await expect(admin.getByRole("dialog", { name: "Roll the connection's URL" })).toBeVisible();
@@ -133,6 +140,12 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
   await expect(member.getByRole("button", { name: "Connect" })).toHaveCount(0);
   await member.getByRole("link", { name: "Contact form" }).click();
   await expect(member.getByRole("heading", { name: "Connection Contact form" })).toBeVisible();
+  // The consent read-only, with the double opt-in mode in the editor's words.
+  await expect(
+    member.getByText(
+      "Double opt-in: email the person a link to confirm their consent. When to create the lead: Create the lead only once confirmed.",
+    ),
+  ).toBeVisible();
   await expect(member.getByRole("button", { name: "Roll URL" })).toHaveCount(0);
   await expect(member.getByRole("button", { name: /^Replay/ })).toHaveCount(0);
   // Every member opens a delivery; one that made its lead keeps no body, and there is nothing to replay or delete.

@@ -1,3 +1,5 @@
+import { CLI_ACTOR } from "../../lib/audit/audit-log";
+import { setFormConsent } from "../../lib/consent/consent-changes";
 import { db } from "../../lib/db/client";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { newTeamWithUser, newUser } from "../support/fixtures";
@@ -201,6 +203,10 @@ test("a member sees the forms and their snippets but cannot change them", async 
   await owner.getByRole("button", { name: "Enable" }).click();
   await expect(owner.getByRole("button", { name: "Disable" })).toBeVisible();
 
+  // Its consent with double opt-in, held until confirmed (issue 46): the member reads the mode in the editor's words.
+  const settings = { text: "Send me the newsletter.", purpose: "Newsletter", policyUrl: null, required: false };
+  expect(await setFormConsent({ teamId: team.id, formId, settings, doubleOptIn: true, hold: true, actor: CLI_ACTOR })).toBe(true);
+
   const page = await signInAs(member);
   const forged = await replayAction(page, disable);
   expect(forged.text).toContain("Your role in this team does not allow this.");
@@ -211,4 +217,10 @@ test("a member sees the forms and their snippets but cannot change them", async 
   await expect(page.getByRole("region", { name: "HTML form snippet" })).toContainText(`/api/forms/${formId}`);
   await expect(page.getByRole("button", { name: "Delete web form Newsletter" })).toHaveCount(0);
   await expect(page.getByRole("form", { name: "Settings of Newsletter" })).toHaveCount(0);
+  await expect(page.getByText("Asks for consent: Newsletter (optional).")).toBeVisible();
+  await expect(
+    page.getByText(
+      "Double opt-in: email the person a link to confirm their consent. When to create the lead: Create the lead only once confirmed.",
+    ),
+  ).toBeVisible();
 });

@@ -1,6 +1,7 @@
 import { seal } from "../api-keys/secret-box";
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db } from "../db/client";
+import { deleteChannelHeld } from "../consent/held-submission-store";
 import { CHANNEL_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
 import { CHANNEL_SPAM_CHECKS_DEFAULT } from "../spam/spam-checks-setting";
 import { BUILDERS, secretFromUs, secretSetByTeam, type BuilderId } from "./builders";
@@ -257,6 +258,8 @@ export async function deleteConnection(options: { teamId: string; id: string; ac
   return db().$transaction(async (tx) => {
     const removed = await removeConnection(tx, options);
     if (!removed) return false;
+    // Its held deliveries go with it (docs/consent.md "Connections"): nothing could create their leads.
+    await deleteChannelHeld(tx, { kind: "connection", id: options.id });
     await recordAuditEvent(
       { teamId: options.teamId, action: "connection.deleted", actor: options.actor, targetId: options.id, details: { name: removed.name } },
       tx,

@@ -9,7 +9,8 @@ import type { MappedAnswer } from "./map-answers";
 // refusal. The lead writer writes a created lead's row in the lead's own transaction
 // (lib/leads/lead-columns.ts deliveryUpsertSql); everything else is here.
 
-export type DeliveryOutcome = "created" | "needs_mapping" | "refused";
+/** "held": kept until the person confirms by email (docs/consent.md "Connections"), no lead yet. */
+export type DeliveryOutcome = "created" | "needs_mapping" | "refused" | "held";
 
 /** A row of the connection's log as its page lists it: no body, no answers. */
 export type DeliveryView = {
@@ -37,6 +38,68 @@ export function keptBytesOf(payload: string | null, answers: readonly MappedAnsw
 }
 
 export const newDeliveryId = () => `dlv_${randomUUID().replaceAll("-", "")}`;
+
+/** The log row of a held delivery is named by its held submission (cc_…): the expiry finds it without opening the sealed row. */
+export const heldDeliveryId = (heldId: string) => `dlv_${heldId.replace(/^cc_/, "")}`;
+
+/**
+ * The log row of a delivery held until the person confirms, inside the hold's transaction
+ * (lib/consent/held-submissions.ts): outcome "held", no body, its answers' keys and labels.
+ * A row of the same submission that made no lead (it needed mapping, it was refused, its hold
+ * was dropped) is replaced. Throws `repeated()` when the submission made its lead already and
+ * `heldBefore()` when it is held already (the builder's retry): either rolls the hold back.
+ */
+export async function recordHeldDelivery(
+  tx: Tx,
+  row: {
+    id: string;
+    connectionId: string;
+    teamId: string;
+    submissionId: string;
+    answers: readonly MappedAnswer[];
+    status: number;
+    error: string;
+    at: Date;
+  },
+  errors: { repeated: () => Error; heldBefore: () => Error },
+): Promise<void> {
+  const { at, ...rest } = row;
+  const before = await tx.connectionDelivery.findFirst({
+    where: { connectionId: row.connectionId, submissionId: row.submissionId },
+    select: { id: true, leadId: true, outcome: true },
+  });
+  if (before?.leadId) throw errors.repeated();
+  if (before?.outcome === "held") throw errors.heldBefore();
+  if (before) await tx.connectionDelivery.delete({ where: { id: before.id } });
+  try {
+    await tx.connectionDelivery.create({
+      data: { ...rest, answers: [...row.answers], outcome: "held", createdAt: at, lastAttemptAt: at },
+      select: { id: true },
+    });
+  } catch (error) {
+    // Another delivery of the submission wrote its row first (held, or its lead: told apart by its retry).
+    throw isUniqueViolation(error) ? errors.heldBefore() : error;
+  }
+}
+
+/**
+ * A held delivery left without a lead (its link expired, the person withdrew or was erased):
+ * its row says so (`status`, `error`: the reason, no address), inside `tx`. A row gone
+ * meanwhile becomes a line of its own, without the submission's id.
+ */
+export async function settleHeldDelivery(
+  tx: Tx,
+  row: { heldId: string; connectionId: string; teamId: string; status: number; error: string; at: Date },
+): Promise<void> {
+  const id = heldDeliveryId(row.heldId);
+  const fields = { outcome: "refused", status: row.status, error: row.error, lastAttemptAt: row.at };
+  const { count } = await tx.connectionDelivery.updateMany({ where: { id, connectionId: row.connectionId, leadId: null }, data: fields });
+  if (count === 0)
+    await tx.connectionDelivery.create({
+      data: { ...fields, id: newDeliveryId(), connectionId: row.connectionId, teamId: row.teamId, submissionId: null, createdAt: row.at },
+      select: { id: true },
+    });
+}
 
 /** Counts another attempt of a submission that already made its lead. */
 export async function countRepeat(options: { connectionId: string; submissionId: string; at: Date }): Promise<void> {
@@ -191,8 +254,8 @@ export async function findKeptDelivery(options: {
 /** The answers of the connection's latest delivery that was read (keys, labels, targets): the mapping editor's rows. */
 export async function latestAnswers(connectionId: string): Promise<MappedAnswer[]> {
   const row = await db().connectionDelivery.findFirst({
-    // Rows of a read body (created, needs mapping) always have their answers.
-    where: { connectionId, outcome: { in: ["created", "needs_mapping"] } },
+    // Rows of a read body (created, needs mapping, held) always have their answers.
+    where: { connectionId, outcome: { in: ["created", "needs_mapping", "held"] } },
     orderBy: { lastAttemptAt: "desc" },
     select: { answers: true },
   });

@@ -25,13 +25,14 @@ type ConnectionRow = {
   consentVersionId: string | null;
   consentRequired: unknown;
   doubleOptIn: unknown;
+  doubleOptInHold: unknown;
 } & IntakeTeamRow;
 
 // The consent it records (docs/consent.md "Connections") in the same statement: a connection
 // without one costs no other query, one with one none either.
 const SELECT_CONNECTION = `SELECT c."id", c."builder", c."enabled", c."signingSecretCiphertext", c."mapping", c."tokenDigest",
     c."previousTokenExpiresAt", c."repeats", c."spamChecks", c."consentVersionId", v."required" AS "consentRequired",
-    c."doubleOptIn", ${INTAKE_TEAM_SQL}
+    c."doubleOptIn", c."doubleOptInHold", ${INTAKE_TEAM_SQL}
   FROM "Connection" c JOIN "Team" t ON t."id" = c."teamId" LEFT JOIN "ConsentVersion" v ON v."id" = c."consentVersionId"`;
 
 const SQLITE = {
@@ -95,7 +96,12 @@ export async function findConnectionForIntake(digest: string, now: Date): Promis
     repeats: parseRepeats(row.repeats) ?? "new",
     spamChecks: readDriverBoolean(row.spamChecks),
     consent: row.consentVersionId
-      ? { id: row.consentVersionId, required: readDriverBoolean(row.consentRequired), doubleOptIn: readDriverBoolean(row.doubleOptIn) }
+      ? {
+          id: row.consentVersionId,
+          required: readDriverBoolean(row.consentRequired),
+          doubleOptIn: readDriverBoolean(row.doubleOptIn),
+          hold: readDriverBoolean(row.doubleOptIn) && readDriverBoolean(row.doubleOptInHold),
+        }
       : null,
     team: intakeTeamOf(row),
   };

@@ -41,6 +41,8 @@ export type ConnectionView = {
   spamChecks: boolean;
   /** Double opt-in of the consent it records (docs/consent.md "Connections"). */
   doubleOptIn: boolean;
+  /** With double opt-in, "Create the lead only once confirmed" (else now, pending). */
+  doubleOptInHold: boolean;
   createdAt: Date;
 };
 
@@ -56,6 +58,7 @@ const VIEW_SELECT = {
   repeats: true,
   spamChecks: true,
   doubleOptIn: true,
+  doubleOptInHold: true,
   createdAt: true,
 } as const;
 
@@ -71,12 +74,14 @@ export const INTAKE_SELECT = {
   repeats: true,
   spamChecks: true,
   doubleOptIn: true,
+  doubleOptInHold: true,
   consentVersion: { select: { id: true, required: true } },
   team: { select: INTAKE_TEAM_SELECT },
 } as const;
 
 export function intakeView({
   doubleOptIn,
+  doubleOptInHold,
   consentVersion,
   ...row
 }: Omit<ConnectionForIntake, "builder" | "mapping" | "repeats" | "consent"> & {
@@ -84,6 +89,7 @@ export function intakeView({
   mapping: unknown;
   repeats: string;
   doubleOptIn: boolean;
+  doubleOptInHold: boolean;
   consentVersion: { id: string; required: boolean } | null;
 }): ConnectionForIntake {
   return {
@@ -91,7 +97,7 @@ export function intakeView({
     builder: row.builder as BuilderId,
     mapping: asMapping(row.mapping),
     repeats: parseRepeats(row.repeats) ?? "new",
-    consent: consentVersion && { ...consentVersion, doubleOptIn },
+    consent: consentVersion && { ...consentVersion, doubleOptIn, hold: doubleOptIn && doubleOptInHold },
   };
 }
 
@@ -122,6 +128,12 @@ export async function listConnections(teamId: string): Promise<ConnectionView[]>
 /** The team's connections by name, for the lead list's filter. */
 export async function listConnectionLabels(teamId: string): Promise<{ id: string; name: string }[]> {
   return db().connection.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: { id: true, name: true } });
+}
+
+/** A connection as the intake reads it, by id (a held delivery's, once the person confirms); null when it was deleted. */
+export async function findConnectionForHeld(id: string): Promise<ConnectionForIntake | null> {
+  const row = await db().connection.findUnique({ where: { id }, select: INTAKE_SELECT });
+  return row && intakeView(row);
 }
 
 export async function findConnection(options: { teamId: string; id: string }): Promise<ConnectionView | null> {

@@ -38,7 +38,7 @@ export async function setChannelConsent(options: {
 }): Promise<boolean> {
   const { teamId, channel, settings, actor } = options;
   const doubleOptIn = settings !== null && options.doubleOptIn === true;
-  const hold = doubleOptIn && channel.kind === "form" && options.hold === true;
+  const hold = doubleOptIn && options.hold === true;
   const action = channel.kind === "form" ? "web_form.consent_set" : "connection.consent_set";
   const audit = (current: { name: string }, details: Record<string, unknown>, tx: Tx) =>
     recordAuditEvent({ teamId, action, actor, targetId: channel.id, details: { name: current.name, ...details } }, tx);
@@ -47,11 +47,7 @@ export async function setChannelConsent(options: {
     if (!current) return false;
     if (current.doubleOptIn !== doubleOptIn || current.hold !== hold) {
       await setChannelDoubleOptIn(tx, channel, doubleOptIn, hold);
-      await audit(
-        current,
-        { double_opt_in: doubleOptIn, ...(doubleOptIn && channel.kind === "form" ? { create_lead: hold ? "once_confirmed" : "now" } : {}) },
-        tx,
-      );
+      await audit(current, { double_opt_in: doubleOptIn, ...(doubleOptIn ? { create_lead: hold ? "once_confirmed" : "now" } : {}) }, tx);
     }
     if (!settings) {
       if (current.version) {

@@ -17,13 +17,17 @@ const owner = (channel: ConsentChannelRef) => (channel.kind === "form" ? { formI
 function channelRow(tx: Tx, teamId: string, channel: ConsentChannelRef) {
   const args = {
     where: { id: channel.id, teamId },
-    select: { name: true, doubleOptIn: true, consentVersion: { select: VERSION_SELECT } },
+    select: { name: true, doubleOptIn: true, doubleOptInHold: true, consentVersion: { select: VERSION_SELECT } },
   };
   return channel.kind === "form" ? tx.webForm.findFirst(args) : tx.connection.findFirst(args);
 }
 
 /** Writes the channel's consent columns inside `tx`. */
-async function updateChannel(tx: Tx, channel: ConsentChannelRef, data: { consentVersionId?: string | null; doubleOptIn?: boolean }) {
+async function updateChannel(
+  tx: Tx,
+  channel: ConsentChannelRef,
+  data: { consentVersionId?: string | null; doubleOptIn?: boolean; doubleOptInHold?: boolean },
+) {
   if (channel.kind === "form") await tx.webForm.update({ where: { id: channel.id }, data });
   else await tx.connection.update({ where: { id: channel.id }, data });
 }
@@ -121,22 +125,13 @@ export async function clearChannelConsent(tx: Tx, channel: ConsentChannelRef): P
   await updateChannel(tx, channel, { consentVersionId: null });
 }
 
-/** Turns the channel's double opt-in on or off inside `tx`; `hold` ("only once confirmed") is a web form's only. */
+/** Turns the channel's double opt-in on or off inside `tx`, with `hold` ("Create the lead only once confirmed"). */
 export async function setChannelDoubleOptIn(tx: Tx, channel: ConsentChannelRef, doubleOptIn: boolean, hold: boolean): Promise<void> {
-  if (channel.kind === "form") await tx.webForm.update({ where: { id: channel.id }, data: { doubleOptIn, doubleOptInHold: hold } });
-  else await updateChannel(tx, channel, { doubleOptIn });
+  await updateChannel(tx, channel, { doubleOptIn, doubleOptInHold: hold });
 }
 
-/** The channel's name, double opt-in (and a form's hold) and current version inside `tx` (to tell an edit from a save of the same text); null when the team has no such channel. */
+/** The channel's name, double opt-in, hold and current version inside `tx` (to tell an edit from a save of the same text); null when the team has no such channel. */
 export async function currentChannelConsent(tx: Tx, options: { teamId: string; channel: ConsentChannelRef }) {
-  const { teamId, channel } = options;
-  if (channel.kind === "form") {
-    const form = await tx.webForm.findFirst({
-      where: { id: channel.id, teamId },
-      select: { name: true, doubleOptIn: true, doubleOptInHold: true, consentVersion: { select: VERSION_SELECT } },
-    });
-    return form && { name: form.name, doubleOptIn: form.doubleOptIn, hold: form.doubleOptInHold, version: form.consentVersion };
-  }
-  const row = await channelRow(tx, teamId, channel);
-  return row && { name: row.name, doubleOptIn: row.doubleOptIn, hold: false, version: row.consentVersion };
+  const row = await channelRow(tx, options.teamId, options.channel);
+  return row && { name: row.name, doubleOptIn: row.doubleOptIn, hold: row.doubleOptInHold, version: row.consentVersion };
 }

@@ -1,9 +1,7 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { after, describe, mock, test } from "node:test";
+import { describe, mock, test } from "node:test";
 import { startSmtpSink } from "../notifications/smtp-sink.fixtures";
+import { useHourClock } from "../../test/support/test-clock";
 
 // Double opt-in (issue 46, step 2; docs/consent.md "Double opt-in"), on a real database (SQLite,
 // and PostgreSQL with TEST_DATABASE_URL) and a local SMTP sink: the signed single-use link and
@@ -13,13 +11,8 @@ import { startSmtpSink } from "../notifications/smtp-sink.fixtures";
 // lead.consent_changed, "Resend confirmation" and the one-click unsubscribe.
 
 const received = await startSmtpSink();
-const clockFile = path.join(mkdtempSync(path.join(tmpdir(), "doi-clock-")), "now");
-process.env.LEAD_INTAKE_TEST_CLOCK_FILE = clockFile;
-after(() => delete process.env.LEAD_INTAKE_TEST_CLOCK_FILE);
-const START = Date.now();
-/** Moves the app's clock to `hours` after the test's start. */
-const setClock = (hours: number) => writeFileSync(clockFile, new Date(START + hours * 3_600_000).toISOString());
-setClock(0);
+/** The app's clock, moved to `hours` after the test's start by setClock. */
+const { START, setClock } = useHourClock("doi");
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase();

@@ -5,8 +5,8 @@ import { db, type Tx } from "../db/client";
 // sealed (held-submissions.ts seals and opens it), never in plain text; the rules (the 24 h
 // limit, what confirming or the expiry does) are held-submissions.ts' and double-opt-in.ts'.
 
-/** Where a held submission was sent: a channel's kind and id ("form": a web form; connections may follow). */
-export type HeldChannel = { kind: "form"; id: string };
+/** Where a held submission was sent: a channel's kind and id ("form": a web form; "connection": a form builder's connection). */
+export type HeldChannel = { kind: "form" | "connection"; id: string };
 
 export type HeldRow = {
   id: string;

@@ -4,6 +4,8 @@ import { isUniqueViolation } from "../db/errors";
 import type { RequestContext } from "../http/request-context";
 import { wakeDeliveries } from "../jobs/wake";
 import type { LeadInput } from "../leads/parse-lead-input";
+import { settleHeldDelivery } from "../connections/connection-delivery-store";
+import { now } from "../time/clock";
 import type { ConsentDraft } from "./consent-evidence";
 import { insertConfirmation, leadConfirmed } from "./consent-confirmation-store";
 import { confirmationToken, newConfirmationId, tokenHash, verifyConfirmationToken } from "./confirmation-token";
@@ -37,6 +39,8 @@ export type HeldSubmission = {
   consent: ConsentDraft;
   context: RequestContext;
   contentType: string | null;
+  /** A connection's delivery: the builder's submission id and the answers' keys and labels, for the lead's log row once confirmed. */
+  delivery?: { submissionId: string; answers: unknown };
 };
 
 const sealContext = (id: string) => `held-submission:${id}`;
@@ -59,7 +63,8 @@ export type HoldAnswer =
  * Holds a submission of `email` to `channel`, in one transaction under the person's lock: none
  * when the person confirmed before; else the sealed row and, unless the person was emailed in
  * the last 24 hours (then the row has no link: the person's earlier link creates it too), its
- * email. `spentChallenge`, a web form's proof of work, is spent with it.
+ * email. `spentChallenge`, a web form's proof of work, is spent with it; `log`, a connection's
+ * delivery log row, is written with it (and may throw to roll the hold back: a builder's retry).
  */
 export async function holdSubmission(options: {
   teamId: string;
@@ -68,6 +73,7 @@ export async function holdSubmission(options: {
   submission: HeldSubmission;
   at: Date;
   spentChallenge?: { id: string; expiresAt: Date; replayed: () => Error } | null;
+  log?: (tx: Tx, heldId: string) => Promise<void>;
 }): Promise<HoldAnswer> {
   const { teamId, at } = options;
   const personKey = personKeyOf(options.email);
@@ -81,6 +87,7 @@ export async function holdSubmission(options: {
     if (limit?.result === "confirmed_before") return limit;
     if (options.spentChallenge) await spendChallenge(tx, options.spentChallenge);
     const id = newConfirmationId();
+    await options.log?.(tx, id);
     const emailed = limit === null;
     await insertHeld(tx, {
       id,
@@ -169,6 +176,7 @@ export async function heldConfirmed(options: { row: HeldRow; email: string; lead
 export const HELD_DROPPED = {
   expired: "Held submission dropped: the person did not confirm before the link expired (double opt-in); no lead was created",
   withdrawn: "Held submission dropped: the person withdrew consent by the email's link (double opt-in); no lead was created",
+  erased: "Held submission dropped: the person was erased (double opt-in); no lead was created",
 } as const;
 
 /**
@@ -188,16 +196,27 @@ export async function withdrawHeld(link: Extract<HeldLink, { id: string }>, at: 
 }
 
 /**
- * Says in each channel's log that its held submission left without a lead (a web form's
- * request log: its page lists it), inside `tx`. No address, no content: the reason only.
+ * Says in each channel's log that its held submission left without a lead, inside `tx`: a web
+ * form's request log gets a line (its page lists it; none for an erasure, which its audit
+ * event tells), a connection's delivery log turns the delivery's "held" row into a refusal. No
+ * address, no content: the reason only.
  */
 export async function logHeldDropped(
   tx: Tx,
-  rows: readonly Pick<HeldRow, "teamId" | "channelKind" | "channelId">[],
+  rows: readonly Pick<HeldRow, "id" | "teamId" | "channelKind" | "channelId">[],
   why: keyof typeof HELD_DROPPED,
 ): Promise<void> {
   for (const row of rows)
-    if (row.channelKind === "form")
+    if (row.channelKind === "connection")
+      await settleHeldDelivery(tx, {
+        heldId: row.id,
+        connectionId: row.channelId,
+        teamId: row.teamId,
+        status: 410,
+        error: HELD_DROPPED[why],
+        at: now(),
+      });
+    else if (row.channelKind === "form" && why !== "erased")
       await recordRequest(
         { teamId: row.teamId, formId: row.channelId, status: 410, error: HELD_DROPPED[why], ip: null, encoding: "none" },
         tx,

@@ -1,4 +1,6 @@
-import { heldConfirmed, HeldSpent, openHeld, personKeyOf, type HeldLink } from "../consent/held-submissions";
+import { heldConfirmed, HeldSpent, openHeld, personKeyOf, type HeldLink, type HeldSubmission } from "../consent/held-submissions";
+import { newDeliveryId } from "../connections/connection-delivery-store";
+import { findConnectionForHeld } from "../connections/connection-store";
 import { personHeld } from "../consent/held-submission-store";
 import type { LinkAnswer } from "../consent/double-opt-in";
 import { log } from "../log/logger";
@@ -6,7 +8,8 @@ import { now } from "../time/clock";
 import { summariseError } from "../log/error-summary";
 import { findFormForIntake } from "../web-forms/web-form-store";
 import { formChannel } from "./submit-web-form";
-import { storeSubmission } from "./store-lead";
+import { connectionChannel } from "./receive-delivery";
+import { storeSubmission, type IntakeChannel, type StoreExtras } from "./store-lead";
 
 // A held submission's confirmation (docs/consent.md "Create the lead only once confirmed"), the
 // channel's half of the link's POST (lib/consent/confirmation-page.ts takes it from the route):
@@ -45,14 +48,37 @@ export async function confirmPersonHeld(person: { teamId: string; email: string 
     );
 }
 
-/** One held submission's lead and its confirmation; false when its lead was written before. */
-async function createHeldLead(row: Parameters<typeof heldConfirmed>[0]["row"], answer: LinkAnswer): Promise<boolean> {
-  const held = openHeld(row);
-  // A deleted form's held submissions went with it (web-form-changes.ts).
+type HeldRowOf = Parameters<typeof heldConfirmed>[0]["row"];
+
+/**
+ * The channel a held submission is created through, as its own intake would: a web form, or a
+ * connection with its delivery's log row (the "held" row becomes the lead's); null when the
+ * channel was deleted (its held submissions went with it: web-form-changes.ts, connection-changes.ts).
+ */
+async function heldChannel(row: HeldRowOf, held: HeldSubmission): Promise<{ channel: IntakeChannel; extras: StoreExtras } | null> {
+  if (row.channelKind === "connection") {
+    const connection = await findConnectionForHeld(row.channelId);
+    if (!connection) return null;
+    const delivery = held.delivery && {
+      id: newDeliveryId(),
+      connectionId: connection.id,
+      ...held.delivery,
+      repeated: () => new HeldSpent(),
+    };
+    return { channel: connectionChannel(connection), extras: { delivery } };
+  }
   const form = row.channelKind === "form" ? await findFormForIntake(row.channelId) : null;
-  if (!form) return false;
+  return form && { channel: formChannel(form), extras: {} };
+}
+
+/** One held submission's lead and its confirmation; false when its lead was written before. */
+async function createHeldLead(row: HeldRowOf, answer: LinkAnswer): Promise<boolean> {
+  const held = openHeld(row);
+  const through = await heldChannel(row, held);
+  if (!through) return false;
   try {
-    const stored = await storeSubmission({ context: held.context, contentType: held.contentType }, formChannel(form), held.input, {
+    const stored = await storeSubmission({ context: held.context, contentType: held.contentType }, through.channel, held.input, {
+      ...through.extras,
       confirmed: { row, consent: held.consent },
     });
     if (stored.kind !== "created") return false;

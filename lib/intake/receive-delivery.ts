@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import { open } from "../api-keys/secret-box";
 import { MAX_ANSWERS_PER_DELIVERY, TooManyAnswers, UnknownPayload } from "../connections/answers";
 import { BUILDERS, DELIVERY_READ_OPTIONS, keptBody, secretOptional, type BuilderId } from "../connections/builders";
-import { countRepeat, findKeptDelivery, keptBytesOf, newDeliveryId, recordUnmade } from "../connections/connection-delivery-store";
+import {
+  countRepeat,
+  findKeptDelivery,
+  heldDeliveryId,
+  keptBytesOf,
+  newDeliveryId,
+  recordHeldDelivery,
+  recordUnmade,
+} from "../connections/connection-delivery-store";
 import { logFull, roomToKeep, tooManyAnswers } from "../connections/kept-deliveries";
 import { findConnectionForIntake, findDeliveredLead, type DeliveredLead } from "../connections/connection-intake-store";
 import type { ConnectionForIntake } from "../connections/connection-store";
@@ -14,11 +22,11 @@ import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
 import { readBody, type ReadBody } from "../http/read-body";
 import { leadResultBody, leadResultStatus, type CreateLeadResult } from "../leads/create-lead";
-import { refusalRowDue } from "../request-log/request-log";
+import { HELD_NOTE, refusalRowDue } from "../request-log/request-log";
 import { parseLeadInput, type LeadInput } from "../leads/parse-lead-input";
 import { spendConnectionBudget, spendSignatureFailure } from "../web-forms/form-limits";
 import { now as appNow } from "../time/clock";
-import { storeLead, type IntakeChannel } from "./store-lead";
+import { storeSubmission, type IntakeChannel } from "./store-lead";
 
 // A form builder's delivery to a connection (POST /api/connections/<token>,
 // docs/connections.md), in this order: the token must name a connection (404) that is on
@@ -45,12 +53,31 @@ export const NEEDS_MAPPING = "Delivery kept, no lead made yet: it needs mapping"
 export const CONNECTION_BODY_BYTES = 256 * 1024;
 
 export type DeliveryResult =
-  { kind: "created"; result: CreateLeadResult } | ({ kind: "repeat" } & DeliveredLead) | { kind: "needs_mapping"; reason: string };
+  | { kind: "created"; result: CreateLeadResult }
+  | ({ kind: "repeat" } & DeliveredLead)
+  | { kind: "needs_mapping"; reason: string }
+  /** Held until the person confirms by email (docs/consent.md "Connections"): no lead yet. */
+  | { kind: "held" };
 
 /** A delivery's result and the builder it came from (how it is answered: deliveryResponse). */
 export type Received = DeliveryResult & { builder: BuilderId };
 
 class RepeatedSubmission extends Error {}
+/** The submission is held already (the builder's retry of a held delivery): its hold rolls back. */
+class HeldBefore extends Error {}
+
+/** A connection as the intake's channel (its deliveries, and its held ones once confirmed: confirm-held.ts). */
+export function connectionChannel(connection: ConnectionForIntake): IntakeChannel {
+  return {
+    team: connection.team,
+    apiKeyId: null,
+    formId: null,
+    connectionId: connection.id,
+    repeats: connection.repeats,
+    spamChecks: connection.spamChecks,
+    consent: connection.consent,
+  };
+}
 
 const bodyDigest = (bytes: Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
@@ -142,24 +169,36 @@ async function leadFromBody(
     await recordUnmade(row);
     return { kind: "needs_mapping", reason };
   }
-  const channel: IntakeChannel = {
-    team: connection.team,
-    apiKeyId: null,
-    formId: null,
-    connectionId: connection.id,
-    repeats: connection.repeats,
-    spamChecks: connection.spamChecks,
-    consent: connection.consent,
-  };
+  const repeated = () => new RepeatedSubmission();
   try {
-    const result = await storeLead({ context, contentType: body.contentType }, channel, input, {
-      delivery: { id: newDeliveryId(), ...key, answers, repeated: () => new RepeatedSubmission() },
+    const stored = await storeSubmission({ context, contentType: body.contentType }, connectionChannel(connection), input, {
+      delivery: { id: newDeliveryId(), ...key, answers, repeated },
       // The evidence is derived from the answer mapped to "consent"; the answer stays an extra field as sent.
       consentAnswer: mapped.consent ? consentAnswerOf(connection.builder, mapped.consent.value) : undefined,
       consentPerson: builderPerson(connection.builder, delivery.meta),
+      // "Create the lead only once confirmed": the log says it was held, answered as the builder's usual success.
+      heldLog: (tx, heldId) =>
+        recordHeldDelivery(
+          tx,
+          {
+            id: heldDeliveryId(heldId),
+            ...key,
+            teamId: connection.team.id,
+            answers,
+            status: heldStatus(connection.builder),
+            error: HELD_NOTE,
+            at: now,
+          },
+          { repeated, heldBefore: () => new HeldBefore() },
+        ),
     });
-    return { kind: "created", result };
+    return stored.kind === "held" ? { kind: "held" } : stored;
   } catch (error) {
+    // A retry of a held delivery: held still, counted as another attempt.
+    if (error instanceof HeldBefore) {
+      await countRepeat({ ...key, at: appNow() });
+      return { kind: "held" };
+    }
     // The submission made its lead before (the builder's retry) or meanwhile (a concurrent
     // retry, another instance): its transaction rolled back, the first lead is the answer.
     if (!(error instanceof RepeatedSubmission)) throw error;
@@ -277,13 +316,22 @@ function logRow(connection: ConnectionForIntake, kept: Kept, at: Date) {
   };
 }
 
+/** What a held delivery is answered with: a new lead's status, the builder's usual success (it already accepted the person's post). */
+const heldStatus = (builder: BuilderId) => (BUILDERS[builder].onlyOk200 ? 200 : 201);
+
+/** The JSON answer's message for a held delivery: no lead until the person confirms. */
+export const HELD_DELIVERY_MESSAGE = "Received: held until the person confirms by the link we emailed them";
+
 /**
- * The connection endpoint's answer: 201 a new lead, 200 a submission's lead made before, 202
- * kept as "needs mapping"; 200 for all three to a builder that takes nothing else (Elementor Pro).
+ * The connection endpoint's answer: 201 a new lead or a delivery held until the person
+ * confirms, 200 a submission's lead made before, 202 kept as "needs mapping"; 200 for all to a
+ * builder that takes nothing else (Elementor Pro).
  */
 export function deliveryResponse(delivered: Received): Response {
   const status = (usual: number) => (BUILDERS[delivered.builder].onlyOk200 ? 200 : usual);
   switch (delivered.kind) {
+    case "held":
+      return jsonResponse({ success: true, lead_id: null, message: HELD_DELIVERY_MESSAGE }, heldStatus(delivered.builder));
     case "created":
       return jsonResponse(leadResultBody(delivered.result), status(leadResultStatus(delivered.result)));
     case "repeat":

@@ -14,8 +14,9 @@ import type { AskedConsent } from "../consent/consent-evidence";
 import { intakeConsent } from "../consent/intake-consent";
 import { requestConfirmation } from "../consent/double-opt-in";
 import { heldUse, holdSubmission } from "../consent/held-submissions";
-import type { HeldRow } from "../consent/held-submission-store";
+import type { HeldChannel, HeldRow } from "../consent/held-submission-store";
 import type { ConsentDraft } from "../consent/consent-evidence";
+import type { Tx } from "../db/client";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
@@ -66,6 +67,8 @@ export type StoreExtras = {
   consentAnswer?: "given" | "not_given";
   /** A connection's person as its builder gives them (lib/connections/consent-answer.ts builderPerson): the request is the builder's server. */
   consentPerson?: { ip: string | null; userAgent: string | null };
+  /** A connection's delivery held until confirmed: its log row, written in the hold's transaction (it may throw: a builder's retry). */
+  heldLog?: (tx: Tx, heldId: string) => Promise<void>;
 };
 
 /** What became of a submission: its lead, or held until the person confirms (docs/consent.md). */
@@ -80,7 +83,7 @@ export function repeatOf(channel: IntakeChannel, at: Date): LeadWrite["repeat"] 
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** A request's lead (create_lead, connections: channels that never hold a submission). */
+/** A request's lead (create_lead: a channel that never holds a submission). */
 export async function storeLead(
   draft: RequestLogDraft,
   channel: IntakeChannel,
@@ -88,8 +91,14 @@ export async function storeLead(
   extras: StoreExtras = {},
 ): Promise<CreateLeadResult> {
   const stored = await storeSubmission(draft, channel, input, extras);
-  if (stored.kind === "held") throw new Error("Only a web form's submission is held (storeSubmission)");
+  if (stored.kind === "held") throw new Error("Only a web form's or a connection's submission is held (storeSubmission)");
   return stored.result;
+}
+
+/** The channel a submission is held under: a connection, a web form; null for an API key's (never held). */
+function heldChannelOf(channel: IntakeChannel): HeldChannel | null {
+  if (channel.connectionId) return { kind: "connection", id: channel.connectionId };
+  return channel.formId ? { kind: "form", id: channel.formId } : null;
 }
 
 /**
@@ -131,15 +140,24 @@ export async function storeSubmission(
         userAgent: draft.context.userAgent,
         referrer: draft.context.referrer,
       });
-  if (channel.consent?.hold && consent?.status === "pending" && !quarantine && !confirmed && input.email && channel.formId) {
+  const heldChannel = channel.consent?.hold ? heldChannelOf(channel) : null;
+  if (heldChannel && consent?.status === "pending" && !quarantine && !confirmed && input.email) {
     await extras.admit?.();
+    const delivery = extras.delivery;
     const held = await holdSubmission({
       teamId: channel.team.id,
-      channel: { kind: "form", id: channel.formId },
+      channel: heldChannel,
       email: input.email,
-      submission: { input, consent, context: draft.context, contentType: draft.contentType },
+      submission: {
+        input,
+        consent,
+        context: draft.context,
+        contentType: draft.contentType,
+        ...(delivery ? { delivery: { submissionId: delivery.submissionId, answers: delivery.answers } } : {}),
+      },
       at: receivedAt,
       spentChallenge: extras.spentChallenge,
+      log: extras.heldLog,
     });
     if (held.result === "held") return { kind: "held", heldId: held.id };
     // Confirmed before: the lead is created at once, as without holding (its budget is spent).

@@ -152,8 +152,8 @@ export async function createLead(
     // A quarantined submission never joins a lead (lead-write.ts).
     repeat: options.quarantine ? null : options.repeat,
     quarantine: options.quarantine,
-    // A quarantined submission makes no lead, so no evidence (docs/consent.md).
-    consent: options.quarantine ? null : options.consent,
+    // A quarantined submission makes no lead, so no evidence yet: its quarantine row keeps it for a release (docs/consent.md).
+    consent: options.consent,
     events: { origin, emails: Boolean(env().SMTP_URL) },
     // The app's clock (a test server's may be moved): assignment rules read members' hours at it.
     now: now(),

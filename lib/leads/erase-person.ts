@@ -9,7 +9,7 @@ import { countPersonJobs, erasePersonJobs } from "../jobs/job-erasure";
 import { countRequestsQuoting, eraseLeadRequests } from "../request-log/request-log-store";
 import { suppressAddresses } from "../consent/suppression-store";
 import { countPersonHeld, deleteHeld } from "../consent/held-submission-store";
-import { personKeyOf } from "../consent/held-submissions";
+import { logHeldDropped, personKeyOf } from "../consent/held-submissions";
 import { now } from "../time/clock";
 import { auditDeleted, deletionTransaction, leadIdsDetails } from "./delete-leads";
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
@@ -142,10 +142,13 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
     // submission or import of them is marked "withdrew consent before" (docs/consent.md).
     await suppressAddresses(tx, { teamId: team.id, emails: contacts.emails, reason: "erased", at: now() });
     const answered = [...found, ...quarantined];
+    // A connection's held deliveries: their log rows say the hold was dropped (no address).
+    const held = await deleteHeld(tx, { teamId: team.id, personKeys: contacts.emails.map(personKeyOf) });
+    await logHeldDropped(tx, held, "erased");
     const rows: ErasedRows = {
       submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),
       quarantined: quarantined.length,
-      heldSubmissions: (await deleteHeld(tx, { teamId: team.id, personKeys: contacts.emails.map(personKeyOf) })).length,
+      heldSubmissions: held.length,
       requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: answered, texts: [...contacts.emails, ...contacts.phones] }),
       storedResponses: await eraseLeadResponses(tx, answered),
       ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),

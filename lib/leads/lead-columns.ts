@@ -136,6 +136,7 @@ export const QUARANTINED_LEAD_COLUMNS = {
   score: "int",
   reasons: "json",
   ip: "text",
+  consent: "json",
   createdAt: "timestamp",
 } as const satisfies Record<string, ColumnType>;
 

@@ -158,7 +158,7 @@ export function requestLogRow(write: LeadWrite, leadId: string, added: boolean) 
 }
 
 /** The quarantine's row of a flagged submission under the lead number `seq` (QUARANTINED_LEAD_COLUMNS). */
-export function quarantineRow(write: Pick<LeadWrite, "lead" | "source" | "quarantine" | "now">, seq: number) {
+export function quarantineRow(write: Pick<LeadWrite, "lead" | "source" | "quarantine" | "consent" | "now">, seq: number) {
   const { lead } = write;
   const quarantine = write.quarantine!;
   return {
@@ -177,6 +177,8 @@ export function quarantineRow(write: Pick<LeadWrite, "lead" | "source" | "quaran
     score: quarantine.score,
     reasons: quarantine.reasons,
     ip: quarantine.ip,
+    // Its evidence, kept for a release ("Not spam"): a quarantined submission writes none.
+    consent: write.consent ?? null,
     createdAt: write.now,
   };
 }

@@ -1,5 +1,8 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import type { ConsentDraft } from "../consent/consent-evidence";
+import { requestConfirmation } from "../consent/double-opt-in";
 import { env } from "../env";
+import { log } from "../log/logger";
 import { wakeDeliveries } from "../jobs/wake";
 import type { LeadFields, LeadWrite } from "../leads/lead-write";
 import { writeLead } from "../leads/lead-writer";
@@ -17,7 +20,9 @@ import { normalizeListValue } from "./spam-list-entries";
 // transaction, under the lead number the sender was answered with; its quarantine row is
 // deleted in that same transaction (a second release at the same moment finds it gone), and
 // its sender's address added to the team's allow list there too, so their next submission is
-// kept.
+// kept. The consent evidence the intake derived when the submission arrived (kept with its
+// quarantine row) is written with the lead, and a channel with double opt-in ("now" mode) has
+// its confirmation email queued after, within the person's limits (lib/consent/double-opt-in.ts).
 
 /** Thrown inside the writer's transaction when the submission left the quarantine meanwhile. */
 class AlreadyReleased extends Error {}
@@ -35,6 +40,13 @@ async function sourceNow(teamId: string, source: LeadWrite["source"]): Promise<L
   return (await isTeamSource({ teamId, sourceId: source.chosen.id })) ? source : { requested: source.chosen.name };
 }
 
+/** The evidence a quarantined row keeps (its time as a Date again); null when it carried none or was quarantined before it was kept. */
+function keptConsent(value: unknown): ConsentDraft | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const draft = value as ConsentDraft;
+  return { ...draft, consentAt: new Date(draft.consentAt) };
+}
+
 /** Releases the team's quarantined submission `id` into the lead list, audited (owners and admins). */
 export async function releaseQuarantined(options: { teamId: string; id: string; actor: AuditActor }): Promise<ReleaseOutcome> {
   if (!(await actorManages(db(), options.teamId, options.actor))) return { ok: false, error: NOT_MANAGER };
@@ -44,8 +56,10 @@ export async function releaseQuarantined(options: { teamId: string; id: string; 
   const address = lead.email ? normalizeListValue("allow_email", lead.email) : null;
   const allow =
     address && "value" in address ? { value: address.value, note: `released ${row.id}`, createdById: options.actor.userId } : null;
+  const consent = keptConsent(row.consent);
   const write: LeadWrite = {
     lead: { ...lead, teamId: options.teamId },
+    consent,
     source: await sourceNow(options.teamId, row.source as LeadWrite["source"]),
     events: { origin: { apiKeyId: lead.apiKeyId, formId: lead.formId, connectionId: lead.connectionId }, emails: Boolean(env().SMTP_URL) },
     release: { seq: row.seq, gone: () => new AlreadyReleased(), allow },
@@ -59,6 +73,11 @@ export async function releaseQuarantined(options: { teamId: string; id: string; 
     throw error;
   }
   await clearSpamMark(options.teamId, row.id);
+  // Double opt-in, as the intake would have done had the submission been kept: the lead is kept either way.
+  if (consent?.status === "pending")
+    await requestConfirmation({ teamId: options.teamId, leadId: row.id, email: lead.email ?? null, at: now() }).catch((error: unknown) =>
+      log("error", "consent.confirmation_failed", { teamId: options.teamId, error: String(error) }),
+    );
   await recordAuditEvent({
     teamId: options.teamId,
     actor: options.actor,

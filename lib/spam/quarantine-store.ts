@@ -148,11 +148,15 @@ export async function listQuarantine(options: { teamId: string; take: number; qu
 }
 
 /** A quarantined submission as a release writes it: the lead as stored and the source it asked for. */
-export type QuarantinedLeadRow = { id: string; seq: number; lead: unknown; source: unknown };
+/** `consent`: the evidence the intake derived (ConsentDraft as JSON), or null. */
+export type QuarantinedLeadRow = { id: string; seq: number; lead: unknown; source: unknown; consent: unknown };
 
 /** The team's quarantined submission `id`, for its release; null when it is not there. */
 export function findQuarantined(teamId: string, id: string): Promise<QuarantinedLeadRow | null> {
-  return db().quarantinedLead.findFirst({ where: { teamId, id }, select: { id: true, seq: true, lead: true, source: true } });
+  return db().quarantinedLead.findFirst({
+    where: { teamId, id },
+    select: { id: true, seq: true, lead: true, source: true, consent: true },
+  });
 }
 
 /** The request log's rows of a released submission stop calling it quarantined: they name its lead. */

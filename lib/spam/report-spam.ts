@@ -80,6 +80,8 @@ export async function reportLeadAsSpam(options: {
     await tx.quarantinedLead.create({
       data: {
         ...row,
+        // A reported lead's evidence stays with the lead's rows until the lead is deleted below.
+        consent: undefined,
         lead: rawJson(row.lead),
         source: rawJson(row.source),
         reasons: row.reasons,

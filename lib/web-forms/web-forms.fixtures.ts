@@ -45,9 +45,10 @@ export async function solved(formId: string, now?: Date): Promise<string> {
 export function post(
   formId: string,
   fields: Record<string, string>,
-  options: { origin?: string | null; json?: boolean; ip?: string; referer?: string } = {},
+  options: { origin?: string | null; json?: boolean; ip?: string; referer?: string; userAgent?: string } = {},
 ) {
   const headers: Record<string, string> = { "x-forwarded-for": options.ip ?? nextIp() };
+  if (options.userAgent) headers["user-agent"] = options.userAgent;
   if (options.origin !== null) headers.origin = options.origin ?? SITE;
   if (options.referer) headers.referer = options.referer;
   if (options.json !== false) headers.accept = "application/json";

@@ -27,6 +27,7 @@ import { publicBaseUrl } from "@/lib/http/public-url";
 import { changeSpamChecks } from "@/lib/spam/channel-spam-checks";
 import { CHANNEL_SPAM_CHECKS_DEFAULT, parseSpamChecksChoice, spamChecksWord } from "@/lib/spam/spam-checks-setting";
 import { replayDelivery } from "@/lib/intake/receive-delivery";
+import { HELD_NOTE } from "@/lib/request-log/request-log";
 import { now } from "@/lib/time/clock";
 
 // Owners and admins connect form builders and change connections; every member sees them.
@@ -160,6 +161,7 @@ export async function replayDeliveryAction(
     revalidatePath(connectionsPath(team.slug), "layout");
     if (!replayed) return { ok: false, error: DELIVERY_GONE };
     if (replayed.kind === "needs_mapping") return { ok: true, leadId: null, reason: replayed.reason };
+    if (replayed.kind === "held") return { ok: true, leadId: null, reason: HELD_NOTE };
     return { ok: true, leadId: replayed.kind === "created" ? replayed.result.leadId : replayed.leadId, reason: null };
   });
 }
@@ -208,6 +210,7 @@ export async function setConnectionConsentAction(_previous: ActionResult | null,
         channel: { kind: "connection", id },
         settings: parsed.settings,
         doubleOptIn: parsed.doubleOptIn,
+        hold: parsed.hold,
         actor,
       }));
     revalidatePath(connectionsPath(team.slug), "layout");

@@ -18,7 +18,7 @@ import { DeliveryLog } from "@/components/connections/delivery-log";
 import { keptSize } from "@/components/connections/kept-size";
 import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
 import { SecretForm } from "@/components/connections/secret-form";
-import { ConsentEditor, ConsentVersions } from "@/components/web-forms/consent-editor";
+import { ConsentEditor, ConsentSummary, ConsentVersions } from "@/components/web-forms/consent-editor";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DetailCard } from "@/components/settings/detail-card";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
@@ -130,11 +130,16 @@ export default async function ConnectionPage(props: {
             formId={connection.id}
             current={consent}
             doubleOptIn={connection.doubleOptIn}
+            hold={connection.doubleOptInHold}
           />
         ) : (
-          <p className="text-sm text-slate-700">
-            {consent ? `Records consent: ${consent.purpose} (${consent.required ? "required" : "optional"}).` : "Records no consent."}
-          </p>
+          <ConsentSummary
+            channel="connection"
+            current={consent}
+            doubleOptIn={connection.doubleOptIn}
+            hold={connection.doubleOptInHold}
+            className="text-sm text-slate-700"
+          />
         )}
         <ConsentVersions versions={consentVersions} currentId={consent?.id ?? null} />
       </div>

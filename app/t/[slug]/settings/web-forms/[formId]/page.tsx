@@ -8,7 +8,7 @@ import { listLeadSources } from "@/lib/teams/lead-sources";
 import { teamRepeatWindow } from "@/lib/teams/team-store";
 import { findWebForm } from "@/lib/web-forms/web-form-store";
 import { findFormConsent, listFormConsentVersions } from "@/lib/consent/consent-version-store";
-import { ConsentEditor, ConsentVersions } from "@/components/web-forms/consent-editor";
+import { ConsentEditor, ConsentSummary, ConsentVersions } from "@/components/web-forms/consent-editor";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { RequestLog, requestLogCursor } from "@/components/request-log/request-log-table";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
@@ -94,9 +94,12 @@ export default async function WebFormPage(props: {
           {canManage ? (
             <ConsentEditor slug={team.slug} formId={form.id} current={consent} doubleOptIn={form.doubleOptIn} hold={form.doubleOptInHold} />
           ) : (
-            <p className="mt-6 text-sm text-slate-700">
-              {consent ? `Asks for consent: ${consent.purpose} (${consent.required ? "required" : "optional"}).` : "Asks for no consent."}
-            </p>
+            <ConsentSummary
+              current={consent}
+              doubleOptIn={form.doubleOptIn}
+              hold={form.doubleOptInHold}
+              className="mt-6 text-sm text-slate-700"
+            />
           )}
           <ConsentVersions versions={consentVersions} currentId={consent?.id ?? null} />
         </div>

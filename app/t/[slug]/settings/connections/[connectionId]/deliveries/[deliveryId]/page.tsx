@@ -20,6 +20,7 @@ export const metadata: Metadata = { title: "Delivery · Connection · Lead Intak
 const NO_BODY = {
   created: "No body is kept for this delivery: a delivery that made its lead keeps none.",
   needs_mapping: "No body is kept for this delivery.",
+  held: "No body is kept for this delivery: a held delivery is sealed until the person confirms by email.",
   refused:
     "No body is kept for this delivery: a refusal before its body was read (a signature, a limit, a connection turned off) keeps none.",
 } as const;
