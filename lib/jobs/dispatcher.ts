@@ -92,6 +92,16 @@ export function pauseAfterBatch(elapsedMs: number, giveWayTo: DispatcherOptions[
 
 const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
+/**
+ * The outcome's transaction (the attempt's log row and the job's new state) comes after the
+ * POST: if it fails, the job stays claimed and is posted again once its lease runs out, and
+ * the POST that happened has no log row. So it waits as long as the app's other transactions
+ * do (10 s for a connection, 10 s in all), not Prisma's defaults (2 s and 5 s): with those,
+ * a batch of attempts ending together on a loaded machine or a busy pool lost some of them
+ * ("Unable to start a transaction in the given time", P2028).
+ */
+const FINISH_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
+
 export class Dispatcher {
   readonly workerId: string;
   readonly #options: DispatcherOptions;
@@ -205,7 +215,7 @@ export class Dispatcher {
     return db().$transaction(async (tx) => {
       await record(tx);
       return finishAttempt(job, this.workerId, outcome, now, tx);
-    });
+    }, FINISH_TRANSACTION);
   }
 
   async #attempt(job: ClaimedJob, memo: BatchMemo): Promise<void> {
