@@ -27,7 +27,7 @@ import { listConnections } from "../lib/connections/connection-store";
 import { env } from "../lib/env";
 import { CHANNEL_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../lib/leads/repeats";
 import { CHANNEL_SPAM_CHECKS_DEFAULT, spamChecksWord } from "../lib/spam/spam-checks-setting";
-import { runCli, spamChecksOf, teamOfOption, UsageError } from "./cli";
+import { defineCli, runIfEntryPoint, spamChecksOf, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
   npm run connections -- create --team <slug> --builder <${BUILDER_IDS.join("|")}> [--name "text"] [--signing-secret <secret>] [--repeats add|new] [--spam-checks on|off] [--json]
@@ -67,7 +67,8 @@ const OPTIONS = {
   json: { type: "boolean", default: false },
 } as const;
 
-runCli(USAGE, OPTIONS, async (command, rest, values) => {
+/** The CLI, for its tests to run in their own process (scripts/cli.fixtures.ts). */
+export const connectionsCli = defineCli(USAGE, OPTIONS, async (command, rest, values) => {
   if (command === "create") {
     if (!isBuilderId(values.builder)) throw new UsageError(`--builder must be one of: ${BUILDER_IDS.join(", ")}`);
     const given = values["signing-secret"];
@@ -160,3 +161,5 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
   }
   throw new UsageError(`Unknown command "${command}"`);
 });
+
+runIfEntryPoint(connectionsCli, import.meta.url);

@@ -13,7 +13,7 @@ import { createApiKey, deleteApiKey, setApiKeyRepeats, setApiKeySpamChecks } fro
 import { CLI_ACTOR } from "../lib/audit/audit-log";
 import { API_KEY_REPEATS_DEFAULT, parseRepeats, type Repeats } from "../lib/leads/repeats";
 import { API_KEY_SPAM_CHECKS_DEFAULT, spamChecksWord } from "../lib/spam/spam-checks-setting";
-import { runCli, spamChecksOf, teamOfOption, UsageError } from "./cli";
+import { defineCli, runIfEntryPoint, spamChecksOf, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
   npm run keys -- create --team <slug> [--description "text"] [--repeats add|new] [--spam-checks on|off] [--json]
@@ -43,7 +43,8 @@ const OPTIONS = {
   json: { type: "boolean", default: false },
 } as const;
 
-runCli(USAGE, OPTIONS, async (command, rest, values) => {
+/** The CLI, for its tests to run in their own process (scripts/cli.fixtures.ts). */
+export const keysCli = defineCli(USAGE, OPTIONS, async (command, rest, values) => {
   if (command === "create") {
     const repeats = values.repeats === undefined ? API_KEY_REPEATS_DEFAULT : repeatsOf(values.repeats, "--repeats");
     const spamChecks =
@@ -109,3 +110,5 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
   }
   throw new UsageError(`Unknown command "${command}"`);
 });
+
+runIfEntryPoint(keysCli, import.meta.url);

@@ -13,19 +13,19 @@ await useTestDatabase();
 
 test("keys: create is new by default and takes --repeats; repeats changes it, audited; list shows it; a bad value is a usage error", async () => {
   const team = await createTeam({ slug: "cli-repeats-keys", name: "CLI repeats keys" });
-  const plain = json(cli("keys", "create", "--team", team.slug, "--json"));
+  const plain = json(await cli("keys", "create", "--team", team.slug, "--json"));
   assert.equal(plain.repeats, "new");
-  const refused = cli("keys", "create", "--team", team.slug, "--repeats", "merge");
+  const refused = await cli("keys", "create", "--team", team.slug, "--repeats", "merge");
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--repeats must be add or new/);
 
-  assert.deepEqual(json(cli("keys", "repeats", String(plain.key_id), "add", "--json")), { key_id: plain.key_id, repeats: "add" });
-  const listed = json(cli("keys", "list", "--team", team.slug, "--json")) as unknown as { key_id: string; repeats: string }[];
+  assert.deepEqual(json(await cli("keys", "repeats", String(plain.key_id), "add", "--json")), { key_id: plain.key_id, repeats: "add" });
+  const listed = json(await cli("keys", "list", "--team", team.slug, "--json")) as unknown as { key_id: string; repeats: string }[];
   assert.deepEqual(
     listed.map((k) => [k.key_id, k.repeats]),
     [[plain.key_id, "add"]],
   );
-  const missing = cli("keys", "repeats", "ffffffffffffffffffff", "new");
+  const missing = await cli("keys", "repeats", "ffffffffffffffffffff", "new");
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /No API key "ffffffffffffffffffff"/);
   const events = (await listAuditEvents(team.id)).filter((e) => e.action === "api_key.repeats_set");
@@ -37,21 +37,21 @@ test("keys: create is new by default and takes --repeats; repeats changes it, au
 
 test("connections: create is add by default and takes --repeats; repeats changes it with --team; list shows it", async () => {
   const team = await createTeam({ slug: "cli-repeats-connections", name: "CLI repeats connections" });
-  const made = json(cli("connections", "create", "--team", team.slug, "--builder", "generic", "--repeats", "new", "--json"));
+  const made = json(await cli("connections", "create", "--team", team.slug, "--builder", "generic", "--repeats", "new", "--json"));
   assert.equal(made.repeats, "new");
-  assert.deepEqual(json(cli("connections", "repeats", String(made.id), "add", "--team", team.slug, "--json")), {
+  assert.deepEqual(json(await cli("connections", "repeats", String(made.id), "add", "--team", team.slug, "--json")), {
     id: made.id,
     repeats: "add",
   });
-  const listed = json(cli("connections", "list", "--team", team.slug, "--json")) as unknown as { id: string; repeats: string }[];
+  const listed = json(await cli("connections", "list", "--team", team.slug, "--json")) as unknown as { id: string; repeats: string }[];
   assert.deepEqual(
     listed.map((c) => [c.id, c.repeats]),
     [[made.id, "add"]],
   );
-  const refused = cli("connections", "repeats", String(made.id), "sometimes", "--team", team.slug);
+  const refused = await cli("connections", "repeats", String(made.id), "sometimes", "--team", team.slug);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /repeats must be add or new/);
   assert.equal((await db().connection.findUniqueOrThrow({ where: { id: String(made.id) } })).repeats, "add");
-  const plain = json(cli("connections", "create", "--team", team.slug, "--builder", "tally", "--json"));
+  const plain = json(await cli("connections", "create", "--team", team.slug, "--builder", "tally", "--json"));
   assert.equal(plain.repeats, "add");
 });

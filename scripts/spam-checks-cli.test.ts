@@ -4,7 +4,7 @@ import { useTestDatabase } from "../test/support/test-database";
 import { listAuditEvents } from "../lib/audit/audit-log";
 import { db } from "../lib/db/client";
 import { createTeam } from "../lib/teams/team-store";
-import { cli, json } from "./cli.fixtures";
+import { cli, json, spawnCli } from "./cli.fixtures";
 
 // The keys and connections CLIs' spam checks (issue 42; docs/spam.md "Per channel"), run as an
 // operator would, on this test's database: --spam-checks on create (and each channel's default
@@ -16,20 +16,28 @@ const auditOf = async (teamId: string, action: string) =>
 
 test("keys: create is off by default and takes --spam-checks; spam-checks changes it, audited; list shows it; a bad value is a usage error", async () => {
   const team = await createTeam({ slug: "cli-spam-keys", name: "CLI spam keys" });
-  const plain = json(cli("keys", "create", "--team", team.slug, "--json"));
+  // As a process of its own, as `npm run keys` runs: the JSON on stdout, exit code 0.
+  const plain = json(spawnCli("keys", "create", "--team", team.slug, "--json"));
   assert.equal(plain.spam_checks, "off");
-  const checked = json(cli("keys", "create", "--team", team.slug, "--description", "Checked", "--spam-checks", "on", "--json"));
+  const checked = json(await cli("keys", "create", "--team", team.slug, "--description", "Checked", "--spam-checks", "on", "--json"));
   assert.equal(checked.spam_checks, "on");
   assert.equal((await db().apiKey.findUniqueOrThrow({ where: { id: String(checked.key_id) } })).spamChecks, true);
-  const refused = cli("keys", "create", "--team", team.slug, "--spam-checks", "yes");
+  // As a process: a usage error is exit code 2, its message on stderr.
+  const refused = spawnCli("keys", "create", "--team", team.slug, "--spam-checks", "yes");
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /--spam-checks must be on or off/);
 
-  assert.deepEqual(json(cli("keys", "spam-checks", String(plain.key_id), "on", "--json")), { key_id: plain.key_id, spam_checks: "on" });
-  assert.deepEqual(json(cli("keys", "spam-checks", String(plain.key_id), "on", "--json")), { key_id: plain.key_id, spam_checks: "on" });
-  const text = cli("keys", "spam-checks", String(checked.key_id), "off");
+  assert.deepEqual(json(await cli("keys", "spam-checks", String(plain.key_id), "on", "--json")), {
+    key_id: plain.key_id,
+    spam_checks: "on",
+  });
+  assert.deepEqual(json(await cli("keys", "spam-checks", String(plain.key_id), "on", "--json")), {
+    key_id: plain.key_id,
+    spam_checks: "on",
+  });
+  const text = await cli("keys", "spam-checks", String(checked.key_id), "off");
   assert.equal(text.stdout.trim(), `API key ${String(checked.key_id)}: spam checks off`);
-  const listed = json(cli("keys", "list", "--team", team.slug, "--json")) as unknown as { key_id: string; spam_checks: string }[];
+  const listed = json(await cli("keys", "list", "--team", team.slug, "--json")) as unknown as { key_id: string; spam_checks: string }[];
   assert.deepEqual(
     listed.map((k) => [k.key_id, k.spam_checks]).sort(),
     [
@@ -37,10 +45,10 @@ test("keys: create is off by default and takes --spam-checks; spam-checks change
       [checked.key_id, "off"],
     ].sort(),
   );
-  const missing = cli("keys", "spam-checks", "ffffffffffffffffffff", "on");
+  const missing = await cli("keys", "spam-checks", "ffffffffffffffffffff", "on");
   assert.equal(missing.status, 2);
   assert.match(missing.stderr, /No API key "ffffffffffffffffffff"/);
-  const bad = cli("keys", "spam-checks", String(plain.key_id), "maybe");
+  const bad = await cli("keys", "spam-checks", String(plain.key_id), "maybe");
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /spam-checks must be on or off/);
   assert.deepEqual(
@@ -56,17 +64,17 @@ test("keys: create is off by default and takes --spam-checks; spam-checks change
 test("connections: create is on by default and takes --spam-checks; spam-checks changes it with --team; list shows it", async () => {
   const team = await createTeam({ slug: "cli-spam-connections", name: "CLI spam connections" });
   const other = await createTeam({ slug: "cli-spam-connections-other", name: "CLI spam connections other" });
-  const plain = json(cli("connections", "create", "--team", team.slug, "--builder", "tally", "--json"));
+  const plain = json(await cli("connections", "create", "--team", team.slug, "--builder", "tally", "--json"));
   assert.equal(plain.spam_checks, "on");
-  const open = json(cli("connections", "create", "--team", team.slug, "--builder", "generic", "--spam-checks", "off", "--json"));
+  const open = json(await cli("connections", "create", "--team", team.slug, "--builder", "generic", "--spam-checks", "off", "--json"));
   assert.equal(open.spam_checks, "off");
   assert.equal((await db().connection.findUniqueOrThrow({ where: { id: String(open.id) } })).spamChecks, false);
 
-  assert.deepEqual(json(cli("connections", "spam-checks", String(plain.id), "off", "--team", team.slug, "--json")), {
+  assert.deepEqual(json(await cli("connections", "spam-checks", String(plain.id), "off", "--team", team.slug, "--json")), {
     id: plain.id,
     spam_checks: "off",
   });
-  const listed = json(cli("connections", "list", "--team", team.slug, "--json")) as unknown as { id: string; spam_checks: string }[];
+  const listed = json(await cli("connections", "list", "--team", team.slug, "--json")) as unknown as { id: string; spam_checks: string }[];
   assert.deepEqual(
     listed.map((c) => [c.id, c.spam_checks]),
     [
@@ -74,10 +82,11 @@ test("connections: create is on by default and takes --spam-checks; spam-checks 
       [open.id, "off"],
     ],
   );
-  const elsewhere = cli("connections", "spam-checks", String(open.id), "on", "--team", other.slug);
+  const elsewhere = await cli("connections", "spam-checks", String(open.id), "on", "--team", other.slug);
   assert.equal(elsewhere.status, 2);
   assert.match(elsewhere.stderr, /No connection ".*" in that team/);
-  const refused = cli("connections", "spam-checks", String(open.id), "sometimes", "--team", team.slug);
+  // As a process of its own, as `npm run connections` runs: exit code 2, the message on stderr.
+  const refused = spawnCli("connections", "spam-checks", String(open.id), "sometimes", "--team", team.slug);
   assert.equal(refused.status, 2);
   assert.match(refused.stderr, /spam-checks must be on or off/);
   assert.equal((await db().connection.findUniqueOrThrow({ where: { id: String(open.id) } })).spamChecks, false);
