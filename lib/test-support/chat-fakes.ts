@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ChatPlatform } from "../chat/chat-platforms";
-import { chatBodyProblems } from "./chat-body-checks";
+import { chatBodyProblems, prepareChatBodyChecks } from "./chat-body-checks";
 
 // Local stand-ins for each chat platform's incoming webhook, for tests (docs/notifications.md
 // "Testing"): a POST to the platform's path shape, its body checked against the platform's
@@ -71,6 +71,7 @@ export async function startChatFake(
   secret = `fakesecret${platform.replace("-", "")}0123456789`,
 ): Promise<ChatFake> {
   const path = PATHS[platform](secret);
+  prepareChatBodyChecks(platform);
   const fake: ChatFake = { platform, url: "", secret, received: [], answers: [], close: async () => undefined };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
