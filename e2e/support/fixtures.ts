@@ -55,7 +55,7 @@ export async function newTeamWithUser(role: Role): Promise<{ team: Team; user: T
  * scripts/start.ts keeps in DATA_DIR/auth.secret), then the home page. A form sign-in costs
  * a journey (about 1.6 s, twice that on a loaded machine) in each of some eighty browser
  * tests; the form itself, its cookie and its redirects are tested through the form
- * (signIn below: e2e/ui/sign-in*.spec.ts, sessions.spec.ts, accessibility.spec.ts).
+ * (signIn below: e2e/ui/sign-in*.spec.ts, sessions.spec.ts; accessibility.spec.ts checks the form).
  */
 export async function signInWithSession(context: BrowserContext, page: Page, user: TestUser): Promise<void> {
   const session = await findSessionUser(user.id);

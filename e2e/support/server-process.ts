@@ -1,15 +1,19 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
+import { migrate } from "../../lib/setup/migrate";
 import { freePort } from "../../test/support/free-port";
 import { DEMO_ADMIN } from "./demo-admin";
 
 // Servers of a test's own, for what the shared Playwright server cannot show: other
 // limits, signals, crashes, memory. Each runs `scripts/start.ts` (migrate, seed, serve)
 // exactly as `npm start` does, in its own process group, on its own SQLite file unless
-// told otherwise, and captures its output. A build must exist (npm test makes it).
+// told otherwise, and captures its output. A build must exist (npm test makes it). A new
+// server's file is a copy of one migrated once per run (migratedTemplate), so its start.ts
+// finds nothing to migrate and seeds and serves; the shared server and `fromScratch` migrate
+// an empty file as a first `npm start` does.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PORTS = { from: 5000, to: 5499 };
@@ -20,6 +24,8 @@ export type ServerOptions = {
   /** Reuse a data folder (and its database) of an earlier server. */
   dataDir?: string;
   databaseUrl?: string;
+  /** Migrate a new, empty database file as a first `npm start` does, instead of copying the run's migrated template. */
+  fromScratch?: boolean;
 };
 
 export type ServerProcess = {
@@ -84,11 +90,28 @@ async function waitUntilServing(url: string, child: ChildProcess, output: () => 
   );
 }
 
+/**
+ * A SQLite file with every migration applied, made once per run in the run's data folder
+ * (E2E_DATA_DIR, playwright.config.ts) by the first worker that needs it (two may race: each
+ * migrates a file of its own and renames it into place). `prisma migrate deploy` on an empty
+ * file cost each server start about 2.4 s of CPU (fifteen of them per run), and up to 19 s of
+ * wall time on a loaded machine.
+ */
+function migratedTemplate(): string {
+  const template = path.join(process.env.E2E_DATA_DIR ?? os.tmpdir(), "own-server-template.db");
+  if (existsSync(template)) return template;
+  const scratch = `${template}.${process.pid}.tmp`;
+  migrate({ ...process.env, DATABASE_URL: `file:${scratch}` });
+  renameSync(scratch, template);
+  return template;
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freeServerPort();
   const dataDir = options.dataDir ?? mkdtempSync(path.join(os.tmpdir(), "lead-intake-server-"));
   if (!options.dataDir) atWorkerExit(() => rmSync(dataDir, { recursive: true, force: true }));
   const databaseUrl = options.databaseUrl ?? `file:${path.join(dataDir, "app.db")}`;
+  if (!options.dataDir && !options.databaseUrl && !options.fromScratch) copyFileSync(migratedTemplate(), path.join(dataDir, "app.db"));
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,

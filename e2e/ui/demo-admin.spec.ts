@@ -35,7 +35,7 @@ test(
   "first start prints a random admin password once; a removed admin stays removed after a restart that prints none",
   { tag: "@own-server" },
   async ({ browser }) => {
-    const first = await startServer({ env: { DEMO_ADMIN_PASSWORD: "" } });
+    const first = await startServer({ fromScratch: true, env: { DEMO_ADMIN_PASSWORD: "" } });
     servers.push(first);
     const password = PASSWORD_LINE.exec(first.output())?.[1];
     expect(password, first.output()).toMatch(/^[\w-]{24}$/);
