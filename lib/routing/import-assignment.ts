@@ -62,9 +62,10 @@ async function teamVersion(tx: Tx, teamId: string, lock: boolean): Promise<numbe
 
 /**
  * The stored turns of these round-robin rules of the team (sorted ids), locked to the commit.
- * PostgreSQL: the lead counter's row first, then the rules FOR UPDATE in id order. The intake's
- * statement takes the counter, then a rule (lib/leads/lead-writer-postgres.ts): taking them in
- * the same order, a batch and a create_lead queue for each other instead of deadlocking.
+ * PostgreSQL: the lead counter's row first, then the rules FOR UPDATE in id order, the order
+ * the lead writer's batches take them in (batchLocksSql in lib/leads/lead-writer-postgres.ts:
+ * the counter only with repeats or a release, then the teams' rules in id order), so an
+ * import's batch and a create_lead queue for each other instead of deadlocking.
  * SQLite: the transaction holds the write lock from BEGIN IMMEDIATE.
  */
 async function lockTurns(tx: Tx, teamId: string, ruleIds: readonly string[]): Promise<Map<string, number>> {
