@@ -10,6 +10,11 @@ import { createTeam } from "../teams/team-store";
 import { formatLeadId, parseLeadId } from "./lead-id";
 import { LEAD_NUMBER_BARRIER_SQL, lastLeadNumber, nextLeadNumberSql, settledLeadNumber } from "./lead-number-store";
 import { writeLead } from "./lead-writer";
+import { writeLeadsPostgres } from "./lead-writer-postgres";
+import type { BatchOutcome } from "./lead-write";
+import { actorOf, makeTeam } from "./lead-ownership.fixtures";
+import { driver } from "../db/driver";
+import { saveRule } from "../routing/assignment-rules";
 import { leadFieldsOf, storableOn } from "./lead-writer.fixtures";
 import fc from "fast-check";
 
@@ -134,5 +139,46 @@ describe("lead numbers on PostgreSQL: a sequence, unique across instances and re
     } finally {
       await slow.end();
     }
+  });
+
+  test("no counter row orders the batches any more: two batches that turn two teams' round robins in opposite orders queue, never deadlock", async () => {
+    const d = await driver();
+    assert.equal(d.provider, "postgres");
+    if (d.provider !== "postgres") return;
+    const teams = await Promise.all([makeTeam(), makeTeam()]);
+    for (const { team, owner, admin } of teams) {
+      const saved = await saveRule({
+        teamId: team.id,
+        input: { name: "Rule", enabled: true, conditions: [], mode: "round_robin", fallbackUserId: null, userIds: [owner.id, admin.id] },
+        actor: actorOf(owner),
+      });
+      assert.ok(saved.ok);
+    }
+    const [x, y] = teams.map(({ team }) => team.id) as [string, string];
+    const leadOf = (teamId: string) => ({
+      lead: { ...fields!, teamId },
+      source: { requested: undefined },
+      events: { origin: { apiKeyId: null }, emails: false },
+      now: new Date(),
+    });
+    // Each batch turns one team's rule, then the other's; without the rules locked first thing
+    // (batchLocksSql), the two hold one rule each and wait for the other's: PostgreSQL ends
+    // one with a deadlock error after a second.
+    for (let round = 0; round < 10; round++) {
+      const outcomes: BatchOutcome[] = (
+        await Promise.all([
+          writeLeadsPostgres(d.pool, [leadOf(x), leadOf(y), leadOf(x), leadOf(y)]),
+          writeLeadsPostgres(d.pool, [leadOf(y), leadOf(x), leadOf(y), leadOf(x)]),
+        ])
+      ).flat();
+      const errors = outcomes.flatMap((outcome) => ("error" in outcome ? [String(outcome.error)] : []));
+      assert.deepEqual(errors, [], `round ${round}`);
+    }
+    const owned = await db().lead.groupBy({ by: ["teamId", "ownerId"], where: { teamId: { in: [x, y] } }, _count: true });
+    // Each rule alternated between its two members: 40 leads a team, 20 each.
+    assert.deepEqual(
+      owned.map((row) => row._count),
+      [20, 20, 20, 20],
+    );
   });
 });
