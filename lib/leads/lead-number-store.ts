@@ -75,6 +75,7 @@ export async function raiseLeadNumber(client: Client, last: number, url?: string
  * commit in order). PostgreSQL: the sequence's value, then the barrier taken exclusive in a
  * transaction of its own, which waits for the lead writer's batches holding it (each took it
  * before its numbers) and holds the next ones back only until it commits, at once.
+ * An import's batch (writeLeadBatch) takes no barrier: the reminder never reminds of its leads.
  * Not for an open transaction's `tx`: call it before, on `db()`.
  */
 export async function settledLeadNumber(client: Db): Promise<number> {
