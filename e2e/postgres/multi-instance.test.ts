@@ -115,7 +115,11 @@ test("a round robin over four members, 100 creates spread over both instances at
 
 test("a form builder's delivery sent to both instances at once, twenty times: one lead, every answer naming it", async () => {
   const team = await newTeam("builder");
-  const connection = await createConnection({ teamId: team.id, builder: "tally", createdById: null, actor: CLI_ACTOR });
+  // Spam checks off: the subject is one lead across instances. With them on, twenty copies from
+  // one address in a moment are a burst (docs/spam.md), and whichever copy commits first is
+  // the delivery's record: since the lead numbers no longer queue on one row (issue 47), often a
+  // quarantined copy, whose write is the shorter.
+  const connection = await createConnection({ teamId: team.id, builder: "tally", createdById: null, actor: CLI_ACTOR, spamChecks: false });
   const example = tallyExample() as { data: { fields: unknown[] } };
   example.data.fields.push({ key: "question_name", label: "Full name", type: "INPUT_TEXT", value: "Ada Lovelace" });
   const body = JSON.stringify(example);
