@@ -27,19 +27,13 @@ assertChromium();
 // - tests tagged @own-server: they start servers of their own on their own SQLite files
 //   whatever the run, so a second run repeats the first exactly;
 // - browser journeys whose server side is the same on either database (sign-in, layout,
-//   accessibility, settings pages): their stores are tested on both by node:test.
+//   accessibility, settings pages): their stores are tested on both by node:test;
+// - lead-management: each of its journeys (delete, bulk delete by filter, erasure, export,
+//   filters and counts, search, merge and its race) renders what a store returns, and each
+//   store is tested on both databases by node:test (delete-leads, erase-person,
+//   receive-delivery-erasure, lead-filter, lead-search, merge-leads, lead-import-fields).
 const onPostgres = Boolean(process.env.E2E_DATABASE_URL);
-const UI_ON_BOTH_DATABASES = [
-  "api-keys",
-  "consent",
-  "copy-once",
-  "key-lifecycle",
-  "lead-import",
-  "lead-management",
-  "leads",
-  "notifications",
-  "webhooks",
-];
+const UI_ON_BOTH_DATABASES = ["api-keys", "consent", "copy-once", "key-lifecycle", "lead-import", "leads", "notifications", "webhooks"];
 const uiSpecs = onPostgres ? new RegExp(`/e2e/ui/(${UI_ON_BOTH_DATABASES.join("|")})\\.spec\\.ts$`) : /\/e2e\/ui\/.*\.spec\.ts$/;
 
 export default defineConfig({

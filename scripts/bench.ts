@@ -26,6 +26,7 @@ import { benchLeadPages, leadPages, signIn } from "./bench/lead-pages";
 import { leadQueries, measureFullExport, measureQuery, type QueryResult } from "./bench/lead-queries";
 import { seedLeadStory } from "./bench/lead-story";
 import { secretChecksPerSecond } from "./bench/secret-check";
+import { measureKeyCache, type KeyCacheSide } from "./bench/key-cache";
 import { webhookBench } from "./bench/webhook";
 import { importBench } from "./bench/import";
 import { ownersOf, routingBench } from "./bench/routing";
@@ -587,6 +588,23 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         record(libRow(`dashboard-create-triggers-${round + 1}`, label("with the rollup's triggers on Lead"), triggers, options.leads));
         record(libRow(`dashboard-create-no-triggers-${round + 1}`, label("without them"), none, options.leads));
       }
+    }
+
+    if (wants(options, "key_cache")) {
+      // Issue 47: authenticate() in this process, the key cache on and off in alternating rounds.
+      const { cached, uncached } = await measureKeyCache(key, options.duration, options.warmup);
+      const keyCacheRow = (id: string, what: string, side: KeyCacheSide): Row => ({
+        ...libRow(
+          id,
+          `authenticate() of one key, ${what} (in-process, 1 caller, rounds taken in turn; Server CPU = this process's per call)`,
+          side,
+          null,
+        ),
+        serverCpuMicros: side.cpuMicros,
+      });
+      const ratio = (cached.cpuMicros / uncached.cpuMicros).toFixed(2);
+      record(keyCacheRow("auth-key-cache", `the key cache on: ${ratio} × the CPU per call of the cache off`, cached));
+      record(keyCacheRow("auth-no-key-cache", "the key cache off", uncached));
     }
 
     if (wants(options, "ping")) {

@@ -88,6 +88,9 @@ ALTER TABLE "new_ApiRequest" RENAME TO "ApiRequest";`;
   assert.deepEqual(dataStatements(`INSERT INTO "Counter" ("name", "value") VALUES ('lead', 0);`), [
     `INSERT INTO "Counter" ("name", "value") VALUES ('lead', 0)`,
   ]);
+  // A SQLite trigger's body is schema (its PostgreSQL twin is a function's string), the data around it is data.
+  const trigger = `CREATE TRIGGER "t" AFTER DELETE ON "A"\nBEGIN\n  DELETE FROM "B" WHERE "id" = OLD."id";\n  INSERT INTO "B" ("id") SELECT "id" FROM "A" WHERE "id" = OLD."id";\nEND;\nUPDATE "A" SET "x" = 1;`;
+  assert.deepEqual(dataStatements(trigger), [`UPDATE "A" SET "x" = 1`]);
 });
 
 test("a PostgreSQL migration with a ';' inside a comment is reported: migrate deploy would run the rest of the comment", () => {

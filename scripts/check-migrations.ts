@@ -41,14 +41,20 @@ function migrationSql(provider: Provider, folder: string, prismaDir: string): st
  * The data statements of a migration, normalised: they must match across providers.
  * SQLite's table redefinition (Prisma's "RedefineTables": copy into "new_<table>", drop,
  * rename) copies rows that PostgreSQL changes in place with ALTER TABLE: not data.
+ * Neither is a SQLite trigger's body (BEGIN … END), whose statements PostgreSQL's twin
+ * holds in a function's body.
  */
 export function dataStatements(sql: string): string[] {
-  return sql
-    .replace(/--.*$/gm, "")
-    .split(";")
-    .map((statement) => statement.replace(/\s+/g, " ").trim())
-    .filter((statement) => /^(INSERT|UPDATE|DELETE)\b/i.test(statement))
-    .filter((statement) => !/^INSERT INTO "new_\w+" \(.*\) SELECT .* FROM "\w+"$/i.test(statement));
+  return (
+    sql
+      .replace(/--.*$/gm, "")
+      // A SQLite trigger's body is schema, not data (PostgreSQL's is a function's string).
+      .replace(/\bCREATE\s+TRIGGER\b[\s\S]*?\bEND\s*;/gi, "")
+      .split(";")
+      .map((statement) => statement.replace(/\s+/g, " ").trim())
+      .filter((statement) => /^(INSERT|UPDATE|DELETE)\b/i.test(statement))
+      .filter((statement) => !/^INSERT INTO "new_\w+" \(.*\) SELECT .* FROM "\w+"$/i.test(statement))
+  );
 }
 
 /** Problems with the models and migration folders of the two providers (empty when they agree). */

@@ -7,6 +7,7 @@ import { useTestDatabase } from "../test/support/test-database";
 import { listAuditEvents } from "../lib/audit/audit-log";
 import { suppressAddresses } from "../lib/consent/suppression-store";
 import { db } from "../lib/db/client";
+import { BATCH_ROWS } from "../lib/imports/import-job";
 import { createLead } from "../lib/leads/create-lead";
 import { createTeam } from "../lib/teams/team-store";
 
@@ -73,7 +74,8 @@ test("leads import: the file mapped from its header, progress, the report and th
 test("an import whose CLI was killed mid-way is resumed after its last committed batch, never doubled", async () => {
   setClock(t0);
   const team = await createTeam({ slug: "cli-killed", name: "CLI killed" });
-  const total = 20_000;
+  // Eight batches: killed after the first, seven are left to resume.
+  const total = 8 * BATCH_ROWS;
   const file = path.join(database.dir, "many.csv");
   writeFileSync(file, ["Name", ...Array.from({ length: total }, (_, i) => `Person ${i}`)].join("\n"));
 
@@ -84,7 +86,7 @@ test("an import whose CLI was killed mid-way is resumed after its last committed
   await new Promise<void>((resolve, reject) => {
     child.stdout.on("data", (chunk: Buffer) => {
       // The first progress line after a committed batch: kill it there, mid-import.
-      if (/\] [1-9][\d,]* \/ 20,000 rows/.test(chunk.toString())) {
+      if (new RegExp(`\\] [1-9][\\d,]* / ${total.toLocaleString("en")} rows`).test(chunk.toString())) {
         child.kill("SIGKILL");
         resolve();
       }

@@ -40,6 +40,7 @@ export const ACTION_LABEL: Record<AuditAction, string> = {
   "connection.repeats_set": "Connection repeat setting changed",
   "connection.spam_checks_set": "Connection spam checks changed",
   "connection.deleted": "Connection deleted",
+  "connection.consent_set": "Connection's consent changed",
   "connection.delivery_deleted": "Connection delivery deleted",
   "webhook.created": "Webhook added",
   "webhook.updated": "Webhook changed",
@@ -168,6 +169,7 @@ function target(event: AuditEventView): { main: string; note?: string } {
     case "web_form.created":
     case "web_form.deleted":
     case "web_form.consent_set":
+    case "connection.consent_set":
     case "lead.consent_recorded":
     case "lead.consent_confirmation_sent":
     case "lead.consent_withdrawn":

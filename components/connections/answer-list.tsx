@@ -4,10 +4,11 @@ import { cardClass } from "@/components/ui/styles";
 
 const LEAD_FIELD_LABELS = new Map<string, string>(LEAD_FIELD_TARGETS);
 
-/** Where an answer went: a lead field by its label, an extra field by its name, or nowhere. */
+/** Where an answer went: a lead field by its label, an extra field by its name, the consent, or nowhere. */
 function wentTo(answer: MappedAnswer): string {
   if (answer.field === null) return "Ignored";
   if (answer.target === "extra") return `Extra field “${answer.field}”`;
+  if (answer.target === "consent") return `Consent (extra field “${answer.field}”)`;
   return LEAD_FIELD_LABELS.get(answer.target) ?? answer.field;
 }
 

@@ -1,3 +1,4 @@
+import { CONSENT_STATUS_LABELS } from "@/lib/leads/lead-filter";
 import { consentPurpose, consentText, type LeadConsentItem } from "@/lib/consent/lead-consent-store";
 import { Badge } from "@/components/ui/badge";
 import { DateTime } from "@/components/ui/date-time";
@@ -10,15 +11,7 @@ import { WithdrawConsentButton } from "./withdraw-consent-button";
 // what that evidence proves (the exact text, purpose, time, address, browser, page, channel) and
 // the history of every piece of evidence, newest first.
 
-const STATUS_LABEL = {
-  none: "None",
-  given: "Given",
-  not_given: "Not given",
-  pending: "Pending confirmation",
-  confirmed: "Confirmed",
-  withdrawn: "Withdrawn",
-  withdrawn_before: "Withdrew consent before",
-} as const;
+const STATUS_LABEL = CONSENT_STATUS_LABELS;
 const STATUS_TONE = {
   none: "slate",
   given: "green",

@@ -12,6 +12,7 @@ const NOUNS = {
   leads: ["lead", "leads"],
   submissions: ["submission kept on another lead", "submissions kept on other leads"],
   quarantined: ["submission in the spam quarantine", "submissions in the spam quarantine"],
+  heldSubmissions: ["submission held until confirmed", "submissions held until confirmed"],
   connectionDeliveries: ["kept connection delivery", "kept connection deliveries"],
   refusedImportRows: ["refused import row", "refused import rows"],
   importDrafts: ["draft import", "draft imports"],

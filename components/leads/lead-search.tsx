@@ -1,4 +1,4 @@
-import { OWNER_ME, OWNER_NONE, RETURNED_7D, type LeadFilter } from "@/lib/leads/lead-filter";
+import { CONSENT_FILTERS, CONSENT_STATUS_LABELS, OWNER_ME, OWNER_NONE, RETURNED_7D, type LeadFilter } from "@/lib/leads/lead-filter";
 import { LEAD_STATUS_LABELS, LEAD_STATUSES } from "@/lib/leads/lead-status";
 import { CHANNEL_GROUPS } from "@/lib/attribution/channel-groups";
 import { Field } from "@/components/ui/field";
@@ -29,6 +29,7 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
     filter.formId ||
     filter.connectionId ||
     filter.status ||
+    filter.consent ||
     filter.owner ||
     filter.createdFrom ||
     filter.createdTo ||
@@ -111,6 +112,14 @@ export function LeadSearch({ action, filter, choices }: { action: string; filter
               options={namedChoices(choices.connections)}
             />
           ) : null}
+          <FilterSelect
+            id="filter-consent"
+            label="Consent"
+            name="consent"
+            value={filter.consent}
+            any="Any consent"
+            options={CONSENT_FILTERS.map((status) => ({ value: status, label: CONSENT_STATUS_LABELS[status] }))}
+          />
           <FilterInput id="filter-utm-source" label="UTM source" name="utm_source" value={filter.utmSource ?? ""} maxLength={200} />
           <FilterInput id="filter-utm-campaign" label="UTM campaign" name="utm_campaign" value={filter.utmCampaign ?? ""} maxLength={200} />
           <FilterInput id="filter-from" label="Created from (UTC)" name="from" type="date" value={filter.createdFrom ?? ""} />

@@ -10,12 +10,14 @@ import { BASE_URL, newTeam } from "../support/fixtures";
 // "Double opt-in"): GET shows and changes nothing, POST confirms once; a reused, forged,
 // another team's or expired link is refused with its status and changes nothing; the
 // one-click unsubscribe. The shared server sends no email (no SMTP_URL): the link is signed
-// here with the same key (the server's DATA_DIR/secret.key), as its email job would.
+// here with the same key (the server's DATA_DIR/secret.key), as its email job would. Held mode
+// ("Create the lead only once confirmed"): no lead until the link's POST.
 
 const SITE = "https://www.example.com";
 const UA = "ConsentLinkTest/1.0";
 
-async function pendingLead() {
+/** A team's form asking consent with double opt-in; `hold`: "Create the lead only once confirmed". */
+async function doubleOptInForm(hold = false) {
   const team = await newTeam();
   const formId = await createWebForm({
     teamId: team.id,
@@ -24,18 +26,27 @@ async function pendingLead() {
     actor: CLI_ACTOR,
   });
   const settings = { text: "Send me the newsletter.", purpose: "Newsletter", policyUrl: null, required: true };
-  expect(await setFormConsent({ teamId: team.id, formId, settings, doubleOptIn: true, actor: CLI_ACTOR })).toBe(true);
+  expect(await setFormConsent({ teamId: team.id, formId, settings, doubleOptIn: true, hold, actor: CLI_ACTOR })).toBe(true);
   const version = await db().webForm.findUniqueOrThrow({ where: { id: formId }, select: { consentVersionId: true } });
-  const response = await fetch(`${BASE_URL}/api/forms/${formId}`, {
+  return { team, formId, versionId: version.consentVersionId! };
+}
+
+function submit(formId: string, versionId: string) {
+  return fetch(`${BASE_URL}/api/forms/${formId}`, {
     method: "POST",
     headers: { origin: SITE, accept: "application/json", "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({
       name: "Ada Lovelace",
       email: "ada@example.com",
       consent: "yes",
-      consent_version: version.consentVersionId!,
+      consent_version: versionId,
     }),
   });
+}
+
+async function pendingLead() {
+  const { team, formId, versionId } = await doubleOptInForm();
+  const response = await submit(formId, versionId);
   expect(response.status).toBe(201);
   const { lead_id: leadId } = (await response.json()) as { lead_id: string };
   const row = await db().consentConfirmation.findFirstOrThrow({ where: { leadId } });
@@ -110,4 +121,29 @@ test("the one-click unsubscribe (RFC 8058) records the withdrawal once; its GET 
   expect((await oneClick()).status).toBe(200);
   expect((await oneClick()).status).toBe(200);
   expect(await statuses(leadId)).toEqual(["pending", "withdrawn"]);
+});
+
+test("held mode: the post is answered as received, no lead until the link is confirmed, then one lead", async () => {
+  const { team, formId, versionId } = await doubleOptInForm(true);
+  const response = await submit(formId, versionId);
+  expect(response.status).toBe(201);
+  expect(((await response.json()) as { lead_id: string | null }).lead_id).toBeNull();
+  expect(await db().lead.count({ where: { teamId: team.id } })).toBe(0);
+  const held = await db().heldSubmission.findFirstOrThrow({ where: { teamId: team.id } });
+  expect(held.sealed).not.toContain("ada@example.com");
+  const link = `${BASE_URL}/api/consent/${team.slug}/${confirmationToken(held.id)}`;
+  const shown = await fetch(link, { headers: { "user-agent": UA } });
+  expect(shown.status).toBe(200);
+  expect(await shown.text()).toContain('<button type="submit">Confirm</button>');
+  expect(await db().lead.count({ where: { teamId: team.id } })).toBe(0);
+
+  const confirmed = await fetch(link, { method: "POST", headers: { "user-agent": UA } });
+  expect(confirmed.status).toBe(200);
+  expect(await confirmed.text()).toContain("your consent is confirmed");
+  const lead = await db().lead.findFirstOrThrow({ where: { teamId: team.id } });
+  expect(lead.email).toBe("ada@example.com");
+  expect(await statuses(lead.id)).toEqual(["pending", "confirmed"]);
+  expect(await db().heldSubmission.count({ where: { teamId: team.id } })).toBe(0);
+  expect((await fetch(link, { method: "POST" })).status).toBe(409);
+  expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
 });

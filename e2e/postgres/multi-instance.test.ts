@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createHmac, randomBytes } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { listApiKeys } from "../../lib/api-keys/api-key-list";
@@ -20,6 +21,7 @@ import { CHROMIUM } from "../support/chromium";
 import { recordAction, replayAction } from "../support/server-actions";
 import { createLeadVia, pooled, startDeployment, type Deployment } from "../support/app-instances";
 import { burstOfOnePerson, BURST_TITLE } from "../support/repeat-burst";
+import { REVOCATIONS, revocationTitle, revokedOnBothInstances } from "../support/key-revocation";
 
 // Two `next start` processes on two ports against one PostgreSQL database, as behind
 // a load balancer: lead ids, key deletion and copy-once must hold across instances.
@@ -32,14 +34,20 @@ let deployment: Deployment;
 let a: Deployment["instances"][number];
 let b: Deployment["instances"][number];
 
+// The instances' test clock (LEAD_INTAKE_TEST_CLOCK_FILE): absent, so the system clock, but
+// for the key cache's expiry-by-time case.
+const clockDir = mkdtempSync(path.join(os.tmpdir(), "lead-intake-clock-"));
+const clockFile = path.join(clockDir, "now");
+
 before(async () => {
-  deployment = await startDeployment({ count: 2 });
+  deployment = await startDeployment({ count: 2, env: { LEAD_INTAKE_TEST_CLOCK_FILE: clockFile } });
   [a, b] = deployment.instances as [typeof a, typeof b];
 });
 
 after(async () => {
   await db().$disconnect();
   await deployment?.stop();
+  rmSync(clockDir, { recursive: true, force: true });
 });
 
 async function newTeam(prefix: string): Promise<Team> {
@@ -166,6 +174,10 @@ test("a key deleted (through the shared store) is refused by both instances on t
   }
   assert.equal(await db().lead.count({ where: { teamId: team.id, firstName: "After" } }), 0);
 });
+
+for (const revocation of REVOCATIONS) {
+  test(revocationTitle(revocation), () => revokedOnBothInstances(a, b, revocation, clockFile));
+}
 
 type TakeResult = { startedAt: number; finishedAt: number; secrets: Record<string, string | null> };
 

@@ -4,7 +4,7 @@ import { createConnection } from "../../lib/connections/connection-changes";
 import { tallyExample } from "../../lib/connections/fixtures/tally-example";
 import { webflowExample, webflowHeaders } from "../../lib/connections/fixtures/webflow-example";
 import { db } from "../../lib/db/client";
-import { checkPage, VIEWPORTS } from "../support/accessibility-check";
+import { checkAtBothWidths, checkPage, VIEWPORTS } from "../support/accessibility-check";
 import { BASE_URL, newTeamWithUser, newUser } from "../support/fixtures";
 import { saveScreenshot } from "../support/screenshots";
 import { expect, test } from "../support/test";
@@ -15,8 +15,9 @@ import { expect, test } from "../support/test";
 // "needs mapping" (its own page shows the body it keeps), the admin maps the "Text" question
 // to the full name and replays it, and the lead is made; a member sees the connection and
 // the delivery without their controls. Issue 40: the log is paged and its page stays small
-// however big the kept bodies; a kept delivery is deleted from its page. The pages pass axe
-// at 1280 and 390 px.
+// however big the kept bodies; a kept delivery is deleted from its page. Issue 46, step 4: the
+// admin sets the connection's consent and maps Tally's "Checkboxes" question to it; the next
+// submission's lead has "given" evidence of that version. The pages pass axe at 1280 and 390 px.
 
 const sign = (body: string, secret: string) => createHmac("sha256", secret).update(body).digest("base64");
 const tallyPost = (url: string, body: string, secret: string) =>
@@ -88,6 +89,26 @@ test("connecting Tally in the UI: URL and secret shown once, a signed delivery, 
   expect(retry.status).toBe(200);
   expect(((await retry.json()) as { lead_id: string }).lead_id).toBe(lead.id);
   expect(await db().lead.count({ where: { teamId: team.id } })).toBe(1);
+
+  // Consent (issue 46, step 4): the text the builder's form shows, recorded with the answer mapped to Consent.
+  await admin.getByLabel(/^Record consent/).check();
+  await admin.getByLabel("Consent text").fill("Send me the newsletter of Example Ltd.");
+  await admin.getByLabel("Purpose").fill("Newsletter");
+  await admin.getByRole("button", { name: "Save consent" }).click();
+  await expect(admin.getByRole("list", { name: "Consent versions" })).toContainText("Version 1 (current) · Newsletter · optional");
+  await admin.getByLabel("Checkboxes", { exact: true }).selectOption({ label: "Consent (the evidence; kept as an extra field too)" });
+  await admin.getByRole("button", { name: "Save mapping" }).click();
+  await expect(admin.getByRole("status").filter({ hasText: "Mapping saved." })).toBeVisible();
+  await checkAtBothWidths(admin, "settings: a connection recording consent");
+  const example = tallyExample() as { data: Record<string, unknown> };
+  const next = JSON.stringify({ ...example, data: { ...example.data, responseId: "consent1", submissionId: "consent1" } });
+  expect((await tallyPost(url, next, secret)).status).toBeLessThan(300);
+  const evidence = await db().leadConsent.findFirstOrThrow({ where: { teamId: team.id }, include: { version: true } });
+  expect([evidence.status, evidence.channel, evidence.version?.text]).toEqual([
+    "given",
+    "connection",
+    "Send me the newsletter of Example Ltd.",
+  ]);
 
   await admin.getByRole("button", { name: "Roll URL" }).click();
   await expect(admin.getByRole("dialog", { name: "Roll the connection's URL" })).toBeVisible();

@@ -7,7 +7,8 @@ import { expect, test } from "../support/test";
 // visitor ticks the box on the hosted form, and the lead's page shows the evidence with the
 // exact text the visitor saw, its purpose, version and channel; a member records consent
 // given by phone, which joins the history. Step 3: a member withdraws it on the lead's page
-// (axe at both widths), and a later submission of the address is marked "Withdrew consent before".
+// (axe at both widths), and a later submission of the address is marked "Withdrew consent before",
+// which the list's consent filter finds.
 
 const TEXT = "I agree that Example Ltd may email me about its products. I can withdraw at any time.";
 
@@ -94,4 +95,13 @@ test("an admin asks for consent, a visitor ticks it on the hosted form, the lead
       .getByText("Withdrew consent before")
       .first(),
   ).toBeVisible();
+
+  // The list filters by consent: only that lead is "Withdrew consent before".
+  await admin.goto(`/t/${team.slug}/leads`);
+  await admin.getByText("Filters and sort").click();
+  await admin.getByLabel("Consent", { exact: true }).selectOption({ label: "Withdrew consent before" });
+  await admin.getByRole("button", { name: "Apply filters" }).click();
+  await expect(admin).toHaveURL(/consent=withdrawn_before/);
+  await expect(admin.getByText(/^1 lead matches,/)).toBeVisible();
+  await expect(admin.getByRole("link", { name: /Ada Lovelace/ })).toHaveCount(1);
 });

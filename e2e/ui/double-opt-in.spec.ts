@@ -8,7 +8,7 @@ import { DEMO_ADMIN } from "../support/demo-admin";
 import { startServer, type ServerProcess } from "../support/server-process";
 
 // Double opt-in in Chromium (issue 46, step 2; docs/consent.md "Double opt-in"): an admin turns
-// it on in the form's Consent card, a visitor ticks the consent box on the hosted form, the confirmation email arrives
+// it on in the form's Consent card (its "When to create the lead" choice left at "now"), a visitor ticks the consent box on the hosted form, the confirmation email arrives
 // (this file's own server sends it to an SMTP sink here: the shared server sends no email),
 // its link opens the page with the team's name, "Confirm" confirms, and the lead's page shows
 // the confirmed evidence beside the pending one; "Resend confirmation" on a pending lead is
@@ -75,7 +75,13 @@ test(
     await consent.getByRole("button", { name: "Save consent" }).click();
     await expect(consent.getByText("Saved.")).toBeVisible();
     await admin.reload();
-    await expect(admin.getByRole("form", { name: "Consent" }).getByLabel(/^Double opt-in/)).toBeChecked();
+    const saved = admin.getByRole("form", { name: "Consent" });
+    await expect(saved.getByLabel(/^Double opt-in/)).toBeChecked();
+    // When to create the lead: now and pending (the default, this journey's) or only once confirmed.
+    const when = saved.getByRole("group", { name: "When to create the lead" });
+    await expect(when.getByLabel("Create the lead now and mark it pending until the person confirms")).toBeChecked();
+    await expect(when.getByLabel("Create the lead only once confirmed")).not.toBeChecked();
+    await checkAtBothWidths(admin, "consent card with double opt-in");
 
     const visitor = await (await browser.newContext({ baseURL: server.url, userAgent: "DoubleOptInJourney/1.0 Chromium" })).newPage();
     await visitor.goto(`/f/${seeded.formId}`);
@@ -84,6 +90,7 @@ test(
     await visitor.getByRole("checkbox", { name: new RegExp(TEXT.slice(0, 40)) }).check();
     await visitor.getByRole("button", { name: "Send" }).click();
     await expect(visitor.getByRole("heading", { name: "Thank you!" })).toBeVisible();
+    await expect(visitor.getByText(/check your email: we sent you a link to confirm it/)).toBeVisible();
 
     await expect.poll(() => received.filter((mail) => mail.to.includes("ada@example.com")).length, { timeout: 30_000 }).toBe(1);
     const mail = received.find((item) => item.to.includes("ada@example.com"))!;

@@ -4,7 +4,8 @@ import type { Repeats } from "../leads/repeats";
 import type { RequestContext } from "../http/request-context";
 import { log } from "../log/logger";
 import { assertNotLockedOut, consumeKeyBudget, recordAuthFailure, recordAuthSuccess } from "../rate-limit/abuse-limits";
-import { findKeyForAuth, touchApiKey } from "./key-lookup-store";
+import { keyForAuth, rememberKey } from "./key-cache";
+import { touchApiKey } from "./key-lookup-store";
 import { now } from "../time/clock";
 import { secretMatches } from "./secret";
 
@@ -24,6 +25,8 @@ type Failure = { error: string; reason: string; key?: FailedKey };
  * Around it, the abuse limits of lib/rate-limit/abuse-limits.ts: lockouts are checked
  * before the credentials, failures counted and logged after; the caller spends the key's
  * budget (spendKeyBudget) once it can record a refusal in the key's request log.
+ * The key's row comes from the per-process key cache (./key-cache.ts) while its versions are
+ * unchanged; every outcome, and every failure counted, is the same as without it.
  */
 export async function authenticate(headers: Headers, context: RequestContext): Promise<AuthenticatedKey> {
   const presentedKeyId = headers.get("x-api-key")?.trim() ?? "";
@@ -56,7 +59,7 @@ export function spendKeyBudget(context: RequestContext, key: AuthenticatedKey): 
 async function verify(keyId: string | null, presentedKeyId: string, secret: string): Promise<AuthenticatedKey | Failure> {
   if (!presentedKeyId || !secret) return { error: "API key required", reason: "missing_credentials" };
 
-  const key = keyId ? await findKeyForAuth(keyId) : null;
+  const key = keyId ? await keyForAuth(keyId) : null;
   if (!secretMatches(secret, key?.secretDigest ?? null) || !key) {
     if (!key) return { error: "Invalid API key", reason: "unknown_or_deleted_key" };
     return { error: "Invalid API key", reason: "wrong_secret", ...(key.team ? { key: { keyId: key.id, teamId: key.team.id } } : {}) };
@@ -69,5 +72,6 @@ async function verify(keyId: string | null, presentedKeyId: string, secret: stri
   }
 
   await touchApiKey(key);
+  rememberKey(key);
   return { keyId: key.id, team: key.team, repeats: key.repeats, spamChecks: key.spamChecks };
 }

@@ -42,6 +42,8 @@ export const AUDIT_ACTIONS = [
   // Whether the spam checks run on the connection's submissions: { from, to } (booleans), its name.
   "connection.spam_checks_set",
   "connection.deleted",
+  // The consent a connection records (docs/consent.md "Connections"): as web_form.consent_set.
+  "connection.consent_set",
   // One kept delivery of a connection's log: the connection as target, the delivery's id; never its body.
   "connection.delivery_deleted",
   "webhook.created",

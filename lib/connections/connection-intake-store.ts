@@ -22,11 +22,17 @@ type ConnectionRow = {
   previousTokenExpiresAt: unknown;
   repeats: string;
   spamChecks: unknown;
+  consentVersionId: string | null;
+  consentRequired: unknown;
+  doubleOptIn: unknown;
 } & IntakeTeamRow;
 
+// The consent it records (docs/consent.md "Connections") in the same statement: a connection
+// without one costs no other query, one with one none either.
 const SELECT_CONNECTION = `SELECT c."id", c."builder", c."enabled", c."signingSecretCiphertext", c."mapping", c."tokenDigest",
-    c."previousTokenExpiresAt", c."repeats", c."spamChecks", ${INTAKE_TEAM_SQL}
-  FROM "Connection" c JOIN "Team" t ON t."id" = c."teamId"`;
+    c."previousTokenExpiresAt", c."repeats", c."spamChecks", c."consentVersionId", v."required" AS "consentRequired",
+    c."doubleOptIn", ${INTAKE_TEAM_SQL}
+  FROM "Connection" c JOIN "Team" t ON t."id" = c."teamId" LEFT JOIN "ConsentVersion" v ON v."id" = c."consentVersionId"`;
 
 const SQLITE = {
   // Two unique indexes, one each: an OR of two index lookups.
@@ -88,6 +94,9 @@ export async function findConnectionForIntake(digest: string, now: Date): Promis
     // A connection made before issue 41 kept "new" (the migration); the column is never anything else.
     repeats: parseRepeats(row.repeats) ?? "new",
     spamChecks: readDriverBoolean(row.spamChecks),
+    consent: row.consentVersionId
+      ? { id: row.consentVersionId, required: readDriverBoolean(row.consentRequired), doubleOptIn: readDriverBoolean(row.doubleOptIn) }
+      : null,
     team: intakeTeamOf(row),
   };
 }

@@ -1,3 +1,4 @@
+import type { AskedConsent } from "../consent/consent-evidence";
 import { INTAKE_TEAM_SELECT, type IntakeTeam } from "../teams/intake-team";
 import { db, type Tx } from "../db/client";
 import { parseRepeats, type Repeats } from "../leads/repeats";
@@ -19,6 +20,8 @@ export type ConnectionForIntake = {
   repeats: Repeats;
   /** Whether the spam checks run on its submissions (docs/spam.md). */
   spamChecks: boolean;
+  /** The consent it records (its current version, required or not, double opt-in), or null: none (docs/consent.md "Connections"). */
+  consent: AskedConsent | null;
   team: IntakeTeam;
 };
 
@@ -36,6 +39,8 @@ export type ConnectionView = {
   repeats: Repeats;
   /** Whether the spam checks run on its submissions (docs/spam.md "Per channel"). */
   spamChecks: boolean;
+  /** Double opt-in of the consent it records (docs/consent.md "Connections"). */
+  doubleOptIn: boolean;
   createdAt: Date;
 };
 
@@ -50,6 +55,7 @@ const VIEW_SELECT = {
   enabled: true,
   repeats: true,
   spamChecks: true,
+  doubleOptIn: true,
   createdAt: true,
 } as const;
 
@@ -64,13 +70,29 @@ export const INTAKE_SELECT = {
   mapping: true,
   repeats: true,
   spamChecks: true,
+  doubleOptIn: true,
+  consentVersion: { select: { id: true, required: true } },
   team: { select: INTAKE_TEAM_SELECT },
 } as const;
 
-export function intakeView(
-  row: Omit<ConnectionForIntake, "builder" | "mapping" | "repeats"> & { builder: string; mapping: unknown; repeats: string },
-): ConnectionForIntake {
-  return { ...row, builder: row.builder as BuilderId, mapping: asMapping(row.mapping), repeats: parseRepeats(row.repeats) ?? "new" };
+export function intakeView({
+  doubleOptIn,
+  consentVersion,
+  ...row
+}: Omit<ConnectionForIntake, "builder" | "mapping" | "repeats" | "consent"> & {
+  builder: string;
+  mapping: unknown;
+  repeats: string;
+  doubleOptIn: boolean;
+  consentVersion: { id: string; required: boolean } | null;
+}): ConnectionForIntake {
+  return {
+    ...row,
+    builder: row.builder as BuilderId,
+    mapping: asMapping(row.mapping),
+    repeats: parseRepeats(row.repeats) ?? "new",
+    consent: consentVersion && { ...consentVersion, doubleOptIn },
+  };
 }
 
 function view({

@@ -297,3 +297,34 @@ describe("whatever the answers and overrides, parseLeadInput takes the fields or
     assert.equal(new Set(names).size, 5000);
   });
 });
+
+describe('the consent target (docs/consent.md "Connections")', () => {
+  const answers = [
+    answer("name", "Full name", "Ada Lovelace"),
+    answer("q1", "Newsletter", ["I agree"], "choice"),
+    answer("q2", "Offers", true, "choice"),
+  ];
+
+  test("the answer mapped to consent stays an extra field as sent, and is returned as the consent", () => {
+    const mapped = mapAnswers(answers, { q1: "consent" });
+    assert.deepEqual(mapped.consent, { value: ["I agree"] });
+    assert.deepEqual(parseLeadInput(mapped.fields).extraFields, { Newsletter: ["I agree"], Offers: true });
+    assert.deepEqual(
+      mapped.answers.map((mappedAnswer) => [mappedAnswer.key, mappedAnswer.target, mappedAnswer.field]),
+      [
+        ["name", "name", "name"],
+        ["q1", "consent", "Newsletter"],
+        ["q2", "extra", "Offers"],
+      ],
+    );
+    assert.equal(isAnswerTarget("consent"), true);
+  });
+
+  test("one answer is the consent: a second one mapped to it stays an extra field; none mapped, no consent", () => {
+    const mapped = mapAnswers(answers, { q1: "consent", q2: "consent" });
+    assert.deepEqual(mapped.consent, { value: ["I agree"] });
+    assert.equal(mapped.answers.find((mappedAnswer) => mappedAnswer.key === "q2")!.target, "extra");
+    assert.equal(mapAnswers(answers).consent, null);
+    assert.equal(mapAnswers(answers, { absent: "consent" }).consent, null);
+  });
+});

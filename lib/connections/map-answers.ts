@@ -5,7 +5,9 @@ import type { Answer, AnswerType, AnswerValue } from "./answers";
 
 // Labelled answers → the fields create_lead takes (lib/leads/parse-lead-input.ts), in
 // this order of precedence, each lead field filled once (the first answer that claims it):
-//   1. the connection's override for the answer's key (a lead field, "extra" or "ignore");
+//   1. the connection's override for the answer's key (a lead field, "extra", "ignore" or
+//      "consent": one answer, kept as an extra field as sent, whose value is the consent
+//      evidence's answer (docs/consent.md "Connections"));
 //   2. the builder's type: email → email, phone → phone (mobile_no when the label says
 //      mobile), url → website, name / first_name / last_name → the name;
 //   3. the label, then the last segment of the key (a JSON path, or a hidden field's
@@ -14,8 +16,12 @@ import type { Answer, AnswerType, AnswerValue } from "./answers";
 // The name is either one answer (a full name) or first and last name joined; once one
 // way claims it, answers for the other go to extra fields.
 
-/** Where an override sends an answer: a lead field, an extra field under its label, or nowhere. */
-export type AnswerTarget = LeadFieldTarget | "extra" | "ignore";
+/**
+ * Where an override sends an answer: a lead field, an extra field under its label, nowhere,
+ * or "consent": an extra field under its label too (spec 2.2: as sent), from which the
+ * connection's consent evidence is derived (lib/connections/consent-answer.ts).
+ */
+export type AnswerTarget = LeadFieldTarget | "extra" | "ignore" | "consent";
 /** The connection's mapping, by answer key; it wins over everything automatic. */
 export type AnswerOverrides = Readonly<Record<string, AnswerTarget>>;
 
@@ -37,6 +43,8 @@ export type MappedDelivery = {
    * are returned all the same: parseLeadInput refuses them with "Name is required".
    */
   needsMapping: string | null;
+  /** The answer mapped to "consent", as sent; null when none is (or none was delivered). */
+  consent: { value: AnswerValue } | null;
 };
 
 const LEAD_FIELDS: ReadonlySet<string> = new Set(LEAD_FIELD_TARGETS.map(([field]) => field));
@@ -55,7 +63,7 @@ const BY_TYPE = new Map<AnswerType, LeadFieldTarget>([
 export const NO_NAME = "No answer gives the lead's name: map a question to Full name, or to First name and Last name.";
 
 export function isAnswerTarget(value: unknown): value is AnswerTarget {
-  return typeof value === "string" && (LEAD_FIELDS.has(value) || value === "extra" || value === "ignore");
+  return typeof value === "string" && (LEAD_FIELDS.has(value) || value === "extra" || value === "ignore" || value === "consent");
 }
 
 export function mapAnswers(sent: readonly Answer[], overrides: AnswerOverrides = {}): MappedDelivery {
@@ -65,6 +73,7 @@ export function mapAnswers(sent: readonly Answer[], overrides: AnswerOverrides =
   const targets = chooseTargets(answers, overrides);
   const fields: RawField[] = [];
   const mapped: MappedAnswer[] = [];
+  let consent: MappedDelivery["consent"] = null;
   // Extra field names are unique and never a lead field's name, which parseLeadInput would read as that field.
   const names = new UniqueNames(KNOWN_FIELDS);
 
@@ -77,10 +86,11 @@ export function mapAnswers(sent: readonly Answer[], overrides: AnswerOverrides =
     const target = targets[index]!;
     if (target === "ignore") {
       mapped.push({ key: answer.key, label: answer.label, target, field: null });
-    } else if (target === "extra") {
+    } else if (target === "extra" || target === "consent") {
       const field = names.claim(cleanName(answer.label) || cleanName(answer.key) || "Answer");
       fields.push([field, answer.value]);
       mapped.push({ key: answer.key, label: answer.label, target, field });
+      if (target === "consent") consent = { value: answer.value };
     } else {
       if (target !== "name" && !NAME_PARTS.has(target)) fields.push([target, text(answer.value)]);
       mapped.push({ key: answer.key, label: answer.label, target, field: target });
@@ -89,7 +99,7 @@ export function mapAnswers(sent: readonly Answer[], overrides: AnswerOverrides =
 
   // eslint-disable-next-line no-control-regex -- control characters become spaces in a known field (lib/leads/one-line.ts)
   const needsMapping = /^[\s\u0000-\u001f\u007f-\u009f]*$/.test(name) ? NO_NAME : null;
-  return { fields, answers: mapped, needsMapping };
+  return { fields, answers: mapped, needsMapping, consent };
 }
 
 /** One target per answer, by the precedence above. */
@@ -103,6 +113,7 @@ function chooseTargets(answers: readonly Answer[], overrides: AnswerOverrides): 
   };
   const claim = (index: number, target: AnswerTarget | null): boolean => {
     if (target === null || targets[index] !== undefined) return false;
+    // One answer each: a lead field, or the consent.
     if (target !== "extra" && target !== "ignore") {
       if (!free(target)) return false;
       taken.add(target);

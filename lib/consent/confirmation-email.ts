@@ -3,11 +3,13 @@ import { now } from "../time/clock";
 import { confirmationForEmail } from "./consent-confirmation-store";
 import { confirmationToken } from "./confirmation-token";
 import { CONFIRMATION_EMAIL_KIND } from "./double-opt-in";
+import { heldForEmail } from "./held-submissions";
 
 // The double opt-in email (docs/consent.md "Double opt-in"), rendered when the email job runs:
 // text and HTML, the team's name, the link to the confirmation page (signed now: the token is
 // never stored), and the unsubscribe headers of RFC 2369 and RFC 8058 (one click, a POST,
 // recorded as "withdrawn" evidence). A link confirmed or expired before the job ran sends nothing.
+// A held submission's email (held-submissions.ts: no lead yet) reads the address it holds, sealed.
 
 const payloadSchema = z.object({ kind: z.literal(CONFIRMATION_EMAIL_KIND), confirmationId: z.string() });
 
@@ -29,13 +31,16 @@ export type ConfirmationEmail =
 
 export async function consentConfirmationEmail(teamId: string, raw: unknown, baseUrl: string): Promise<ConfirmationEmail> {
   const payload = payloadSchema.parse(raw);
-  const row = await confirmationForEmail(teamId, payload.confirmationId);
-  if (!row) return { dropped: "The lead was deleted" };
+  const found = await confirmationForEmail(teamId, payload.confirmationId);
+  const row = found
+    ? { ...found, email: found.lead.email, team: found.lead.team }
+    : await heldForEmail(teamId, payload.confirmationId).then((held) => held && { ...held, confirmedAt: null });
+  if (!row) return { dropped: "The lead was deleted (or, held, it was confirmed or dropped)" };
   if (row.confirmedAt) return { dropped: "Already confirmed" };
   if (row.expiresAt.getTime() <= now().getTime()) return { dropped: "The link expired before it was sent" };
-  if (!row.lead.email) return { dropped: "The lead has no email address" };
-  const team = row.lead.team.name.replace(/[\r\n]+/g, " ");
-  const links = confirmationLinks(baseUrl, row.lead.team.slug, row.id);
+  if (!row.email) return { dropped: "The lead has no email address" };
+  const team = row.team.name.replace(/[\r\n]+/g, " ");
+  const links = confirmationLinks(baseUrl, row.team.slug, row.id);
   const until = row.expiresAt.toUTCString();
   const text = [
     `Please confirm that ${team} may contact you.`,
@@ -55,7 +60,7 @@ export async function consentConfirmationEmail(teamId: string, raw: unknown, bas
 <p><a href="${escape(links.unsubscribe)}">Withdraw my consent</a></p>
 </body></html>`;
   return {
-    to: row.lead.email,
+    to: row.email,
     subject: `Please confirm: ${team}`,
     text,
     html,

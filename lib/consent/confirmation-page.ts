@@ -1,11 +1,19 @@
 import { clientIp } from "../http/request-context";
 import { now } from "../time/clock";
-import { confirmByLink, readConfirmationLink, withdrawByLink, type LinkState } from "./double-opt-in";
+import { confirmByLink, readConfirmationLink, withdrawByLink, type LinkAnswer, type LinkState } from "./double-opt-in";
+import { readHeldLink, withdrawHeld, type HeldLink } from "./held-submissions";
 
 // The pages a double opt-in link opens (docs/consent.md "Double opt-in"): plain HTML from
 // escaped text, no script. GET shows the team's name and a "Confirm" button and changes
 // nothing (mail scanners prefetch links); the button POSTs to the same address. A forged,
-// unknown or another team's link is 404, a used one 409, an expired one 410.
+// unknown or another team's link is 404, a used one 409, an expired one 410. A link that names
+// a held submission (held-submissions.ts: no lead until confirmed) answers alike; its POST
+// creates the lead through the channel the route passes (lib/intake/confirm-held.ts).
+
+/** The channel's confirmation of a held submission (lib/intake/confirm-held.ts); false when another one did first. */
+export type ConfirmHeld = (link: Extract<HeldLink, { id: string }>, answer: LinkAnswer) => Promise<boolean>;
+/** After a lead's own link confirmed: the person's held submissions of the team become leads too (lib/intake/confirm-held.ts). */
+export type ConfirmPersonHeld = (person: { teamId: string; email: string }, answer: LinkAnswer) => Promise<void>;
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -48,7 +56,7 @@ ${body}
 }
 
 /** The page of a link that is not open: 404 not ours, 409 used, 410 expired. */
-function refusal(link: LinkState): Response {
+function refusal(link: { state: "invalid" } | { state: "open" | "used" | "expired"; teamName: string }): Response {
   if (link.state === "invalid")
     return page(404, "This link is not valid", "<p>Check that you opened the whole link from the email. Nothing was changed.</p>");
   if (link.state === "used")
@@ -60,9 +68,15 @@ function refusal(link: LinkState): Response {
   );
 }
 
+/** A link as the pages read it: a lead's email's, else a held submission's (one more read only for a link that is not a lead's). */
+async function readLink(teamSlug: string, token: string, at: Date): Promise<LinkState | HeldLink> {
+  const link = await readConfirmationLink(teamSlug, token, at);
+  return link.state === "invalid" ? readHeldLink(teamSlug, token, at) : link;
+}
+
 /** GET: the team's name and the "Confirm" button; changes nothing. */
 export async function confirmationPage(teamSlug: string, token: string): Promise<Response> {
-  const link = await readConfirmationLink(teamSlug, token, now());
+  const link = await readLink(teamSlug, token, now());
   if (link.state !== "open") return refusal(link);
   return page(
     200,
@@ -73,21 +87,30 @@ export async function confirmationPage(teamSlug: string, token: string): Promise
 }
 
 /** POST: confirms, recording the time, this request's address and user agent. */
-export async function confirmationPost(request: Request, teamSlug: string, token: string): Promise<Response> {
-  const link = await confirmByLink({
-    teamSlug,
-    token,
-    ip: clientIp(request.headers),
-    userAgent: request.headers.get("user-agent"),
-    at: now(),
-  });
+export async function confirmationPost(
+  request: Request,
+  teamSlug: string,
+  token: string,
+  confirmHeld: ConfirmHeld,
+  confirmPersonHeld?: ConfirmPersonHeld,
+): Promise<Response> {
+  const answer = { teamSlug, token, ip: clientIp(request.headers), userAgent: request.headers.get("user-agent"), at: now() };
+  const lead = await confirmByLink(answer);
+  // A person emailed for a lead within the day may have held submissions that got no link of
+  // their own (the 24 h limit): confirming the lead's link confirms the person, so they are created.
+  if (lead.state === "open") await confirmPersonHeld?.({ teamId: lead.teamId, email: lead.emailKey }, answer);
+  const link = lead.state === "invalid" ? await readHeldLink(teamSlug, token, answer.at) : lead;
+  if (link.state === "open" && "personKey" in link && !(await confirmHeld(link, answer))) {
+    // Another confirmation created it first: the link is now a lead's, confirmed.
+    return refusal({ ...link, state: "used" });
+  }
   if (link.state !== "open") return refusal(link);
   return page(200, "Thank you: your consent is confirmed", `<p>${escape(link.teamName)} has your confirmation, with its time.</p>`);
 }
 
 /** GET of the unsubscribe address (a person who opened it): a "Withdraw" button; changes nothing. */
 export async function unsubscribePage(teamSlug: string, token: string): Promise<Response> {
-  const link = await readConfirmationLink(teamSlug, token, now());
+  const link = await readLink(teamSlug, token, now());
   if (link.state === "invalid") return refusal(link);
   return page(
     200,
@@ -99,13 +122,11 @@ export async function unsubscribePage(teamSlug: string, token: string): Promise<
 
 /** POST (RFC 8058 one click, or the page's button): records the withdrawal. */
 export async function unsubscribePost(request: Request, teamSlug: string, token: string): Promise<Response> {
-  const link = await withdrawByLink({
-    teamSlug,
-    token,
-    ip: clientIp(request.headers),
-    userAgent: request.headers.get("user-agent"),
-    at: now(),
-  });
+  const answer = { teamSlug, token, ip: clientIp(request.headers), userAgent: request.headers.get("user-agent"), at: now() };
+  const lead = await withdrawByLink(answer);
+  // A held submission's: the person refuses before any lead exists; it is dropped (held-submissions.ts).
+  const link = lead.state === "invalid" ? await readHeldLink(teamSlug, token, answer.at) : lead;
+  if (link.state !== "invalid" && "personKey" in link) await withdrawHeld(link, answer.at);
   if (link.state === "invalid") return refusal(link);
   return page(200, "Your consent is withdrawn", `<p>${escape(link.teamName)} has your withdrawal, with its time.</p>`);
 }

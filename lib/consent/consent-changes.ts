@@ -1,19 +1,20 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
-import { db } from "../db/client";
+import { db, type Tx } from "../db/client";
 import { wakeDeliveries } from "../jobs/wake";
 import { now } from "../time/clock";
 import { consentChanged } from "./consent-changed";
 import { deleteSuppression, type SuppressionReason } from "./suppression-store";
 import { insertAnswerConsent, insertRecordedConsent, teamLeadConsentStatus, type RecordedConsent } from "./lead-consent-store";
 import {
-  clearFormConsent,
-  currentFormConsent,
-  insertFormConsentVersion,
-  setFormDoubleOptIn,
+  clearChannelConsent,
+  currentChannelConsent,
+  insertConsentVersion,
+  setChannelDoubleOptIn,
+  type ConsentChannelRef,
   type ConsentSettings,
 } from "./consent-version-store";
 
-// The audited consent changes (docs/consent.md): what a web form asks for (owners and admins),
+// The audited consent changes (docs/consent.md): what a web form or a connection asks for (owners and admins),
 // and a consent given another way, or its withdrawal, recorded on a lead's page. Each commits
 // with its audit event.
 
@@ -21,62 +22,67 @@ const same = (a: ConsentSettings, b: ConsentSettings) =>
   a.text === b.text && a.purpose === b.purpose && a.policyUrl === b.policyUrl && a.required === b.required;
 
 /**
- * Sets the consent a form asks for: `settings` different from the current version's make a new
- * version (the old ones are kept); the same settings change nothing; null stops asking. False
- * when the team has no such form.
+ * Sets the consent a channel (a web form, a connection) asks for: `settings` different from
+ * the current version's make a new version (the old ones are kept); the same settings change
+ * nothing; null stops asking. False when the team has no such channel.
  */
-export async function setFormConsent(options: {
+export async function setChannelConsent(options: {
   teamId: string;
-  formId: string;
+  channel: ConsentChannelRef;
   settings: ConsentSettings | null;
   /** Double opt-in (docs/consent.md): off whenever no consent is asked. */
   doubleOptIn?: boolean;
+  /** With double opt-in, "Create the lead only once confirmed" (docs/consent.md); off: the lead is created now, pending. */
+  hold?: boolean;
   actor: AuditActor;
 }): Promise<boolean> {
-  const { teamId, formId, settings, actor } = options;
+  const { teamId, channel, settings, actor } = options;
   const doubleOptIn = settings !== null && options.doubleOptIn === true;
+  const hold = doubleOptIn && channel.kind === "form" && options.hold === true;
+  const action = channel.kind === "form" ? "web_form.consent_set" : "connection.consent_set";
+  const audit = (current: { name: string }, details: Record<string, unknown>, tx: Tx) =>
+    recordAuditEvent({ teamId, action, actor, targetId: channel.id, details: { name: current.name, ...details } }, tx);
   return db().$transaction(async (tx) => {
-    const current = await currentFormConsent(tx, { teamId, formId });
+    const current = await currentChannelConsent(tx, { teamId, channel });
     if (!current) return false;
-    if (current.doubleOptIn !== doubleOptIn) {
-      await setFormDoubleOptIn(tx, formId, doubleOptIn);
-      await recordAuditEvent(
-        { teamId, action: "web_form.consent_set", actor, targetId: formId, details: { name: current.name, double_opt_in: doubleOptIn } },
+    if (current.doubleOptIn !== doubleOptIn || current.hold !== hold) {
+      await setChannelDoubleOptIn(tx, channel, doubleOptIn, hold);
+      await audit(
+        current,
+        { double_opt_in: doubleOptIn, ...(doubleOptIn && channel.kind === "form" ? { create_lead: hold ? "once_confirmed" : "now" } : {}) },
         tx,
       );
     }
     if (!settings) {
-      const cleared = await clearFormConsent(tx, { teamId, formId });
-      if (cleared?.had) {
-        await recordAuditEvent(
-          { teamId, action: "web_form.consent_set", actor, targetId: formId, details: { name: current.name, asked: false } },
-          tx,
-        );
+      if (current.version) {
+        await clearChannelConsent(tx, channel);
+        await audit(current, { asked: false }, tx);
       }
       return true;
     }
     if (current.version && same(current.version, settings)) return true;
-    const version = await insertFormConsentVersion(tx, { teamId, formId, settings, createdById: actor.userId, at: now() });
+    const version = await insertConsentVersion(tx, { teamId, channel, settings, createdById: actor.userId, at: now() });
     if (!version) return false;
-    await recordAuditEvent(
-      {
-        teamId,
-        action: "web_form.consent_set",
-        actor,
-        targetId: formId,
-        details: {
-          name: current.name,
-          asked: true,
-          version: version.id,
-          number: version.number,
-          required: settings.required,
-          purpose: settings.purpose,
-        },
-      },
+    await audit(
+      current,
+      { asked: true, version: version.id, number: version.number, required: settings.required, purpose: settings.purpose },
       tx,
     );
     return true;
   });
+}
+
+/** Sets the consent a web form asks for (setChannelConsent); false when the team has no such form. */
+export function setFormConsent(options: {
+  teamId: string;
+  formId: string;
+  settings: ConsentSettings | null;
+  doubleOptIn?: boolean;
+  hold?: boolean;
+  actor: AuditActor;
+}): Promise<boolean> {
+  const { formId, ...rest } = options;
+  return setChannelConsent({ ...rest, channel: { kind: "form", id: formId } });
 }
 
 /** Records consent given another way (phone, paper) on the team's lead; null when the team has no such lead. */

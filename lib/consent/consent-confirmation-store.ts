@@ -45,11 +45,13 @@ export async function insertConfirmation(
   await tx.consentConfirmation.create({ data: row, select: { id: true } });
 }
 
-/** The confirmation a token's hash names, with its team's name and slug; null when none. */
-export async function findConfirmation(hash: string): Promise<(ConfirmationRow & { team: { name: string; slug: string } }) | null> {
+/** The confirmation a token's hash names, with its address (lower case) and its team's name and slug; null when none. */
+export async function findConfirmation(
+  hash: string,
+): Promise<(ConfirmationRow & { emailKey: string; team: { name: string; slug: string } }) | null> {
   const row = await db().consentConfirmation.findUnique({
     where: { tokenHash: hash },
-    select: { ...ROW_SELECT, lead: { select: { team: { select: { name: true, slug: true } } } } },
+    select: { ...ROW_SELECT, emailKey: true, lead: { select: { team: { select: { name: true, slug: true } } } } },
   });
   if (!row) return null;
   const { lead, ...rest } = row;

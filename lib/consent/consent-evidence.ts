@@ -18,6 +18,14 @@ export const CONSENT_AT_FIELD = "consent_at";
 export const CONSENT_REQUIRED = "Consent is required: tick the consent box to send this form";
 
 /**
+ * The note of a connection's delivery whose required consent was not given: kept, never
+ * refused (the builder already accepted the person's answers; a refusal would reach no one
+ * and lose the lead; docs/consent.md "Connections").
+ */
+export const REQUIRED_NOT_GIVEN =
+  "Required consent not given: the form builder accepted this submission, so the lead was kept. Do not use it for the consent's purpose.";
+
+/**
  * The statuses a piece of evidence records; a lead with none is "none". pending: given on a
  * form with double opt-in, the confirmation email sent; confirmed: the person confirmed by its
  * link; withdrawn: the person used the email's unsubscribe link, or a member recorded it on the
@@ -30,8 +38,11 @@ export type ConsentStatus = (typeof CONSENT_STATUSES)[number];
 /** Where evidence came from; "email": a double opt-in link; "import": a CSV import's row of a suppressed address (docs/consent.md). */
 export type ConsentChannel = "api" | "form" | "connection" | "manual" | "email" | "import";
 
-/** A version of a channel's consent text, as the intake needs it; `doubleOptIn`: the form emails a confirmation link. */
-export type AskedConsent = { id: string; required: boolean; doubleOptIn?: boolean };
+/**
+ * A version of a channel's consent text, as the intake needs it; `doubleOptIn`: the form emails a
+ * confirmation link; `hold`: and creates the lead only once confirmed (held-submissions.ts).
+ */
+export type AskedConsent = { id: string; required: boolean; doubleOptIn?: boolean; hold?: boolean };
 
 /** The evidence of one submission, before the lead writer gives it its lead and submission. */
 export type ConsentDraft = {
@@ -92,6 +103,11 @@ function pageUrlOf(value: string | null | undefined): string | null {
 
 export type ConsentRequest = {
   extraFields: Readonly<Record<string, ExtraFieldValue>>;
+  /**
+   * The channel's own reading of its consent answer (a connection's mapped answer,
+   * lib/connections/consent-answer.ts); absent: the `consent` field read as above.
+   */
+  answer?: "given" | "not_given";
   channel: Exclude<ConsentChannel, "manual" | "email">;
   /** The submission's email address (spec 2.1 `email`): double opt-in needs one to write "pending". */
   email?: string | null;
@@ -109,15 +125,18 @@ export type ConsentRequest = {
  * The evidence of a submission, or null when it carries none. A web form that asks for consent
  * always has evidence: its box ticked (given) or not (not given), with the version the page
  * showed (a posted `consent_version` of this form, else the current one), at the receive time;
- * a required consent not given is refused (422). Any other submission has evidence only when
+ * a required consent not given is refused (422). A connection that records consent reads its
+ * mapped answer (`answer`) the same way, but keeps a required consent not given, noted. Any other submission has evidence only when
  * `consent` reads as given or not given; `consent_at` (an ISO time) is taken from API clients
  * and connections, never from a visitor's browser.
  */
 export function consentEvidence(request: ConsentRequest): ConsentDraft | null {
   const fields = request.extraFields;
-  const answer = consentAnswer(fields[CONSENT_FIELD]);
+  const answer = request.answer ?? consentAnswer(fields[CONSENT_FIELD]);
   const version = request.asked ? (request.posted ?? request.asked) : null;
-  if (version && answer !== "given" && request.asked!.required) throw validationError(CONSENT_REQUIRED);
+  const requiredNotGiven = version !== null && answer !== "given" && request.asked!.required;
+  // A connection cannot refuse: its delivery is kept, the evidence says so.
+  if (requiredNotGiven && request.channel !== "connection") throw validationError(CONSENT_REQUIRED);
   if (!version && answer === null) return null;
   const fromVisitor = request.channel === "form";
   // Double opt-in: consent given on such a form, with an address to confirm it, is pending until confirmed.
@@ -132,5 +151,6 @@ export function consentEvidence(request: ConsentRequest): ConsentDraft | null {
     ip: request.ip,
     userAgent: request.userAgent?.slice(0, MAX_HEADER) || null,
     pageUrl: (fromVisitor ? pageUrlOf(request.referrer) : null) ?? pageUrlOf(textOf(fields.landing_page)),
+    ...(requiredNotGiven ? { note: REQUIRED_NOT_GIVEN } : {}),
   };
 }

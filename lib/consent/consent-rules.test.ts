@@ -16,12 +16,23 @@ const formData = (fields: Record<string, string>) => {
 
 test("the settings: off is null; text and purpose required; the policy link https only; each refusal says what to fix", () => {
   const on = { consent_asked: "on", consent_text: "I agree.", consent_purpose: "Marketing emails" };
-  assert.deepEqual(parseConsentSettings(formData({ consent_double_opt_in: "on" })), { settings: null, doubleOptIn: false });
+  assert.deepEqual(parseConsentSettings(formData({ consent_double_opt_in: "on" })), {
+    settings: null,
+    doubleOptIn: false,
+    hold: false,
+  });
   assert.deepEqual(parseConsentSettings(formData({ ...on, consent_required: "on", consent_policy_url: "https://example.com/p" })), {
     settings: { text: "I agree.", purpose: "Marketing emails", policyUrl: "https://example.com/p", required: true },
     doubleOptIn: false,
+    hold: false,
   });
   assert.equal((parseConsentSettings(formData({ ...on, consent_double_opt_in: "on" })) as { doubleOptIn: boolean }).doubleOptIn, true);
+  // When to create the lead (held mode): only once confirmed, only with double opt-in; the default is now, pending.
+  const hold = (entries: Record<string, string>) => (parseConsentSettings(formData({ ...on, ...entries })) as { hold: boolean }).hold;
+  assert.equal(hold({ consent_double_opt_in: "on", consent_create_lead: "once_confirmed" }), true);
+  assert.equal(hold({ consent_double_opt_in: "on", consent_create_lead: "now" }), false);
+  assert.equal(hold({ consent_double_opt_in: "on" }), false);
+  assert.equal(hold({ consent_create_lead: "once_confirmed" }), false, "no double opt-in, nothing held");
   const problems: [Record<string, string>, string][] = [
     [{ ...on, consent_text: " " }, "Write the consent text the visitor agrees to"],
     [{ ...on, consent_purpose: "" }, "Name the purpose of the consent, for example “Marketing emails”"],

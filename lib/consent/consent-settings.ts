@@ -24,8 +24,10 @@ export function parsePolicyUrl(value: string): string | null {
 }
 
 /** The consent a form asks for, `null` when "Ask for consent" is off, or the problem to show. */
-export function parseConsentSettings(form: FormData): { settings: ConsentSettings | null; doubleOptIn: boolean } | { problem: string } {
-  if (form.get("consent_asked") !== "on") return { settings: null, doubleOptIn: false };
+export function parseConsentSettings(
+  form: FormData,
+): { settings: ConsentSettings | null; doubleOptIn: boolean; hold: boolean } | { problem: string } {
+  if (form.get("consent_asked") !== "on") return { settings: null, doubleOptIn: false, hold: false };
   const consentText = text(form, "consent_text");
   if (!consentText) return { problem: "Write the consent text the visitor agrees to" };
   if (consentText.length > MAX_CONSENT_TEXT) return { problem: `The consent text can be at most ${MAX_CONSENT_TEXT} characters` };
@@ -38,6 +40,8 @@ export function parseConsentSettings(form: FormData): { settings: ConsentSetting
   return {
     settings: { text: consentText, purpose, policyUrl, required: form.get("consent_required") === "on" },
     doubleOptIn: form.get("consent_double_opt_in") === "on",
+    // "Create the lead only once confirmed"; anything else: now, pending (the default).
+    hold: form.get("consent_double_opt_in") === "on" && form.get("consent_create_lead") === "once_confirmed",
   };
 }
 

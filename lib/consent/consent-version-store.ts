@@ -3,8 +3,30 @@ import { db, type Tx } from "../db/client";
 import type { AskedConsent } from "./consent-evidence";
 
 // The versions of a channel's consent text (ConsentVersion, docs/consent.md): written once,
-// never changed, never deleted while evidence names them. A store only stores: the audited
-// change that makes a version is consent-changes.ts'.
+// never changed, never deleted while evidence names them. A channel is a web form or a form
+// builder's connection: each numbers its own versions and points at its current one. A store
+// only stores: the audited change that makes a version is consent-changes.ts'.
+
+/** The channel whose consent a version is: a web form or a connection, by id. */
+export type ConsentChannelRef = { kind: "form"; id: string } | { kind: "connection"; id: string };
+
+/** The version's column naming its channel. */
+const owner = (channel: ConsentChannelRef) => (channel.kind === "form" ? { formId: channel.id } : { connectionId: channel.id });
+
+/** The channel's row (its name, current version and double opt-in), the team's only; null otherwise. */
+function channelRow(tx: Tx, teamId: string, channel: ConsentChannelRef) {
+  const args = {
+    where: { id: channel.id, teamId },
+    select: { name: true, doubleOptIn: true, consentVersion: { select: VERSION_SELECT } },
+  };
+  return channel.kind === "form" ? tx.webForm.findFirst(args) : tx.connection.findFirst(args);
+}
+
+/** Writes the channel's consent columns inside `tx`. */
+async function updateChannel(tx: Tx, channel: ConsentChannelRef, data: { consentVersionId?: string | null; doubleOptIn?: boolean }) {
+  if (channel.kind === "form") await tx.webForm.update({ where: { id: channel.id }, data });
+  else await tx.connection.update({ where: { id: channel.id }, data });
+}
 
 /** What the team wrote: the text shown beside the box, its purpose, the policy link, required or not. */
 export type ConsentSettings = { text: string; purpose: string; policyUrl: string | null; required: boolean };
@@ -12,6 +34,7 @@ export type ConsentSettings = { text: string; purpose: string; policyUrl: string
 export type ConsentVersionView = ConsentSettings & {
   id: string;
   formId: string | null;
+  connectionId: string | null;
   number: number;
   createdAt: Date;
   createdById: string | null;
@@ -20,6 +43,7 @@ export type ConsentVersionView = ConsentSettings & {
 const VERSION_SELECT = {
   id: true,
   formId: true,
+  connectionId: true,
   number: true,
   text: true,
   purpose: true,
@@ -31,23 +55,27 @@ const VERSION_SELECT = {
 
 export const newConsentVersionId = () => `cv_${randomUUID().replaceAll("-", "")}`;
 
-/** The form's versions, newest first (its settings' history). */
-export function listFormConsentVersions(options: { teamId: string; formId: string }): Promise<ConsentVersionView[]> {
+/** The channel's versions, newest first (its settings' history). */
+export function listConsentVersions(options: { teamId: string; channel: ConsentChannelRef }): Promise<ConsentVersionView[]> {
   return db().consentVersion.findMany({
-    where: { teamId: options.teamId, formId: options.formId },
+    where: { teamId: options.teamId, ...owner(options.channel) },
     orderBy: { number: "desc" },
     select: VERSION_SELECT,
   });
 }
 
-/** The form's current version (what its page shows), null when it asks for none. */
-export async function findFormConsent(options: { teamId: string; formId: string }): Promise<ConsentVersionView | null> {
-  const form = await db().webForm.findFirst({
-    where: { id: options.formId, teamId: options.teamId },
-    select: { consentVersion: { select: VERSION_SELECT } },
-  });
-  return form?.consentVersion ?? null;
+/** The form's versions, newest first. */
+export const listFormConsentVersions = (options: { teamId: string; formId: string }) =>
+  listConsentVersions({ teamId: options.teamId, channel: { kind: "form", id: options.formId } });
+
+/** The channel's current version (what its page shows), null when it asks for none. */
+export async function findChannelConsent(options: { teamId: string; channel: ConsentChannelRef }): Promise<ConsentVersionView | null> {
+  return (await channelRow(db(), options.teamId, options.channel))?.consentVersion ?? null;
 }
+
+/** The form's current version, null when it asks for none. */
+export const findFormConsent = (options: { teamId: string; formId: string }) =>
+  findChannelConsent({ teamId: options.teamId, channel: { kind: "form", id: options.formId } });
 
 /** A version of this form by id (the one a visitor's page posted), for the intake; null when it is not the form's. */
 export async function findPostedVersion(formId: string, versionId: string): Promise<AskedConsent | null> {
@@ -63,21 +91,20 @@ export async function consentVersionsById(teamId: string, ids: readonly string[]
 }
 
 /**
- * Makes the form's next version (its number one more than the last) and makes it the form's
- * current one, inside `tx`; null when the team has no such form.
+ * Makes the channel's next version (its number one more than the last) and makes it the
+ * channel's current one, inside `tx`; null when the team has no such channel.
  */
-export async function insertFormConsentVersion(
+export async function insertConsentVersion(
   tx: Tx,
-  options: { teamId: string; formId: string; settings: ConsentSettings; createdById: string | null; at: Date },
+  options: { teamId: string; channel: ConsentChannelRef; settings: ConsentSettings; createdById: string | null; at: Date },
 ): Promise<ConsentVersionView | null> {
-  const form = await tx.webForm.findFirst({ where: { id: options.formId, teamId: options.teamId }, select: { id: true } });
-  if (!form) return null;
-  const last = await tx.consentVersion.aggregate({ where: { formId: options.formId }, _max: { number: true } });
+  if (!(await channelRow(tx, options.teamId, options.channel))) return null;
+  const last = await tx.consentVersion.aggregate({ where: owner(options.channel), _max: { number: true } });
   const version = await tx.consentVersion.create({
     data: {
       id: newConsentVersionId(),
       teamId: options.teamId,
-      formId: options.formId,
+      ...owner(options.channel),
       number: (last._max.number ?? 0) + 1,
       ...options.settings,
       createdAt: options.at,
@@ -85,34 +112,31 @@ export async function insertFormConsentVersion(
     },
     select: VERSION_SELECT,
   });
-  await tx.webForm.update({ where: { id: options.formId }, data: { consentVersionId: version.id } });
+  await updateChannel(tx, options.channel, { consentVersionId: version.id });
   return version;
 }
 
-/** The form asks for no consent any more (its versions stay); the form's name, null when the team has no such form. */
-export async function clearFormConsent(
-  tx: Tx,
-  options: { teamId: string; formId: string },
-): Promise<{ name: string; had: boolean } | null> {
-  const form = await tx.webForm.findFirst({
-    where: { id: options.formId, teamId: options.teamId },
-    select: { name: true, consentVersionId: true },
-  });
-  if (!form) return null;
-  if (form.consentVersionId) await tx.webForm.update({ where: { id: options.formId }, data: { consentVersionId: null } });
-  return { name: form.name, had: form.consentVersionId !== null };
+/** The channel asks for no consent any more (its versions stay); whether it asked before. */
+export async function clearChannelConsent(tx: Tx, channel: ConsentChannelRef): Promise<void> {
+  await updateChannel(tx, channel, { consentVersionId: null });
 }
 
-/** Turns the form's double opt-in on or off inside `tx`. */
-export async function setFormDoubleOptIn(tx: Tx, formId: string, doubleOptIn: boolean): Promise<void> {
-  await tx.webForm.update({ where: { id: formId }, data: { doubleOptIn } });
+/** Turns the channel's double opt-in on or off inside `tx`; `hold` ("only once confirmed") is a web form's only. */
+export async function setChannelDoubleOptIn(tx: Tx, channel: ConsentChannelRef, doubleOptIn: boolean, hold: boolean): Promise<void> {
+  if (channel.kind === "form") await tx.webForm.update({ where: { id: channel.id }, data: { doubleOptIn, doubleOptInHold: hold } });
+  else await updateChannel(tx, channel, { doubleOptIn });
 }
 
-/** The form's current version inside `tx` (to tell an edit from a save of the same text). */
-export async function currentFormConsent(tx: Tx, options: { teamId: string; formId: string }) {
-  const form = await tx.webForm.findFirst({
-    where: { id: options.formId, teamId: options.teamId },
-    select: { name: true, doubleOptIn: true, consentVersion: { select: VERSION_SELECT } },
-  });
-  return form && { name: form.name, doubleOptIn: form.doubleOptIn, version: form.consentVersion };
+/** The channel's name, double opt-in (and a form's hold) and current version inside `tx` (to tell an edit from a save of the same text); null when the team has no such channel. */
+export async function currentChannelConsent(tx: Tx, options: { teamId: string; channel: ConsentChannelRef }) {
+  const { teamId, channel } = options;
+  if (channel.kind === "form") {
+    const form = await tx.webForm.findFirst({
+      where: { id: channel.id, teamId },
+      select: { name: true, doubleOptIn: true, doubleOptInHold: true, consentVersion: { select: VERSION_SELECT } },
+    });
+    return form && { name: form.name, doubleOptIn: form.doubleOptIn, hold: form.doubleOptInHold, version: form.consentVersion };
+  }
+  const row = await channelRow(tx, teamId, channel);
+  return row && { name: row.name, doubleOptIn: row.doubleOptIn, hold: false, version: row.consentVersion };
 }

@@ -52,11 +52,8 @@ export async function requestConfirmation(options: {
   if (await findSuppression(teamId, options.email)) return { result: "suppressed" };
   const emailKey = options.email.toLowerCase();
   const answer = await db().$transaction(async (tx): Promise<ConfirmationRequest> => {
-    await lockPerson(tx, teamId, emailKey);
-    const person = await personConfirmations(tx, teamId, emailKey);
-    if (person.confirmed) return { result: "confirmed_before" };
-    if (person.lastAt && at.getTime() - person.lastAt.getTime() < EMAIL_INTERVAL_MS)
-      return { result: "limited", nextAt: new Date(person.lastAt.getTime() + EMAIL_INTERVAL_MS) };
+    const limit = await personLimit(tx, { teamId, emailKey, at });
+    if (limit) return limit;
     const id = newConfirmationId();
     await insertConfirmation(tx, {
       id,
@@ -65,26 +62,11 @@ export async function requestConfirmation(options: {
       emailKey,
       tokenHash: tokenHash(confirmationToken(id)),
       createdAt: at,
-      expiresAt: new Date(at.getTime() + env().CONSENT_CONFIRMATION_HOURS * 60 * 60 * 1000),
+      expiresAt: confirmationExpiry(at),
       confirmedAt: null,
       sentById: options.actor?.userId ?? null,
     });
-    await insertJobs(
-      [
-        {
-          teamId,
-          kind: "email",
-          leadId,
-          eventId: newEventId(),
-          eventType: CONFIRMATION_EMAIL,
-          // The id only: the token is signed when the email is sent, never stored.
-          payload: JSON.stringify({ kind: CONFIRMATION_EMAIL_KIND, confirmationId: id }),
-          maxAttempts: 5,
-          runAt: at,
-        },
-      ],
-      tx,
-    );
+    await queueConfirmationEmail(tx, { teamId, leadId, confirmationId: id, at });
     if (options.actor)
       await recordAuditEvent(
         { teamId, action: "lead.consent_confirmation_sent", actor: options.actor, targetId: leadId, details: { confirmation_id: id } },
@@ -94,6 +76,52 @@ export async function requestConfirmation(options: {
   });
   if (answer.result === "queued") wakeDeliveries();
   return answer;
+}
+
+/**
+ * The person's limits inside `tx`, holding their lock (lockPerson) until it ends: confirmed
+ * before, or emailed less than 24 hours before (`alsoEmailedAt`: a held submission's email,
+ * held-submissions.ts); null when an email may go now.
+ */
+export async function personLimit(
+  tx: Tx,
+  options: { teamId: string; emailKey: string; at: Date; alsoEmailedAt?: (tx: Tx) => Promise<Date | null> },
+): Promise<Extract<ConfirmationRequest, { result: "confirmed_before" | "limited" }> | null> {
+  const { teamId, emailKey, at } = options;
+  await lockPerson(tx, teamId, emailKey);
+  const person = await personConfirmations(tx, teamId, emailKey);
+  if (person.confirmed) return { result: "confirmed_before" };
+  const held = options.alsoEmailedAt ? await options.alsoEmailedAt(tx) : null;
+  const lastAt = held && (!person.lastAt || held > person.lastAt) ? held : person.lastAt;
+  if (lastAt && at.getTime() - lastAt.getTime() < EMAIL_INTERVAL_MS)
+    return { result: "limited", nextAt: new Date(lastAt.getTime() + EMAIL_INTERVAL_MS) };
+  return null;
+}
+
+/** The link's expiry for an email made at `at` (CONSENT_CONFIRMATION_HOURS). */
+export const confirmationExpiry = (at: Date) => new Date(at.getTime() + env().CONSENT_CONFIRMATION_HOURS * 60 * 60 * 1000);
+
+/** Queues the confirmation email of `confirmationId` inside `tx` (a lead's, or a held submission's: `leadId` null). */
+export async function queueConfirmationEmail(
+  tx: Tx,
+  options: { teamId: string; leadId: string | null; confirmationId: string; at: Date },
+): Promise<void> {
+  await insertJobs(
+    [
+      {
+        teamId: options.teamId,
+        kind: "email",
+        leadId: options.leadId,
+        eventId: newEventId(),
+        eventType: CONFIRMATION_EMAIL,
+        // The id only: the token is signed when the email is sent, never stored.
+        payload: JSON.stringify({ kind: CONFIRMATION_EMAIL_KIND, confirmationId: options.confirmationId }),
+        maxAttempts: 5,
+        runAt: options.at,
+      },
+    ],
+    tx,
+  );
 }
 
 /** "Resend confirmation" on the team's lead: its address, while its consent is pending; null when the team has no such lead. */
@@ -111,7 +139,8 @@ export async function resendConfirmation(options: {
 
 /** What a link is: not one of ours (forged, unknown, another team's), or valid and open, used, or expired. */
 export type LinkState =
-  { state: "invalid" } | { state: "open" | "used" | "expired"; teamName: string; id: string; leadId: string; teamId: string };
+  | { state: "invalid" }
+  | { state: "open" | "used" | "expired"; teamName: string; id: string; leadId: string; teamId: string; emailKey: string };
 
 /** Reads a link (`/api/consent/<team slug>/<token>`) at `at`; changes nothing (a GET's answer: mail scanners prefetch links). */
 export async function readConfirmationLink(teamSlug: string, token: string, at: Date): Promise<LinkState> {
@@ -120,7 +149,7 @@ export async function readConfirmationLink(teamSlug: string, token: string, at: 
   const row = await findConfirmation(tokenHash(token));
   if (!row || row.id !== id || row.team.slug !== teamSlug) return { state: "invalid" };
   const state = row.confirmedAt ? "used" : row.expiresAt.getTime() <= at.getTime() ? "expired" : "open";
-  return { state, teamName: row.team.name, id: row.id, leadId: row.leadId, teamId: row.teamId };
+  return { state, teamName: row.team.name, id: row.id, leadId: row.leadId, teamId: row.teamId, emailKey: row.emailKey };
 }
 
 /** A link's answer as a request gives it: the person's address and browser, at the app's clock. */
@@ -130,10 +159,11 @@ export type LinkAnswer = { teamSlug: string; token: string; ip: string | null; u
  * Records the person's answer by the link in one transaction, when `allowed` (checked in it)
  * says so: the evidence (the request's time, address and user agent, the version of the lead's
  * pending evidence), the lead.consent_changed deliveries and, for a withdrawal, the address on
- * the suppression list (consent-changed.ts). False when nothing was written.
+ * the suppression list (consent-changed.ts). False when no evidence was written. A held
+ * submission's confirmation (held-submissions.ts) writes its own rows in `allowed`.
  */
-async function recordAnswer(
-  link: Extract<LinkState, { teamId: string }>,
+export async function recordAnswer(
+  link: { teamId: string; leadId: string },
   status: "confirmed" | "withdrawn",
   answer: LinkAnswer,
   allowed: (tx: Tx) => Promise<boolean>,

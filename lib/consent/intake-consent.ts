@@ -17,8 +17,12 @@ export async function intakeConsent(options: {
   teamId: string;
   channel: "api" | "form" | "connection";
   formId: string | null;
-  /** The form's current consent version, or null (API keys and connections ask for none yet). */
+  /** The channel's current consent version (a web form's, a connection's), or null (API keys ask for none). */
   asked: AskedConsent | null;
+  /** A connection's reading of the answer mapped to "consent" (lib/connections/consent-answer.ts); absent: none mapped. */
+  answer?: "given" | "not_given";
+  /** The person's address and browser where the channel's request is not the person's (a connection: what its builder gives, else null). */
+  person?: { ip: string | null; userAgent: string | null };
   extraFields: Readonly<Record<string, ExtraFieldValue>>;
   /** The submission's email address (double opt-in, the suppression list). */
   email?: string | null;
@@ -32,18 +36,19 @@ export async function intakeConsent(options: {
 
 async function submissionEvidence(options: Parameters<typeof intakeConsent>[0]): Promise<ConsentDraft | null> {
   const { asked, extraFields } = options;
-  if (!asked && !Object.hasOwn(extraFields, CONSENT_FIELD)) return null;
+  if (!asked && !options.answer && !Object.hasOwn(extraFields, CONSENT_FIELD)) return null;
   const named = extraFields[CONSENT_VERSION_FIELD];
   const posted =
     asked && options.formId && typeof named === "string" && named !== asked.id ? await findPostedVersion(options.formId, named) : null;
   return consentEvidence({
     extraFields,
+    answer: options.answer,
     email: options.email ?? null,
     channel: options.channel,
     asked,
     posted,
-    ip: options.context.ip,
-    userAgent: options.context.userAgent ?? null,
+    ip: options.person ? options.person.ip : options.context.ip,
+    userAgent: options.person ? options.person.userAgent : (options.context.userAgent ?? null),
     referrer: options.context.referrer ?? null,
     receivedAt: options.receivedAt,
   });

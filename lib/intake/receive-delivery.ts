@@ -8,6 +8,7 @@ import { findConnectionForIntake, findDeliveredLead, type DeliveredLead } from "
 import type { ConnectionForIntake } from "../connections/connection-store";
 import { isConnectionToken, signingSecretContext, tokenDigest } from "../connections/connection-token";
 import { mapAnswers } from "../connections/map-answers";
+import { builderPerson, consentAnswerOf } from "../connections/consent-answer";
 import { ApiError, AUTHENTICATION_FAILED, validationError } from "../http/api-error";
 import { jsonResponse, toApiError } from "../http/envelope";
 import type { RequestContext } from "../http/request-context";
@@ -148,10 +149,14 @@ async function leadFromBody(
     connectionId: connection.id,
     repeats: connection.repeats,
     spamChecks: connection.spamChecks,
+    consent: connection.consent,
   };
   try {
     const result = await storeLead({ context, contentType: body.contentType }, channel, input, {
       delivery: { id: newDeliveryId(), ...key, answers, repeated: () => new RepeatedSubmission() },
+      // The evidence is derived from the answer mapped to "consent"; the answer stays an extra field as sent.
+      consentAnswer: mapped.consent ? consentAnswerOf(connection.builder, mapped.consent.value) : undefined,
+      consentPerson: builderPerson(connection.builder, delivery.meta),
     });
     return { kind: "created", result };
   } catch (error) {

@@ -13,6 +13,9 @@ import { log } from "../log/logger";
 import type { AskedConsent } from "../consent/consent-evidence";
 import { intakeConsent } from "../consent/intake-consent";
 import { requestConfirmation } from "../consent/double-opt-in";
+import { heldUse, holdSubmission } from "../consent/held-submissions";
+import type { HeldRow } from "../consent/held-submission-store";
+import type { ConsentDraft } from "../consent/consent-evidence";
 import { bodyEncoding, createdCommitted, type RequestLogDraft } from "../request-log/request-log";
 import type { RequestTarget } from "../request-log/request-log-store";
 
@@ -34,7 +37,7 @@ export type IntakeChannel = {
   connectionId?: string | null;
   /** The web form's lead source; without one the request's `source` field decides (spec 2.1). */
   source?: LeadSource | null;
-  /** The consent the web form asks for, its current version (docs/consent.md); null or absent: none. */
+  /** The consent the web form or the connection asks for, its current version (docs/consent.md); null or absent: none. */
   consent?: AskedConsent | null;
 };
 
@@ -53,7 +56,20 @@ export type StoreExtras = {
   admit?: () => Promise<void>;
   /** A connection's delivery, logged with the lead, once per submission. */
   delivery?: LeadWrite["delivery"];
+  /**
+   * A held submission the person confirmed (lib/intake/confirm-held.ts): its evidence as
+   * received, no spam check (it passed them) and no email; its single use is spent with the
+   * lead (a second confirmation rolls back with HeldSpent).
+   */
+  confirmed?: { row: Pick<HeldRow, "id" | "expiresAt">; consent: ConsentDraft };
+  /** A connection's answer mapped to "consent", as its builder's rule reads it (lib/connections/consent-answer.ts). */
+  consentAnswer?: "given" | "not_given";
+  /** A connection's person as its builder gives them (lib/connections/consent-answer.ts builderPerson): the request is the builder's server. */
+  consentPerson?: { ip: string | null; userAgent: string | null };
 };
+
+/** What became of a submission: its lead, or held until the person confirms (docs/consent.md). */
+export type StoredSubmission = { kind: "created"; result: CreateLeadResult } | { kind: "held"; heldId: string };
 
 /** The repeat rule of a channel at `at`: set to "add" and the team's window open (days > 0), leads last submitted since then join. */
 export function repeatOf(channel: IntakeChannel, at: Date): LeadWrite["repeat"] {
@@ -64,32 +80,71 @@ export function repeatOf(channel: IntakeChannel, at: Date): LeadWrite["repeat"] 
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** A request's lead (create_lead, connections: channels that never hold a submission). */
 export async function storeLead(
   draft: RequestLogDraft,
   channel: IntakeChannel,
   input: LeadInput,
   extras: StoreExtras = {},
 ): Promise<CreateLeadResult> {
+  const stored = await storeSubmission(draft, channel, input, extras);
+  if (stored.kind === "held") throw new Error("Only a web form's submission is held (storeSubmission)");
+  return stored.result;
+}
+
+/**
+ * A request's lead, or, on a channel set to "Create the lead only once confirmed", the
+ * submission held (lib/consent/held-submissions.ts): one that gave consent (its evidence
+ * "pending": an address, not suppressed) and passed the spam checks. Other channels and forms
+ * pay nothing for it: the hold is decided from the channel's settings before any query.
+ */
+export async function storeSubmission(
+  draft: RequestLogDraft,
+  channel: IntakeChannel,
+  input: LeadInput,
+  extras: StoreExtras = {},
+): Promise<StoredSubmission> {
   const receivedAt = now();
-  const consent = await intakeConsent({
-    teamId: channel.team.id,
-    channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
-    formId: channel.formId,
-    asked: channel.consent ?? null,
-    extraFields: input.extraFields,
-    email: input.email ?? null,
-    context: draft.context,
-    receivedAt,
-  });
-  const quarantine = await quarantineOf({
-    checks: channel.spamChecks,
-    team: channel.team,
-    input,
-    ip: draft.context.ip,
-    senderIsVisitor: channel.formId !== null,
-    userAgent: draft.context.userAgent,
-    referrer: draft.context.referrer,
-  });
+  const confirmed = extras.confirmed;
+  const consent = confirmed
+    ? confirmed.consent
+    : await intakeConsent({
+        teamId: channel.team.id,
+        channel: channel.connectionId ? "connection" : channel.formId ? "form" : "api",
+        formId: channel.formId,
+        asked: channel.consent ?? null,
+        answer: extras.consentAnswer,
+        person: extras.consentPerson,
+        extraFields: input.extraFields,
+        email: input.email ?? null,
+        context: draft.context,
+        receivedAt,
+      });
+  const quarantine = confirmed
+    ? null
+    : await quarantineOf({
+        checks: channel.spamChecks,
+        team: channel.team,
+        input,
+        ip: draft.context.ip,
+        senderIsVisitor: channel.formId !== null,
+        userAgent: draft.context.userAgent,
+        referrer: draft.context.referrer,
+      });
+  if (channel.consent?.hold && consent?.status === "pending" && !quarantine && !confirmed && input.email && channel.formId) {
+    await extras.admit?.();
+    const held = await holdSubmission({
+      teamId: channel.team.id,
+      channel: { kind: "form", id: channel.formId },
+      email: input.email,
+      submission: { input, consent, context: draft.context, contentType: draft.contentType },
+      at: receivedAt,
+      spentChallenge: extras.spentChallenge,
+    });
+    if (held.result === "held") return { kind: "held", heldId: held.id };
+    // Confirmed before: the lead is created at once, as without holding (its budget is spent).
+    extras = { ...extras, admit: undefined };
+  }
   const result = await createLead({
     team: channel.team,
     apiKeyId: channel.apiKeyId,
@@ -101,7 +156,7 @@ export async function storeLead(
       ? null
       : { apiKeyId: channel.apiKeyId, formId: channel.formId, ip: draft.context.ip, encoding: bodyEncoding(draft.contentType) },
     claim: extras.claim ? { ...extras.claim.claim, response: extras.claim.response } : null,
-    spentChallenge: extras.spentChallenge,
+    spentChallenge: confirmed ? heldUse(confirmed.row) : extras.spentChallenge,
     admit: extras.admit,
     delivery: extras.delivery,
     repeat: repeatOf(channel, receivedAt),
@@ -112,12 +167,12 @@ export async function storeLead(
   // Double opt-in: a kept submission whose consent is pending gets its confirmation email
   // (none for a quarantined one), within the person's limits (lib/consent/double-opt-in.ts).
   // The lead is kept either way: a failure here leaves it pending, for "Resend confirmation".
-  if (consent?.status === "pending" && !quarantine)
+  if (consent?.status === "pending" && !quarantine && !confirmed)
     await requestConfirmation({ teamId: channel.team.id, leadId: result.leadId, email: input.email ?? null, at: receivedAt }).catch(
       (error: unknown) => log("error", "consent.confirmation_failed", { teamId: channel.team.id, error: String(error) }),
     );
   if (quarantine)
     for (const code of new Set(quarantine.reasons.map((reason) => reason.code))) metrics().leadsQuarantined.inc({ reason: code });
   else if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });
-  return result;
+  return { kind: "created", result };
 }

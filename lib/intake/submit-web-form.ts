@@ -6,13 +6,13 @@ import type { CreateLeadResult } from "../leads/create-lead";
 import { LIMITS } from "../leads/lead-input-schema";
 import type { RawField } from "../http/read-body";
 import { parseLeadInput } from "../leads/parse-lead-input";
-import { recordRefused, recordSpam, type RequestLogDraft } from "../request-log/request-log";
+import { recordHeld, recordRefused, recordSpam, type RequestLogDraft } from "../request-log/request-log";
 import { requestOrigin } from "../web-forms/allowed-origins";
 import { CHALLENGE_FIELD, spendableSolution, verifyFormSolution } from "../web-forms/challenge";
 import { FORM_CONTROL_FIELDS, HONEYPOT_FIELD } from "../web-forms/form-fields";
 import { spendAddressBudget, spendFormBudget } from "../web-forms/form-limits";
 import { countSpam, type FormForIntake } from "../web-forms/web-form-store";
-import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
+import { logTarget, storeSubmission, type IntakeChannel } from "./store-lead";
 
 // A web form's submission (POST /api/forms/<id>), in this order: the form must exist and
 // be enabled (404), the request must come from one of its allowed origins (403), the
@@ -26,7 +26,25 @@ import { logTarget, storeLead, type IntakeChannel } from "./store-lead";
 export const FORM_NOT_FOUND = "Form not found";
 export const ORIGIN_NOT_ALLOWED = "This website is not allowed to send leads to this form";
 
-export type FormSubmission = { kind: "created"; result: CreateLeadResult } | { kind: "spam" };
+/** What became of a post: its lead, spam (answered as stored), or held until the person confirms by email (docs/consent.md). */
+export type FormSubmission = { kind: "created"; result: CreateLeadResult } | { kind: "spam" } | { kind: "held" };
+
+/** A web form as the intake's channel (its posts, and its held submissions once confirmed: confirm-held.ts). */
+export function formChannel(form: FormForIntake): IntakeChannel {
+  return {
+    team: form.team,
+    apiKeyId: null,
+    formId: form.id,
+    source: form.source,
+    repeats: form.repeats,
+    spamChecks: form.spamChecks,
+    consent: form.consentVersion && {
+      ...form.consentVersion,
+      doubleOptIn: form.doubleOptIn,
+      hold: form.doubleOptIn && form.doubleOptInHold,
+    },
+  };
+}
 
 function valueOf(fields: readonly RawField[], name: string): string | null {
   const value = fields.find(([field]) => field === name)?.[1];
@@ -46,15 +64,7 @@ export async function submitWebForm(options: {
 }): Promise<FormSubmission> {
   const { request, context, form } = options;
   const draft: RequestLogDraft = { context, contentType: request.headers.get("content-type") };
-  const channel: IntakeChannel = {
-    team: form.team,
-    apiKeyId: null,
-    formId: form.id,
-    source: form.source,
-    repeats: form.repeats,
-    spamChecks: form.spamChecks,
-    consent: form.consentVersion && { ...form.consentVersion, doubleOptIn: form.doubleOptIn },
-  };
+  const channel = formChannel(form);
   try {
     if (!form.enabled) throw new ApiError(404, FORM_NOT_FOUND, "Not found");
     const origin = requestOrigin(request.headers);
@@ -68,11 +78,15 @@ export async function submitWebForm(options: {
     }
     const solution = form.challenge ? await verifyFormSolution(valueOf(fields, CHALLENGE_FIELD), form.id) : null;
     const input = parseLeadInput(fields.filter(([name]) => !FORM_CONTROL_FIELDS.has(name.replace(/\[\]$/, ""))));
-    const result = await storeLead(draft, channel, input, {
+    const stored = await storeSubmission(draft, channel, input, {
       spentChallenge: solution && spendableSolution(solution),
       admit: () => spendFormBudget(context, form.id),
     });
-    return { kind: "created", result };
+    if (stored.kind === "held") {
+      await recordHeld(draft, logTarget(channel), options.successStatus);
+      return { kind: "held" };
+    }
+    return stored;
   } catch (thrown) {
     const error = toApiError(thrown, context);
     await recordRefused(draft, logTarget(channel), error);

@@ -52,6 +52,9 @@ function backUrl(request: Request, origins: readonly string[]): string | null {
   }
 }
 
+/** The JSON answer's message for a held submission: the person is to confirm by email. */
+export const HELD_MESSAGE = "Received: please confirm by the link we emailed you";
+
 const notFound = () => new ApiError(404, FORM_NOT_FOUND, "Not found");
 
 /** POST /api/forms/<id>. */
@@ -71,11 +74,12 @@ export async function answerFormPost(request: Request, formId: string): Promise<
       successStatus: json ? 201 : 303,
     });
     if (json) {
-      // Spam is answered like a new lead, without a lead id: nothing was stored.
+      // Spam is answered like a new lead, without a lead id: nothing was stored. A held
+      // submission likewise (its lead is created once the person confirms: docs/consent.md).
       response =
         submission.kind === "created"
           ? jsonResponse(leadResultBody(submission.result), leadResultStatus(submission.result))
-          : jsonResponse({ success: true, lead_id: null, message: LEAD_CREATED }, 201);
+          : jsonResponse({ success: true, lead_id: null, message: submission.kind === "held" ? HELD_MESSAGE : LEAD_CREATED }, 201);
     } else {
       const location = form.successUrl ?? `${ownOrigin(request)}/f/${form.id}/thanks`;
       response = new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });

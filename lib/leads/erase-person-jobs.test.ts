@@ -137,6 +137,8 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
   const charles = await lead(team.id, { name: "Charles Babbage", email: "charles@example.com" });
   const elsewhere = await lead(other.id, { name: "Ada Elsewhere", email: "ada@example.com" });
   // Delivered: one webhook and one email per lead, each webhook with its delivery-log row.
+  // The dispatcher's clock a second past the jobs, however long the leads took to write.
+  clock.now = new Date(Date.now() + 1_000);
   assert.equal(await dispatcher.runOnce(), 8);
   const charlesHook = await db().job.findFirstOrThrow({ where: { teamId: team.id, kind: "webhook", payload: { contains: charles } } });
   // A receiver's answer quoting the person, logged for another lead's delivery.
@@ -215,6 +217,7 @@ test("erasure removes the person's jobs (queued and finished), delivery log, ref
     leads: 3,
     submissions: 0,
     quarantined: 0,
+    heldSubmissions: 0,
     requestLogRows: 0,
     storedResponses: 0,
     jobs: 8, // 2 delivered (Ada), 2 delivered (the lead deleted earlier), 4 queued

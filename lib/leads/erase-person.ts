@@ -8,6 +8,8 @@ import { eraseDrafts, eraseRefusedRows, findImportFiles, findRefusedRows, remove
 import { countPersonJobs, erasePersonJobs } from "../jobs/job-erasure";
 import { countRequestsQuoting, eraseLeadRequests } from "../request-log/request-log-store";
 import { suppressAddresses } from "../consent/suppression-store";
+import { countPersonHeld, deleteHeld } from "../consent/held-submission-store";
+import { personKeyOf } from "../consent/held-submissions";
 import { now } from "../time/clock";
 import { auditDeleted, deletionTransaction, leadIdsDetails } from "./delete-leads";
 import { findPersonLeads, type PersonLead } from "./duplicate-store";
@@ -51,6 +53,8 @@ export type Erasure = {
   submissions: number;
   /** Submissions in the spam quarantine naming the person (docs/spam.md). */
   quarantined: number;
+  /** Submissions held until the person confirms by email (docs/consent.md), by the person's email addresses. */
+  heldSubmissions: number;
   requestLogRows: number;
   storedResponses: number;
   /** Webhook and email jobs (queued, under way or finished) naming the person. */
@@ -91,6 +95,7 @@ export async function findPersonRecords(team: LeadTeam, person: Person): Promise
   const records: PersonRecords = {
     submissions: (await findSubmissionsNaming(db(), { teamId, contacts, exceptLeadIds: leads.map((lead) => lead.id) })).length,
     quarantined: (await findQuarantinedNaming(db(), { teamId, contacts })).length,
+    heldSubmissions: await countPersonHeld(db(), teamId, contacts.emails.map(personKeyOf)),
     connectionDeliveries: (await findKeptDeliveries(db(), { teamId, contacts })).length,
     refusedImportRows: (await findRefusedRows(db(), { teamId, contacts })).length,
     importDrafts: files.matches.filter((f) => f.draft).length,
@@ -140,6 +145,7 @@ export async function runErasure(options: ErasureRequest): Promise<Erasure> {
     const rows: ErasedRows = {
       submissions: await eraseSubmissionsNaming(tx, { teamId: team.id, contacts, exceptLeadIds: found }),
       quarantined: quarantined.length,
+      heldSubmissions: (await deleteHeld(tx, { teamId: team.id, personKeys: contacts.emails.map(personKeyOf) })).length,
       requestLogRows: await eraseLeadRequests(tx, { teamId: team.id, leadIds: answered, texts: [...contacts.emails, ...contacts.phones] }),
       storedResponses: await eraseLeadResponses(tx, answered),
       ...(await erasePersonJobs(tx, { teamId: team.id, leadIds: ids, contacts })),

@@ -335,7 +335,7 @@ if (database.provider === "sqlite")
 test("the URL form of a filter and a list position round-trips, dropping what is malformed", () => {
   const filter = parseLeadFilter(
     new URLSearchParams(
-      "q= ada &source=s1&utm_source=g&utm_campaign=c&channel=Paid%20Search&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&returned=7d&sort=oldest&x=1",
+      "q= ada &source=s1&utm_source=g&utm_campaign=c&channel=Paid%20Search&key=k&form=f1&connection=c1&import=imp_1&status=nurture&consent=withdrawn&owner=me&from=2026-02-30&to=2026-04-30&duplicates=1&returned=7d&sort=oldest&x=1",
     ),
   );
   assert.deepEqual(filter, {
@@ -349,6 +349,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
     connectionId: "c1",
     importId: "imp_1",
     status: "nurture",
+    consent: "withdrawn",
     owner: "me",
     createdFrom: null,
     createdTo: "2026-04-30",
@@ -359,7 +360,7 @@ test("the URL form of a filter and a list position round-trips, dropping what is
   assert.deepEqual(filterParams(EMPTY_FILTER), {});
   assert.equal(
     new URLSearchParams(filterParams(filter)).toString(),
-    "q=ada&source=s1&utm_source=g&utm_campaign=c&channel=Paid+Search&key=k&form=f1&connection=c1&import=imp_1&status=nurture&owner=me&to=2026-04-30&duplicates=1&returned=7d&sort=oldest",
+    "q=ada&source=s1&utm_source=g&utm_campaign=c&channel=Paid+Search&key=k&form=f1&connection=c1&import=imp_1&status=nurture&consent=withdrawn&owner=me&to=2026-04-30&duplicates=1&returned=7d&sort=oldest",
   );
   assert.deepEqual(
     filterParams(parseLeadFilter(new URLSearchParams("status=won&owner=a%20b"))),

@@ -3,6 +3,7 @@
 // an error, so a hand-edited or stale link still shows a list.
 
 import { isChannelGroup, type ChannelGroup } from "../attribution/channel-groups";
+import { CONSENT_STATUSES, type ConsentStatus } from "../consent/consent-evidence";
 import { isLeadStatus, type LeadStatus } from "./lead-status";
 
 export type LeadSort = "newest" | "oldest";
@@ -24,6 +25,8 @@ export type LeadFilter = {
   /** The CSV import that created the lead. */
   importId: string | null;
   status: LeadStatus | null;
+  /** The lead's current consent status (its newest evidence's; "none": it has no evidence). docs/consent.md. */
+  consent: ConsentFilter | null;
   /**
    * The owner: a user id, "me" (the signed-in user: resolveOwner before querying; left
    * unresolved it matches no lead) or "none" (unassigned).
@@ -49,6 +52,7 @@ export const EMPTY_FILTER: LeadFilter = {
   connectionId: null,
   importId: null,
   status: null,
+  consent: null,
   owner: null,
   createdFrom: null,
   createdTo: null,
@@ -79,6 +83,25 @@ function returnedWindow(value: string | undefined): ReturnedWindow | null {
   return value !== undefined && Object.hasOwn(RETURNED_WINDOWS, value) ? (value as ReturnedWindow) : null;
 }
 
+/** The consent filter's values: a status of the evidence, or "none" for a lead without any. */
+export type ConsentFilter = ConsentStatus | "none";
+export const CONSENT_FILTERS: readonly ConsentFilter[] = ["none", ...CONSENT_STATUSES];
+
+/** How a consent status reads, on the lead's page and in the list's filter. */
+export const CONSENT_STATUS_LABELS: Record<ConsentFilter, string> = {
+  none: "None",
+  given: "Given",
+  not_given: "Not given",
+  pending: "Pending confirmation",
+  confirmed: "Confirmed",
+  withdrawn: "Withdrawn",
+  withdrawn_before: "Withdrew consent before",
+};
+
+function consentFilter(value: string | undefined): ConsentFilter | null {
+  return CONSENT_FILTERS.find((status) => status === value) ?? null;
+}
+
 /** The owner filter's words beside a user id. */
 export const OWNER_ME = "me";
 export const OWNER_NONE = "none";
@@ -106,6 +129,7 @@ export function parseLeadFilter(params: Params): LeadFilter {
     connectionId: text(params, "connection", 40),
     importId: text(params, "import", 40),
     status: ((value) => (isLeadStatus(value) ? value : null))(read(params, "status")),
+    consent: consentFilter(read(params, "consent")),
     owner: ((value) => (value && USER_ID.test(value) ? value : null))(read(params, "owner")),
     createdFrom: day(params, "from"),
     createdTo: day(params, "to"),
@@ -128,6 +152,7 @@ export function filterParams(filter: LeadFilter): Record<string, string> {
   if (filter.connectionId) params.connection = filter.connectionId;
   if (filter.importId) params.import = filter.importId;
   if (filter.status) params.status = filter.status;
+  if (filter.consent) params.consent = filter.consent;
   if (filter.owner) params.owner = filter.owner;
   if (filter.createdFrom) params.from = filter.createdFrom;
   if (filter.createdTo) params.to = filter.createdTo;

@@ -82,10 +82,17 @@ export function leadWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
     ...(equalityFilters(filter) as LeadWhere),
     ...(created.gte || created.lt ? { createdAt: created } : {}),
     ...(returned ? { returnedAt: { gte: returned } } : {}),
+    ...consentWhere(team, filter),
   };
   const branches = searchBranches(team, filter.query);
   if (!branches) return narrowing;
   return { OR: branches.map((branch) => ({ ...narrowing, ...branch })) };
+}
+
+/** The consent filter: the lead's status row (LeadConsentStatus, kept by triggers), or none for "none". */
+function consentWhere(team: LeadTeam, filter: LeadFilter): LeadWhere {
+  if (!filter.consent) return {};
+  return { consentStatus: filter.consent === "none" ? { is: null } : { is: { teamId: team.id, status: filter.consent } } };
 }
 
 /** The OR branches of a search, or null for no search. */
@@ -250,10 +257,10 @@ function toListItem(
 /** "Possible duplicates only" is counted among this many leads at most (then shown as "N+"). */
 export const DUPLICATE_COUNT_SCAN_LIMIT = 10_000;
 
-/** True when only equality filters narrow (no search, date range, "returned" or duplicates): their counts are SQL COUNTs over an index. */
+/** True when only equality filters narrow (no search, date range, "returned", consent or duplicates): their counts are SQL COUNTs over an index. */
 export function onlyEqualityFilters(filter: LeadFilter): boolean {
   const created = createdRange(filter);
-  return !filter.duplicatesOnly && !filter.returned && !searchKey(filter.query) && !created.gte && !created.lt;
+  return !filter.duplicatesOnly && !filter.returned && !filter.consent && !searchKey(filter.query) && !created.gte && !created.lt;
 }
 
 /**
@@ -270,7 +277,7 @@ export async function countMatchingLeads(team: LeadTeam, filter: LeadFilter, cap
     return countLeadsUpTo(team.id, cap, equalityFilters(filter));
   }
   if (!filter.duplicatesOnly) {
-    // A search, a date range or "returned": only the seq of each match, in the filter's index order so
+    // A search, a date range, "returned" or consent: only the seq of each match, in the filter's index order so
     // the LIMIT stops the walk (Prisma's count({ take }) orders its subquery by id, which
     // sorts every match first).
     const rows = await db().lead.findMany({

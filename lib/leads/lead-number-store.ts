@@ -6,7 +6,7 @@ import { env } from "../env";
 // Where lead numbers come from (docs/api.md "Lead ids"; the id is formatLeadId(number)).
 // SQLite: the "lead" Counter row, advanced in the lead's transaction (one writer at a time:
 // no gap, no reuse). PostgreSQL: the "LeadNumber" sequence (migration
-// 20261205000401_lead_number_sequence), so a create locks no row that every other create
+// 20261206000201_lead_number_sequence), so a create locks no row that every other create
 // waits for; a number is never issued twice (the sequence is never rolled back, and survives
 // restarts and crashes), a rolled-back create leaves a gap, and across concurrent transactions
 // a higher number is not always a later commit. The lead writer's statements use

@@ -59,8 +59,10 @@ export async function copyDatabase(
   try {
     const [users, leads] = await Promise.all([target.user.count(), target.lead.count()]);
     if (users || leads) throw new CopyRefused(`The target already holds ${users} users and ${leads} leads; copy into an empty database`);
-    // The dashboard's rollup is derived from the leads and rebuilt when read: not copied.
-    const tables = models(source).filter((model) => !ROLLUP_MODELS.includes(model.name));
+    // Derived tables are not copied: the dashboard's rollup is rebuilt when read, and each
+    // lead's consent status is written by the target's triggers as its evidence is copied.
+    const derived = [...ROLLUP_MODELS, "LeadConsentStatus"];
+    const tables = models(source).filter((model) => !derived.includes(model.name));
     return await target.$transaction(
       async (tx) => {
         for (const model of [...tables].reverse()) await delegate(tx, model.name).deleteMany();

@@ -121,6 +121,13 @@ export async function recordSpam(draft: RequestLogDraft, target: RequestTarget, 
   await write(draft, target, { status, error: SPAM_NOTE });
 }
 
+export const HELD_NOTE = "Held: double opt-in, the lead is created once the person confirms by the emailed link";
+
+/** A submission held until the person confirms (docs/consent.md), answered `status` as stored; no lead yet. */
+export async function recordHeld(draft: RequestLogDraft, target: RequestTarget, status: number): Promise<void> {
+  await write(draft, target, { status, error: HELD_NOTE });
+}
+
 async function write(
   draft: RequestLogDraft,
   target: RequestTarget,

@@ -8,6 +8,7 @@ import { removeAbandonedDrafts } from "../imports/import-drafts";
 import { importHandler } from "../imports/import-job";
 import { Dispatcher } from "../jobs/dispatcher";
 import { startDashboardWarmUpSchedule } from "../maintenance/dashboard-warm-up";
+import { startHeldExpirySchedule } from "../maintenance/held-expiry";
 import { startNewLeadReminderSchedule } from "../maintenance/new-lead-reminders";
 import { startSpamRetentionSchedule } from "../maintenance/spam-retention";
 import { startWaitingLeadSchedule } from "../maintenance/waiting-leads";
@@ -66,11 +67,14 @@ export function startProcessDispatcher(): Dispatcher {
   const stopSpamRetention = startSpamRetentionSchedule();
   // Leads → Overview's rollup of the last 90 days (docs/attribution.md "Reading a range"): likewise, one an hour.
   const stopDashboardWarmUp = startDashboardWarmUpSchedule();
+  // Submissions held until confirmed whose link expired (docs/consent.md): likewise, one every 10 minutes.
+  const stopHeldExpiry = startHeldExpirySchedule();
   (globalThis as Record<symbol, unknown>)[DRAIN_HOOK] = (graceMs: number) => {
     stopReminders();
     stopWaiting();
     stopSpamRetention();
     stopDashboardWarmUp();
+    stopHeldExpiry();
     return Promise.all([dispatcher.stop(graceMs), imports.stop(graceMs)]);
   };
   log("info", "jobs.dispatcher_started", { worker: dispatcher.workerId });

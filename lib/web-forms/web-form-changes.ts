@@ -1,4 +1,5 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
+import { deleteChannelHeld } from "../consent/held-submission-store";
 import { db } from "../db/client";
 import { CHANNEL_REPEATS_DEFAULT, type Repeats } from "../leads/repeats";
 import { CHANNEL_SPAM_CHECKS_DEFAULT } from "../spam/spam-checks-setting";
@@ -142,6 +143,8 @@ export async function deleteWebForm(options: FormChange): Promise<boolean> {
   return db().$transaction(async (tx) => {
     const form = await removeWebForm(tx, { teamId, formId });
     if (!form) return false;
+    // Its submissions held until confirmed (docs/consent.md) go with it: no form, no lead to create.
+    await deleteChannelHeld(tx, { kind: "form", id: formId });
     await recordAuditEvent(
       { teamId, action: "web_form.deleted", actor: options.actor, targetId: formId, details: { name: form.name } },
       tx,

@@ -24,6 +24,8 @@ export type WebFormView = WebFormSettings & {
   spamChecks: boolean;
   /** Double opt-in (docs/consent.md); changed with the consent (consent-changes.ts' setFormConsent). */
   doubleOptIn: boolean;
+  /** With double opt-in: "Create the lead only once confirmed" (true) or "now, pending" (false). */
+  doubleOptInHold: boolean;
   enabled: boolean;
   spamCount: number;
   sourceName: string | null;
@@ -47,6 +49,8 @@ export type FormForIntake = {
   consentVersion: { id: string; required: boolean } | null;
   /** Double opt-in (docs/consent.md): a consent given is emailed a confirmation link. */
   doubleOptIn: boolean;
+  /** With double opt-in, the lead is created only once the person confirms (the submission is held meanwhile). */
+  doubleOptInHold: boolean;
   team: IntakeTeam;
 };
 
@@ -74,6 +78,7 @@ const VIEW_SELECT = {
   repeats: true,
   spamChecks: true,
   doubleOptIn: true,
+  doubleOptInHold: true,
   source: { select: { name: true } },
 } as const;
 
@@ -110,6 +115,7 @@ export async function findFormForIntake(formId: string): Promise<FormForIntake |
       spamChecks: true,
       consentVersion: { select: { id: true, required: true } },
       doubleOptIn: true,
+      doubleOptInHold: true,
       team: { select: INTAKE_TEAM_SELECT },
     },
   });
@@ -206,6 +212,13 @@ export async function webFormNames(teamId: string, formIds: string[]): Promise<M
 }
 
 /** What the hosted form page /f/<id> shows; null when the form is missing or disabled. */
+/** Whether a form confirms consent by email (its thank-you page then says to look for the email); false for an unknown form. */
+export async function formConfirmsByEmail(formId: string): Promise<boolean> {
+  if (!isFormId(formId)) return false;
+  const row = await db().webForm.findUnique({ where: { id: formId }, select: { doubleOptIn: true, consentVersionId: true } });
+  return Boolean(row?.doubleOptIn && row.consentVersionId);
+}
+
 export async function findHostedForm(formId: string): Promise<{
   id: string;
   name: string;

@@ -87,7 +87,7 @@ export function markdown(report: Report): string {
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...report.rows.map((r) =>
       r.status === "lib query"
-        ? `| ${r.label} | 1 | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec, r.reqPerSec !== null && r.reqPerSec < 10 ? 1 : 0)} calls/s | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | | | | | |`
+        ? `| ${r.label} | 1 | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec, r.reqPerSec !== null && r.reqPerSec < 10 ? 1 : 0)} calls/s | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | | | ${r.serverCpuMicros == null ? "" : fmt(r.serverCpuMicros)} | | |`
         : r.opsPerSec !== undefined
           ? `| ${r.label} | 1 core | | ${fmt(r.opsPerSec)} ops/s | | | | | | | | |`
           : `| ${r.label} | ${r.connections} | ${fmt(r.storedLeads)} | ${fmt(r.reqPerSec)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${r.errors} / ${r.non2xx} | ${fmt(r.ratio, 2)} | ${r.limitRatio == null ? "" : fmt(r.limitRatio, 2)} | ${fmt(r.serverCpuMicros)} | ${fmt(r.cpuRatio, 2)} | ${r.databaseCpuMicros == null ? "" : fmt(r.databaseCpuMicros)} |`,

@@ -4,6 +4,8 @@ import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { expiryFrom, ROLL_CHOICES } from "@/lib/api-keys/key-expiry";
 import { MANAGERS, withTeamRole, type ActionResult } from "@/lib/auth/require-team-role";
+import { setChannelConsent } from "@/lib/consent/consent-changes";
+import { parseConsentSettings } from "@/lib/consent/consent-settings";
 import { isBuilderId } from "@/lib/connections/builders";
 import { CHANNEL_REPEATS_DEFAULT } from "@/lib/leads/repeats";
 import { parseRepeatsChoice } from "@/lib/leads/repeats-choice";
@@ -190,5 +192,25 @@ export async function setConnectionSecretAction(slug: string, id: string, secret
     const set = await setConnectionSigningSecret({ teamId: team.id, id, secret, actor });
     revalidatePath(connectionsPath(team.slug), "layout");
     return set ? { ok: true } : { ok: false, error: GONE };
+  });
+}
+
+/** What consent the connection records (docs/consent.md "Connections"): every change of the text makes a new version. */
+export async function setConnectionConsentAction(_previous: ActionResult | null, form: FormData): Promise<ActionResult | null> {
+  return withTeamRole(form.get("slug"), MANAGERS, async ({ team, actor }) => {
+    const id = form.get("connection_id");
+    const parsed = parseConsentSettings(form);
+    if ("problem" in parsed) return { ok: false, error: parsed.problem };
+    const changed =
+      typeof id === "string" &&
+      (await setChannelConsent({
+        teamId: team.id,
+        channel: { kind: "connection", id },
+        settings: parsed.settings,
+        doubleOptIn: parsed.doubleOptIn,
+        actor,
+      }));
+    revalidatePath(connectionsPath(team.slug), "layout");
+    return changed ? { ok: true } : { ok: false, error: GONE };
   });
 }

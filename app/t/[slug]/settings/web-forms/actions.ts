@@ -119,7 +119,14 @@ export async function setWebFormConsentAction(_previous: WebFormState, form: For
     if ("problem" in parsed) return { ok: false, error: parsed.problem };
     const changed =
       isFormId(formId) &&
-      (await setFormConsent({ teamId: team.id, formId, settings: parsed.settings, doubleOptIn: parsed.doubleOptIn, actor }));
+      (await setFormConsent({
+        teamId: team.id,
+        formId,
+        settings: parsed.settings,
+        doubleOptIn: parsed.doubleOptIn,
+        hold: parsed.hold,
+        actor,
+      }));
     revalidatePath(formsPath(team.slug), "layout");
     return changed ? { ok: true } : { ok: false, error: "That form does not exist (it may have been deleted)." };
   });

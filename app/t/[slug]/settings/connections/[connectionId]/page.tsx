@@ -10,6 +10,7 @@ import { deliveryCursorQuery, parseDeliveryCursor } from "@/lib/connections/deli
 import { KEPT_BYTES_PER_CONNECTION } from "@/lib/connections/kept-deliveries";
 import { TARGET_LABELS, LEAD_FIELD_TARGETS } from "@/lib/imports/column-mapping";
 import { teamRepeatWindow } from "@/lib/teams/team-store";
+import { findChannelConsent, listConsentVersions } from "@/lib/consent/consent-version-store";
 import { now } from "@/lib/time/clock";
 import { AnswerList } from "@/components/connections/answer-list";
 import { ConnectionControls } from "@/components/connections/connection-controls";
@@ -17,6 +18,7 @@ import { DeliveryLog } from "@/components/connections/delivery-log";
 import { keptSize } from "@/components/connections/kept-size";
 import { MappingEditor, type TargetChoice } from "@/components/connections/mapping-editor";
 import { SecretForm } from "@/components/connections/secret-form";
+import { ConsentEditor, ConsentVersions } from "@/components/web-forms/consent-editor";
 import { Breadcrumb } from "@/components/layout/breadcrumb";
 import { DetailCard } from "@/components/settings/detail-card";
 import { RepeatsForm } from "@/components/settings/repeats-choice";
@@ -32,6 +34,7 @@ export const metadata: Metadata = { title: "Connection · Lead Intake" };
 const TARGETS: TargetChoice[] = [
   ...LEAD_FIELD_TARGETS.map(([value, label]) => ({ value, label })),
   { value: "extra", label: "Extra field (named as the question)" },
+  { value: "consent", label: "Consent (the evidence; kept as an extra field too)" },
   { value: "ignore", label: TARGET_LABELS.ignore },
 ];
 
@@ -48,11 +51,14 @@ export default async function ConnectionPage(props: {
   const connection = await findConnection({ teamId: team.id, id: connectionId });
   if (!connection) notFound();
   const cursor = parseDeliveryCursor(await props.searchParams);
-  const [log, kept, answers, windowDays] = await Promise.all([
+  const consentChannel = { kind: "connection", id: connection.id } as const;
+  const [log, kept, answers, windowDays, consent, consentVersions] = await Promise.all([
     listDeliveries({ teamId: team.id, connectionId: connection.id, take: DELIVERIES_PER_PAGE, after: cursor }),
     keptUsage(connection.id, null),
     latestAnswers(connection.id),
     teamRepeatWindow(team.id),
+    findChannelConsent({ teamId: team.id, channel: consentChannel }),
+    listConsentVersions({ teamId: team.id, channel: consentChannel }),
   ]);
   const quarantined = await quarantinedAmong(
     team.id,
@@ -116,6 +122,22 @@ export default async function ConnectionPage(props: {
         canEdit={canManage}
       />
       <SpamChecksForm slug={team.slug} channel="connection" id={connection.id} value={connection.spamChecks} canEdit={canManage} />
+      <div className="mb-6">
+        {canManage ? (
+          <ConsentEditor
+            slug={team.slug}
+            channel="connection"
+            formId={connection.id}
+            current={consent}
+            doubleOptIn={connection.doubleOptIn}
+          />
+        ) : (
+          <p className="text-sm text-slate-700">
+            {consent ? `Records consent: ${consent.purpose} (${consent.required ? "required" : "optional"}).` : "Records no consent."}
+          </p>
+        )}
+        <ConsentVersions versions={consentVersions} currentId={consent?.id ?? null} />
+      </div>
       <h3 className="mb-3 text-base font-semibold text-slate-900">Mapping</h3>
       {answers.length === 0 ? (
         <p className={`${cardClass} mb-6 px-5 py-8 text-center text-sm text-slate-600`}>

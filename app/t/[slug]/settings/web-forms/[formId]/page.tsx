@@ -92,7 +92,7 @@ export default async function WebFormPage(props: {
             <SpamChecksForm slug={team.slug} channel="web_form" id={form.id} value={form.spamChecks} canEdit={canManage} />
           </div>
           {canManage ? (
-            <ConsentEditor slug={team.slug} formId={form.id} current={consent} doubleOptIn={form.doubleOptIn} />
+            <ConsentEditor slug={team.slug} formId={form.id} current={consent} doubleOptIn={form.doubleOptIn} hold={form.doubleOptInHold} />
           ) : (
             <p className="mt-6 text-sm text-slate-700">
               {consent ? `Asks for consent: ${consent.purpose} (${consent.required ? "required" : "optional"}).` : "Asks for no consent."}
