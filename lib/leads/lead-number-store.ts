@@ -33,6 +33,15 @@ export const LEAD_NUMBER_BARRIER_SQL = `SELECT pg_advisory_xact_lock_shared(${LE
 
 type Client = Db | Tx;
 
+/**
+ * PostgreSQL: the lead writers' order lock, the "lead" Counter row FOR UPDATE (held to the
+ * commit). Every writer that locks existing leads' rows (a repeat submission's join, a
+ * release, an import's batch that fills duplicates) or takes an import's round-robin turns
+ * takes it before any of those rows (batchLocksSql in lead-writer-postgres.ts, lockLeadWriters
+ * below), so two of them queue for each other instead of each holding what the other waits for.
+ */
+export const LEAD_WRITERS_LOCK_SQL = `SELECT 1 FROM "Counter" WHERE "name" = 'lead' FOR UPDATE`;
+
 const postgres = (url?: string) => (url ? databaseProvider(url) : env().DATABASE_PROVIDER) === "postgres";
 
 /** The last lead number issued (0: none yet). Every later lead gets a higher one. */
@@ -66,6 +75,15 @@ export async function raiseLeadNumber(client: Client, last: number, url?: string
     `INSERT INTO "Counter" ("name", "value") VALUES ('lead', ?) ON CONFLICT ("name") DO UPDATE SET "value" = max("value", excluded."value")`,
     last,
   );
+}
+
+/**
+ * Inside `tx`, before it locks any existing lead's row or a round robin's rule: the lead
+ * writers' order lock (LEAD_WRITERS_LOCK_SQL) on PostgreSQL; nothing on SQLite, whose
+ * transaction holds the database's write lock from its start.
+ */
+export async function lockLeadWriters(tx: Tx): Promise<void> {
+  if (postgres()) await tx.$queryRawUnsafe(LEAD_WRITERS_LOCK_SQL);
 }
 
 /**

@@ -25,7 +25,7 @@ import {
   type LeadColumn,
 } from "./lead-columns";
 import { formatLeadId, leadIdSql } from "./lead-id";
-import { LEAD_NUMBER_BARRIER_SQL, nextLeadNumberSql } from "./lead-number-store";
+import { LEAD_NUMBER_BARRIER_SQL, LEAD_WRITERS_LOCK_SQL, nextLeadNumberSql } from "./lead-number-store";
 import {
   allowRow,
   consentRow,
@@ -36,7 +36,6 @@ import {
   joinedJobs,
   joinedRoutedLead,
   joinLead,
-  LEAD_COUNTER,
   MissingApiSource,
   newSubmissionId,
   outboxJobs,
@@ -267,10 +266,12 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
  * 2. with repeat submissions (docs/leads.md "Repeat submissions"), a transaction-scoped
  *    advisory lock per person (the team and each email or number a submission set to "add" is
  *    matched by), sorted, so two submissions of one new person never both miss each other's
- *    lead; then, with repeats or a release, the lead counter's row, which orders those
- *    batches among themselves and with an import's batch (lib/routing/import-assignment.ts)
- *    as every create did before the lead numbers were a sequence: they lock existing leads'
- *    rows and teams' spam lists, in no order of their own;
+ *    lead; then, with repeats or a release, the lead writers' order lock (the lead counter's
+ *    row: LEAD_WRITERS_LOCK_SQL), which orders those batches among themselves and with an
+ *    import's batch (one that fills duplicates takes it before their rows,
+ *    lib/imports/commit-batch.ts; one that takes round-robin turns, before their rules,
+ *    lib/routing/import-assignment.ts) as every create did before the lead numbers were a
+ *    sequence: they lock existing leads' rows and teams' spam lists, in no order of their own;
  * 3. the batch's teams' rows (KEY SHARE, as each lead's foreign key takes it anyway: a rule's
  *    or a membership's change locks the team first, then its rules) and every assignment rule
  *    of those teams (FOR UPDATE), in id order, before any lead takes a round robin's turn:
@@ -290,7 +291,7 @@ export function batchLocksSql(writes: readonly LeadWrite[]): string {
   return [
     ` ${LEAD_NUMBER_BARRIER_SQL};`,
     ...sorted.map((key) => ` SELECT pg_advisory_xact_lock(${key});`),
-    ordered ? ` SELECT 1 FROM "Counter" WHERE "name" = '${LEAD_COUNTER}' FOR UPDATE;` : "",
+    ordered ? ` ${LEAD_WRITERS_LOCK_SQL};` : "",
     ` SELECT 1 FROM "Team" WHERE "id" IN (${teams}) ORDER BY "id" FOR KEY SHARE;`,
     ` SELECT 1 FROM "AssignmentRule" WHERE "teamId" IN (${teams}) ORDER BY "id" FOR UPDATE;`,
   ].join("");
