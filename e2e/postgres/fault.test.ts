@@ -3,6 +3,7 @@ import { after, before, test } from "node:test";
 import { createApiKey } from "../../lib/api-keys/api-key-changes";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
+import { lastLeadNumber } from "../../lib/leads/lead-number-store";
 import { createTeam } from "../../lib/teams/team-store";
 import { createLeadVia, startDeployment, type CreateResult, type Deployment } from "../support/app-instances";
 
@@ -35,7 +36,7 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
   const [a, b] = deployment.instances as [Deployment["instances"][number], Deployment["instances"][number]];
   const team = await createTeam({ slug: "fault", name: "Fault" });
   const key = await createApiKey({ teamId: team.id });
-  const counterBefore = (await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value;
+  const counterBefore = await lastLeadNumber(db());
 
   let phase: Phase = "up";
   let running = true;
@@ -123,7 +124,10 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
   }
   assert.deepEqual(sent.filter((r) => r.phase === "down" && r.status !== 503).slice(0, 3), [], context());
 
-  // No partial rows and no burnt ids: exactly the 201s are stored, numbered without gaps.
+  // No partial rows and no reused ids: exactly the 201s are stored, each under a number of its
+  // own after the last one before the run. A failed create's number is a gap (the sequence is
+  // never rolled back; after PostgreSQL restarts it goes on past the numbers it had logged
+  // ahead): docs/api.md "Lead ids".
   const created = sent.filter((r) => r.status === 201);
   const rows = await db().lead.findMany({ where: { teamId: team.id }, select: { id: true, firstName: true, email: true, sourceId: true } });
   assert.equal(rows.length, created.length, context());
@@ -136,12 +140,9 @@ test("PostgreSQL stops mid-run: 503s within seconds, no hangs, no partial rows; 
     assert.ok(row.sourceId);
   }
   const seqs = rows.map((row) => parseLeadId(row.id)!).sort((x, y) => x - y);
-  assert.deepEqual(
-    seqs,
-    Array.from({ length: rows.length }, (_, i) => counterBefore + 1 + i),
-    "no id consumed by a failed create",
-  );
-  assert.equal((await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value, counterBefore + rows.length);
+  assert.equal(new Set(seqs).size, rows.length, "no id issued twice");
+  assert.ok(!rows.length || seqs[0]! > counterBefore, "every id after the last one before the run");
+  assert.ok(!rows.length || seqs.at(-1)! <= (await lastLeadNumber(db())), "none past the last number issued");
 
   console.log(`fault run: ${summary(sent)}; slowest answer ${slowest.toFixed(0)} ms; ${rows.length} rows`);
 });

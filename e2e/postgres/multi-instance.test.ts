@@ -12,6 +12,7 @@ import { createConnection } from "../../lib/connections/connection-changes";
 import { tallyExample } from "../../lib/connections/fixtures/tally-example";
 import { db } from "../../lib/db/client";
 import { parseLeadId } from "../../lib/leads/lead-id";
+import { lastLeadNumber } from "../../lib/leads/lead-number-store";
 import { saveRule } from "../../lib/routing/assignment-rules";
 import { addMember, createTeam, type Team } from "../../lib/teams/team-store";
 import { createUser } from "../../lib/users/user-store";
@@ -65,10 +66,11 @@ test("both instances started together on an empty database: migrated and seeded 
   assert.equal(await db().user.count({ where: { email: "admin@example.com" } }), 1);
 });
 
+// Lead numbers come from a sequence (docs/api.md "Lead ids"): with no failed create, no gap either.
 test("500 creates spread over both instances: 500 rows, 500 distinct ids, no gaps", async () => {
   const team = await newTeam("multi");
   const key = await createApiKey({ teamId: team.id });
-  const counterBefore = (await db().counter.findUniqueOrThrow({ where: { name: "lead" } })).value;
+  const counterBefore = await lastLeadNumber(db());
 
   const t0 = performance.now();
   const results = await pooled(500, 16, (i) => createLeadVia(i % 2 ? b : a, key, { name: `Lead ${i}`, email: `lead${i}@example.com` }));
@@ -121,7 +123,11 @@ test("a round robin over four members, 100 creates spread over both instances at
 
 test("a form builder's delivery sent to both instances at once, twenty times: one lead, every answer naming it", async () => {
   const team = await newTeam("builder");
-  const connection = await createConnection({ teamId: team.id, builder: "tally", createdById: null, actor: CLI_ACTOR });
+  // Spam checks off: the subject is one lead across instances. With them on, twenty copies from
+  // one address in a moment are a burst (docs/spam.md), and whichever copy commits first is
+  // the delivery's record: since the lead numbers no longer queue on one row (issue 47), often a
+  // quarantined copy, whose write is the shorter.
+  const connection = await createConnection({ teamId: team.id, builder: "tally", createdById: null, actor: CLI_ACTOR, spamChecks: false });
   const example = tallyExample() as { data: { fields: unknown[] } };
   example.data.fields.push({ key: "question_name", label: "Full name", type: "INPUT_TEXT", value: "Ada Lovelace" });
   const body = JSON.stringify(example);

@@ -3,6 +3,7 @@ import { extendLease, type ClaimedJob } from "../jobs/job-store";
 import type { JobLease } from "../jobs/dispatcher";
 import { findFillableLeads, updateFilledLead, type FillableLead } from "../leads/lead-merge-store";
 import { markSuppressedImports } from "../consent/import-suppression";
+import { lockLeadWriters } from "../leads/lead-number-store";
 import { writeLeadBatch, writeLeadSubmissions } from "../leads/lead-writer";
 import type { NewLead } from "../leads/new-lead";
 import {
@@ -115,6 +116,10 @@ function commitOnce(
       if (!(await extendLease(claim.job, claim.lease.workerId, new Date(claim.now.getTime() + claim.lease.leaseMs), tx))) {
         throw new BatchFencedError("The import job's claim was lost");
       }
+      // Before the first stored lead's row is locked (its fill): the lead writers' order lock,
+      // which a repeat submission's batch takes before it locks the lead it joins (PostgreSQL;
+      // without it, each could hold the row the other waits for: a deadlock).
+      if (batch.fills.length) await lockLeadWriters(tx);
       const { filled, joined } = await fillDuplicates(tx, batch);
       const updated = batch.filledPending.length + filled;
       const skipped = batch.skipped + batch.fills.length - filled;
@@ -123,8 +128,9 @@ function commitOnce(
         throw new BatchFencedError("The import's cursor moved: another runner committed these rows");
       }
       await insertRefusedRows(tx, batch.importId, batch.refused);
-      // Last: the lead counter's row lock is held from here to the commit only (from the
-      // owners' round-robin turns, on PostgreSQL, which lock it first: import-assignment.ts).
+      // Last: a batch that filled no duplicate holds the lead writers' order lock from here to
+      // the commit only (from the owners' round-robin turns, on PostgreSQL, which take it
+      // first: import-assignment.ts).
       const owners = await batchOwners(tx, { teamId: batch.teamId, assignment, leads: batch.leads, now: now() });
       const ids = await writeLeadBatch(
         tx,

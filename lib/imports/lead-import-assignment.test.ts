@@ -3,14 +3,18 @@ import { test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
 import { listAuditEvents } from "../audit/audit-log";
 import { db } from "../db/client";
+import { driver } from "../db/driver";
+import { claimJobById } from "../jobs/job-store";
+import type { LeadWrite } from "../leads/lead-write";
+import { batchLocksSql } from "../leads/lead-writer-postgres";
 import { createLead } from "../leads/create-lead";
 import { actorOf, makeTeam, makeUser } from "../leads/lead-ownership.fixtures";
 import { saveRule, setRoutingFallback, type RuleInput } from "../routing/assignment-rules";
 import { changeMembership } from "../teams/membership-changes";
 import { addMember } from "../teams/team-store";
 import { assignmentLabel, assignmentOptions } from "./import-assignment-choice";
-import { BUSY_BATCH_ROWS } from "./import-job";
-import { findImport } from "./import-store";
+import { BUSY_BATCH_ROWS, runImport } from "./import-job";
+import { findImport, importJobId } from "./import-store";
 import { startImport, undoImport } from "./lead-import";
 import { actor, finish, run, upload } from "./lead-import.fixtures";
 
@@ -20,7 +24,7 @@ import { actor, finish, run, upload } from "./lead-import.fixtures";
 // duplicates keep their owner; a member who is none, or rules that assign nobody, are refused
 // at the start. The batch's owners themselves: lib/routing/import-assignment.test.ts.
 
-await useTestDatabase();
+const database = await useTestDatabase();
 
 const csv = (rows: string[]) => ["Name,Email,UTM source", ...rows].join("\n");
 const people = (count: number, prefix = "p", utm = "") =>
@@ -174,6 +178,52 @@ test("a member removed before the batch runs: the leads stay unassigned; updated
     [owner.id],
   );
 });
+
+if (database.provider === "postgres")
+  test("PostgreSQL: a batch that fills a duplicate takes the lead writers' lock before its row, as a repeat submission's batch does, so the two queue instead of deadlocking", async () => {
+    const { team, owner, admin } = await makeTeam();
+    await addRule(team.id, owner.id, { userIds: [owner.id, admin.id] });
+    const ada = await createLead({
+      team: { id: team.id, defaultPhoneCountry: null },
+      apiKeyId: null,
+      input: { extraFields: {}, name: "Ada Lovelace", email: "ada@example.com" },
+    });
+    // Row 1 fills Ada's lead (its row locked); row 2 is new and takes the round robin's turn (the lead writers' lock, then the rule).
+    const { record, proposed } = await upload(team.id, csv(["Ada Lovelace,ada@example.com,fair", "Bob New,bob@example.com,"]));
+    const assign = { mode: "rules", userId: null } as const;
+    assert.deepEqual(await startImport({ record, mapping: proposed, duplicates: "update", sourceId: null, assign, actor }), { ok: true });
+    const lease = { workerId: "lock-order", leaseMs: 60_000 };
+    const job = (await claimJobById({ id: (await importJobId(record.id))!, ...lease, now: new Date() }))!;
+    const d = await driver();
+    assert.equal(d.provider, "postgres");
+    if (d.provider !== "postgres") return;
+    // Ada submits again, by hand: her batch's first locks (batchLocksSql: the lead writers' lock among them), then, once the
+    // import's batch waits for one of them, her lead's row, as the join reads it (FOR UPDATE). Were the import's batch
+    // holding that row by then (its fill before the lock), each would wait for the other: PostgreSQL ends one with a
+    // deadlock error after a second.
+    const repeat = await d.pool.connect();
+    const write = { lead: { teamId: team.id, email: "ada@example.com" }, repeat: { since: new Date(0) }, source: {}, events: {} };
+    try {
+      await repeat.query(`BEGIN;${batchLocksSql([write as unknown as LeadWrite])}`);
+      const importing = runImport({ importId: record.id, job, lease });
+      const waiting = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      while ((await d.pool.query<{ n: number }>(waiting)).rows[0]!.n < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await repeat.query(`SELECT 1 FROM "Lead" WHERE "id" = $1 FOR UPDATE`, [ada.leadId]);
+      await repeat.query("COMMIT");
+      assert.deepEqual(await importing, { ok: true });
+    } finally {
+      await repeat.query("ROLLBACK").catch(() => undefined);
+      repeat.release();
+    }
+    const done = (await findImport(team.id, record.id))!;
+    assert.deepEqual([done.status, done.createdCount, done.updatedCount], ["done", 1, 1]);
+    assert.equal((await db().lead.findUniqueOrThrow({ where: { id: ada.leadId } })).utmSource, "fair");
+    assert.deepEqual(
+      (await imported(record.id)).map((lead) => lead.ownerId !== null),
+      [true],
+      "Bob's lead took the round robin's turn",
+    );
+  });
 
 test("refused at the start: a member who is none of the team's, no member, rules that assign nobody", async () => {
   const { team, owner } = await makeTeam();

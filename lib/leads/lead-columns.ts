@@ -262,8 +262,7 @@ export function repeatCandidatesSql(
  * Parameters per statement. SQLite: 999, the limit of SQLite builds before 3.32 (this one,
  * 3.49, takes 32,766 and a raw query through Prisma's adapter passes them; 999 was kept,
  * unmeasured against larger statements). PostgreSQL's protocol takes 65,535, so a batch is
- * one statement there (one round trip while the batch holds the lead counter's row lock,
- * which create_lead waits for).
+ * one statement there (one round trip).
  */
 const MAX_PARAMETERS = { sqlite: 999, postgres: 65_535 } as const;
 

@@ -20,18 +20,18 @@ import type { RoutedLead } from "../routing/rule-conditions";
 import { contactLookup, pickRepeatLead, type MatchCandidate } from "./repeat-match";
 
 // What the lead writer (lib/leads/lead-writer.ts) writes, and the rules its SQLite and
-// PostgreSQL statements share: the counter ids come from, the id format, the fall-back to
+// PostgreSQL statements share: the counter SQLite's ids come from (PostgreSQL's come from a
+// sequence: lead-number-store.ts), the id format, the fall-back to
 // the team's "API" source, the stored row (search keys, id, seq, time), its submission and
 // the outbox rows.
 
-/** The Counter row lead ids are allocated from. */
+/** The Counter row lead ids are allocated from on SQLite; on PostgreSQL only a lock some writers take (lead-writer-postgres.ts batchLocksSql). */
 export const LEAD_COUNTER = "lead";
 
 /**
  * The statement that advances the lead counter by `increment` (a number or a parameter) and
- * returns its new value: the seqs value − increment + 1 … value are the caller's. The row
- * lock (held to the commit) serialises allocations on every instance; a rolled-back
- * transaction gives its numbers back. `where` narrows it further (PostgreSQL's CTE).
+ * returns its new value: the seqs value − increment + 1 … value are the caller's (SQLite). The
+ * row lock is held to the commit; a rolled-back transaction gives its numbers back. `where` narrows it further (PostgreSQL's CTE).
  */
 export function counterSql(increment: string, where = ""): string {
   return `UPDATE "Counter" SET "value" = "value" + ${increment} WHERE "name" = '${LEAD_COUNTER}'${where} RETURNING "value"`;

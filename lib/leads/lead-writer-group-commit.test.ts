@@ -11,8 +11,8 @@ import { writeLead, type LeadWrite } from "./lead-writer";
 import { leadFieldsOf, storableOn } from "./lead-writer.fixtures";
 
 // Group commit (lib/leads/lead-writer.ts): leads written together commit together, each in its
-// own savepoint, so a refused lead undoes nothing of the others and takes no id: one commit
-// on SQLite (one writer), at most two on PostgreSQL (a second batch waits on the counter).
+// own savepoint, so a refused lead undoes nothing of the others and takes no id (SQLite; on
+// PostgreSQL its number is a gap): one commit on SQLite (one writer), at most two on PostgreSQL.
 
 const database = await useTestDatabase();
 const team = await createTeam({ slug: "group-commit", name: "Group commit" });
@@ -32,7 +32,7 @@ const write = (i: number, lost = false): LeadWrite => ({
 });
 
 describe("group commit", () => {
-  test("20 leads sent together: the one whose claim is lost fails alone; the 19 others are stored with consecutive ids and their log rows", async () => {
+  test("20 leads sent together: the one whose claim is lost fails alone; the 19 others are stored with consecutive ids (but the refused one's gap on PostgreSQL) and their log rows", async () => {
     const d = await driver();
     let commits = 0;
     const run = d.provider === "sqlite" ? d.run : null;
@@ -58,7 +58,10 @@ describe("group commit", () => {
       const ids = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value.leadId] : []));
       const stored = await db().lead.findMany({ where: { id: { in: ids } }, select: { seq: true }, orderBy: { seq: "asc" } });
       assert.equal(stored.length, 19);
-      assert.equal(stored.at(-1)!.seq - stored[0]!.seq, 18, "no id was taken by the refused lead");
+      // SQLite gives the refused lead's number back; PostgreSQL's sequence leaves its gap (docs/api.md "Lead ids").
+      const span = stored.at(-1)!.seq - stored[0]!.seq;
+      if (d.provider === "sqlite") assert.equal(span, 18, "no id was taken by the refused lead");
+      else assert.ok(span === 18 || span === 19, `the 19 span ${span + 1} numbers: at most the refused one's gap`);
       assert.equal(await db().apiRequest.count({ where: { leadId: { in: ids } } }), 19);
       assert.equal(await db().apiRequest.count({ where: { teamId: team.id } }), 19, "no log row for the refused lead");
       // Sent in one turn of the event loop: one commit on SQLite; on PostgreSQL the first

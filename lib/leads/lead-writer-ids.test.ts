@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { formatLeadId, leadIdSql } from "./lead-id";
+import { raiseLeadNumber } from "./lead-number-store";
 import { writeLead, writeLeadBatch } from "./lead-writer";
 import { leadFieldsOf, storableOn } from "./lead-writer.fixtures";
 import { resolveLeadSource } from "../teams/lead-sources";
@@ -24,7 +25,7 @@ const storable = storableOn(database.provider);
 
 describe("the counter and the id format: one lead, a batch and the next lead take consecutive ids", () => {
   test("past 99999 the id grows a digit, the same through writeLead (SQL on PostgreSQL) and writeLeadBatch", async () => {
-    await db().counter.update({ where: { name: "lead" }, data: { value: 99_997 } });
+    await raiseLeadNumber(db(), 99_997);
     const [fields] = fc.sample(leadFields.filter(storable), 1);
     const one = () =>
       writeLead({ lead: fields!, source: { chosen: source }, events: { origin: { apiKeyId: null }, emails: false }, now: new Date() });

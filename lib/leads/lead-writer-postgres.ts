@@ -25,11 +25,10 @@ import {
   type LeadColumn,
 } from "./lead-columns";
 import { formatLeadId, leadIdSql } from "./lead-id";
+import { LEAD_NUMBER_BARRIER_SQL, LEAD_WRITERS_LOCK_SQL, nextLeadNumberSql } from "./lead-number-store";
 import {
   allowRow,
   consentRow,
-  counterSql,
-  missingCounter,
   deliveryRow,
   firstSubmissionId,
   firstSubmissionIdSql,
@@ -37,7 +36,6 @@ import {
   joinedJobs,
   joinedRoutedLead,
   joinLead,
-  LEAD_COUNTER,
   MissingApiSource,
   newSubmissionId,
   outboxJobs,
@@ -61,7 +59,7 @@ import { derivedColumns } from "./new-lead";
 import { contactKeys } from "./repeat-match";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
-// statement for the source, the currency, the counter, the lead, its first submission and
+// statement for the source, the currency, the lead number, the lead, its first submission and
 // its request-log row (CTEs), then the outbox rows and the extras, COMMIT. SQLite's statements are
 // lead-writer-sqlite.ts; what both share is lead-write.ts.
 
@@ -97,7 +95,7 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
     onDuty: `$${base + 11}::boolean[]`,
     userIds: `$${base + 12}::text[]`,
     ownerId: `$${base + 13}::text`,
-    // A released submission's own lead number (LeadWrite.release), instead of the counter's.
+    // A released submission's own lead number (LeadWrite.release), instead of a new one.
     seq: `$${base + 14}::int`,
   };
   const paramOf = (name: LeadColumn) => `$${LEAD_PARAMS.indexOf(name) + 1}::${PG_CAST[LEAD_COLUMNS[name]]}`;
@@ -124,7 +122,7 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
   return `
     WITH s AS (${source}),
     w AS (SELECT COALESCE((SELECT "currency" FROM "WorkspaceSettings" WHERE "id" = 1), '${DEFAULT_CURRENCY}') AS "currency"),
-    c AS (${released ? `SELECT ${p.seq} AS "value" WHERE EXISTS (SELECT 1 FROM s)` : counterSql("1", ` AND EXISTS (SELECT 1 FROM s)`)}),
+    c AS (SELECT ${released ? p.seq : nextLeadNumberSql} AS "value" WHERE EXISTS (SELECT 1 FROM s)),
     rr AS (
       UPDATE "AssignmentRule" a SET "turn" = ${nextTurnSql("a", p.n, p.onDuty)}
       WHERE a."id" = ${p.ruleId} AND a."teamId" = ${teamId} RETURNING a."turn"),
@@ -160,8 +158,6 @@ const STATEMENTS = {
   unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "id" = $1 AND "teamId" = $2` },
   allowEntry: { name: "intake_allow_entry", text: spamListEntrySql((i, type) => `$${i + 1}::${PG_CAST[type]}`).insert },
   bumpSpamLists: { name: "intake_bump_spam_lists", text: spamListEntrySql((i, type) => `$${i + 1}::${PG_CAST[type]}`).bump },
-  // The lead counter's row first, as every writer takes it before a rule's row (a release takes no number, but its rules may take a turn).
-  counterLock: { name: "intake_counter_lock", text: `SELECT 1 FROM "Counter" WHERE "name" = '${LEAD_COUNTER}' FOR UPDATE` },
   job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   claim: {
     name: "intake_claim",
@@ -188,7 +184,7 @@ const STATEMENTS = {
   },
   consent: { name: "intake_consent", text: insertSql("LeadConsent", LEAD_CONSENT_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   request: { name: "intake_request", text: insertSql("ApiRequest", API_REQUEST_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
-  counter: { name: "intake_counter", text: counterSql("1") },
+  number: { name: "intake_lead_number", text: `SELECT ${nextLeadNumberSql} AS "value"` },
   quarantine: {
     name: "intake_quarantine",
     text: insertSql("QuarantinedLead", QUARANTINED_LEAD_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`),
@@ -236,7 +232,7 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   let broken: Error | undefined;
   const alone = writes.length === 1;
   try {
-    await client.query(`BEGIN;${repeatLocksSql(writes)}${alone ? "" : " SAVEPOINT lead"}`);
+    await client.query(`BEGIN;${batchLocksSql(writes)}${alone ? "" : " SAVEPOINT lead"}`);
     const outcomes: BatchOutcome[] = [];
     for (const [i, write] of writes.entries()) {
       try {
@@ -263,23 +259,42 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
 }
 
 /**
- * The locks a batch with repeat submissions takes first thing (docs/leads.md "Repeat
- * submissions"): a transaction-scoped advisory lock per person (the team and each email or
- * number a submission set to "add" is matched by), so two submissions of one new person, on
- * any instance, never both miss each other's lead; in one order (sorted), then the lead
- * counter's row, so a batch holding a person's lock or a joined lead's row never waits for a
- * batch that waits for it. Empty for a batch without one. The keys are hashes (numbers):
- * nothing a sender wrote is in the SQL.
+ * The locks a batch takes first thing, in the one order every lead writer takes them
+ * (docs/performance.md "Lead numbers"), so two batches, on any instance, queue for each other
+ * instead of deadlocking, now that no create locks one counter row:
+ * 1. the lead numbers' barrier, shared (leadNumbersSettled waits for the batches holding it);
+ * 2. with repeat submissions (docs/leads.md "Repeat submissions"), a transaction-scoped
+ *    advisory lock per person (the team and each email or number a submission set to "add" is
+ *    matched by), sorted, so two submissions of one new person never both miss each other's
+ *    lead; then, with repeats or a release, the lead writers' order lock (the lead counter's
+ *    row: LEAD_WRITERS_LOCK_SQL), which orders those batches among themselves and with an
+ *    import's batch (one that fills duplicates takes it before their rows,
+ *    lib/imports/commit-batch.ts; one that takes round-robin turns, before their rules,
+ *    lib/routing/import-assignment.ts) as every create did before the lead numbers were a
+ *    sequence: they lock existing leads' rows and teams' spam lists, in no order of their own;
+ * 3. the batch's teams' rows (KEY SHARE, as each lead's foreign key takes it anyway: a rule's
+ *    or a membership's change locks the team first, then its rules) and every assignment rule
+ *    of those teams (FOR UPDATE), in id order, before any lead takes a round robin's turn:
+ *    the batches of a team with rules queue on its rules, those of a team without take no
+ *    row lock here.
+ * The keys are hashes and the team ids the keys' own (never a sender's text).
  */
-export function repeatLocksSql(writes: readonly LeadWrite[]): string {
+export function batchLocksSql(writes: readonly LeadWrite[]): string {
   const keys = new Set<bigint>();
   for (const write of writes) {
     if (!repeatLookup(write)) continue;
     for (const key of contactKeys(write.lead)) keys.add(personLockKey(write.lead.teamId, key));
   }
-  if (!keys.size) return "";
   const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return `${sorted.map((key) => ` SELECT pg_advisory_xact_lock(${key});`).join("")} SELECT 1 FROM "Counter" WHERE "name" = '${LEAD_COUNTER}' FOR UPDATE;`;
+  const ordered = keys.size > 0 || writes.some((write) => write.release);
+  const teams = [...new Set(writes.map((write) => `'${write.lead.teamId.replaceAll("'", "''")}'`))].sort().join(", ");
+  return [
+    ` ${LEAD_NUMBER_BARRIER_SQL};`,
+    ...sorted.map((key) => ` SELECT pg_advisory_xact_lock(${key});`),
+    ordered ? ` ${LEAD_WRITERS_LOCK_SQL};` : "",
+    ` SELECT 1 FROM "Team" WHERE "id" IN (${teams}) ORDER BY "id" FOR KEY SHARE;`,
+    ` SELECT 1 FROM "AssignmentRule" WHERE "teamId" IN (${teams}) ORDER BY "id" FOR UPDATE;`,
+  ].join("");
 }
 
 /** A person's advisory lock key: 64 bits of SHA-256 of the team and the contact key. */
@@ -356,9 +371,8 @@ async function joinChatsPostgres(
  * lead number of its own, its request-log row naming the reasons, and the extras; nothing else.
  */
 async function quarantinePostgres(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten> {
-  const counter = await client.query<{ value: number }>(STATEMENTS.counter);
-  if (!counter.rows[0]) throw missingCounter();
-  const row = quarantineRow(write, Number(counter.rows[0].value));
+  const number = await client.query<{ value: number }>(STATEMENTS.number);
+  const row = quarantineRow(write, Number(number.rows[0]!.value));
   await client.query({ ...STATEMENTS.quarantine, values: pgRow(QUARANTINED_LEAD_COLUMNS, row) });
   if (write.requestLog)
     await client.query({ ...STATEMENTS.request, values: pgRow(API_REQUEST_COLUMNS, requestLogRow(write, row.id, false)) });
@@ -412,7 +426,6 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Prom
   const leadParams = LEAD_PARAMS.map((name) => pgValue(LEAD_COLUMNS[name], values[name]));
   const keys = sourceKeys(write.source);
   if (write.release) {
-    await client.query(STATEMENTS.counterLock);
     const { rowCount } = await client.query({ ...STATEMENTS.unquarantine, values: [formatLeadId(write.release.seq), write.lead.teamId] });
     if (rowCount !== 1) throw write.release.gone();
     const allow = allowRow(write);

@@ -3,6 +3,7 @@ import { driver } from "../db/driver";
 import { env } from "../env";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { leadBatchInserts, submissionInserts } from "./lead-columns";
+import { nextLeadNumbersSql } from "./lead-number-store";
 import {
   counterSql,
   firstSubmissionId,
@@ -24,7 +25,7 @@ import type { NewLead } from "./new-lead";
 // a web form or a connection (on the intake's hot path: group commit, below) or an import
 // (batches, in the import's own transaction), with its first submission (LeadSubmission:
 // what was sent, by which channel); so does every later submission of a lead.
-// It owns the lead counter and the id format, the fall-back to the team's "API" source, the
+// It owns the lead numbers (the counter row, PostgreSQL's sequence) and the id format, the fall-back to the team's "API" source, the
 // written columns and their conversion (lead-write.ts, lead-columns.ts), and its statements
 // for SQLite and PostgreSQL side by side (lead-writer-sqlite.ts, lead-writer-postgres.ts).
 // Those run on the database driver, not through Prisma (docs/performance.md "The intake on
@@ -52,8 +53,9 @@ export async function writeLead(write: LeadWrite): Promise<LeadWritten> {
 /** The most leads one commit holds. */
 const MOST_PER_COMMIT = 64;
 /**
- * Commits in flight at once: SQLite has one writer; on PostgreSQL a second batch waits on the
- * counter row's lock the first holds, and starts the moment it commits.
+ * Commits in flight at once: SQLite has one writer; on PostgreSQL two batches write side by
+ * side (their numbers come from a sequence: lead-number-store.ts), each flushing its WAL while
+ * the other works.
  */
 const MOST_IN_FLIGHT = { sqlite: 1, postgres: 2 } as const;
 type Waiting = { write: LeadWrite; resolve: (written: LeadWritten) => void; reject: (error: unknown) => void };
@@ -67,7 +69,7 @@ let scheduled = false;
  * together, each in its own savepoint (writeLeadsSqlite, writeLeadsPostgres), so one refused
  * lead never undoes another and takes no id. Each is answered only after the commit: a lead
  * that is acknowledged is committed, as before. One commit writes the pages the leads share (the
- * counter's, the right-hand leaves of the id- and time-ordered indexes) once, and PostgreSQL
+ * counter's on SQLite, the right-hand leaves of the id- and time-ordered indexes) once, and PostgreSQL
  * flushes its WAL once per batch, not once per lead.
  */
 function groupCommit(write: LeadWrite): Promise<LeadWritten> {
@@ -112,11 +114,12 @@ async function flush(): Promise<void> {
 
 /**
  * Inserts leads inside `tx` (Prisma's, so an import's batch commits with its progress) with
- * consecutive ids in the order given (an import's batch, in file order), each with its first
- * submission; returns their ids.
+ * increasing ids in the order given (an import's batch, in file order; consecutive on SQLite,
+ * and on PostgreSQL unless creates took numbers meanwhile), each with its first submission;
+ * returns their ids.
  * Their sources and owners are settled by the caller; a lead with an owner is assigned at the
- * batch's time. The counter is advanced first thing here, so its row lock, which create_lead
- * waits for, is held only from here to the commit.
+ * batch's time. SQLite: the counter is advanced first thing here (the transaction holds the
+ * write lock anyway); PostgreSQL: the numbers come from the sequence, with no lock.
  */
 export async function writeLeadBatch(
   tx: Tx,
@@ -128,13 +131,10 @@ export async function writeLeadBatch(
   })[],
 ): Promise<string[]> {
   if (!leads.length) return [];
-  // Raw: the same statement Prisma would send, without compiling it per call.
-  const [counter] = await tx.$queryRawUnsafe<{ value: number | bigint }[]>(counterSql(String(leads.length)));
-  if (!counter) throw missingCounter();
-  const first = Number(counter.value) - leads.length + 1;
+  const numbers = await batchNumbers(tx, leads.length);
   const createdAt = new Date();
   const rows = leads.map((lead, index) => ({
-    ...leadRow(lead, first + index, createdAt),
+    ...leadRow(lead, numbers[index]!, createdAt),
     importId: lead.importId ?? null,
     ownerId: lead.ownerId ?? null,
     assignedAt: lead.ownerId ? createdAt : null,
@@ -153,6 +153,18 @@ export async function writeLeadBatch(
     await tx.$executeRawUnsafe(sql, ...values);
   }
   return rows.map((row) => row.id);
+}
+
+/** `count` new lead numbers, increasing (raw: the statement Prisma would send, without compiling it per call). */
+async function batchNumbers(tx: Tx, count: number): Promise<number[]> {
+  if (env().DATABASE_PROVIDER === "postgres") {
+    const rows = await tx.$queryRawUnsafe<{ value: number }[]>(nextLeadNumbersSql(String(count)));
+    return rows.map((row) => Number(row.value));
+  }
+  const [counter] = await tx.$queryRawUnsafe<{ value: number | bigint }[]>(counterSql(String(count)));
+  if (!counter) throw missingCounter();
+  const first = Number(counter.value) - count + 1;
+  return Array.from({ length: count }, (_, index) => first + index);
 }
 
 /**

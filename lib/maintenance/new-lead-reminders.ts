@@ -3,6 +3,7 @@ import { db } from "../db/client";
 import { claimJob } from "../jobs/job-claim-store";
 import { insertJobs, type NewJob } from "../jobs/job-store";
 import { wakeDeliveries } from "../jobs/wake";
+import { settledLeadNumber } from "../leads/lead-number-store";
 import { NEW_LEAD_STATUS } from "../leads/lead-status";
 import { log } from "../log/logger";
 import { startSchedule } from "./schedule";
@@ -23,8 +24,10 @@ import { now as clock } from "../time/clock";
 // "email": to its owner, or to every owner and admin of the team when it has none; to those
 // who want assignment emails). Each batch is one transaction that locks the team's row,
 // writes the emails and moves the team's watermark past every lead it looked at, so a lead
-// is reminded of once at most, across restarts and instances. Leads come in with seqs in
-// commit order (the counter's row lock), so none is ever passed over unseen. Imported leads
+// is reminded of once at most, across restarts and instances. A run looks only at leads up to
+// the settled lead number (settledLeadNumber: every lead with that number or a lower one has
+// committed or rolled back; on PostgreSQL numbers come from a sequence, and a higher number
+// may commit first), so none is ever passed over unseen. Imported leads
 // are not reminded of (an import of thousands would send thousands of emails).
 
 export const REMINDER_JOB = "new-lead-reminders";
@@ -65,14 +68,18 @@ export function reminderJobs(options: {
 }
 
 /** One batch of the team's leads, in one transaction: how many were looked at, how many emails, whether more may be due. */
-async function remindBatch(teamId: string, now: Date): Promise<{ leads: number; emails: number; chats: number; more: boolean }> {
+async function remindBatch(
+  teamId: string,
+  now: Date,
+  settled: number,
+): Promise<{ leads: number; emails: number; chats: number; more: boolean }> {
   return db().$transaction(
     async (tx) => {
       const reminder = await lockReminder(tx, teamId);
       if (!reminder || reminder.minutes === null) return { leads: 0, emails: 0, chats: 0, more: false };
       const { minutes } = reminder;
       const cutoff = now.getTime() - minutes * 60 * 1000;
-      const after = await leadsAfter(tx, { teamId, afterSeq: reminder.afterSeq, limit: REMINDER_BATCH });
+      const after = await leadsAfter(tx, { teamId, afterSeq: reminder.afterSeq, upTo: settled, limit: REMINDER_BATCH });
       // In seq order up to the first lead too young: the watermark never passes a lead not yet looked at.
       const young = after.findIndex((lead) => lead.createdAt.getTime() > cutoff);
       const due = young === -1 ? after : after.slice(0, young);
@@ -96,10 +103,11 @@ async function remindBatch(teamId: string, now: Date): Promise<{ leads: number; 
 export async function sendNewLeadReminders(now: Date): Promise<ReminderRun> {
   const run: ReminderRun = { teams: 0, leads: 0, emails: 0 };
   let chats = 0;
+  const settled = await settledLeadNumber(db());
   for (const teamId of await teamsWithReminder()) {
     let looked = 0;
     for (let batch = 0; batch < MAX_BATCHES; batch++) {
-      const done = await remindBatch(teamId, now);
+      const done = await remindBatch(teamId, now, settled);
       looked += done.leads;
       run.emails += done.emails;
       chats += done.chats;

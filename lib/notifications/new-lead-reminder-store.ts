@@ -26,8 +26,9 @@ export async function writeNewLeadReminder(teamId: string, minutes: number | nul
       await tx.team.update({ where: { id: teamId }, data: { newLeadReminderMinutes: minutes }, select: { id: true } });
       return;
     }
-    // Every lead with a lower seq than one committed is committed (the counter's row lock
-    // orders them), so the leads after this watermark are those that come in from now on.
+    // The leads after this watermark are those that come in from now on (on PostgreSQL a lead
+    // still being written with a lower number counts as already in: numbers are taken
+    // before the commit, lib/leads/lead-number-store.ts).
     const highest = await tx.lead.aggregate({ where: { teamId }, _max: { seq: true } });
     await tx.team.update({
       where: { id: teamId },
@@ -68,10 +69,10 @@ export async function lockReminder(tx: Tx, teamId: string): Promise<ReminderStat
 
 export type ReminderLead = { id: string; seq: number; status: string; ownerId: string | null; importId: string | null; createdAt: Date };
 
-/** The team's first `limit` leads after the watermark, in seq order (the (teamId, seq) index). */
-export function leadsAfter(tx: Tx, options: { teamId: string; afterSeq: number; limit: number }): Promise<ReminderLead[]> {
+/** The team's first `limit` leads after the watermark and up to `upTo`, in seq order (the (teamId, seq) index). */
+export function leadsAfter(tx: Tx, options: { teamId: string; afterSeq: number; upTo: number; limit: number }): Promise<ReminderLead[]> {
   return tx.lead.findMany({
-    where: { teamId: options.teamId, seq: { gt: options.afterSeq } },
+    where: { teamId: options.teamId, seq: { gt: options.afterSeq, lte: options.upTo } },
     orderBy: { seq: "asc" },
     take: options.limit,
     select: { id: true, seq: true, status: true, ownerId: true, importId: true, createdAt: true },

@@ -2,11 +2,15 @@ import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import fc from "fast-check";
 import { test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
 import { clientFor, db } from "../db/client";
 import { rawJson } from "../db/raw-json";
 import { migrate } from "../setup/migrate";
+import { lastLeadNumber } from "../leads/lead-number-store";
+import { writeLead } from "../leads/lead-writer";
+import { leadFieldsOf, storableOn } from "../leads/lead-writer.fixtures";
 import { CopyRefused, copyDatabase, delegate, models } from "./copy-database";
 
 // Issue 15: SQLite → PostgreSQL keeps every row. The target is this file's PostgreSQL
@@ -28,7 +32,8 @@ async function fill(): Promise<void> {
     data: { id: "0123456789abcdef0123", teamId: team.id, secretDigest: "digest", secretPrefix: "AbCdEfGh", description: "Site" },
   });
   await source.pendingSecret.create({ data: { apiKeyId: "0123456789abcdef0123", ciphertext: "cipher" } });
-  await source.counter.update({ where: { name: "lead" }, data: { value: 1_200 } });
+  // 50 numbers past the last lead: leads deleted since; the copy never issues them again.
+  await source.counter.update({ where: { name: "lead" }, data: { value: 1_250 } });
   for (let i = 1; i <= 1_200; i++) {
     await source.lead.create({
       data: {
@@ -156,6 +161,17 @@ test("every row of every table arrives, field by field; sequences continue after
   const first = await db().lead.findUniqueOrThrow({ where: { id: "CRM-LEAD-00001" } });
   assert.equal(Object.getOwnPropertyDescriptor(first.extraFields as object, "__proto__")?.value, "p");
 
+  // Lead numbers go on after the source's last one issued (PostgreSQL: the sequence).
+  assert.equal(await lastLeadNumber(db()), 1_250);
+  const [team] = await db().team.findMany();
+  const created = await writeLead({
+    lead: fc.sample(leadFieldsOf(team!.id).filter(storableOn("postgres")), 1)[0]!,
+    source: { requested: undefined },
+    events: { origin: { apiKeyId: null }, emails: false },
+    now: new Date(),
+  });
+  assert.equal(created.leadId, "CRM-LEAD-01251");
+
   // The request log's ids go on after the copied ones.
   const next = await db().apiRequest.create({ data: { teamId: "t", apiKeyId: "k", status: 422, ip: null, encoding: "json" } });
   assert.equal(next.id, 6);
@@ -163,6 +179,6 @@ test("every row of every table arrives, field by field; sequences continue after
 
 test("a target that already holds leads or users is refused and left as it is", async () => {
   await assert.rejects(copyDatabase(sourceUrl, target.url), CopyRefused);
-  assert.equal(await db().lead.count(), 1_200);
+  assert.equal(await db().lead.count(), 1_201, "the copied leads and the one written after the copy");
   await source.$disconnect();
 });

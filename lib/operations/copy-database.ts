@@ -1,6 +1,7 @@
 import { clientFor, type Db } from "../db/client";
 import { databaseProvider } from "../db/database-url";
 import { rawJson } from "../db/raw-json";
+import { lastLeadNumber, raiseLeadNumber } from "../leads/lead-number-store";
 import { migrate } from "../setup/migrate";
 import { ROLLUP_MODELS } from "../dashboard/dashboard-rollup";
 
@@ -93,6 +94,11 @@ export async function copyDatabase(
           }
           report.push({ table: model.name, rows: copied });
         }
+        // Lead numbers go on after the source's last one (its counter or sequence: a deleted
+        // lead's number included), never after a lower one; the copied counter row is the
+        // source's, which on PostgreSQL is not where numbers come from.
+        const [lastIssued, highest] = await Promise.all([lastLeadNumber(source, fromUrl), source.lead.aggregate({ _max: { seq: true } })]);
+        await raiseLeadNumber(tx, Math.max(lastIssued, highest._max.seq ?? 0), toUrl);
         if (databaseProvider(toUrl) === "postgres") {
           // Rows kept their ids: an autoincrement column's sequence starts after them.
           for (const model of tables.filter((m) => m.fields.some((f) => f.name === "id" && f.type === "Int"))) {

@@ -4,7 +4,9 @@ import fc from "fast-check";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { driver } from "../db/driver";
-import { counterSql } from "../leads/lead-write";
+import { nextLeadNumbersSql } from "../leads/lead-number-store";
+import type { LeadWrite } from "../leads/lead-write";
+import { batchLocksSql } from "../leads/lead-writer-postgres";
 import { actorOf, makeTeam } from "../leads/lead-ownership.fixtures";
 import { changeMembership } from "../teams/membership-changes";
 import { setAvailability } from "../users/availability-store";
@@ -155,21 +157,21 @@ describe("an import batch's owners", () => {
   });
 
   if (database.provider === "postgres")
-    test("PostgreSQL: a batch takes the lead counter before its rules, in the intake's order, so the two queue instead of deadlocking", async () => {
+    test("PostgreSQL: a batch takes its rules in the order the intake's batches take them (batchLocksSql), so the two queue instead of deadlocking", async () => {
       const { team, owner, admin } = await makeTeam();
       const ruleId = await addRule(team.id, owner.id, { userIds: [owner.id, admin.id] });
       const assignment = await batchAssignment(team.id, { mode: "rules", userId: null });
       const d = await driver();
       assert.equal(d.provider, "postgres");
       if (d.provider !== "postgres") return;
-      // An intake's transaction, by hand: the counter first, then (once the batch waits) a turn.
+      // An intake's batch, by hand: its first locks (the team's rules among them), then (once the import's batch waits) a turn.
       const intake = await d.pool.connect();
+      const write = { lead: { teamId: team.id }, source: { requested: undefined }, events: {}, now: new Date() } as unknown as LeadWrite;
       try {
-        await intake.query("BEGIN");
-        await intake.query(counterSql("1"));
+        await intake.query(`BEGIN;${batchLocksSql([write])}`);
         const batch = db().$transaction(async (tx) => {
           const owners = await batchOwners(tx, { teamId: team.id, assignment, leads: [lead()], now: new Date() });
-          await tx.$queryRawUnsafe(counterSql("1"));
+          await tx.$queryRawUnsafe(nextLeadNumbersSql("1"));
           return owners;
         });
         const waiting = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;

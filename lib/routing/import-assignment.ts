@@ -1,7 +1,7 @@
 import { join } from "@prisma/client/runtime/client";
 import type { Tx } from "../db/client";
 import { env } from "../env";
-import { LEAD_COUNTER } from "../leads/lead-write";
+import { lockLeadWriters } from "../leads/lead-number-store";
 import { membersAmong } from "./assignment-rule-store";
 import { pickTurn, routeLead, type RoutePlan, type Routing } from "./route-lead";
 import { loadRouting } from "./routing-snapshot";
@@ -62,15 +62,18 @@ async function teamVersion(tx: Tx, teamId: string, lock: boolean): Promise<numbe
 
 /**
  * The stored turns of these round-robin rules of the team (sorted ids), locked to the commit.
- * PostgreSQL: the lead counter's row first, then the rules FOR UPDATE in id order. The intake's
- * statement takes the counter, then a rule (lib/leads/lead-writer-postgres.ts): taking them in
- * the same order, a batch and a create_lead queue for each other instead of deadlocking.
+ * PostgreSQL: the lead writers' order lock first (lockLeadWriters: the lead counter's row;
+ * a batch that filled duplicates took it already), then the rules FOR UPDATE in id order, the
+ * order the lead writer's batches take them in (batchLocksSql in
+ * lib/leads/lead-writer-postgres.ts: the counter only with repeats or a release, then the
+ * teams' rules in id order), so an import's batch and a create_lead queue for each other
+ * instead of deadlocking.
  * SQLite: the transaction holds the write lock from BEGIN IMMEDIATE.
  */
 async function lockTurns(tx: Tx, teamId: string, ruleIds: readonly string[]): Promise<Map<string, number>> {
   let rows: { id: string; turn: number | bigint }[];
   if (postgres()) {
-    await tx.$queryRaw`SELECT 1 FROM "Counter" WHERE "name" = ${LEAD_COUNTER} FOR UPDATE`;
+    await lockLeadWriters(tx);
     rows = await tx.$queryRaw`SELECT "id", "turn" FROM "AssignmentRule"
       WHERE "teamId" = ${teamId} AND "id" IN (${join([...ruleIds])}) ORDER BY "id" FOR UPDATE`;
   } else {

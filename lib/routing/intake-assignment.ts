@@ -12,9 +12,9 @@ import type { RoutedLead } from "./rule-conditions";
 // version), the plan (route-lead.ts), a round robin's turn taken and advanced on its rule's
 // row, and the owner checked to be a member still. A team without rules costs nothing but
 // reading its version (SQLite: one indexed read; PostgreSQL: a column of the lead's statement).
-// On PostgreSQL the plan is made before the lead's statement, which carries it out (every
-// statement after the counter's UPDATE lengthens the time every create of the database waits
-// for its row lock): planPostgres, then settlePostgres. A lead whose rule has nobody on duty
+// On PostgreSQL the plan is made before the lead's statement, which carries it out (the
+// batch holds its teams' rules' rows, locked first thing: every statement more lengthens the
+// time the team's next batch waits for them): planPostgres, then settlePostgres. A lead whose rule has nobody on duty
 // and waits (the rule's fallback "later") stays unassigned and gets its WaitingLead row in
 // the same transaction (lib/maintenance/waiting-leads.ts assigns it later): one statement
 // more for such a lead only.
@@ -150,7 +150,7 @@ export type EarlyPlan = { routing: Routing; owner: PlannedOwner };
 /**
  * Before the lead's statement: the plan from the team's routing as this process has it (read
  * now when it has none), so the statement itself assigns the lead and takes the turn, with no
- * statement more while the team's counter row is locked. Null when the plan needs the source
+ * statement more while the team's rules' rows are locked. Null when the plan needs the source
  * the statement resolves (a rule tests the source, and the request named one by name).
  */
 export async function planPostgres(

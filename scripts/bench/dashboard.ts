@@ -6,6 +6,7 @@ import type { OverviewRange } from "../../lib/dashboard/overview";
 import { deleteTeamRollup } from "../../lib/dashboard/dashboard-rollup";
 import { db } from "../../lib/db/client";
 import { createLead } from "../../lib/leads/create-lead";
+import { reserveLeadNumbersPostgres } from "../../lib/leads/lead-number-store";
 import { databaseProvider, sqliteFilePath } from "../../lib/db/database-url";
 import { addLeadSource } from "../../lib/teams/lead-sources";
 import { addMember, createTeam } from "../../lib/teams/team-store";
@@ -192,13 +193,12 @@ export async function seedDashboard(databaseUrl: string, team: DashboardTeam, to
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const counter = await client.query<{ value: number }>(`SELECT "value" FROM "Counter" WHERE "name" = 'lead'`);
-      const first = (counter.rows[0]?.value ?? 0) + 1;
-      const last = first + total - 1;
       const indexes = await client.query<{ name: string; sql: string }>(
         `SELECT indexname AS name, indexdef AS sql FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Lead' AND indexname <> 'Lead_pkey'`,
       );
       await client.query("BEGIN");
+      const first = await reserveLeadNumbersPostgres(client, total);
+      const last = first + total - 1;
       for (const index of indexes.rows) await client.query(`DROP INDEX "${index.name}"`);
       for (const statement of seedStatements(
         POSTGRES,
@@ -210,10 +210,6 @@ export async function seedDashboard(databaseUrl: string, team: DashboardTeam, to
       ))
         await client.query(statement);
       for (const index of indexes.rows) await client.query(index.sql);
-      await client.query(
-        `INSERT INTO "Counter" ("name", "value") VALUES ('lead', $1) ON CONFLICT ("name") DO UPDATE SET "value" = greatest("Counter"."value", excluded."value")`,
-        [last],
-      );
       await client.query("COMMIT");
       // Index-only scans need the visibility map: a freshly loaded table has none until vacuumed.
       await client.query(`VACUUM ANALYZE "Lead", "AuditEvent", "QuarantinedLead"`);

@@ -2,6 +2,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseProvider, sqliteFilePath } from "../../lib/db/database-url";
 import { LEAD_STATUSES } from "../../lib/leads/lead-status";
+import { reserveLeadNumbersPostgres } from "../../lib/leads/lead-number-store";
 
 // Bulk-loads leads straight into the database (not through HTTP): one INSERT … SELECT
 // over generated numbers (a recursive CTE on SQLite, generate_series on PostgreSQL), so
@@ -184,12 +185,11 @@ export async function preloadPostgres(
     await client.query("BEGIN");
     let missing: number;
     try {
-      // The counter row stays locked from here to COMMIT: the app's creates wait.
-      const counter = await client.query<{ value: number }>(`SELECT "value" FROM "Counter" WHERE "name" = 'lead' FOR UPDATE`);
       const existing = await client.query<{ n: string }>(`SELECT count(*) AS n FROM "Lead" WHERE "teamId" = $1`, [target.teamId]);
       missing = total - Number(existing.rows[0]!.n);
       if (missing > 0) {
-        const next = (counter.rows[0]?.value ?? 0) + 1;
+        // The numbers are reserved from here to COMMIT: the app's creates wait.
+        const next = await reserveLeadNumbersPostgres(client, missing);
         const last = next + missing - 1;
         const member = await client.query<{ userId: string }>(
           `SELECT "userId" FROM "Membership" WHERE "teamId" = $1 ORDER BY "createdAt", "id" LIMIT 1`,
@@ -206,11 +206,6 @@ export async function preloadPostgres(
         for (const index of indexes.rows) await client.query(`DROP INDEX "${index.name}"`);
         await client.query(`INSERT INTO "Lead" (${names}) SELECT ${values} FROM generate_series($1::int, $2::int) AS s`, [next, last]);
         for (const index of indexes.rows) await client.query(index.sql);
-        await client.query(
-          `INSERT INTO "Counter" ("name", "value") VALUES ('lead', $1)
-           ON CONFLICT ("name") DO UPDATE SET "value" = greatest("Counter"."value", excluded."value")`,
-          [last],
-        );
       }
       await client.query("COMMIT");
     } catch (error) {
