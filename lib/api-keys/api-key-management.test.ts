@@ -201,6 +201,7 @@ describe("findKeyForAuth and touchApiKey", () => {
         spamBurstLimit: 5,
         spamBurstMinutes: 10,
         spamListsVersion: 0,
+        suppressionListUsed: false,
       },
       versions: { key: 0, team: 0 },
     });

@@ -106,6 +106,7 @@ describe("authenticate: success", () => {
         spamBurstLimit: 5,
         spamBurstMinutes: 10,
         spamListsVersion: 0,
+        suppressionListUsed: false,
       },
     });
     const used = await lastUsedAt(fresh.keyId);
