@@ -56,7 +56,7 @@ export function cachedKeyCount(): number {
 
 /**
  * Sets how many keys the cache holds (0 turns it off) and empties it: the bench's A/B
- * (scripts/bench/key-cache.ts) and the tests; the app keeps the default.
+ * (scripts/bench/alternating-ab.ts) and the tests; the app keeps the default.
  */
 export function setKeyCacheCapacity(keys: number = DEFAULT_CAPACITY): void {
   capacity = keys;

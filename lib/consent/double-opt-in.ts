@@ -1,6 +1,8 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import { db, type Tx } from "../db/client";
 import { env } from "../env";
+import { summariseError } from "../log/error-summary";
+import { log } from "../log/logger";
 import { insertJobs } from "../jobs/job-store";
 import { wakeDeliveries } from "../jobs/wake";
 import { newEventId } from "../webhooks/lead-created-event";
@@ -34,6 +36,17 @@ export type ConfirmationRequest =
   | { result: "no_email" }
   /** The address is on the team's suppression list (the person withdrew or was erased before): never emailed. */
   | { result: "suppressed" };
+
+/**
+ * requestConfirmation for a lead just kept (the intake, a release from the quarantine): the lead
+ * stays either way, so a failure is logged (without its values) and leaves the lead pending,
+ * for "Resend confirmation".
+ */
+export async function confirmKeptLead(options: { teamId: string; leadId: string; email: string | null; at: Date }): Promise<void> {
+  await requestConfirmation(options).catch((error: unknown) =>
+    log("error", "consent.confirmation_failed", { teamId: options.teamId, ...summariseError(error) }),
+  );
+}
 
 /**
  * Queues the confirmation email of the team's lead to `email`, unless the person confirmed

@@ -9,10 +9,9 @@ import type { IntakeTeam } from "../teams/intake-team";
 import { metrics } from "../operations/metrics";
 import { quarantineOf } from "../spam/intake-spam";
 import { now } from "../time/clock";
-import { log } from "../log/logger";
 import type { AskedConsent } from "../consent/consent-evidence";
 import { intakeConsent } from "../consent/intake-consent";
-import { requestConfirmation } from "../consent/double-opt-in";
+import { confirmKeptLead } from "../consent/double-opt-in";
 import { heldUse, holdSubmission } from "../consent/held-submissions";
 import type { HeldChannel, HeldRow } from "../consent/held-submission-store";
 import type { ConsentDraft } from "../consent/consent-evidence";
@@ -186,9 +185,7 @@ export async function storeSubmission(
   // (none for a quarantined one), within the person's limits (lib/consent/double-opt-in.ts).
   // The lead is kept either way: a failure here leaves it pending, for "Resend confirmation".
   if (consent?.status === "pending" && !quarantine && !confirmed)
-    await requestConfirmation({ teamId: channel.team.id, leadId: result.leadId, email: input.email ?? null, at: receivedAt }).catch(
-      (error: unknown) => log("error", "consent.confirmation_failed", { teamId: channel.team.id, error: String(error) }),
-    );
+    await confirmKeptLead({ teamId: channel.team.id, leadId: result.leadId, email: input.email ?? null, at: receivedAt });
   if (quarantine)
     for (const code of new Set(quarantine.reasons.map((reason) => reason.code))) metrics().leadsQuarantined.inc({ reason: code });
   else if (!result.added) metrics().leadsCreated.inc({ team: channel.team.slug });

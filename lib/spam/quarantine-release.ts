@@ -1,8 +1,7 @@
 import { recordAuditEvent, type AuditActor } from "../audit/audit-log";
 import type { ConsentDraft } from "../consent/consent-evidence";
-import { requestConfirmation } from "../consent/double-opt-in";
+import { confirmKeptLead } from "../consent/double-opt-in";
 import { env } from "../env";
-import { log } from "../log/logger";
 import { wakeDeliveries } from "../jobs/wake";
 import type { LeadFields, LeadWrite } from "../leads/lead-write";
 import { writeLead } from "../leads/lead-writer";
@@ -75,9 +74,7 @@ export async function releaseQuarantined(options: { teamId: string; id: string; 
   await clearSpamMark(options.teamId, row.id);
   // Double opt-in, as the intake would have done had the submission been kept: the lead is kept either way.
   if (consent?.status === "pending")
-    await requestConfirmation({ teamId: options.teamId, leadId: row.id, email: lead.email ?? null, at: now() }).catch((error: unknown) =>
-      log("error", "consent.confirmation_failed", { teamId: options.teamId, error: String(error) }),
-    );
+    await confirmKeptLead({ teamId: options.teamId, leadId: row.id, email: lead.email ?? null, at: now() });
   await recordAuditEvent({
     teamId: options.teamId,
     actor: options.actor,

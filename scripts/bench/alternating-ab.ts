@@ -39,23 +39,25 @@ function side(times: number[], calls: number, cpu: number, elapsedMs: number): A
   return { opsPerSec: calls / (elapsedMs / 1000), p50: pct(50), p99: pct(99), calls, errors: 0, cpuMicros: cpu / calls };
 }
 
+/** One side of an A/B: `enter` (optional) runs once at the start of each of its rounds, `call` in a loop. */
+type Side = { enter?: () => void; call: () => Promise<unknown> };
+
 /** `on` and `off` taken in turn, `seconds` in all per side after `warmupSeconds` of each. */
-async function alternate(
-  on: () => Promise<unknown>,
-  off: () => Promise<unknown>,
-  seconds: number,
-  warmupSeconds: number,
-): Promise<{ on: AbSide; off: AbSide }> {
+async function alternate(on: Side, off: Side, seconds: number, warmupSeconds: number): Promise<{ on: AbSide; off: AbSide }> {
   const totals = {
     on: { calls: 0, cpu: 0, elapsed: 0, times: [] as number[] },
     off: { calls: 0, cpu: 0, elapsed: 0, times: [] as number[] },
   };
-  await round(off, warmupSeconds * 1000, []);
-  await round(on, warmupSeconds * 1000, []);
+  const roundOf = (side: Side, ms: number, times: number[]) => {
+    side.enter?.();
+    return round(side.call, ms, times);
+  };
+  await roundOf(off, warmupSeconds * 1000, []);
+  await roundOf(on, warmupSeconds * 1000, []);
   for (let i = 0; i < ROUNDS * 2; i++) {
     const isOn = i % 2 === 1;
     const total = isOn ? totals.on : totals.off;
-    const measured = await round(isOn ? on : off, (seconds * 1000) / ROUNDS, total.times);
+    const measured = await roundOf(isOn ? on : off, (seconds * 1000) / ROUNDS, total.times);
     total.calls += measured.calls;
     total.cpu += measured.cpu;
     total.elapsed += measured.elapsed;
@@ -74,12 +76,15 @@ export async function measureKeyCache(
 ): Promise<{ cached: AbSide; uncached: AbSide }> {
   const headers = new Headers({ "X-API-Key": key.keyId, "X-API-Secret": key.secret });
   const context = { requestId: "bench-key-cache", ip: "127.0.0.1" };
-  const call = (capacity: number | undefined) => () => {
-    setKeyCacheCapacity(capacity);
-    return authenticate(headers, context);
-  };
+  // The capacity is set once per round: setting it empties the cache.
+  const call = () => authenticate(headers, context);
   try {
-    const { on, off } = await alternate(call(undefined), call(0), seconds, warmupSeconds);
+    const { on, off } = await alternate(
+      { enter: () => setKeyCacheCapacity(), call },
+      { enter: () => setKeyCacheCapacity(0), call },
+      seconds,
+      warmupSeconds,
+    );
     return { cached: on, uncached: off };
   } finally {
     setKeyCacheCapacity();
@@ -103,6 +108,6 @@ export async function measureSuppressionLookup(
       context: { requestId: "bench-suppression", ip: "127.0.0.1" },
       receivedAt: new Date(),
     });
-  const { on, off } = await alternate(call(false), call(true), seconds, warmupSeconds);
+  const { on, off } = await alternate({ call: call(false) }, { call: call(true) }, seconds, warmupSeconds);
   return { skipped: on, looked: off };
 }
