@@ -102,6 +102,24 @@ const PRUNE_EVERY_MS = 60 * 60 * 1000;
  */
 const FINISH_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
 
+/**
+ * How long an attempt's outcome waits for the other attempts still running in this process
+ * before it is written without them. Outcomes are written together, one transaction for those
+ * that end within this time of each other (a batch to a quick receiver: all of them), so a
+ * batch of ten costs one commit rather than ten: on a durable PostgreSQL each commit is a WAL
+ * flush that the intake's commits queue behind (docs/performance.md "The dispatcher's commits").
+ */
+export const OUTCOME_GATHER_MS = 20;
+
+/** An attempt's outcome waiting to be written with the others of its group. */
+type PendingOutcome = {
+  job: ClaimedJob;
+  outcome: JobOutcome;
+  now: Date;
+  record?: (tx: Tx) => Promise<void>;
+  settle: (result: { recorded: boolean } | { error: unknown }) => void;
+};
+
 export class Dispatcher {
   readonly workerId: string;
   readonly #options: DispatcherOptions;
@@ -112,6 +130,11 @@ export class Dispatcher {
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
   #prunedAt = 0;
+  /** Attempts under way whose outcome is not yet queued: while any is, a queued outcome waits (up to OUTCOME_GATHER_MS) for theirs. */
+  #attemptsUnderWay = 0;
+  readonly #outcomes: PendingOutcome[] = [];
+  #gatherTimer: NodeJS.Timeout | null = null;
+  #writing: Promise<void> | null = null;
 
   constructor(options: DispatcherOptions) {
     this.#options = options;
@@ -210,11 +233,67 @@ export class Dispatcher {
    * (a webhook's delivery log row) is written in the same transaction, also when the claim
    * was lost: the attempt happened.
    */
-  async #finish(job: ClaimedJob, outcome: JobOutcome, now: Date, record?: (tx: Tx) => Promise<void>): Promise<boolean> {
-    if (!record) return finishAttempt(job, this.workerId, outcome, now);
+  #finish(job: ClaimedJob, outcome: JobOutcome, now: Date, record?: (tx: Tx) => Promise<void>): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      this.#outcomes.push({
+        job,
+        outcome,
+        now,
+        record,
+        settle: (result) => ("error" in result ? reject(result.error) : resolve(result.recorded)),
+      });
+      this.#scheduleWrite();
+    });
+  }
+
+  /** Writes the queued outcomes now when no other attempt is under way, else once they are or OUTCOME_GATHER_MS have passed. */
+  #scheduleWrite(): void {
+    if (this.#writing || !this.#outcomes.length) return;
+    if (this.#attemptsUnderWay > 0) {
+      this.#gatherTimer ??= setTimeout(() => this.#writeQueued(), OUTCOME_GATHER_MS);
+      return;
+    }
+    this.#writeQueued();
+  }
+
+  /** Writes every queued outcome, group after group (outcomes queued while one is written make the next). */
+  #writeQueued(): void {
+    if (this.#gatherTimer) clearTimeout(this.#gatherTimer);
+    this.#gatherTimer = null;
+    if (this.#writing) return;
+    this.#writing = (async () => {
+      while (this.#outcomes.length) await this.#writeGroup(this.#outcomes.splice(0));
+    })().finally(() => {
+      this.#writing = null;
+      this.#scheduleWrite();
+    });
+  }
+
+  /**
+   * One transaction for the group: each handler's record, then the job's new state. When it
+   * fails, each outcome is written alone, so one attempt whose record cannot be written (or
+   * a deadlock) costs no other its record.
+   */
+  async #writeGroup(group: PendingOutcome[]): Promise<void> {
+    try {
+      const recorded = await this.#writeTogether(group);
+      group.forEach((item, i) => item.settle({ recorded: recorded[i]! }));
+    } catch (error) {
+      if (group.length === 1) return group[0]!.settle({ error });
+      for (const item of group) await this.#writeGroup([item]);
+    }
+  }
+
+  async #writeTogether(group: PendingOutcome[]): Promise<boolean[]> {
+    const [only] = group;
+    if (group.length === 1 && !only!.record) return [await finishAttempt(only!.job, this.workerId, only!.outcome, only!.now)];
     return db().$transaction(async (tx) => {
-      await record(tx);
-      return finishAttempt(job, this.workerId, outcome, now, tx);
+      const recorded: boolean[] = [];
+      for (const item of group) {
+        await item.record?.(tx);
+        recorded.push(await finishAttempt(item.job, this.workerId, item.outcome, item.now, tx));
+      }
+      return recorded;
     }, FINISH_TRANSACTION);
   }
 
@@ -222,6 +301,7 @@ export class Dispatcher {
     const handler = this.#options.handlers[job.kind];
     const stopTimer = metrics().deliveryDuration.startTimer({ kind: job.kind });
     let result: AttemptResult;
+    this.#attemptsUnderWay++;
     try {
       result = handler
         ? await handler.run(job, this.#now, { workerId: this.workerId, leaseMs: this.#options.leaseMs }, memo)
@@ -229,6 +309,9 @@ export class Dispatcher {
     } catch (error) {
       log("error", "jobs.handler_failed", { job_id: job.id, kind: job.kind, ...jobError(error) });
       result = { ok: false, error: "Internal error" };
+    } finally {
+      // From here to the outcome's queueing nothing awaits: no other outcome is written in between.
+      this.#attemptsUnderWay--;
     }
     stopTimer();
     const now = this.#now();

@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { beforeEach, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+
+// The outcomes of attempts that end together are written in one transaction (lib/jobs/
+// dispatcher.ts, OUTCOME_GATHER_MS): a batch to a quick receiver costs one commit, not one per
+// delivery. A group never costs one of its attempts its record: when the group's transaction
+// fails, each outcome is written alone; and an attempt still under way holds the others back
+// for at most the gather time.
+
+const { useTestDatabase } = await import("../../test/support/test-database");
+await useTestDatabase();
+const { db } = await import("../db/client");
+const { createTeam } = await import("../teams/team-store");
+const { Dispatcher, OUTCOME_GATHER_MS } = await import("./dispatcher");
+const { insertJobs } = await import("./job-store");
+type Tx = import("../db/client").Tx;
+type JobHandler = import("./dispatcher").JobHandler;
+
+let teams = 0;
+async function teamWithJobs(count: number) {
+  const team = await createTeam({ slug: `outcome-groups-${++teams}`, name: "Outcome groups" });
+  const runAt = new Date();
+  await insertJobs(
+    Array.from({ length: count }, (_, i) => ({
+      teamId: team.id,
+      kind: "email" as const,
+      eventId: `evt-${teams}-${i}`,
+      eventType: "lead.created",
+      payload: JSON.stringify({ n: i }),
+      maxAttempts: 3,
+      runAt,
+    })),
+  );
+  return team;
+}
+
+const dispatcherFor = (email: JobHandler) => new Dispatcher({ handlers: { email }, leaseMs: 60_000, retryBaseMs: 1_000, batchSize: 10 });
+const states = async (teamId: string) =>
+  (await db().job.findMany({ where: { teamId }, orderBy: { eventId: "asc" }, select: { eventId: true, state: true } })).map(
+    (job) => `${job.eventId}:${job.state}`,
+  );
+/** Each job's record: an audit row in the outcome's transaction, so what committed can be counted. */
+const recordOf = (teamId: string, eventId: string) => async (tx: Tx) =>
+  void (await tx.auditEvent.create({ data: { teamId, action: "test.recorded", targetId: eventId, via: "cli" } }));
+const recordedIds = async (teamId: string) =>
+  (await db().auditEvent.findMany({ where: { teamId, action: "test.recorded" }, select: { targetId: true } }))
+    .map((row) => row.targetId)
+    .sort();
+
+beforeEach(() => db().job.deleteMany({}));
+
+test("a batch of ten attempts that end together is written in one transaction, each with its record", async () => {
+  const team = await teamWithJobs(10);
+  const transactions = new Set<Tx>();
+  const dispatcher = dispatcherFor({
+    async run(job) {
+      return {
+        ok: true,
+        record: async (tx) => {
+          transactions.add(tx);
+          await recordOf(team.id, job.eventId)(tx);
+        },
+      };
+    },
+  });
+  assert.equal(await dispatcher.runOnce(), 10);
+  assert.equal(transactions.size, 1, "one transaction for the batch's ten outcomes");
+  assert.ok((await states(team.id)).every((s) => s.endsWith(":delivered")));
+  assert.equal((await recordedIds(team.id)).length, 10);
+});
+
+test("when one record of a group cannot be written, the others are written alone and that job stays claimed", async () => {
+  const team = await teamWithJobs(4);
+  const dispatcher = dispatcherFor({
+    async run(job) {
+      return {
+        ok: true,
+        record: async (tx) => {
+          await recordOf(team.id, job.eventId)(tx);
+          if (job.eventId.endsWith("-2")) throw new Error("disk full");
+        },
+      };
+    },
+  });
+  assert.equal(await dispatcher.runOnce(), 4);
+  assert.deepEqual(await states(team.id), [
+    `evt-${teams}-0:delivered`,
+    `evt-${teams}-1:delivered`,
+    `evt-${teams}-2:running`,
+    `evt-${teams}-3:delivered`,
+  ]);
+  assert.deepEqual(
+    await recordedIds(team.id),
+    [`evt-${teams}-0`, `evt-${teams}-1`, `evt-${teams}-3`],
+    "the failed record rolled back alone",
+  );
+});
+
+test("an attempt still under way holds the others' outcomes back for the gather time only", async () => {
+  const team = await teamWithJobs(2);
+  let release!: () => void;
+  const slow = new Promise<void>((resolve) => (release = resolve));
+  const dispatcher = dispatcherFor({
+    async run(job) {
+      if (job.eventId.endsWith("-1")) await slow;
+      return { ok: true, record: recordOf(team.id, job.eventId) };
+    },
+  });
+  const batch = dispatcher.runOnce();
+  // Well past the gather time (and a transaction on a loaded machine), the slow one still under way.
+  const deadline = Date.now() + 10_000;
+  while ((await recordedIds(team.id)).length === 0 && Date.now() < deadline) await sleep(OUTCOME_GATHER_MS);
+  assert.deepEqual(
+    await states(team.id),
+    [`evt-${teams}-0:delivered`, `evt-${teams}-1:running`],
+    "the quick one is written without the slow one",
+  );
+  release();
+  assert.equal(await batch, 2);
+  assert.deepEqual(await states(team.id), [`evt-${teams}-0:delivered`, `evt-${teams}-1:delivered`]);
+  assert.equal((await recordedIds(team.id)).length, 2);
+});
