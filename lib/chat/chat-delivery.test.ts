@@ -42,7 +42,10 @@ async function fake(platform: ChatFake["platform"]) {
 }
 
 const BASE = "https://leads.example.test";
-let clock = new Date("2026-12-03T10:00:00Z").getTime();
+// The dispatcher's clock, an hour ahead of the real one (which stamps the jobs' runAt): every
+// job queued during the file is due, and the test moves it on. (A fixed date here made every
+// job "not yet due" once the real clock passed it.)
+let clock = Date.now() + 60 * 60 * 1000;
 const dispatcher = new Dispatcher({
   handlers: { chat: chatHandler({ baseUrl: BASE, allowPrivate: true }) },
   now: () => new Date(clock),
