@@ -5,6 +5,7 @@ import { PrismaClient as SqliteClient, type Prisma } from "../generated/sqlite/c
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 import { env } from "../env";
 import { registerDriver } from "./driver-registry";
+import { releaseConnectionsOfFailedEnds } from "./pg-transaction-release";
 import { sqliteAdapter } from "./sqlite-adapter";
 
 // The app is typed against the SQLite client; the PostgreSQL client has the same
@@ -48,7 +49,8 @@ function postgresAdapter(url: string, register?: typeof registerDriver): SqlMigr
     connect() {
       const pool = new pg.Pool(poolConfig);
       register?.({ provider: "postgres", pool }, () => !pool.ending && !pool.ended);
-      return new PrismaPg(pool, { disposeExternalPool: true }).connect();
+      // A transaction whose COMMIT fails would keep its connection: lib/db/pg-transaction-release.ts.
+      return new PrismaPg(pool, { disposeExternalPool: true }).connect().then(releaseConnectionsOfFailedEnds);
     },
     connectToShadowDb: () => shadow.connectToShadowDb(),
   };

@@ -2,6 +2,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import { sqliteFilePath } from "./database-url";
+import { TRANSACTION_END } from "./pg-transaction-release";
 import type { SqliteDriver } from "./driver-registry";
 
 /**
@@ -57,13 +58,32 @@ function serialise(inner: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
         release();
         throw error;
       }
-      const finish = async () => release();
+      let open = true;
+      const finish = async () => {
+        if (!open) return;
+        open = false;
+        release();
+      };
       return {
         provider: inner.provider,
         adapterName: inner.adapterName,
         options: { usePhantomQuery: false },
         queryRaw: (query) => inner.queryRaw(query),
-        executeRaw: (query) => inner.executeRaw(query),
+        // A COMMIT that fails (a deferred constraint, a full disk) leaves SQLite's transaction
+        // open, and Prisma then calls neither commit() nor rollback(): it is rolled back and
+        // the lock freed here, or every later query would wait for the lock forever
+        // (lib/db/pg-transaction-release.test.ts, on SQLite).
+        async executeRaw(query) {
+          try {
+            return await inner.executeRaw(query);
+          } catch (error) {
+            if (TRANSACTION_END.test(query.sql)) {
+              await inner.executeRaw({ sql: "ROLLBACK", args: [], argTypes: [] }).catch(() => undefined);
+              await finish();
+            }
+            throw error;
+          }
+        },
         commit: finish,
         rollback: finish,
       };

@@ -59,6 +59,9 @@ async function withAdmin<T>(databaseUrl: string, work: (client: pg.Client) => Pr
   }
 }
 
+/** How long the database's disconnect after a file may take before the file fails. */
+const DISCONNECT_LIMIT_MS = 30_000;
+
 const quoteIdent = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
@@ -106,9 +109,24 @@ export async function useTestDatabase(options: TestDatabaseOptions = {}): Promis
   if (provider === "sqlite" && !template) migrate();
 
   after(async () => {
-    await db().$disconnect();
+    // A connection never given back to the pool (a leaked transaction) makes $disconnect wait
+    // forever, and with it the file and the whole stage: the file fails instead, named, and
+    // its database is still dropped (which ends the leaked sessions).
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      db()
+        .$disconnect()
+        .then(() => true),
+      new Promise<false>((resolve) => (timer = setTimeout(resolve, DISCONNECT_LIMIT_MS, false))),
+    ]);
+    clearTimeout(timer);
     await dropDatabase?.();
     rmSync(dir, { recursive: true, force: true });
+    if (!ended) {
+      throw new Error(
+        `db().$disconnect() did not end within ${DISCONNECT_LIMIT_MS / 1000} s: a pool connection was never given back (a transaction that did not end?)`,
+      );
+    }
   });
 
   const file = provider === "sqlite" ? sqliteFilePath(url) : null;
