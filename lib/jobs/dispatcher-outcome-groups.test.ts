@@ -14,6 +14,7 @@ const { db } = await import("../db/client");
 const { createTeam } = await import("../teams/team-store");
 const { Dispatcher, OUTCOME_GATHER_MS } = await import("./dispatcher");
 const { insertJobs } = await import("./job-store");
+const { createEndpoint } = await import("../webhooks/webhook-endpoint-changes");
 type Tx = import("../db/client").Tx;
 type JobHandler = import("./dispatcher").JobHandler;
 
@@ -70,29 +71,75 @@ test("a batch of ten attempts that end together is written in one transaction, e
   assert.equal((await recordedIds(team.id)).length, 10);
 });
 
+test("a group's records are written in one order (the row they update, then the job): two instances' groups never wait on each other", async () => {
+  const team = await createTeam({ slug: `outcome-groups-${++teams}`, name: "Outcome groups" });
+  const actor = { userId: null, ip: null, via: "cli" as const };
+  const endpoints = await Promise.all(
+    ["a", "b"].map((name) =>
+      createEndpoint({ teamId: team.id, url: `https://${name}.example.test/hook`, description: null, events: ["lead.created"], actor }),
+    ),
+  );
+  // Ten jobs, alternately to the two endpoints: the claim returns them in an order of its own
+  // (job id order on SQLite) that interleaves the endpoints; the group writes every job of the
+  // first endpoint, then the second's.
+  const runAt = new Date();
+  await insertJobs(
+    Array.from({ length: 10 }, (_, i) => ({
+      teamId: team.id,
+      kind: "email" as const,
+      endpointId: endpoints[i % 2]!.id,
+      eventId: `evt-${teams}-${i}`,
+      eventType: "lead.created",
+      payload: "{}",
+      maxAttempts: 3,
+      runAt,
+    })),
+  );
+  const order: { endpointId: string | null; id: string }[] = [];
+  const dispatcher = dispatcherFor({
+    async run(job) {
+      return { ok: true, record: async () => void order.push({ endpointId: job.endpointId, id: job.id }) };
+    },
+  });
+  assert.equal(await dispatcher.runOnce(), 10);
+  const key = (entry: { endpointId: string | null; id: string }) => `${entry.endpointId} ${entry.id}`;
+  assert.deepEqual(order.map(key), order.map(key).sort(), "by endpoint, then by job id");
+  assert.equal(new Set(order.map((entry) => entry.endpointId)).size, 2);
+  assert.ok((await states(team.id)).every((s) => s.endsWith(":delivered")));
+});
+
 test("when one record of a group cannot be written, the others are written alone and that job stays claimed", async () => {
   const team = await teamWithJobs(4);
+  // The group writes in job id order: the unwritable record is the last one, so all four are
+  // tried in the group's transaction before it fails.
+  const jobs = await db().job.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" }, select: { eventId: true } });
+  const unwritable = jobs.at(-1)!.eventId;
+  const firstTries = new Map<string, Tx>();
   const dispatcher = dispatcherFor({
     async run(job) {
       return {
         ok: true,
         record: async (tx) => {
+          if (!firstTries.has(job.eventId)) firstTries.set(job.eventId, tx);
           await recordOf(team.id, job.eventId)(tx);
-          if (job.eventId.endsWith("-2")) throw new Error("disk full");
+          if (job.eventId === unwritable) throw new Error("disk full");
         },
       };
     },
   });
   assert.equal(await dispatcher.runOnce(), 4);
-  assert.deepEqual(await states(team.id), [
-    `evt-${teams}-0:delivered`,
-    `evt-${teams}-1:delivered`,
-    `evt-${teams}-2:running`,
-    `evt-${teams}-3:delivered`,
-  ]);
+  assert.equal(firstTries.size, 4);
+  assert.equal(new Set(firstTries.values()).size, 1, "the four were first tried together");
+  assert.deepEqual(
+    await states(team.id),
+    jobs.map((job) => `${job.eventId}:${job.eventId === unwritable ? "running" : "delivered"}`).sort(),
+  );
   assert.deepEqual(
     await recordedIds(team.id),
-    [`evt-${teams}-0`, `evt-${teams}-1`, `evt-${teams}-3`],
+    jobs
+      .map((job) => job.eventId)
+      .filter((id) => id !== unwritable)
+      .sort(),
     "the failed record rolled back alone",
   );
 });

@@ -4,6 +4,7 @@ import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { metrics } from "../operations/metrics";
 import { db, type Tx } from "../db/client";
+import { isDatabaseUnavailable } from "../db/errors";
 import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobLane, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
@@ -19,8 +20,17 @@ function jobError(error: unknown) {
 // comes from `now` and the jitter from `random`, so tests drive the retry clock.
 
 /**
+ * What an attempt's record hands back when it changed something outside the database (what
+ * the handler's batch remembers of a row it updated): how to put it back if the transaction
+ * is rolled back, so that a record written again finds what the database has.
+ */
+export type UndoOnRollback = () => void;
+
+/**
  * How an attempt went. `record` writes what the handler keeps of it (a webhook's delivery
  * log row) in the transaction that records the job's outcome, so the two are seen together.
+ * That transaction may hold other attempts' outcomes and may be rolled back and each record
+ * written again alone: a record that changes anything outside the database returns its undo.
  */
 export type AttemptResult = (
   | { ok: true }
@@ -33,7 +43,7 @@ export type AttemptResult = (
       /** Not attempted, to be run at this time, the attempt not counted (a chat destination's pacing). */
       deferUntil?: Date;
     }
-) & { record?: (tx: Tx) => Promise<void> };
+) & { record?: (tx: Tx) => Promise<UndoOnRollback | void> };
 
 /** Loads shared by the jobs of one claimed batch (e.g. their endpoint, looked up once). */
 export type BatchMemo = <T>(key: string, load: () => Promise<T>) => Promise<T>;
@@ -111,12 +121,19 @@ const FINISH_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
  */
 export const OUTCOME_GATHER_MS = 20;
 
+/** The order a group's outcomes are written in: by the row their records update, then by job. */
+function compareLockOrder(a: ClaimedJob, b: ClaimedJob): number {
+  const key = (job: ClaimedJob) => `${job.endpointId ?? ""}\u0000${job.chatDestinationId ?? ""}\u0000${job.id}`;
+  const [x, y] = [key(a), key(b)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
 /** An attempt's outcome waiting to be written with the others of its group. */
 type PendingOutcome = {
   job: ClaimedJob;
   outcome: JobOutcome;
   now: Date;
-  record?: (tx: Tx) => Promise<void>;
+  record?: (tx: Tx) => Promise<UndoOnRollback | void>;
   settle: (result: { recorded: boolean } | { error: unknown }) => void;
 };
 
@@ -233,7 +250,7 @@ export class Dispatcher {
    * (a webhook's delivery log row) is written in the same transaction, also when the claim
    * was lost: the attempt happened.
    */
-  #finish(job: ClaimedJob, outcome: JobOutcome, now: Date, record?: (tx: Tx) => Promise<void>): Promise<boolean> {
+  #finish(job: ClaimedJob, outcome: JobOutcome, now: Date, record?: (tx: Tx) => Promise<UndoOnRollback | void>): Promise<boolean> {
     return new Promise<boolean>((resolve, reject) => {
       this.#outcomes.push({
         job,
@@ -271,15 +288,21 @@ export class Dispatcher {
 
   /**
    * One transaction for the group: each handler's record, then the job's new state. When it
-   * fails, each outcome is written alone, so one attempt whose record cannot be written (or
-   * a deadlock) costs no other its record.
+   * fails, each outcome is written alone, so one attempt whose record cannot be written costs
+   * no other its record; but when the database cannot serve (a transaction that could not
+   * start in time, a lost connection, a deadlock) the whole group fails as one attempt's
+   * outcome did before grouping: its jobs stay claimed and are taken again after their lease,
+   * rather than queueing every later outcome behind ten more waits.
    */
   async #writeGroup(group: PendingOutcome[]): Promise<void> {
     try {
       const recorded = await this.#writeTogether(group);
       group.forEach((item, i) => item.settle({ recorded: recorded[i]! }));
     } catch (error) {
-      if (group.length === 1) return group[0]!.settle({ error });
+      if (group.length === 1 || isDatabaseUnavailable(error)) {
+        for (const item of group) item.settle({ error });
+        return;
+      }
       for (const item of group) await this.#writeGroup([item]);
     }
   }
@@ -287,14 +310,24 @@ export class Dispatcher {
   async #writeTogether(group: PendingOutcome[]): Promise<boolean[]> {
     const [only] = group;
     if (group.length === 1 && !only!.record) return [await finishAttempt(only!.job, this.workerId, only!.outcome, only!.now)];
-    return db().$transaction(async (tx) => {
-      const recorded: boolean[] = [];
-      for (const item of group) {
-        await item.record?.(tx);
-        recorded.push(await finishAttempt(item.job, this.workerId, item.outcome, item.now, tx));
-      }
-      return recorded;
-    }, FINISH_TRANSACTION);
+    // The rows the records update (an endpoint's or a chat destination's failing-since time)
+    // are taken in one order by every instance's groups, so two groups never wait on each other.
+    const ordered = group.map((item, i) => ({ item, i })).sort((a, b) => compareLockOrder(a.item.job, b.item.job));
+    const undo: UndoOnRollback[] = [];
+    try {
+      return await db().$transaction(async (tx) => {
+        const recorded: boolean[] = new Array(group.length);
+        for (const { item, i } of ordered) {
+          const undoRecord = await item.record?.(tx);
+          if (undoRecord) undo.push(undoRecord);
+          recorded[i] = await finishAttempt(item.job, this.workerId, item.outcome, item.now, tx);
+        }
+        return recorded;
+      }, FINISH_TRANSACTION);
+    } catch (error) {
+      for (const undoRecord of undo.reverse()) undoRecord();
+      throw error;
+    }
   }
 
   async #attempt(job: ClaimedJob, memo: BatchMemo): Promise<void> {

@@ -35,6 +35,8 @@ export type ClaimedJob = {
   teamId: string;
   kind: JobKind;
   endpointId: string | null;
+  /** A chat message's destination (the row its outcome updates). */
+  chatDestinationId?: string | null;
   eventId: string;
   eventType: string;
   payload: string;
@@ -49,6 +51,7 @@ const CLAIMED_JOB_SELECT = {
   teamId: true,
   kind: true,
   endpointId: true,
+  chatDestinationId: true,
   eventId: true,
   eventType: true,
   payload: true,
@@ -102,7 +105,7 @@ export async function claimJobs(options: {
           AND ("kind" = 'import') = ${imports}
         ORDER BY "runAt" LIMIT ${limit}
         FOR UPDATE SKIP LOCKED)
-      RETURNING "id", "teamId", "kind", "endpointId", "eventId", "eventType", "payload", "attempts", "maxAttempts"`;
+      RETURNING "id", "teamId", "kind", "endpointId", "chatDestinationId", "eventId", "eventType", "payload", "attempts", "maxAttempts"`;
     return rows.map((row) => ({ ...row, attempts: Number(row.attempts), maxAttempts: Number(row.maxAttempts) }));
   }
   const dueNow = {

@@ -23,9 +23,13 @@ const EXCERPT_CHARS = 500;
  * Logs an attempt inside `tx` (the transaction that ends the delivery's attempt, lib/jobs/dispatcher.ts
  * with job-store.ts finishAttempt) and keeps the endpoint's failing-since time: set by a failure, cleared by a
  * success. `endpoint` is what the delivery read of it (shared by its batch): its
- * failingSince says whether a write is needed, and follows the write.
+ * failingSince says whether a write is needed, and follows the write; the returned function
+ * puts it back when the transaction is rolled back (lib/jobs/dispatcher.ts UndoOnRollback), so
+ * that the record written again finds what the database has and makes the write.
  */
-export async function recordAttempt(tx: Tx, attempt: AttemptRecord, endpoint: { failingSince: Date | null }): Promise<void> {
+export async function recordAttempt(tx: Tx, attempt: AttemptRecord, endpoint: { failingSince: Date | null }): Promise<() => void> {
+  const before = endpoint.failingSince;
+  const undo = () => void (endpoint.failingSince = before);
   await tx.webhookAttempt.create({
     data: {
       ...attempt,
@@ -43,6 +47,7 @@ export async function recordAttempt(tx: Tx, attempt: AttemptRecord, endpoint: { 
     });
     endpoint.failingSince = attempt.startedAt;
   }
+  return undo;
 }
 
 /** How long an endpoint fails without a single success before a failed delivery disables it. */
