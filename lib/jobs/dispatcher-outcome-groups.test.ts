@@ -144,6 +144,32 @@ test("when one record of a group cannot be written, the others are written alone
   );
 });
 
+test("when the database cannot serve the group's transaction, its jobs stay claimed and no outcome is tried again alone", async () => {
+  const team = await teamWithJobs(4);
+  const tries = new Map<string, number>();
+  const dispatcher = dispatcherFor({
+    async run(job) {
+      return {
+        ok: true,
+        record: async (tx) => {
+          tries.set(job.eventId, (tries.get(job.eventId) ?? 0) + 1);
+          await recordOf(team.id, job.eventId)(tx);
+          // What Prisma reports for a deadlock or a write conflict (lib/db/errors.ts).
+          throw Object.assign(new Error("Transaction failed due to a write conflict or a deadlock"), { code: "P2034" });
+        },
+      };
+    },
+  });
+  await dispatcher.runOnce();
+  assert.equal(tries.size, 1, "the group stopped at its first record");
+  assert.deepEqual([...tries.values()], [1], "and it was not tried again alone");
+  assert.ok(
+    (await states(team.id)).every((s) => s.endsWith(":running")),
+    "all four stay claimed, taken again after their lease",
+  );
+  assert.deepEqual(await recordedIds(team.id), []);
+});
+
 test("an attempt still under way holds the others' outcomes back for the gather time only", async () => {
   const team = await teamWithJobs(2);
   let release!: () => void;
