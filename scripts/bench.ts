@@ -519,12 +519,22 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
     if (wants(options, "pages")) {
       const total = await countLeads(team.id);
       const cookie = await signIn(server.baseUrl, adminEmail, adminPassword);
+      // Lead numbers are shared by every team, and the rows before this one made leads in
+      // teams of their own: the detail page's lead is one of this team's, half-way through its
+      // numbers (not number total ÷ 2, which another team's lead may hold).
+      const numbers = await db().lead.aggregate({ where: { teamId: team.id }, _min: { seq: true }, _max: { seq: true } });
+      const middle = Math.floor(((numbers._min.seq ?? 1) + (numbers._max.seq ?? 1)) / 2);
+      const detail = await db().lead.findFirst({
+        where: { teamId: team.id, seq: { gte: middle } },
+        orderBy: { seq: "asc" },
+        select: { seq: true },
+      });
       const pages = {
         slug: team.slug,
         // Newest first: a small seq is near the end of the list, 99 % of the leads deep.
         deepCursor: Math.max(2, Math.floor(total / 100)),
         emailPrefix: "lead12345",
-        detailId: formatLeadId(Math.max(1, Math.floor(total / 2))),
+        detailId: formatLeadId(detail?.seq ?? 1),
       };
       const pageResults = await benchLeadPages(server, leadPages(pages), cookie, run(options.pageConnections));
       for (const result of pageResults) {
