@@ -19,6 +19,10 @@ import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import next from "next";
+import { ignoreBrokenPipes } from "./broken-pipes.mjs";
+
+// A log reader that went away must not make the server spin (scripts/broken-pipes.mjs).
+ignoreBrokenPipes();
 
 const { values } = parseArgs({
   options: {

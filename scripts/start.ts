@@ -18,6 +18,7 @@ import { env as appEnv } from "../lib/env";
 import { startBackupSchedule } from "../lib/operations/backup-schedule";
 import { removePidFile, writePidFile } from "../lib/operations/sqlite-backup";
 import { testClockFile } from "../lib/time/clock";
+import { ignoreBrokenPipes } from "./broken-pipes.mjs";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const SOURCES = ["app", "components", "lib", "next.config.ts", "proxy.ts", "package.json", "postcss.config.mjs", "tsconfig.json"];
@@ -136,6 +137,8 @@ function signInHint(admin: SeedResult, port: string): string[] {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  // The wrapper outlives its log reader too (scripts/broken-pipes.mjs): it forwards signals to the server.
+  ignoreBrokenPipes();
   main().catch((error) => {
     console.error(error instanceof Error ? error.message : error);
     process.exit(1);

@@ -23,6 +23,8 @@ export type AppInstance = {
   readonly pid: number;
   /** The last lines the instance printed, for failure messages. */
   output(): string;
+  /** Closes this side of the instance's stdout and stderr pipes, as a log reader that went away does: its writes then fail with EPIPE. */
+  closeOutput(): void;
   stop(): Promise<void>;
 };
 
@@ -57,6 +59,10 @@ export async function startInstance(options: { name: string; env: Record<string,
     baseUrl,
     pid: child.pid!,
     output: () => log,
+    closeOutput() {
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         process.kill(-child.pid!, "SIGTERM");
