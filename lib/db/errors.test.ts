@@ -6,7 +6,7 @@ import { after, describe, test } from "node:test";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import Database from "better-sqlite3";
 import { PrismaClient } from "../generated/sqlite/client";
-import { isDatabaseUnavailable } from "./errors";
+import { isDatabaseUnavailable, isDatabaseUnreachable } from "./errors";
 import { sqliteAdapter } from "./sqlite-adapter";
 
 const withCode = (code: string, message = "failure") => Object.assign(new Error(message), { code });
@@ -67,6 +67,37 @@ describe("isDatabaseUnavailable", () => {
     (a as Error & { cause: unknown }).cause = b;
     assert.equal(isDatabaseUnavailable(a), false);
   });
+});
+
+describe("isDatabaseUnreachable: nothing reaches the database, not one statement's failure", () => {
+  const unreachable: [string, unknown][] = [
+    ...["P1001", "P1002", "P1017", "P2024", "P2028"].map((code): [string, unknown] => [`Prisma code ${code}`, withCode(code)]),
+    ["SQLSTATE 08006 (connection failure)", withCode("08006")],
+    ["SQLSTATE 57P01 (admin shutdown)", withCode("57P01")],
+    ["adapter kind ConnectionClosed", Object.assign(new Error("closed"), { kind: "ConnectionClosed" })],
+    ["ECONNREFUSED", new Error("connect ECONNREFUSED 127.0.0.1:5432")],
+    ["pool wait", new Error("timeout exceeded when trying to connect")],
+    ["transaction start timeout", new Error("Unable to start a transaction in the given time.")],
+    ["SQLite locked", new Error("database is locked")],
+    ["one cause down", causedBy(withCode("P2028"))],
+  ];
+  for (const [title, thrown] of unreachable) {
+    test(`${title} → unreachable`, () => assert.equal(isDatabaseUnreachable(thrown), true));
+  }
+  const oneStatement: [string, unknown][] = [
+    ["P2034 (deadlock or write conflict)", withCode("P2034")],
+    ["SQLSTATE 40P01 (deadlock)", withCode("40P01")],
+    ["SQLSTATE 40001 (serialization)", withCode("40001")],
+    ["SQLSTATE 55P03 (lock timeout)", withCode("55P03")],
+    ["SQLSTATE 57014 (statement timeout)", withCode("57014")],
+    ["pg statement timeout", new Error("canceling statement due to statement timeout")],
+    ["transaction closed", new Error("Transaction already closed: timeout")],
+    ["a plain Error", new Error("disk full")],
+  ];
+  for (const [title, thrown] of oneStatement) {
+    test(`${title} → not unreachable (unavailable: ${isDatabaseUnavailable(thrown)})`, () =>
+      assert.equal(isDatabaseUnreachable(thrown), false));
+  }
 });
 
 describe("isDatabaseUnavailable with real SQLite driver errors", () => {

@@ -43,17 +43,45 @@ function isUnavailableCause(candidate: Candidate): boolean {
   return typeof code === "string" && UNAVAILABLE_TEXT.test(code);
 }
 
-export function isDatabaseUnavailable(thrown: unknown): boolean {
-  // Walk `cause` chains, and the adapter error Prisma attaches as meta.driverAdapterError.
+/** Whether `thrown`, or an error in its `cause` chain or Prisma's attached adapter error, passes `test`. */
+function anyCause(thrown: unknown, test: (error: Candidate) => boolean): boolean {
   const queue: unknown[] = [thrown];
   for (let seen = 0; queue.length && seen < 12; seen++) {
     const candidate = queue.shift();
     if (!candidate || typeof candidate !== "object") continue;
     const error = candidate as Candidate;
-    if (isUnavailableCause(error)) return true;
+    if (test(error)) return true;
     queue.push(error.cause, (error.meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
   }
   return false;
+}
+
+export function isDatabaseUnavailable(thrown: unknown): boolean {
+  return anyCause(thrown, isUnavailableCause);
+}
+
+// The narrower case of the above: nothing reaches the database now (down, unreachable, out of
+// connections, its write lock or a transaction not to be had in time). A deadlock, a write
+// conflict, or a lock or statement timeout is one statement's failure instead, which the same
+// work done in smaller pieces may not meet (lib/jobs/dispatcher.ts writes a group's outcomes
+// alone after one).
+const UNREACHABLE_PRISMA_CODES = new Set(["P1001", "P1002", "P1017", "P2024", "P2028"]);
+const UNREACHABLE_ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+const UNREACHABLE_SQLSTATE = /^(08...|53...|57P0[123])$/;
+const UNREACHABLE_TEXT =
+  /ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENOTFOUND|Connection terminated|is not queryable|connection timeout|timeout exceeded when trying to connect|terminating connection|the database system is (shutting down|starting up)|database is locked|SQLITE_BUSY|SQLITE_CANTOPEN|unable to open database|Cannot open database|Can't reach database|Unable to start a transaction|too many clients/i;
+
+function isUnreachableCause({ code, kind, name, message }: Candidate): boolean {
+  if (typeof code === "string" && (UNREACHABLE_PRISMA_CODES.has(code) || UNREACHABLE_SQLSTATE.test(code) || UNREACHABLE_TEXT.test(code)))
+    return true;
+  if (typeof kind === "string" && UNREACHABLE_ADAPTER_KINDS.has(kind)) return true;
+  if (name === "PrismaClientInitializationError") return true;
+  return typeof message === "string" && UNREACHABLE_TEXT.test(message);
+}
+
+/** The database cannot be reached or give a transaction now (a subset of isDatabaseUnavailable). */
+export function isDatabaseUnreachable(thrown: unknown): boolean {
+  return anyCause(thrown, isUnreachableCause);
 }
 
 /** A unique-constraint violation (P2002 on both databases). */

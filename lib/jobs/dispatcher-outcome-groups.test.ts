@@ -71,7 +71,7 @@ test("a batch of ten attempts that end together is written in one transaction, e
   assert.equal((await recordedIds(team.id)).length, 10);
 });
 
-test("a group's records are written in one order (the row they update, then the job): two instances' groups never wait on each other", async () => {
+test("a group's records are written in one order (the row they update, then the job): two instances' groups never deadlock", async () => {
   const team = await createTeam({ slug: `outcome-groups-${++teams}`, name: "Outcome groups" });
   const actor = { userId: null, ip: null, via: "cli" as const };
   const endpoints = await Promise.all(
@@ -96,16 +96,52 @@ test("a group's records are written in one order (the row they update, then the 
     })),
   );
   const order: { endpointId: string | null; id: string }[] = [];
-  const dispatcher = dispatcherFor({
-    async run(job) {
-      return { ok: true, record: async () => void order.push({ endpointId: job.endpointId, id: job.id }) };
+  // One clock reading for every attempt, so the attempts' times tie and the job id decides.
+  const at = new Date(runAt.getTime() + 1_000);
+  const dispatcher = new Dispatcher({
+    handlers: {
+      email: {
+        async run(job) {
+          return { ok: true, record: async () => void order.push({ endpointId: job.endpointId, id: job.id }) };
+        },
+      },
     },
+    now: () => at,
+    leaseMs: 60_000,
+    retryBaseMs: 1_000,
+    batchSize: 10,
   });
   assert.equal(await dispatcher.runOnce(), 10);
-  const key = (entry: { endpointId: string | null; id: string }) => `${entry.endpointId} ${entry.id}`;
-  assert.deepEqual(order.map(key), order.map(key).sort(), "by endpoint, then by job id");
+  const key = (entry: (typeof order)[number]) => `${entry.endpointId} ${entry.id}`;
+  assert.deepEqual(order.map(key), order.map(key).sort(), "by endpoint, then (at one time) by job id");
   assert.equal(new Set(order.map((entry) => entry.endpointId)).size, 2);
   assert.ok((await states(team.id)).every((s) => s.endsWith(":delivered")));
+});
+
+test("within one row, a group's records are written in the order of their attempts' times (the last decides an endpoint's failing-since time)", async () => {
+  const team = await teamWithJobs(6);
+  const order: string[] = [];
+  // A clock that runs backwards: the attempts that end first get the latest times, so the
+  // order of their ends and the order of their times disagree.
+  let clock = Date.now() + 60_000;
+  const dispatcher = new Dispatcher({
+    handlers: {
+      email: {
+        async run(job) {
+          return { ok: true, record: async () => void order.push(job.id) };
+        },
+      },
+    },
+    now: () => new Date((clock -= 1)),
+    leaseMs: 60_000,
+    retryBaseMs: 1_000,
+    batchSize: 10,
+  });
+  assert.equal(await dispatcher.runOnce(), 6);
+  const jobs = await db().job.findMany({ where: { teamId: team.id }, select: { id: true, finishedAt: true } });
+  const byTime = jobs.sort((a, b) => a.finishedAt!.getTime() - b.finishedAt!.getTime() || (a.id < b.id ? -1 : 1)).map((job) => job.id);
+  assert.equal(new Set(jobs.map((job) => job.finishedAt!.getTime())).size, 6, "six different times");
+  assert.deepEqual(order, byTime);
 });
 
 test("when one record of a group cannot be written, the others are written alone and that job stays claimed", async () => {
@@ -144,7 +180,7 @@ test("when one record of a group cannot be written, the others are written alone
   );
 });
 
-test("when the database cannot serve the group's transaction, its jobs stay claimed and no outcome is tried again alone", async () => {
+test("when nothing reaches the database, the group's jobs stay claimed and no outcome is tried again alone", async () => {
   const team = await teamWithJobs(4);
   const tries = new Map<string, number>();
   const dispatcher = dispatcherFor({
@@ -154,8 +190,8 @@ test("when the database cannot serve the group's transaction, its jobs stay clai
         record: async (tx) => {
           tries.set(job.eventId, (tries.get(job.eventId) ?? 0) + 1);
           await recordOf(team.id, job.eventId)(tx);
-          // What Prisma reports for a deadlock or a write conflict (lib/db/errors.ts).
-          throw Object.assign(new Error("Transaction failed due to a write conflict or a deadlock"), { code: "P2034" });
+          // What Prisma reports when no transaction could start in time (lib/db/errors.ts).
+          throw Object.assign(new Error("Transaction API error: Unable to start a transaction in the given time."), { code: "P2028" });
         },
       };
     },
@@ -168,6 +204,32 @@ test("when the database cannot serve the group's transaction, its jobs stay clai
     "all four stay claimed, taken again after their lease",
   );
   assert.deepEqual(await recordedIds(team.id), []);
+});
+
+test("a deadlock in the group's transaction is one statement's failure: each outcome is written alone", async () => {
+  const team = await teamWithJobs(4);
+  let deadlocked = false;
+  const dispatcher = dispatcherFor({
+    async run(job) {
+      return {
+        ok: true,
+        record: async (tx) => {
+          await recordOf(team.id, job.eventId)(tx);
+          if (deadlocked) return;
+          deadlocked = true;
+          throw Object.assign(new Error("Transaction failed due to a write conflict or a deadlock. Please retry your transaction"), {
+            code: "P2034",
+          });
+        },
+      };
+    },
+  });
+  assert.equal(await dispatcher.runOnce(), 4);
+  assert.ok(
+    (await states(team.id)).every((s) => s.endsWith(":delivered")),
+    "all four written, none left claimed",
+  );
+  assert.equal((await recordedIds(team.id)).length, 4);
 });
 
 test("an attempt still under way holds the others' outcomes back for the gather time only", async () => {

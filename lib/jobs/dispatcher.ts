@@ -4,7 +4,7 @@ import { summariseError } from "../log/error-summary";
 import { log } from "../log/logger";
 import { metrics } from "../operations/metrics";
 import { db, type Tx } from "../db/client";
-import { isDatabaseUnavailable } from "../db/errors";
+import { isDatabaseUnreachable } from "../db/errors";
 import { claimJobs, finishAttempt, pruneFinishedJobs, type ClaimedJob, type JobKind, type JobLane, type JobOutcome } from "./job-store";
 import { retryDelayMs } from "./retry-schedule";
 
@@ -121,9 +121,14 @@ const FINISH_TRANSACTION = { maxWait: 10_000, timeout: 10_000 };
  */
 export const OUTCOME_GATHER_MS = 20;
 
-/** The order a group's outcomes are written in: by the row their records update, then by job. */
-function compareLockOrder(a: ClaimedJob, b: ClaimedJob): number {
-  const key = (job: ClaimedJob) => `${job.endpointId ?? ""}\u0000${job.chatDestinationId ?? ""}\u0000${job.id}`;
+/**
+ * The order a group's outcomes are written in: by the row their records update (so two
+ * instances' groups never deadlock), then by the attempt's time (so an endpoint's last
+ * attempt decides its failing-since time), then by job.
+ */
+function compareLockOrder(a: PendingOutcome, b: PendingOutcome): number {
+  const key = ({ job, now }: PendingOutcome) =>
+    `${job.endpointId ?? ""}\u0000${job.chatDestinationId ?? ""}\u0000${now.toISOString()}\u0000${job.id}`;
   const [x, y] = [key(a), key(b)];
   return x < y ? -1 : x > y ? 1 : 0;
 }
@@ -289,21 +294,31 @@ export class Dispatcher {
   /**
    * One transaction for the group: each handler's record, then the job's new state. When it
    * fails, each outcome is written alone, so one attempt whose record cannot be written costs
-   * no other its record; but when the database cannot serve (a transaction that could not
-   * start in time, a lost connection, a deadlock) the whole group fails as one attempt's
-   * outcome did before grouping: its jobs stay claimed and are taken again after their lease,
-   * rather than queueing every later outcome behind ten more waits.
+   * no other its record (a deadlock or a statement timeout included); but when nothing reaches
+   * the database (a transaction that could not start in time, a lost connection) the whole
+   * group fails as one attempt's outcome did before grouping: its jobs stay claimed and are
+   * taken again after their lease, rather than queueing every later outcome behind ten more
+   * waits. Written alone, the first such failure settles the rest of the group with it.
    */
   async #writeGroup(group: PendingOutcome[]): Promise<void> {
     try {
       const recorded = await this.#writeTogether(group);
       group.forEach((item, i) => item.settle({ recorded: recorded[i]! }));
     } catch (error) {
-      if (group.length === 1 || isDatabaseUnavailable(error)) {
+      if (group.length === 1 || isDatabaseUnreachable(error)) {
         for (const item of group) item.settle({ error });
         return;
       }
-      for (const item of group) await this.#writeGroup([item]);
+      for (const [i, item] of group.entries()) {
+        try {
+          item.settle({ recorded: (await this.#writeTogether([item]))[0]! });
+        } catch (alone) {
+          item.settle({ error: alone });
+          if (!isDatabaseUnreachable(alone)) continue;
+          for (const rest of group.slice(i + 1)) rest.settle({ error: alone });
+          return;
+        }
+      }
     }
   }
 
@@ -311,8 +326,8 @@ export class Dispatcher {
     const [only] = group;
     if (group.length === 1 && !only!.record) return [await finishAttempt(only!.job, this.workerId, only!.outcome, only!.now)];
     // The rows the records update (an endpoint's or a chat destination's failing-since time)
-    // are taken in one order by every instance's groups, so two groups never wait on each other.
-    const ordered = group.map((item, i) => ({ item, i })).sort((a, b) => compareLockOrder(a.item.job, b.item.job));
+    // are taken in one order by every instance's groups, so two groups never deadlock.
+    const ordered = group.map((item, i) => ({ item, i })).sort((a, b) => compareLockOrder(a.item, b.item));
     const undo: UndoOnRollback[] = [];
     try {
       return await db().$transaction(async (tx) => {
