@@ -5,7 +5,7 @@ import { PrismaClient as SqliteClient, type Prisma } from "../generated/sqlite/c
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 import { env } from "../env";
 import { registerDriver } from "./driver-registry";
-import { releaseConnectionsOfFailedEnds } from "./pg-transaction-release";
+import { guardTransactionEnds } from "./pg-transaction-release";
 import { sqliteAdapter } from "./sqlite-adapter";
 
 // The app is typed against the SQLite client; the PostgreSQL client has the same
@@ -25,8 +25,17 @@ function createClient(): Db {
  * (lib/db/driver.ts) for the intake's hot path.
  */
 export function clientFor(url: string, provider: "sqlite" | "postgres", register?: typeof registerDriver): Db {
-  if (provider === "postgres") return new PostgresClient({ adapter: postgresAdapter(url, register) }) as unknown as Db;
-  return new SqliteClient({ adapter: sqliteAdapter(url, register) });
+  const adapter = adapterFor(url, provider, register);
+  return provider === "postgres" ? (new PostgresClient({ adapter }) as unknown as Db) : new SqliteClient({ adapter });
+}
+
+/** The driver adapter the app's clients use for `url` (its transactions' guards included). */
+export function adapterFor(
+  url: string,
+  provider: "sqlite" | "postgres",
+  register?: typeof registerDriver,
+): SqlMigrationAwareDriverAdapterFactory {
+  return provider === "postgres" ? postgresAdapter(url, register) : sqliteAdapter(url, register);
 }
 
 /**
@@ -49,8 +58,9 @@ function postgresAdapter(url: string, register?: typeof registerDriver): SqlMigr
     connect() {
       const pool = new pg.Pool(poolConfig);
       register?.({ provider: "postgres", pool }, () => !pool.ending && !pool.ended);
-      // A transaction whose COMMIT fails would keep its connection: lib/db/pg-transaction-release.ts.
-      return new PrismaPg(pool, { disposeExternalPool: true }).connect().then(releaseConnectionsOfFailedEnds);
+      // A transaction whose COMMIT fails would keep its connection, and a statement sent after
+      // its end would run outside it: lib/db/pg-transaction-release.ts.
+      return new PrismaPg(pool, { disposeExternalPool: true }).connect().then(guardTransactionEnds);
     },
     connectToShadowDb: () => shadow.connectToShadowDb(),
   };

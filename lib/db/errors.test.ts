@@ -16,7 +16,7 @@ const causedBy = (cause: unknown, depth = 1): Error =>
 
 describe("isDatabaseUnavailable", () => {
   const unavailable: [string, unknown][] = [
-    ...["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2034"].map((code): [string, unknown] => [
+    ...["P1001", "P1002", "P1008", "P1017", "P1018", "P2024", "P2028", "P2034"].map((code): [string, unknown] => [
       `Prisma code ${code}`,
       withCode(code),
     ]),
@@ -92,6 +92,8 @@ describe("isDatabaseUnreachable: nothing reaches the database, not one statement
     ["SQLSTATE 57014 (statement timeout)", withCode("57014")],
     ["pg statement timeout", new Error("canceling statement due to statement timeout")],
     ["transaction closed", new Error("Transaction already closed: timeout")],
+    ["P1018 (a statement after the transaction's end)", withCode("P1018")],
+    ["adapter kind TransactionAlreadyClosed", Object.assign(new Error("closed"), { kind: "TransactionAlreadyClosed" })],
     ["a plain Error", new Error("disk full")],
   ];
   for (const [title, thrown] of oneStatement) {

@@ -30,9 +30,10 @@ const UNREACHABLE: CauseRules = {
 const ONE_STATEMENT: CauseRules = {
   prismaCodes: new Set([
     "P1008", // operation timed out
+    "P1018", // transaction already closed (its timeout rolled it back mid-operation)
     "P2034", // write conflict or deadlock: retrying is the fix
   ]),
-  adapterKinds: new Set(["TransactionWriteConflict"]),
+  adapterKinds: new Set(["TransactionWriteConflict", "TransactionAlreadyClosed"]),
   // 57014 statement timeout, 40001/40P01 serialization failure and deadlock, 55P03 lock
   // timeout, 25P03 idle-in-transaction timeout.
   sqlstate: /^(57014|40001|40P01|55P03|25P03)$/,

@@ -2,7 +2,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from "@prisma/driver-adapter-utils";
 import type Database from "better-sqlite3";
 import { sqliteFilePath } from "./database-url";
-import { TRANSACTION_END } from "./pg-transaction-release";
+import { refuseAfterEnd } from "./pg-transaction-release";
 import type { SqliteDriver } from "./driver-registry";
 
 /**
@@ -59,7 +59,11 @@ function serialise(inner: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
         throw error;
       }
       let open = true;
+      // Its COMMIT or ROLLBACK sent: a statement after it is refused, not run on the shared
+      // connection outside the transaction (lib/db/pg-transaction-release.ts says when).
+      let ended = false;
       const finish = async () => {
+        ended = true;
         if (!open) return;
         open = false;
         release();
@@ -68,16 +72,21 @@ function serialise(inner: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
         provider: inner.provider,
         adapterName: inner.adapterName,
         options: { usePhantomQuery: false },
-        queryRaw: (query) => inner.queryRaw(query),
+        async queryRaw(query) {
+          if (refuseAfterEnd(ended, query)) ended = true;
+          return inner.queryRaw(query);
+        },
         // A COMMIT that fails (a deferred constraint, a full disk) leaves SQLite's transaction
         // open, and Prisma then calls neither commit() nor rollback(): it is rolled back and
         // the lock freed here, or every later query would wait for the lock forever
         // (lib/db/pg-transaction-release.test.ts, on SQLite).
         async executeRaw(query) {
+          const end = refuseAfterEnd(ended, query);
+          if (end) ended = true;
           try {
             return await inner.executeRaw(query);
           } catch (error) {
-            if (TRANSACTION_END.test(query.sql)) {
+            if (end) {
               await inner.executeRaw({ sql: "ROLLBACK", args: [], argTypes: [] }).catch(() => undefined);
               await finish();
             }
