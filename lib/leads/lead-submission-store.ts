@@ -51,7 +51,7 @@ export async function findLeadSubmissions(options: {
 
 /**
  * The submissions of each of these leads (the export's batch, the list's page), one grouped
- * read of the (leadId, createdAt) index: a relation count in the walk's own select would be a
+ * read of the (leadId, teamId, createdAt) index: a relation count in the walk's own select would be a
  * subquery per lead. A lead with none (or not found) is absent from the map.
  */
 export async function submissionCounts(leadIds: readonly string[]): Promise<Map<string, number>> {
