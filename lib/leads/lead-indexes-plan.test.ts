@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import Database from "better-sqlite3";
+import { catchSqlitePlans } from "../../test/support/sqlite-plans";
 
 // Every index on Lead earns its place (issue 47: each one costs every create an insertion).
 // This test runs the app's own reads of leads (the list with each filter, the search, a
@@ -11,24 +12,9 @@ import Database from "better-sqlite3";
 // plans: the default deployment's. PostgreSQL chooses by its statistics; its plans at
 // 1,000,000 leads are in docs/leads.md and docs/attribution.md.
 
-type Caught = { label: string; sql: string; plan: string };
-const caught: Caught[] = [];
-let label: string | null = null;
-const prepare = Database.prototype.prepare;
-Database.prototype.prepare = function (this: Database.Database, sql: string) {
-  if (
-    label &&
-    /\bFROM\s+[`"]?(main[`"]?\.)?[`"]?Lead[`"]?[\s)]|JOIN\s+[`"]?(main[`"]?\.)?[`"]?Lead[`"]?\s/i.test(sql) &&
-    !/^\s*EXPLAIN/i.test(sql)
-  ) {
-    // SQLite plans a statement when it is prepared, not per value (no STAT4 here): any value
-    // in each parameter's place gives the statement's plan.
-    const planned = sql.replace(/\?|@\w+/g, "'x'");
-    const plan = (prepare.call(this, `EXPLAIN QUERY PLAN ${planned}`).all([]) as { detail: string }[]).map((row) => row.detail).join(" | ");
-    caught.push({ label, sql, plan });
-  }
-  return prepare.call(this, sql) as ReturnType<typeof prepare>;
-} as typeof prepare;
+const { caught, reading } = catchSqlitePlans((sql) =>
+  /\bFROM\s+[`"]?(main[`"]?\.)?[`"]?Lead[`"]?[\s)]|JOIN\s+[`"]?(main[`"]?\.)?[`"]?Lead[`"]?\s/i.test(sql),
+);
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase({ provider: "sqlite" });
@@ -44,15 +30,6 @@ const { importedLeads, refoldSearchKeys } = await import("./lead-store");
 const { repeatCandidatesSql } = await import("./lead-columns");
 const { STORED_LEAD_COLUMNS } = await import("./lead-write");
 const { loadOverview } = await import("../dashboard/overview-page-data");
-
-async function reading<T>(what: string, read: () => Promise<T> | T): Promise<void> {
-  label = what;
-  try {
-    await read();
-  } finally {
-    label = null;
-  }
-}
 
 test("every index on Lead is read by a query the app runs, by SQLite's plan", async (t) => {
   const team = await createTeam({ slug: "indexes", name: "Indexes", defaultPhoneCountry: "GB" });
@@ -113,7 +90,7 @@ test("every index on Lead is read by a query the app runs, by SQLite's plan", as
   ).map((index) => index.name);
   const usedBy = new Map<string, Set<string>>(indexes.map((index) => [index, new Set()]));
   for (const { label: what, plan } of caught)
-    for (const [, index] of plan.matchAll(/USING (?:COVERING )?INDEX (\w+)|USING (?:INTEGER )?PRIMARY KEY/g))
+    for (const [, index] of plan.join(" | ").matchAll(/USING (?:COVERING )?INDEX (\w+)|USING (?:INTEGER )?PRIMARY KEY/g))
       if (index && usedBy.has(index)) usedBy.get(index)!.add(what);
   const report = [...usedBy].map(([index, uses]) => `${index}: ${[...uses].join("; ") || "NONE"}`).join("\n");
   const unused = [...usedBy].filter(([, uses]) => uses.size === 0).map(([index]) => index);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import Database from "better-sqlite3";
+import { catchSqlitePlans } from "../../test/support/sqlite-plans";
 
 // A lead's page reads the lead's story (its submissions, notes, changes, messages, consent and
 // confirmations) by the lead's id, and each read also names the team (tenant isolation in the
@@ -15,19 +15,7 @@ import Database from "better-sqlite3";
 const STORY_TABLES = ["LeadSubmission", "LeadNote", "LeadConsent", "ConsentConfirmation", "Job", "AuditEvent"];
 /** Whether a step of a plan reads `table` ("SEARCH main.Job AS t1 USING …"). */
 const reads = (step: string, table: string) => new RegExp(`^(SEARCH|SCAN) (main\\.)?${table}\\b`).test(step);
-type Caught = { label: string; sql: string; plan: string[] };
-const caught: Caught[] = [];
-let label: string | null = null;
-const prepare = Database.prototype.prepare;
-Database.prototype.prepare = function (this: Database.Database, sql: string) {
-  if (label && !/^\s*EXPLAIN/i.test(sql) && STORY_TABLES.some((table) => new RegExp(`[\`"]${table}[\`"]`).test(sql))) {
-    // SQLite plans a statement when it is prepared (no STAT4): any value gives the same plan.
-    const planned = sql.replace(/\?|@\w+/g, "'x'");
-    const plan = (prepare.call(this, `EXPLAIN QUERY PLAN ${planned}`).all([]) as { detail: string }[]).map((row) => row.detail);
-    caught.push({ label, sql, plan });
-  }
-  return prepare.call(this, sql) as ReturnType<typeof prepare>;
-} as typeof prepare;
+const { caught, reading } = catchSqlitePlans((sql) => STORY_TABLES.some((table) => new RegExp(`[\`"]${table}[\`"]`).test(sql)));
 
 const { useTestDatabase } = await import("../../test/support/test-database");
 await useTestDatabase({ provider: "sqlite" });
@@ -39,15 +27,6 @@ const { countTargetEvents } = await import("../audit/audit-log");
 const { findLeadMessages } = await import("../jobs/job-store");
 const { findLeadConsents } = await import("../consent/lead-consent-store");
 const { leadConfirmations } = await import("../consent/consent-confirmation-store");
-
-async function reading(what: string, read: () => Promise<unknown>): Promise<void> {
-  label = what;
-  try {
-    await read();
-  } finally {
-    label = null;
-  }
-}
 
 test("each read of a lead's story searches its table by the lead's id, on SQLite's plan", async () => {
   const team = await createTeam({ slug: "story-plans", name: "Story plans", defaultPhoneCountry: "GB" });
