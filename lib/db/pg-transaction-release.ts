@@ -39,6 +39,7 @@ export function refuseAfterEnd(ended: boolean, query: SqlQuery): boolean {
   return TRANSACTION_END.test(query.sql);
 }
 
+/** adapter-pg's transactions, guarded: a failed end gives its connection back, a statement after the end is refused. */
 export function guardTransactionEnds(adapter: SqlDriverAdapter): SqlDriverAdapter {
   const start = adapter.startTransaction.bind(adapter);
   adapter.startTransaction = async (isolationLevel) => guard((await start(isolationLevel)) as PgTransaction);
