@@ -36,7 +36,8 @@ async function teamWithJobs(count: number) {
   return team;
 }
 
-const dispatcherFor = (email: JobHandler) => new Dispatcher({ handlers: { email }, leaseMs: 60_000, retryBaseMs: 1_000, batchSize: 10 });
+const dispatcherFor = (email: JobHandler, now?: () => Date) =>
+  new Dispatcher({ handlers: { email }, leaseMs: 60_000, retryBaseMs: 1_000, batchSize: 10, now });
 const states = async (teamId: string) =>
   (await db().job.findMany({ where: { teamId }, orderBy: { eventId: "asc" }, select: { eventId: true, state: true } })).map(
     (job) => `${job.eventId}:${job.state}`,
@@ -146,23 +147,29 @@ test("within one row, a group's records are written in the order of their attemp
 
 test("when one record of a group cannot be written, the others are written alone and that job stays claimed", async () => {
   const team = await teamWithJobs(4);
-  // The group writes in job id order: the unwritable record is the last one, so all four are
+  // A group writes in the order of its attempts' times, then of job ids: with one time for all
+  // four (a clock that stands still; the machine's clock can move a millisecond between two
+  // attempts' ends on a loaded machine) the unwritable record is the last one, so all four are
   // tried in the group's transaction before it fails.
   const jobs = await db().job.findMany({ where: { teamId: team.id }, orderBy: { id: "asc" }, select: { eventId: true } });
   const unwritable = jobs.at(-1)!.eventId;
   const firstTries = new Map<string, Tx>();
-  const dispatcher = dispatcherFor({
-    async run(job) {
-      return {
-        ok: true,
-        record: async (tx) => {
-          if (!firstTries.has(job.eventId)) firstTries.set(job.eventId, tx);
-          await recordOf(team.id, job.eventId)(tx);
-          if (job.eventId === unwritable) throw new Error("disk full");
-        },
-      };
+  const at = new Date(Date.now() + 1_000);
+  const dispatcher = dispatcherFor(
+    {
+      async run(job) {
+        return {
+          ok: true,
+          record: async (tx) => {
+            if (!firstTries.has(job.eventId)) firstTries.set(job.eventId, tx);
+            await recordOf(team.id, job.eventId)(tx);
+            if (job.eventId === unwritable) throw new Error("disk full");
+          },
+        };
+      },
     },
-  });
+    () => at,
+  );
   assert.equal(await dispatcher.runOnce(), 4);
   assert.equal(firstTries.size, 4);
   assert.equal(new Set(firstTries.values()).size, 1, "the four were first tried together");
