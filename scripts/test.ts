@@ -1,10 +1,11 @@
-// `npm test`: lint, format check, type check, migration drift check, then every suite on
-// both databases: unit and integration tests (node:test) and the HTTP and browser suites
+// `npm test`: lint, format check, type check, migration drift check, the lint rules' own
+// test, then every suite on both databases in two lanes side by side (docs/development.md
+// "Tests"): unit and integration tests (node:test) and the HTTP and browser suites
 // (Playwright against `next start`) on SQLite and on PostgreSQL, the multi-instance tests
-// on SQLite, then the PostgreSQL multi-instance and fault tests (two `next start` processes
-// on one database). PostgreSQL
-// runs on a private throw-away cluster started here (test/support/postgres-cluster.ts); its
-// server binaries must be installed (`apt-get install -y postgresql`).
+// on SQLite, and the PostgreSQL multi-instance and fault tests (two `next start` processes
+// on one database). PostgreSQL runs on a private throw-away cluster started here
+// (test/support/postgres-cluster.ts); its server binaries must be installed
+// (`apt-get install -y postgresql`).
 // `npm test -- --quick` (npm run test:quick) is the inner loop: lint, format, type check
 // and the SQLite node:test stage only. Other extra arguments go to Playwright, e.g.
 // `npm test -- --project api`. Prints per-stage timings, the slowest test files
@@ -58,52 +59,63 @@ async function stage<T>(title: string, body: () => T | Promise<T>): Promise<T> {
   }
 }
 
-/** Runs one stage as a child process; `count` adds its results to the totals, pass or fail. */
-function run(title: string, command: string, args: string[], env: NodeJS.ProcessEnv = baseEnv, count?: () => void): void {
-  console.log(`\n=== ${title}`);
-  const t0 = Date.now();
-  const result = spawnSync(command, args, { cwd: ROOT, stdio: "inherit", env });
-  timings.push(`${title}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+type Step = { title: string; command: string; args: string[]; env?: NodeJS.ProcessEnv; count?: () => void };
+
+/** Adds a finished step's results to the totals, pass or fail. */
+function countResults(step: Step): void {
   try {
-    count?.();
+    step.count?.();
   } catch {
-    // A stage that died before writing its report has nothing to count.
+    // A step that died before writing its report has nothing to count.
   }
-  if (result.status !== 0) fail(`${title} failed (exit ${result.status ?? result.signal}).`);
 }
 
-type Step = { title: string; command: string; args: string[] };
+/** Runs one stage as a child process, its output streamed; a failure ends the run. */
+function run(step: Step): void {
+  console.log(`\n=== ${step.title}`);
+  const t0 = Date.now();
+  const result = spawnSync(step.command, step.args, { cwd: ROOT, stdio: "inherit", env: step.env ?? baseEnv });
+  timings.push(`${step.title}: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  countResults(step);
+  if (result.status !== 0) fail(`${step.title} failed (exit ${result.status ?? result.signal}).`);
+}
 
 /**
- * Runs groups of steps side by side (the steps of one group one after the other), each
- * child's output held and printed whole when its group ends, in order, so that logs do not
- * interleave. Each step is timed on its own; the first failure fails the stage once all ended.
+ * Runs one step as a child process beside others: a line says when it starts, and its
+ * output is held and printed whole when it ends, so that side-by-side logs do not
+ * interleave. Resolves whether it passed; a failure is kept for `failSideBySide`.
  */
-async function runSideBySide(groups: Step[][]): Promise<void> {
-  const outputs = await Promise.all(
-    groups.map(async (steps) => {
-      const done: { title: string; output: string; status: number | null; seconds: number }[] = [];
-      for (const step of steps) {
-        const t0 = Date.now();
-        const child = spawn(step.command, step.args, { cwd: ROOT, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
-        let output = "";
-        child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-        child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-        const status = await new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-        done.push({ title: step.title, output, status, seconds: (Date.now() - t0) / 1000 });
-        if (status !== 0) break;
-      }
-      return done;
-    }),
-  );
-  const failed: string[] = [];
-  for (const { title, output, status, seconds } of outputs.flat()) {
-    console.log(`\n=== ${title}`);
-    if (output) process.stdout.write(output);
-    timings.push(`${title}: ${seconds.toFixed(1)} s (side by side)`);
-    if (status !== 0) failed.push(`${title} failed (exit ${status}).`);
+const sideBySideFailures: string[] = [];
+async function runBeside(step: Step): Promise<boolean> {
+  console.log(`\n--- started: ${step.title}`);
+  const t0 = Date.now();
+  const child = spawn(step.command, step.args, { cwd: ROOT, env: step.env ?? baseEnv, stdio: ["ignore", "pipe", "pipe"] });
+  const output: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+  const status = await new Promise<number | string | null>((resolve) => child.on("close", (code, signal) => resolve(code ?? signal)));
+  const seconds = ((Date.now() - t0) / 1000).toFixed(1);
+  console.log(`\n=== ${step.title} (side by side, ${seconds} s)`);
+  process.stdout.write(Buffer.concat(output));
+  timings.push(`${step.title}: ${seconds} s (side by side)`);
+  countResults(step);
+  if (status === 0) return true;
+  sideBySideFailures.push(`${step.title} failed (exit ${status}).`);
+  return false;
+}
+
+/** Runs steps one after the other (a function makes its step when its turn comes; null: nothing to run), stopping at the first failure. */
+async function lane(steps: (Step | (() => Step | null | Promise<Step | null>))[]): Promise<boolean> {
+  for (const entry of steps) {
+    const step = typeof entry === "function" ? await entry() : entry;
+    if (step && !(await runBeside(step))) return false;
   }
-  if (failed.length) fail(failed.join("\n"));
+  return true;
+}
+
+/** Ends the run if a side-by-side step failed, once all of them have ended. */
+function failSideBySide(): void {
+  if (sideBySideFailures.length) fail(sideBySideFailures.join("\n"));
 }
 
 function testFiles(dir: string): string[] {
@@ -141,16 +153,17 @@ function countPlaywrightTests(jsonFile: string, title: string): void {
   totals.skipped += stats.skipped;
 }
 
-function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.ProcessEnv, concurrency = 2): void {
-  if (!files.length) return;
+/** A node:test stage over `files` (null: none), its results written to `tapName` and counted. */
+function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.ProcessEnv, concurrency = 2): Step | null {
+  if (!files.length) return null;
   const tap = path.join(RESULTS, tapName);
   const perFile = tap.replace(/\.tap$/, ".files.json");
   rmSync(tap, { force: true });
   rmSync(perFile, { force: true });
-  run(
+  return {
     title,
-    process.execPath,
-    [
+    command: process.execPath,
+    args: [
       "--import",
       "tsx",
       "--test",
@@ -164,19 +177,27 @@ function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.P
       ...files,
     ],
     env,
-    () => {
+    count: () => {
       countNodeTests(tap);
       fileTimings.push(...nodeFileTimings(title, perFile));
     },
-  );
+  };
 }
 
-function playwright(title: string, jsonName: string, env: NodeJS.ProcessEnv): void {
-  const json = path.join(RESULTS, jsonName);
+/**
+ * A Playwright pass, its report in `name`.json and its artefacts in test-results/`name`/
+ * (each pass its own folder: Playwright empties its output folder when it starts).
+ */
+function playwright(title: string, name: string, env: NodeJS.ProcessEnv): Step {
+  const json = path.join(RESULTS, `${name}.json`);
   rmSync(json, { force: true });
-  run(title, bin("playwright"), ["test", "--reporter=list,json", ...playwrightArgs], { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json }, () =>
-    countPlaywrightTests(json, title),
-  );
+  return {
+    title,
+    command: bin("playwright"),
+    args: ["test", "--reporter=list,json", `--output=${path.join(RESULTS, name)}`, ...playwrightArgs],
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: json },
+    count: () => countPlaywrightTests(json, title),
+  };
 }
 
 mkdirSync(RESULTS, { recursive: true });
@@ -207,21 +228,22 @@ cluster = await stage("Start a private PostgreSQL cluster", async () => {
 // Next's route types (.next/types, checked by tsc through tsconfig.json) without a build:
 // next build itself leaves type checking to this stage (next.config.ts).
 const staticChecks = Date.now();
-await runSideBySide([
-  [
+await Promise.all([
+  lane([
     {
       title: "Lint (ESLint: Next's rules and the import direction)",
       command: bin("eslint"),
       args: ["--concurrency=off", "--max-warnings=0", "."],
     },
-  ],
-  [
+  ]),
+  lane([
     { title: "Format check (Prettier)", command: bin("prettier"), args: ["--check", "--log-level=warn", "."] },
     { title: "Route types (next typegen)", command: bin("next"), args: ["typegen"] },
     { title: "Type check", command: bin("tsc"), args: ["--noEmit"] },
-  ],
+  ]),
 ]);
 timings.push(`Static checks, side by side (wall): ${((Date.now() - staticChecks) / 1000).toFixed(1)} s`);
+failSideBySide();
 
 if (cluster) {
   const postgresUrl = cluster.url();
@@ -232,54 +254,59 @@ if (cluster) {
   if (problems.length) fail("Migration drift check failed.");
 }
 
-const unitFiles = [...testFiles("lib"), ...testFiles("components"), ...testFiles("test"), ...testFiles("scripts")];
+// The lint rules' own test writes probe files into app/, components/ and lib/ (where the
+// ESLint config applies): alone, before anything runs beside it. Run beside the browser
+// lane it made the build stale under its servers, and each server it started began a
+// second `next build` (scripts/start.ts buildIsStale) while the shared one served.
+const LINT_RULES_TEST = path.join("scripts", "lint-rules.test.ts");
+run(nodeTest("The lint rules' tests (node:test, probe files in the tree)", [LINT_RULES_TEST], "node-lint-rules.tap", baseEnv)!);
+const unitFiles = [...testFiles("lib"), ...testFiles("components"), ...testFiles("test"), ...testFiles("scripts")].filter(
+  (file) => file !== LINT_RULES_TEST,
+);
 // Migrated once per provider; each test file copies it (test/support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
 await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));
-nodeTest(
+const nodeSqlite = nodeTest(
   "Unit and integration tests on SQLite (node:test)",
   unitFiles.filter((file) => databasesOf(file).sqlite),
   "node-sqlite.tap",
   { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate },
 );
-if (cluster) {
-  const postgresTemplate = await cluster.createDatabase("lead_intake_template");
-  await stage("Migrate the PostgreSQL template", () => migrate({ ...baseEnv, DATABASE_URL: postgresTemplate }));
-  nodeTest(
-    "Integration tests on PostgreSQL (node:test)",
-    unitFiles.filter((file) => databasesOf(file).postgres),
-    "node-postgres.tap",
-    {
-      ...suiteEnv,
-      TEST_DATABASE_URL: postgresTemplate,
-    },
-  );
-}
 
 if (quick) {
+  if (nodeSqlite) run(nodeSqlite);
   summarise();
   process.exit(totals.failed ? 1 : 0);
 }
 
-if (buildIsStale()) run("Production build", bin("next"), ["build"]);
-
-playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite.json", suiteEnv);
-// Two `next start` on one SQLite file (one shared pair of servers for the file).
-nodeTest(
-  "Multi-instance tests on SQLite (node:test, two next start)",
-  testFiles("e2e/sqlite"),
-  "node-multi-instance-sqlite.tap",
-  baseEnv,
-  1,
-);
+let postgresTemplate = "";
+let e2eDatabase = "";
 if (cluster) {
-  const e2eDatabase = await cluster.createDatabase("lead_intake_e2e");
-  playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres.json", {
-    ...suiteEnv,
-    E2E_DATABASE_URL: e2eDatabase,
-  });
-  cluster.destroy();
-  // Each file starts its own cluster and two app instances: one file at a time on 2 cores.
+  postgresTemplate = await cluster.createDatabase("lead_intake_template");
+  await stage("Migrate the PostgreSQL template", () => migrate({ ...baseEnv, DATABASE_URL: postgresTemplate }));
+  e2eDatabase = await cluster.createDatabase("lead_intake_e2e");
+}
+
+// The rest in two lanes side by side. One after the other, the stages kept the two cores
+// only partly busy (node:test files wait on their databases and timers, the browser
+// journeys on pages and servers): docs/development.md "How long the suite takes". The lanes
+// are about as long as each other (measured):
+// - the browser lane: the build, Playwright on SQLite, then on PostgreSQL, then the SQLite
+//   multi-instance tests;
+// - the node lane: node:test on SQLite, then on PostgreSQL, then the PostgreSQL
+//   multi-instance and fault tests (each file starts a cluster of its own).
+// Each Playwright pass has its own server, database, port and output folder.
+const multiInstanceSqlite = () =>
+  // Two `next start` on one SQLite file (one shared pair of servers for the file).
+  nodeTest(
+    "Multi-instance tests on SQLite (node:test, two next start)",
+    testFiles("e2e/sqlite"),
+    "node-multi-instance-sqlite.tap",
+    baseEnv,
+    1,
+  );
+const multiInstancePostgres = () =>
+  // Each file starts its own cluster and two app instances: one file at a time.
   nodeTest(
     "Multi-instance and fault tests on PostgreSQL (node:test, two next start)",
     testFiles("e2e/postgres"),
@@ -287,6 +314,40 @@ if (cluster) {
     baseEnv,
     1,
   );
-}
+const build = buildIsStale() ? { title: "Production build", command: bin("next"), args: ["build"] } : null;
+const sideBySide = Date.now();
+await Promise.all([
+  lane([
+    () => build,
+    playwright("HTTP and browser tests on SQLite (Playwright)", "playwright-sqlite", suiteEnv),
+    () =>
+      cluster
+        ? playwright("HTTP and browser tests on PostgreSQL (Playwright)", "playwright-postgres", {
+            ...suiteEnv,
+            E2E_DATABASE_URL: e2eDatabase,
+          })
+        : null,
+    multiInstanceSqlite,
+  ]),
+  lane([
+    () => nodeSqlite,
+    () =>
+      cluster
+        ? nodeTest(
+            "Integration tests on PostgreSQL (node:test)",
+            unitFiles.filter((file) => databasesOf(file).postgres),
+            "node-postgres.tap",
+            {
+              ...suiteEnv,
+              TEST_DATABASE_URL: postgresTemplate,
+            },
+          )
+        : null,
+    () => (cluster ? multiInstancePostgres() : null),
+  ]),
+]);
+cluster?.destroy();
+timings.push(`Tests in two lanes, side by side (wall): ${((Date.now() - sideBySide) / 1000).toFixed(1)} s`);
+failSideBySide();
 
 summarise();
