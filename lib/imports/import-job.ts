@@ -224,7 +224,7 @@ export async function runImport(options: {
           currency,
           input: result.input,
         });
-        prepared.push({ row, lead: { ...lead, importId: record.id }, keys: contactKeys(lead) });
+        prepared.push({ row, lead: Object.assign(lead, { importId: record.id }), keys: contactKeys(lead) });
       }
       await nextTurn();
       const sorted = await sortDuplicates(record, prepared);

@@ -259,17 +259,20 @@ export function repeatCandidatesSql(
 }
 
 /**
- * Parameters per statement. SQLite: 999, the limit of SQLite builds before 3.32 (this one,
+ * SQLite's parameters per statement: 999, the limit of SQLite builds before 3.32 (this one,
  * 3.49, takes 32,766 and a raw query through Prisma's adapter passes them; 999 was kept,
- * unmeasured against larger statements). PostgreSQL's protocol takes 65,535, so a batch is
- * one statement there (one round trip).
+ * unmeasured against larger statements).
  */
-const MAX_PARAMETERS = { sqlite: 999, postgres: 65_535 } as const;
+const SQLITE_MAX_PARAMETERS = 999;
 
 /**
- * Multi-row INSERT statements for `rows` (in their order), each under the parameter bound,
- * with values converted as the hot path converts them: the SQL and values for the driver,
- * or for Prisma's $executeRawUnsafe inside a transaction.
+ * INSERT statements for `rows` (in their order), with values converted as the hot path
+ * converts them, for Prisma's $executeRawUnsafe inside a transaction (an import's batch).
+ * PostgreSQL: one INSERT … SELECT FROM unnest(…) with an array parameter per column, its
+ * text the same for any number of rows (it was a VALUES list with a parameter per cell,
+ * 30,000 for a 500-row batch, each handled by Prisma's query compiler and the driver:
+ * docs/performance.md "Import memory"). SQLite: multi-row VALUES statements under its
+ * parameter bound, their text built once per number of rows.
  */
 export function batchInserts<C extends Record<string, ColumnType>>(
   provider: "sqlite" | "postgres",
@@ -278,22 +281,45 @@ export function batchInserts<C extends Record<string, ColumnType>>(
   rows: readonly { [K in keyof C]: unknown }[],
 ): { sql: string; values: unknown[] }[] {
   const columns = Object.keys(columnTypes) as (keyof C & string)[];
-  const convert = provider === "postgres" ? pgValue : sqliteValue;
-  const perStatement = Math.floor(MAX_PARAMETERS[provider] / columns.length);
+  const types = columns.map((column) => columnTypes[column]!);
+  const names = columns.map(quoteName).join(", ");
+  if (provider === "postgres") {
+    if (!rows.length) return [];
+    const arrays = types.map((type, c) => `$${c + 1}::${PG_CAST[type]}[]`).join(", ");
+    return [
+      {
+        sql: `INSERT INTO ${quoteName(table)} (${names}) SELECT * FROM unnest(${arrays})`,
+        values: columns.map((column, c) => rows.map((row) => pgValue(types[c]!, row[column]))),
+      },
+    ];
+  }
+  const perStatement = Math.floor(SQLITE_MAX_PARAMETERS / columns.length);
   const statements: { sql: string; values: unknown[] }[] = [];
   for (let i = 0; i < rows.length; i += perStatement) {
+    const end = Math.min(rows.length, i + perStatement);
     const values: unknown[] = [];
-    const tuples = rows.slice(i, i + perStatement).map((row) => {
-      const cells = columns.map((column) => {
-        const type = columnTypes[column]!;
-        values.push(convert(type, row[column]));
-        return provider === "postgres" ? `$${values.length}::${PG_CAST[type]}` : "?";
-      });
-      return `(${cells.join(", ")})`;
-    });
-    statements.push({ sql: `INSERT INTO ${quoteName(table)} (${columns.map(quoteName).join(", ")}) VALUES ${tuples.join(", ")}`, values });
+    for (let r = i; r < end; r++) {
+      const row = rows[r]!;
+      for (let c = 0; c < columns.length; c++) values.push(sqliteValue(types[c]!, row[columns[c]!]));
+    }
+    statements.push({ sql: sqliteValuesSql(table, names, columns.length, end - i), values });
   }
   return statements;
+}
+
+/** SQLite's multi-row INSERT of `tuples` rows of `width` values: the same text for every statement of that size, built once. */
+const sqliteValuesSqlBySize = new Map<string, string>();
+function sqliteValuesSql(table: string, names: string, width: number, tuples: number): string {
+  const key = `${table} ${names} ${tuples}`;
+  let sql = sqliteValuesSqlBySize.get(key);
+  if (sql === undefined) {
+    const tuple = `(${Array.from({ length: width }, () => "?").join(", ")})`;
+    sql = `INSERT INTO ${quoteName(table)} (${names}) VALUES ${Array.from({ length: tuples }, () => tuple).join(", ")}`;
+    // A few sizes occur per table (a full statement, each batch's last).
+    if (sqliteValuesSqlBySize.size >= 64) sqliteValuesSqlBySize.delete(sqliteValuesSqlBySize.keys().next().value!);
+    sqliteValuesSqlBySize.set(key, sql);
+  }
+  return sql;
 }
 
 /** An import's batch of leads as multi-row INSERTs (batchInserts). */

@@ -75,8 +75,8 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
     );
   });
 
-  test("an import's batch: each lead's first submission reads back as Prisma's own write, and as the hot path's of the same fields", async () => {
-    const leads = fc.sample(leadFields.filter(storable), 20).map((fields) => ({ ...fields, sourceId: source.id, currency: "USD" }));
+  test("an import's batch: each lead and its first submission read back as Prisma's own write, and the submission as the hot path's", async () => {
+    const leads = fc.sample(leadFields.filter(storable), 40).map((fields) => ({ ...fields, sourceId: source.id, currency: "USD" }));
     const ids = await db().$transaction((tx) =>
       writeLeadBatch(
         tx,
@@ -84,6 +84,31 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
       ),
     );
     for (const [i, id] of ids.entries()) {
+      // The lead itself (on PostgreSQL its batch is one INSERT … SELECT FROM unnest of an
+      // array per column): every field as Prisma writes the same values.
+      const lead = await db().lead.findUniqueOrThrow({ where: { id } });
+      const viaPrisma = `CRM-LEAD-B${lead.seq}`;
+      const reference = { ...leads[i]!, importId: i % 2 ? "imp_1" : null };
+      await db().lead.create({
+        data: {
+          ...reference,
+          ...derivedColumns(reference),
+          id: viaPrisma,
+          seq: -lead.seq,
+          createdAt: lead.createdAt,
+          extraFields: rawJson(reference.extraFields),
+        },
+      });
+      const prismaLead = await db().lead.findUniqueOrThrow({ where: { id: viaPrisma } });
+      for (const field of modelFields("Lead")) {
+        if (field === "id" || field === "seq") continue;
+        assert.deepEqual(
+          (lead as Record<string, unknown>)[field],
+          (prismaLead as Record<string, unknown>)[field],
+          `${field} differs between an import's batch and Prisma`,
+        );
+      }
+      await db().lead.delete({ where: { id: viaPrisma } });
       const stored = await db().leadSubmission.findUniqueOrThrow({ where: { id: `sub_${id}` } });
       await assertSubmissionAsPrismaWrites(id, { ...leads[i]!, importId: i % 2 ? "imp_1" : null }, stored.createdAt);
       const hot = await writeLead({
