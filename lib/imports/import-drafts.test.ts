@@ -70,12 +70,16 @@ test(`a team keeps at most ${MAX_DRAFTS_PER_TEAM} drafts: the next upload is ref
 
 test(`uploads under way: at most ${MAX_UPLOADS_PER_TEAM} per team and ${MAX_UPLOADS_PER_USER} per user at once`, async () => {
   const [a, b, c] = [await makeTeam(), await makeTeam(), await makeTeam()];
-  // Bodies that arrive only when let go: the uploads stay under way meanwhile.
-  const gates: (() => void)[] = [];
+  // Bodies that arrive only when let go: the uploads stay under way meanwhile. One promise
+  // lets them all go, also a body first read after it was let go: an upload reads its body
+  // only after a database check, which on a loaded machine can end after the line that lets
+  // go (a gate per body, each opened once, then left that upload waiting for ever).
+  let letGo!: () => void;
+  const go = new Promise<void>((resolve) => (letGo = resolve));
   const slowBody = () =>
     Readable.from(
       (async function* () {
-        await new Promise<void>((resolve) => gates.push(resolve));
+        await go;
         yield Buffer.from(CSV);
       })(),
     );
@@ -84,7 +88,7 @@ test(`uploads under way: at most ${MAX_UPLOADS_PER_TEAM} per team and ${MAX_UPLO
   const byUser = [upload(b.id, "user-1", slowBody()), upload(c.id, "user-1", slowBody())];
   await refusedForLimit(upload((await makeTeam()).id, "user-1"), /Your other uploads are still under way/);
   await upload(b.id, "user-2");
-  gates.forEach((open) => open());
+  letGo();
   assert.equal((await Promise.all([...byTeam, ...byUser])).length, 4);
   // The slots are given back, also by a refused upload.
   await assert.rejects(upload(a.id, "user-1", Readable.from([Buffer.from("Name\n")])), /no rows/);
