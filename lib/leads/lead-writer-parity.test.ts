@@ -38,6 +38,41 @@ async function assertSubmissionAsPrismaWrites(leadId: string, fields: Parameters
   await db().leadSubmission.delete({ where: { id: `sub_${leadId}_prisma` } });
 }
 
+/**
+ * The lead `leadId`, as written by `writer`, equals Prisma's write of the same values
+ * (`lead`) at the same time, every field but the id and number; Prisma's copy takes the id
+ * `viaPrisma` and the number `seq`.
+ */
+async function assertLeadAsPrismaWrites(
+  leadId: string,
+  lead: NewLead & { importId?: string | null },
+  at: { viaPrisma: string; seq: number; createdAt: Date },
+  writer: string,
+): Promise<void> {
+  await db().lead.create({
+    data: {
+      ...lead,
+      ...derivedColumns(lead),
+      id: at.viaPrisma,
+      seq: at.seq,
+      createdAt: at.createdAt,
+      extraFields: rawJson(lead.extraFields),
+    },
+  });
+  const [written, reference] = await Promise.all([
+    db().lead.findUniqueOrThrow({ where: { id: leadId } }),
+    db().lead.findUniqueOrThrow({ where: { id: at.viaPrisma } }),
+  ]);
+  for (const field of modelFields("Lead")) {
+    if (field === "id" || field === "seq") continue;
+    assert.deepEqual(
+      (written as Record<string, unknown>)[field],
+      (reference as Record<string, unknown>)[field],
+      `${field} differs between ${writer} and Prisma`,
+    );
+  }
+}
+
 describe("parity: what the hot path writes reads back through Prisma as Prisma's own write", () => {
   test("generated leads: every field equal to the same lead written by Prisma", async () => {
     let seq = 1_000_000;
@@ -51,23 +86,10 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
           now,
         });
         assert.ok(!written.added && !written.quarantined, "a new lead");
-        const viaPrisma = `CRM-LEAD-P${++seq}`;
         const lead: NewLead = { ...fields, sourceId: source.id, currency: written.currency };
-        await db().lead.create({
-          data: { ...lead, ...derivedColumns(lead), id: viaPrisma, seq, createdAt: now, extraFields: rawJson(lead.extraFields) },
-        });
-        const [hot, reference] = await Promise.all([
-          db().lead.findUniqueOrThrow({ where: { id: written.leadId } }),
-          db().lead.findUniqueOrThrow({ where: { id: viaPrisma } }),
-        ]);
-        for (const field of modelFields("Lead")) {
-          if (field === "id" || field === "seq") continue;
-          assert.deepEqual(
-            (hot as Record<string, unknown>)[field],
-            (reference as Record<string, unknown>)[field],
-            `${field} differs between the hot path and Prisma`,
-          );
-        }
+        ++seq;
+        await assertLeadAsPrismaWrites(written.leadId, lead, { viaPrisma: `CRM-LEAD-P${seq}`, seq, createdAt: now }, "the hot path");
+        const hot = await db().lead.findUniqueOrThrow({ where: { id: written.leadId } });
         assert.equal(hot.seq, Number(written.leadId.slice("CRM-LEAD-".length)));
         await assertSubmissionAsPrismaWrites(written.leadId, fields, now);
       }),
@@ -87,30 +109,12 @@ describe("parity: what the hot path writes reads back through Prisma as Prisma's
       // The lead itself (on PostgreSQL its batch is one INSERT … SELECT FROM unnest of an
       // array per column): every field as Prisma writes the same values.
       const lead = await db().lead.findUniqueOrThrow({ where: { id } });
+      const submitted = { ...leads[i]!, importId: i % 2 ? "imp_1" : null };
       const viaPrisma = `CRM-LEAD-B${lead.seq}`;
-      const reference = { ...leads[i]!, importId: i % 2 ? "imp_1" : null };
-      await db().lead.create({
-        data: {
-          ...reference,
-          ...derivedColumns(reference),
-          id: viaPrisma,
-          seq: -lead.seq,
-          createdAt: lead.createdAt,
-          extraFields: rawJson(reference.extraFields),
-        },
-      });
-      const prismaLead = await db().lead.findUniqueOrThrow({ where: { id: viaPrisma } });
-      for (const field of modelFields("Lead")) {
-        if (field === "id" || field === "seq") continue;
-        assert.deepEqual(
-          (lead as Record<string, unknown>)[field],
-          (prismaLead as Record<string, unknown>)[field],
-          `${field} differs between an import's batch and Prisma`,
-        );
-      }
+      await assertLeadAsPrismaWrites(id, submitted, { viaPrisma, seq: -lead.seq, createdAt: lead.createdAt }, "an import's batch");
       await db().lead.delete({ where: { id: viaPrisma } });
       const stored = await db().leadSubmission.findUniqueOrThrow({ where: { id: `sub_${id}` } });
-      await assertSubmissionAsPrismaWrites(id, { ...leads[i]!, importId: i % 2 ? "imp_1" : null }, stored.createdAt);
+      await assertSubmissionAsPrismaWrites(id, submitted, stored.createdAt);
       const hot = await writeLead({
         lead: leads[i]!,
         source: { chosen: source },
