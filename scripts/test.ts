@@ -19,6 +19,7 @@ import { migrate } from "../lib/setup/migrate";
 import { PostgresUnavailableError, postgresOptedOut, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
+import { buildTestFiles, compiledTestFile, sourceTestFile } from "./test-build";
 import { nodeFileTimings, playwrightFileTimings, reportSlowestFiles, type FileTiming, type PlaywrightSuite } from "./test-timings";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -155,8 +156,18 @@ function countPlaywrightTests(jsonFile: string, title: string): void {
   totals.skipped += stats.skipped;
 }
 
-/** A node:test stage over `files` (null: none), its results written to `tapName` and counted. */
-function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.ProcessEnv, concurrency = 2): Step | null {
+/**
+ * A node:test stage over `files` (null: none), its results written to `tapName` and counted.
+ * `compiled`: run the files as buildTestFiles compiled them (scripts/test-build.ts), not
+ * through tsx.
+ */
+function nodeTest(
+  title: string,
+  files: string[],
+  tapName: string,
+  env: NodeJS.ProcessEnv,
+  { concurrency = 2, compiled = false }: { concurrency?: number; compiled?: boolean } = {},
+): Step | null {
   if (!files.length) return null;
   const tap = path.join(RESULTS, tapName);
   const perFile = tap.replace(/\.tap$/, ".files.json");
@@ -166,8 +177,7 @@ function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.P
     title,
     command: process.execPath,
     args: [
-      "--import",
-      "tsx",
+      ...(compiled ? ["--enable-source-maps"] : ["--import", "tsx"]),
       "--test",
       `--test-concurrency=${concurrency}`,
       "--test-reporter=spec",
@@ -176,12 +186,12 @@ function nodeTest(title: string, files: string[], tapName: string, env: NodeJS.P
       `--test-reporter-destination=${tap}`,
       `--test-reporter=${path.join(ROOT, "test/support/file-timings-reporter.mjs")}`,
       `--test-reporter-destination=${perFile}`,
-      ...files,
+      ...(compiled ? files.map((file) => compiledTestFile(file)) : files),
     ],
     env,
     count: () => {
       countNodeTests(tap);
-      fileTimings.push(...nodeFileTimings(title, perFile));
+      fileTimings.push(...nodeFileTimings(title, perFile).map((timing) => ({ ...timing, file: sourceTestFile(timing.file) })));
     },
   };
 }
@@ -265,6 +275,7 @@ run(nodeTest("The lint rules' tests (node:test, probe files in the tree)", [LINT
 const unitFiles = [...testFiles("lib"), ...testFiles("components"), ...testFiles("test"), ...testFiles("scripts")].filter(
   (file) => file !== LINT_RULES_TEST,
 );
+await stage("Compile the node:test files (esbuild, scripts/test-build.ts)", () => buildTestFiles(unitFiles));
 // Migrated once per provider; each test file copies it (test/support/test-database.ts).
 const sqliteTemplate = `file:${path.join(scratch, "template.db")}`;
 await stage("Migrate the SQLite template", () => migrate({ ...baseEnv, DATABASE_URL: sqliteTemplate }));
@@ -273,6 +284,7 @@ const nodeSqlite = nodeTest(
   unitFiles.filter((file) => databasesOf(file).sqlite),
   "node-sqlite.tap",
   { ...suiteEnv, TEST_DATABASE_URL: sqliteTemplate },
+  { compiled: true },
 );
 
 if (quick) {
@@ -305,7 +317,7 @@ const multiInstanceSqlite = () =>
     testFiles("e2e/sqlite"),
     "node-multi-instance-sqlite.tap",
     baseEnv,
-    1,
+    { concurrency: 1 },
   );
 const multiInstancePostgres = () =>
   // Each file starts its own cluster and two app instances: one file at a time.
@@ -314,7 +326,7 @@ const multiInstancePostgres = () =>
     testFiles("e2e/postgres"),
     "node-multi-instance.tap",
     baseEnv,
-    1,
+    { concurrency: 1 },
   );
 const build = buildIsStale() ? { title: "Production build", command: bin("next"), args: ["build"] } : null;
 const sideBySide = Date.now();
@@ -343,6 +355,7 @@ await Promise.all([
               ...suiteEnv,
               TEST_DATABASE_URL: postgresTemplate,
             },
+            { compiled: true },
           )
         : null,
     () => (cluster ? multiInstancePostgres() : null),
