@@ -5,7 +5,7 @@ import { format } from "node:util";
 import type { Cli } from "./cli";
 
 // Shared by the tests that run an operator CLI as an operator would (repeats-cli.test.ts,
-// spam-checks-cli.test.ts), on the test file's own database. cli() runs the command line in
+// spam-checks-cli.test.ts, leads.test.ts), on the test file's own database. cli() runs the command line in
 // the test's process (the CLI's own parsing, handler, output and exit code; about 1.5 s of CPU
 // less than a process per command); spawnCli() runs it as a process of its own, as `npm run`
 // does (its environment is passed on), for the test that proves the command line itself.
@@ -13,11 +13,12 @@ import type { Cli } from "./cli";
 const ROOT = path.resolve(import.meta.dirname, "..");
 
 export type CliRun = { status: number | null; stdout: string; stderr: string };
-type Script = "keys" | "connections";
+type Script = "keys" | "connections" | "leads";
 
 const clis: Record<Script, () => Promise<Cli>> = {
   keys: async () => (await import("./keys")).keysCli,
   connections: async () => (await import("./connections")).connectionsCli,
+  leads: async () => (await import("./leads")).leadsCli,
 };
 
 /** Runs `script`'s command line in this process, its console output captured. */

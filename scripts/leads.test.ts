@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
@@ -10,22 +10,19 @@ import { db } from "../lib/db/client";
 import { BATCH_ROWS } from "../lib/imports/import-job";
 import { createLead } from "../lib/leads/create-lead";
 import { createTeam } from "../lib/teams/team-store";
+import { cli } from "./cli.fixtures";
 
-// npm run leads -- import / resume, run as an operator would, on this test's database.
+// npm run leads -- import / resume / unsuppress, run as an operator would, on this test's
+// database: in this process (cli(): the CLI's parsing, handler, output and exit code), and as
+// a process of its own for the import that is killed mid-way.
 const database = await useTestDatabase();
 const ROOT = path.resolve(import.meta.dirname, "..");
 const clockFile = path.join(database.dir, "clock.txt");
-const cliEnv = { ...process.env, LEAD_INTAKE_TEST_CLOCK_FILE: clockFile, JOB_LEASE_SECONDS: "60" };
+// The app's clock for this process and the killed CLI's (lib/time/clock.ts).
+process.env.LEAD_INTAKE_TEST_CLOCK_FILE = clockFile;
 const setClock = (at: Date) => writeFileSync(clockFile, at.toISOString());
 const t0 = new Date("2026-11-26T12:00:00Z");
-
-function leads(...args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/leads.ts"), ...args], {
-    env: cliEnv,
-    encoding: "utf8",
-    cwd: ROOT,
-  });
-}
+const leads = (...args: string[]) => cli("leads", ...args);
 
 test("leads import: the file mapped from its header, progress, the report and the refused rows", async () => {
   setClock(t0);
@@ -37,7 +34,7 @@ test("leads import: the file mapped from its header, progress, the report and th
     "Full name;E-mail;Mobile;Notes\nAda Lovelace;ada@example.com;07911 123456;first\nDup Person;DUP@example.com;;\n;nobody@example.com;;\nAlan Turing;alan@;;\n",
   );
 
-  const run = leads("import", file, "--team", team.slug);
+  const run = await leads("import", file, "--team", team.slug);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /people\.csv: 4 rows; columns mapped from their names:/);
   assert.match(run.stdout, /Full name → Full name\n {2}E-mail → Email\n {2}Mobile → Mobile\n {2}Notes → Extra field/);
@@ -63,12 +60,12 @@ test("leads import: the file mapped from its header, progress, the report and th
 
   const image = path.join(database.dir, "photo.csv");
   writeFileSync(image, Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
-  const bad = leads("import", image, "--team", team.slug);
+  const bad = await leads("import", image, "--team", team.slug);
   assert.equal(bad.status, 1);
   assert.match(bad.stderr, /photo\.csv: This is not a CSV file: it is a PNG image/);
   assert.equal(await db().import.count({ where: { teamId: team.id } }), 1, "nothing recorded for it");
-  assert.match(leads("import", path.join(database.dir, "missing.csv"), "--team", team.slug).stderr, /No file/);
-  assert.equal(leads("import", file, "--team", team.slug, "--duplicates", "merge").status, 2);
+  assert.match((await leads("import", path.join(database.dir, "missing.csv"), "--team", team.slug)).stderr, /No file/);
+  assert.equal((await leads("import", file, "--team", team.slug, "--duplicates", "merge")).status, 2);
 });
 
 test("an import whose CLI was killed mid-way is resumed after its last committed batch, never doubled", async () => {
@@ -80,7 +77,7 @@ test("an import whose CLI was killed mid-way is resumed after its last committed
   writeFileSync(file, ["Name", ...Array.from({ length: total }, (_, i) => `Person ${i}`)].join("\n"));
 
   const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "scripts/leads.ts"), "import", file, "--team", team.slug], {
-    env: cliEnv,
+    env: { ...process.env, JOB_LEASE_SECONDS: "60" },
     cwd: ROOT,
   });
   await new Promise<void>((resolve, reject) => {
@@ -103,7 +100,7 @@ test("an import whose CLI was killed mid-way is resumed after its last committed
   // Its claim still holds: a resume now watches instead of running it twice…
   // …so the clock moves past the lease first; then the resume claims and finishes it.
   setClock(new Date(t0.getTime() + 61_000));
-  const resumed = leads("resume", "--team", team.slug);
+  const resumed = await leads("resume", "--team", team.slug);
   assert.equal(resumed.status, 0, resumed.stderr);
   assert.match(resumed.stdout, new RegExp(`done: ${total} created`));
   const names = await db().lead.findMany({
@@ -123,14 +120,14 @@ test("leads unsuppress: takes an address off the team's suppression list, audite
   await db().$transaction((tx) =>
     suppressAddresses(tx, { teamId: team.id, emails: ["ada@example.com"], reason: "withdrawn", at: new Date() }),
   );
-  const removed = leads("unsuppress", " Ada@Example.com", "--team", team.slug);
+  const removed = await leads("unsuppress", " Ada@Example.com", "--team", team.slug);
   assert.equal(removed.status, 0, removed.stderr);
   assert.match(
     removed.stdout,
     /Removed from team "cli-unsuppress"'s suppression list \(it was there because the person withdrew consent\)/,
   );
   assert.equal(await db().consentSuppression.count({ where: { teamId: team.id } }), 0);
-  const again = leads("unsuppress", "ada@example.com", "--team", team.slug);
+  const again = await leads("unsuppress", "ada@example.com", "--team", team.slug);
   assert.equal(again.status, 0, again.stderr);
   assert.match(again.stdout, /not on team "cli-unsuppress"'s suppression list: nothing changed/);
   const events = await listAuditEvents(team.id);

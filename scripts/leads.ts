@@ -25,7 +25,7 @@ import { CsvFileError, refusedRowsCsv, startImport, uploadImport } from "../lib/
 import { Dispatcher } from "../lib/jobs/dispatcher";
 import { claimJobById } from "../lib/jobs/job-store";
 import { now } from "../lib/time/clock";
-import { runCli, teamOfOption, UsageError } from "./cli";
+import { defineCli, runIfEntryPoint, teamOfOption, UsageError } from "./cli";
 
 const USAGE = `Usage:
   npm run leads -- import <file.csv> --team <slug> [--duplicates skip|update|create]
@@ -117,7 +117,7 @@ async function report(record: ImportRecord, file: string | null): Promise<void> 
   }
 }
 
-runCli(USAGE, OPTIONS, async (command, rest, values) => {
+export const leadsCli = defineCli(USAGE, OPTIONS, async (command, rest, values) => {
   const team = await teamOfOption(values.team);
 
   if (command === "import") {
@@ -162,3 +162,5 @@ runCli(USAGE, OPTIONS, async (command, rest, values) => {
   }
   throw new UsageError(`Unknown command "${command}"`);
 });
+
+runIfEntryPoint(leadsCli, import.meta.url);
