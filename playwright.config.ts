@@ -57,6 +57,10 @@ export default defineConfig({
     // (docs/development.md, Tests). A failure always keeps its screenshot and error context.
     trace: process.env.E2E_TRACE === "1" ? "retain-on-failure" : "off",
     screenshot: "only-on-failure",
+    // A person's Chrome lets a page write to the clipboard on a click; the headless shell
+    // (e2e/support/chromium.ts) asks for the permission instead: granted, as a person's browser
+    // does. Reading it stays a permission of the contexts that ask (e2e/support/test.ts).
+    permissions: ["clipboard-write"],
     launchOptions: {
       executablePath: CHROMIUM,
       args: [
