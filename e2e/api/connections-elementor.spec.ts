@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { ELEMENTOR_ADVANCED_EXAMPLE, ELEMENTOR_EXAMPLE } from "../../lib/connections/fixtures/elementor-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
+import { connections } from "../support/connections-cli";
 
 // An Elementor Pro connection over real HTTP against `next start` (docs/connections.md
 // "Elementor Pro"): made with the operator CLI, the Form widget's Webhook action's body
@@ -10,13 +10,6 @@ import { BASE_URL, newTeam } from "../support/fixtures";
 // again is the same lead (Elementor sends no submission id: the body's digest is the
 // submission); a JSON body is not Elementor's and stores nothing. The action cannot sign:
 // there is no secret.
-
-function connections(...args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "scripts/connections.ts", ...args], {
-    env: { ...process.env, NEXTAUTH_URL: BASE_URL },
-    encoding: "utf8",
-  });
-}
 
 type Created = { id: string; url: string; signing_secret: string | null };
 
@@ -31,7 +24,9 @@ const post = (url: string, body: string | Buffer, contentType = "application/x-w
 test("an Elementor Pro connection made with the CLI: the webhook's body becomes the lead, once; a JSON body stores nothing", async () => {
   const team = await newTeam();
   // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
-  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "elementor", "--repeats", "new", "--json")) as Created;
+  const created = JSON.parse(
+    await connections("create", "--team", team.slug, "--builder", "elementor", "--repeats", "new", "--json"),
+  ) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toBeNull();
 

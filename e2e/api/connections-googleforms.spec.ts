@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { EXAMPLE_FORM, scriptRequest } from "../../lib/connections/fixtures/apps-script-fakes";
 import { googleFormsScript } from "../../lib/connections/googleforms-script";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
+import { connections } from "../support/connections-cli";
 
 // Google Forms over real HTTP against `next start` (docs/connections.md "Google Forms"): a
 // connection made with the operator CLI; the Apps Script we give teams, generated for its
@@ -11,13 +11,6 @@ import { BASE_URL, newTeam } from "../support/fixtures";
 // apps-script-fakes.ts), makes its one request; that request (URL, content type, body
 // bytes) is sent here as UrlFetchApp would send it. The lead field by field, the same
 // response again (200, the same lead), a body that is not the script's (422, nothing stored).
-
-function connections(...args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "scripts/connections.ts", ...args], {
-    env: { ...process.env, NEXTAUTH_URL: BASE_URL },
-    encoding: "utf8",
-  });
-}
 
 type Created = { id: string; url: string; signing_secret: string | null };
 
@@ -29,7 +22,7 @@ const post = (url: string, body: string, contentType = "application/json") =>
 
 test("a Google Forms connection made with the CLI: the Apps Script's request becomes the lead, once; another body stores nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "googleforms", "--json")) as Created;
+  const created = JSON.parse(await connections("create", "--team", team.slug, "--builder", "googleforms", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   // Google Forms cannot sign: the URL is the credential.
   expect(created.signing_secret).toBeNull();

@@ -1,23 +1,16 @@
-import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { CLI_ACTOR } from "../../lib/audit/audit-log";
 import { setConnectionMapping } from "../../lib/connections/connection-changes";
 import { GRAVITYFORMS_MAPPING, gravityFormsFormBody, gravityFormsJsonBody } from "../../lib/connections/fixtures/gravityforms-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
+import { connections } from "../support/connections-cli";
 
 // A Gravity Forms connection over real HTTP against `next start` (docs/connections.md "Gravity
 // Forms"): made with the operator CLI, the entry the Webhooks Add-On posts for Request Body
 // "All Fields" (JSON, then FORM), kept as "needs mapping" until the admin maps the input ids
 // once, then the lead field by field; the same entry sent again is the same lead; a body
 // that is not Gravity's stores nothing. The add-on cannot sign: there is no secret.
-
-function connections(...args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "scripts/connections.ts", ...args], {
-    env: { ...process.env, NEXTAUTH_URL: BASE_URL },
-    encoding: "utf8",
-  });
-}
 
 type Created = { id: string; url: string; signing_secret: string | null };
 
@@ -35,7 +28,7 @@ test("a Gravity Forms connection made with the CLI: the entry needs mapping once
   const team = await newTeam();
   // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
   const created = JSON.parse(
-    connections("create", "--team", team.slug, "--builder", "gravityforms", "--repeats", "new", "--json"),
+    await connections("create", "--team", team.slug, "--builder", "gravityforms", "--repeats", "new", "--json"),
   ) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toBeNull();

@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { JOTFORM_CONTENT_TYPE, jotformExampleBody, jotformFields, jotformMultipart } from "../../lib/connections/fixtures/jotform-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
+import { connections } from "../support/connections-cli";
 
 // Jotform over real HTTP against `next start` (docs/connections.md "Jotform"): a connection
 // made with the operator CLI; a real Jotform delivery (lib/connections/fixtures/jotform-example.ts)
@@ -10,20 +10,13 @@ import { BASE_URL, newTeam } from "../support/fixtures";
 // The lead field by field, the same submission again (200, the same lead), a form post without
 // rawRequest (422, nothing stored). Jotform cannot sign: the URL is the credential.
 
-function connections(...args: string[]): string {
-  return execFileSync(process.execPath, ["--import", "tsx", "scripts/connections.ts", ...args], {
-    env: { ...process.env, NEXTAUTH_URL: BASE_URL },
-    encoding: "utf8",
-  });
-}
-
 type Created = { id: string; url: string; signing_secret: string | null };
 
 const post = (url: string, body: string) => fetch(url, { method: "POST", headers: { "Content-Type": JOTFORM_CONTENT_TYPE }, body });
 
 test("a Jotform connection made with the CLI: Jotform's multipart delivery becomes the lead, once; a post without rawRequest stores nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(connections("create", "--team", team.slug, "--builder", "jotform", "--json")) as Created;
+  const created = JSON.parse(await connections("create", "--team", team.slug, "--builder", "jotform", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   // Jotform cannot sign: the URL is the credential.
   expect(created.signing_secret).toBeNull();
