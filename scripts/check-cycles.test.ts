@@ -32,7 +32,7 @@ test("two files importing each other are a cycle, named from the root", async ()
     "lib/a.ts": 'import { b } from "./b";\nexport const a = () => b();\n',
     "lib/b.ts": 'import { a } from "./a";\nexport const b = (): unknown => a;\n',
   });
-  const cycles = await importCycles(["lib"], root);
+  const cycles = await importCycles(root, ["lib"]);
   assert.deepEqual(cycles, [["lib/a.ts", "lib/b.ts"]]);
   assert.equal(describeCycles(cycles), "Import cycle: lib/a.ts → lib/b.ts → lib/a.ts");
 });
@@ -43,7 +43,7 @@ test("a cycle through the @/ alias, across folders and a .tsx file, is found", a
     "lib/labels.ts": 'import { format } from "./format";\nexport const label = format("x");\n',
     "lib/format.ts": 'import { Badge } from "@/components/badge";\nexport const format = (text: string) => (Badge ? text : "");\n',
   });
-  assert.deepEqual(await importCycles(["components", "lib"], root), [["components/badge.tsx", "lib/labels.ts", "lib/format.ts"]]);
+  assert.deepEqual(await importCycles(root, ["components", "lib"]), [["components/badge.tsx", "lib/labels.ts", "lib/format.ts"]]);
 });
 
 test("no cycle: a chain whose way back is an `import type` (erased at run time)", async () => {
@@ -52,7 +52,7 @@ test("no cycle: a chain whose way back is an `import type` (erased at run time)"
     "lib/d.ts": 'import type { Shape } from "./e";\nexport const d = (): Shape => ({ n: 1 });\n',
     "lib/e.ts": 'import { c } from "./c";\nexport type Shape = { n: number };\nexport const e = c;\n',
   });
-  assert.deepEqual(await importCycles(["lib"], root), []);
+  assert.deepEqual(await importCycles(root, ["lib"]), []);
 });
 
 test("the same files with a value import back are a cycle", async () => {
@@ -61,5 +61,16 @@ test("the same files with a value import back are a cycle", async () => {
     "lib/d.ts": 'import { e } from "./e";\nexport const d = () => e;\n',
     "lib/e.ts": 'import { c } from "./c";\nexport const e = c;\n',
   });
-  assert.deepEqual(await importCycles(["lib"], root), [["lib/c.ts", "lib/d.ts", "lib/e.ts"]]);
+  assert.deepEqual(await importCycles(root, ["lib"]), [["lib/c.ts", "lib/d.ts", "lib/e.ts"]]);
+});
+
+test("by default: the files at the root and every product folder, but no test and no test runner", async () => {
+  const root = tree({
+    "proxy.ts": 'import { register } from "./instrumentation";\nexport const proxy = register;\n',
+    "instrumentation.ts": 'import { proxy } from "@/proxy";\nexport const register = () => proxy;\n',
+    "lib/rule.ts": "export const rule = 1;\n",
+    "playwright.config.ts": 'import { helper } from "./e2e/helper";\nexport default helper;\n',
+    "e2e/helper.ts": 'import config from "../playwright.config";\nexport const helper = config;\n',
+  });
+  assert.deepEqual(await importCycles(root), [["instrumentation.ts", "proxy.ts"]]);
 });
