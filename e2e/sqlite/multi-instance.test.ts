@@ -1,9 +1,11 @@
+import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { db } from "../../lib/db/client";
-import { startSqliteDeployment, type Instances } from "../support/app-instances";
+import { startInstance, startSqliteDeployment, type Instances } from "../support/app-instances";
 import { REVOCATIONS, revocationTitle, revokedOnBothInstances } from "../support/key-revocation";
 import { burstOfOnePerson, BURST_TITLE } from "../support/repeat-burst";
 
@@ -36,3 +38,18 @@ test(BURST_TITLE, async () => {
 for (const revocation of REVOCATIONS) {
   test(revocationTitle(revocation), () => revokedOnBothInstances(...instances(), revocation, clockFile));
 }
+
+test("an instance whose port another process took first fails to start, and never takes that process's answers for its own", async () => {
+  // What two test stages side by side did once: both picked a free port, the other listened
+  // first, and this instance's readiness probe got the other's /api/ping.
+  const squatter = http.createServer((_req, res) => res.writeHead(200).end('{"ok":true}'));
+  await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
+  const { port } = squatter.address() as { port: number };
+  try {
+    // Stopped at once if it ever starts: the assertion then fails without leaving it running.
+    const started = startInstance({ name: "C", env: deployment.sharedEnv, port }).then((instance) => instance.stop());
+    await assert.rejects(started, /C exited \(\d+\) while starting:[\s\S]*EADDRINUSE/);
+  } finally {
+    squatter.close();
+  }
+});

@@ -7,6 +7,8 @@ import { freePort } from "../../test/support/free-port";
 import { startPostgresCluster, type PostgresCluster } from "../../test/support/postgres-cluster";
 import { buildIsStale } from "../../scripts/start";
 import { migrate } from "../../lib/setup/migrate";
+import { databaseProvider } from "../../lib/db/database-url";
+import { listensOn } from "./server-process";
 
 // Several app instances against one database (PostgreSQL, as in production, or one SQLite
 // file on one machine): each is `npm start` (scripts/start.ts: migrate, seed, `next start`)
@@ -15,7 +17,10 @@ import { migrate } from "../../lib/setup/migrate";
 // Needs a production build (`npm test` builds before running these files).
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const INSTANCE_PORTS = { from: 4500, to: 4999 };
+// SQLite and PostgreSQL deployments pick from ranges of their own: npm test runs the two
+// multi-instance stages side by side, and a port free when picked is taken only when the
+// instance listens, seconds later.
+const INSTANCE_PORTS = { sqlite: { from: 4500, to: 4749 }, postgres: { from: 4750, to: 4999 } };
 
 export type AppInstance = {
   readonly name: string;
@@ -28,8 +33,8 @@ export type AppInstance = {
   stop(): Promise<void>;
 };
 
-export async function startInstance(options: { name: string; env: Record<string, string> }): Promise<AppInstance> {
-  const port = await freePort(INSTANCE_PORTS);
+export async function startInstance(options: { name: string; env: Record<string, string>; port: number }): Promise<AppInstance> {
+  const { port } = options;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `lead-intake-${options.name}-`));
   // Its own process group, so stop() ends the wrapper and its `next start` child together.
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
@@ -77,6 +82,11 @@ export async function startInstance(options: { name: string; env: Record<string,
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${options.name} exited (${child.exitCode}) while starting:\n${log}`);
+    // Only once it says so is the port its own: an answer before may be another process's.
+    if (!listensOn(log, port)) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
+    }
     try {
       const res = await fetch(`${baseUrl}/api/ping`, { signal: AbortSignal.timeout(2_000) });
       if (res.ok) return instance;
@@ -117,7 +127,11 @@ async function startInstances(options: { count: number; databaseUrl: string; env
   };
   Object.assign(process.env, sharedEnv);
   const names = Array.from({ length: options.count }, (_, i) => String.fromCharCode(65 + i));
-  const settled = await Promise.allSettled(names.map((name) => startInstance({ name, env: sharedEnv })));
+  // One after the other, so that no two instances are given one port.
+  const ports: number[] = [];
+  const range = INSTANCE_PORTS[databaseProvider(options.databaseUrl)];
+  while (ports.length < names.length) ports.push(await freePort(range, ports));
+  const settled = await Promise.allSettled(names.map((name, i) => startInstance({ name, env: sharedEnv, port: ports[i]! })));
   const instances = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
   const stop = async () => {
     await Promise.all(instances.map((instance) => instance.stop()));

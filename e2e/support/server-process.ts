@@ -16,7 +16,12 @@ import { DEMO_ADMIN } from "./demo-admin";
 // an empty file as a first `npm start` does.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const PORTS = { from: 5000, to: 5499 };
+// Each Playwright worker (TEST_PARALLEL_INDEX) picks from 100 ports of its own, so that two
+// workers starting servers at the same moment never pick one port: a port is free when
+// picked, and taken when the server listens a few seconds later.
+const PORTS_PER_WORKER = 100;
+const PORTS_FROM = 5000;
+const WORKER_SLICES = 5;
 
 export type ServerOptions = {
   /** Extra environment, e.g. limits; values override the defaults below. */
@@ -60,18 +65,35 @@ export function atWorkerExit(cleanup: () => void): void {
   cleanups.add(cleanup);
 }
 
-/** A free port in 5000–5499 other than the shared server's, and one fetch() may connect to. */
+/** A free port in this worker's slice of 5000–5499 other than the shared server's, and one fetch() may connect to. */
 export function freeServerPort(): Promise<number> {
-  return freePort(PORTS, [Number(process.env.E2E_PORT)]);
+  const slice = Number(process.env.TEST_PARALLEL_INDEX ?? 0) % WORKER_SLICES;
+  const from = PORTS_FROM + slice * PORTS_PER_WORKER;
+  return freePort({ from, to: from + PORTS_PER_WORKER - 1 }, [Number(process.env.E2E_PORT)]);
+}
+
+/**
+ * Whether a server's output says that it listens on `port`: scripts/serve.mjs logs
+ * server.listening once the port is its own. Until then an answer on the port may come
+ * from another process that took it first (this server then fails with EADDRINUSE).
+ */
+export function listensOn(output: string, port: number): boolean {
+  return new RegExp(`"event":"server\\.listening"[^\\n]*"port":${port}[,}]`).test(output);
 }
 
 async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
   const started = Date.now();
   const deadline = started + 150_000;
+  const port = Number(new URL(url).port);
   let lastFailure = "no probe yet";
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`Server exited before serving (${child.exitCode ?? child.signalCode}):\n${output()}`);
+    }
+    if (!listensOn(output(), port)) {
+      lastFailure = "not listening yet";
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      continue;
     }
     try {
       // A probe that hangs must not hold the loop past its deadline.
