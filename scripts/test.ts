@@ -12,14 +12,14 @@
 // (test-results/timings.json) and one summary line counting every node:test and
 // Playwright result.
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import { migrate } from "../lib/setup/migrate";
 import { PostgresUnavailableError, postgresOptedOut, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
 import { buildTestFiles, compiledTestFile, sourceTestFile } from "./test-build";
+import { makeScratch, scratchRoot } from "./test-scratch";
 import { nodeFileTimings, playwrightFileTimings, reportSlowestFiles, type FileTiming, type PlaywrightSuite } from "./test-timings";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -178,6 +178,12 @@ function nodeTest(
     command: process.execPath,
     args: [
       ...(compiled ? ["--enable-source-maps"] : ["--import", "tsx"]),
+      // Each test file is a process of a few seconds that compiles Prisma's query compiler
+      // (WebAssembly) afresh; V8's optimising tier for it (TurboFan) costs more CPU than it
+      // saves in so short a life. Liftoff alone, the SQLite pass's 216 files alone on the
+      // quiet machine: 203 core-s instead of 247 (docs/development.md "How long the suite
+      // takes"). Node passes the flag on to each file's process; the app's servers keep V8's defaults.
+      "--liftoff-only",
       "--test",
       `--test-concurrency=${concurrency}`,
       "--test-reporter=spec",
@@ -213,8 +219,11 @@ function playwright(title: string, name: string, env: NodeJS.ProcessEnv): Step {
 }
 
 mkdirSync(RESULTS, { recursive: true });
-const scratch = mkdtempSync(path.join(os.tmpdir(), "lead-intake-test-run-"));
+// Every temporary file of the run in one folder, on a RAM disk where there is one, deleted
+// at the end (scripts/test-scratch.ts): TMPDIR names it for every process the run starts.
+const { scratch, tmp } = makeScratch(scratchRoot());
 process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+process.env.TMPDIR = baseEnv.TMPDIR = tmp;
 // The suites load a 2-core machine: allow queued connections more than the 3 s
 // production default (the fault tests set their own, short timeouts).
 const suiteEnv: NodeJS.ProcessEnv = { ...baseEnv, DB_CONNECT_TIMEOUT_MS: "30000" };
