@@ -18,7 +18,7 @@ process.env.DATA_DIR = dataDir;
 process.env.DATABASE_URL = process.env.E2E_DATABASE_URL ?? `file:${path.join(dataDir, "e2e.db")}`;
 export const baseURL = `http://127.0.0.1:${port}`;
 // The shared server's public URL, as its own NEXTAUTH_URL below: what an operator CLI run in a
-// worker prints (e2e/support/connections-cli.ts) names this server.
+// worker prints (the form-builder specs run the connections CLI there: scripts/cli.fixtures.ts) names this server.
 process.env.NEXTAUTH_URL = baseURL;
 
 assertChromium();

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { ELEMENTOR_ADVANCED_EXAMPLE, ELEMENTOR_EXAMPLE } from "../../lib/connections/fixtures/elementor-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // An Elementor Pro connection over real HTTP against `next start` (docs/connections.md
 // "Elementor Pro"): made with the operator CLI, the Form widget's Webhook action's body
@@ -24,8 +24,8 @@ const post = (url: string, body: string | Buffer, contentType = "application/x-w
 test("an Elementor Pro connection made with the CLI: the webhook's body becomes the lead, once; a JSON body stores nothing", async () => {
   const team = await newTeam();
   // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
-  const created = JSON.parse(
-    await connections("create", "--team", team.slug, "--builder", "elementor", "--repeats", "new", "--json"),
+  const created = json(
+    await cli("connections", "create", "--team", team.slug, "--builder", "elementor", "--repeats", "new", "--json"),
   ) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toBeNull();
@@ -61,14 +61,14 @@ test("an Elementor Pro connection made with the CLI: the webhook's body becomes 
   expect(other.extraFields).toEqual({ Message: "Please call me back.\nThanks!", Interests: "Pricing, Demo" });
 
   // JSON is not what Elementor sends: refused, kept in the log to read, no lead.
-  const json = JSON.stringify({ Name: "Grace Hopper", form_id: "2c4c3bd" });
-  const refused = await post(created.url, json, "application/json");
+  const plainJson = JSON.stringify({ Name: "Grace Hopper", form_id: "2c4c3bd" });
+  const refused = await post(created.url, plainJson, "application/json");
   expect(refused.status).toBe(422);
   expect(await db().lead.count({ where: { teamId: team.id } })).toBe(2);
   const log = await db().connectionDelivery.findMany({ where: { connectionId: created.id }, orderBy: { createdAt: "asc" } });
   expect(log.map((row) => [row.outcome, row.status, row.attempts, row.payload])).toEqual([
     ["created", 201, 2, null],
     ["created", 201, 1, null],
-    ["refused", 422, 1, json],
+    ["refused", 422, 1, plainJson],
   ]);
 });

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { filloutEnvelope } from "../../lib/connections/fixtures/fillout-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // Fillout over real HTTP against `next start` (docs/connections.md "Fillout"): a connection
 // made with the operator CLI; Fillout's documented example submission
@@ -16,7 +16,7 @@ const post = (url: string, body: string) => fetch(url, { method: "POST", headers
 
 test("a Fillout connection made with the CLI: the documented submission becomes the lead, once; a body without questions stores nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(await connections("create", "--team", team.slug, "--builder", "fillout", "--json")) as Created;
+  const created = json(await cli("connections", "create", "--team", team.slug, "--builder", "fillout", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   // Fillout does not sign: the URL is the credential.
   expect(created.signing_secret).toBeNull();

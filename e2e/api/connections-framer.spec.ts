@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { FRAMER_SUBMISSION_ID, framerExample, framerHeaders } from "../../lib/connections/fixtures/framer-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // Framer over real HTTP against `next start` (docs/connections.md "Framer"): a connection made
 // with the operator CLI, its secret set in Framer's webhook; the example body posted as Framer
@@ -18,7 +18,7 @@ const post = (url: string, body: string, headers: Record<string, string>) =>
 
 test("a Framer connection made with the CLI: the example signed as Framer signs becomes the lead, once; wrong signatures store nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(await connections("create", "--team", team.slug, "--builder", "framer", "--json")) as Created;
+  const created = json(await cli("connections", "create", "--team", team.slug, "--builder", "framer", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   // Ours, to set in Framer's webhook: Framer asks for at least 32 characters.
   expect(created.signing_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);

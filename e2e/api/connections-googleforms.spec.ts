@@ -3,7 +3,7 @@ import { EXAMPLE_FORM, scriptRequest } from "../../lib/connections/fixtures/apps
 import { googleFormsScript } from "../../lib/connections/googleforms-script";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // Google Forms over real HTTP against `next start` (docs/connections.md "Google Forms"): a
 // connection made with the operator CLI; the Apps Script we give teams, generated for its
@@ -22,7 +22,7 @@ const post = (url: string, body: string, contentType = "application/json") =>
 
 test("a Google Forms connection made with the CLI: the Apps Script's request becomes the lead, once; another body stores nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(await connections("create", "--team", team.slug, "--builder", "googleforms", "--json")) as Created;
+  const created = json(await cli("connections", "create", "--team", team.slug, "--builder", "googleforms", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   // Google Forms cannot sign: the URL is the credential.
   expect(created.signing_secret).toBeNull();

@@ -4,7 +4,7 @@ import { setConnectionMapping } from "../../lib/connections/connection-changes";
 import { GRAVITYFORMS_MAPPING, gravityFormsFormBody, gravityFormsJsonBody } from "../../lib/connections/fixtures/gravityforms-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // A Gravity Forms connection over real HTTP against `next start` (docs/connections.md "Gravity
 // Forms"): made with the operator CLI, the entry the Webhooks Add-On posts for Request Body
@@ -27,8 +27,8 @@ const FORM_TYPE = "application/x-www-form-urlencoded";
 test("a Gravity Forms connection made with the CLI: the entry needs mapping once, then becomes the lead, once; a foreign body stores nothing", async () => {
   const team = await newTeam();
   // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
-  const created = JSON.parse(
-    await connections("create", "--team", team.slug, "--builder", "gravityforms", "--repeats", "new", "--json"),
+  const created = json(
+    await cli("connections", "create", "--team", team.slug, "--builder", "gravityforms", "--repeats", "new", "--json"),
   ) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toBeNull();

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { JOTFORM_CONTENT_TYPE, jotformExampleBody, jotformFields, jotformMultipart } from "../../lib/connections/fixtures/jotform-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // Jotform over real HTTP against `next start` (docs/connections.md "Jotform"): a connection
 // made with the operator CLI; a real Jotform delivery (lib/connections/fixtures/jotform-example.ts)
@@ -16,7 +16,7 @@ const post = (url: string, body: string) => fetch(url, { method: "POST", headers
 
 test("a Jotform connection made with the CLI: Jotform's multipart delivery becomes the lead, once; a post without rawRequest stores nothing", async () => {
   const team = await newTeam();
-  const created = JSON.parse(await connections("create", "--team", team.slug, "--builder", "jotform", "--json")) as Created;
+  const created = json(await cli("connections", "create", "--team", team.slug, "--builder", "jotform", "--json")) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   // Jotform cannot sign: the URL is the credential.
   expect(created.signing_secret).toBeNull();

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { WPFORMS_EXAMPLE_FORM, WPFORMS_EXAMPLE_JSON, wpformsHeaders } from "../../lib/connections/fixtures/wpforms-example";
 import { db } from "../../lib/db/client";
 import { BASE_URL, newTeam } from "../support/fixtures";
-import { connections } from "../support/connections-cli";
+import { cli, json } from "../../scripts/cli.fixtures";
 
 // WPForms' Webhooks addon over real HTTP against `next start` (docs/connections.md "WPForms"):
 // a connection made with the operator CLI, its secret pasted into the webhook's Secret; the
@@ -30,8 +30,8 @@ const postForm = (url: string, headers: Record<string, string>) => post(url, FOR
 test("a WPForms connection made with the CLI: the addon's JSON and form deliveries become the lead, once each; stale or wrong signatures store nothing", async () => {
   const team = await newTeam();
   // "new": each delivery below is a lead of its own, the same example person or not (repeats: lib/intake/repeat-submissions.test.ts).
-  const created = JSON.parse(
-    await connections("create", "--team", team.slug, "--builder", "wpforms", "--repeats", "new", "--json"),
+  const created = json(
+    await cli("connections", "create", "--team", team.slug, "--builder", "wpforms", "--repeats", "new", "--json"),
   ) as Created;
   expect(created.url).toMatch(new RegExp(`^${BASE_URL}/api/connections/c_[A-Za-z0-9_-]{22}$`));
   expect(created.signing_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
