@@ -13,6 +13,7 @@
 // Playwright result.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { migrate } from "../lib/setup/migrate";
 import { PostgresUnavailableError, postgresOptedOut, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
@@ -222,7 +223,13 @@ mkdirSync(RESULTS, { recursive: true });
 // Every temporary file of the run in one folder, on a RAM disk where there is one, deleted
 // at the end (scripts/test-scratch.ts): TMPDIR names it for every process the run starts.
 const { scratch, tmp } = makeScratch(scratchRoot());
-process.on("exit", () => rmSync(scratch, { recursive: true, force: true }));
+process.on("exit", () => {
+  // The cluster's folder is in it: its server stops before its files go.
+  cluster?.destroy();
+  rmSync(scratch, { recursive: true, force: true });
+});
+// Ctrl-C or a CI's stop: the same clean-up (a RAM disk keeps what is left until a reboot).
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(128 + os.constants.signals[signal]));
 process.env.TMPDIR = baseEnv.TMPDIR = tmp;
 // The suites load a 2-core machine: allow queued connections more than the 3 s
 // production default (the fault tests set their own, short timeouts).
