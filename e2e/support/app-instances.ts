@@ -81,7 +81,10 @@ export async function startInstance(options: { name: string; env: Record<string,
 
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${options.name} exited (${child.exitCode}) while starting:\n${log}`);
+    if (child.exitCode !== null) {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw new Error(`${options.name} exited (${child.exitCode}) while starting:\n${log}`);
+    }
     // Only once it says so is the port its own: an answer before may be another process's.
     if (!listensOn(log, port)) {
       await new Promise((resolve) => setTimeout(resolve, 250));
