@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
-import type pg from "pg";
+import pg from "pg";
 import { parseChatRecipient } from "../chat/chat-outbox";
 import { PG_CAST, pgValue, type ColumnType } from "../db/column-values";
 import { newJobId, type NewJob } from "../jobs/job-store";
+import { summariseError } from "../log/error-summary";
+import { log } from "../log/logger";
 import { LEAD_CREATED, LEAD_SUBMITTED } from "../webhooks/lead-created-event";
 import { assignPostgres, nextTurnSql, planPostgres, settlePostgres } from "../routing/intake-assignment";
 import { DEFAULT_CURRENCY } from "../workspace/settings";
@@ -231,9 +233,12 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   const client = await pool.connect();
   let broken: Error | undefined;
   const alone = writes.length === 1;
+  let transactionId: string | undefined;
+  let committing = false;
+  const outcomes: BatchOutcome[] = [];
   try {
-    await client.query(`BEGIN;${batchLocksSql(writes)}${alone ? "" : " SAVEPOINT lead"}`);
-    const outcomes: BatchOutcome[] = [];
+    const begun: unknown = await client.query(`BEGIN;${batchLocksSql(writes)}${alone ? "" : " SAVEPOINT lead;"} ${TRANSACTION_ID_SQL}`);
+    transactionId = transactionIdOf(begun);
     for (const [i, write] of writes.entries()) {
       try {
         outcomes.push({ written: await writeInTransaction(client, write) });
@@ -245,16 +250,64 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
         outcomes.push({ error });
       }
     }
+    committing = true;
     await client.query("COMMIT");
     return outcomes;
   } catch (error) {
     // A connection that cannot even roll back (it broke mid-transaction) leaves the pool.
+    // After a COMMIT whose answer never came, the ROLLBACK queues behind it: it returns once
+    // the COMMIT has ended on the server, whichever way.
     await client.query("ROLLBACK").catch((rollbackError: unknown) => {
       broken = rollbackError instanceof Error ? rollbackError : new Error("ROLLBACK failed");
     });
+    if (committing && transactionId && !answeredByServer(error) && (await committedAfterAll(broken ? pool : client, transactionId))) {
+      log("warn", "leads.commit_confirmed", { leads: writes.length, ...summariseError(error) });
+      return outcomes;
+    }
     throw error;
   } finally {
     client.release(broken);
+  }
+}
+
+/** The batch's transaction id, taken in its BEGIN round trip (an id is assigned at the first write anyway). */
+const TRANSACTION_ID_SQL = `SELECT pg_current_xact_id()::text AS "transactionId"`;
+
+/** The transaction id from the BEGIN round trip's results (a multi-statement query's last result). */
+function transactionIdOf(results: unknown): string | undefined {
+  const last = (Array.isArray(results) ? results.at(-1) : results) as pg.QueryResult<{ transactionId: string }> | undefined;
+  return last?.rows?.[0]?.transactionId;
+}
+
+/**
+ * Whether PostgreSQL itself answered the failed COMMIT (its error message: a deferred
+ * constraint, the statement timeout): the transaction was then rolled back. Without an answer
+ * (the client's read timeout, a connection cut) it may have committed all the same.
+ */
+const answeredByServer = (error: unknown) => error instanceof pg.DatabaseError;
+
+/** How long a COMMIT left running on a broken connection is waited for (its status "in progress"). */
+const COMMIT_STATUS_WAIT_MS = 5_000;
+
+/**
+ * Whether the transaction committed, asked of PostgreSQL (pg_xact_status) on `via`: the batch's
+ * own connection once its ROLLBACK returned (the COMMIT has then ended), else a pooled one,
+ * while the COMMIT may still be running on the broken connection's server process. A COMMIT
+ * whose answer was lost but that committed is a success: its leads exist, and each sender is
+ * answered so, not told to retry and make a second lead. Any doubt left: false (the batch fails
+ * as before, 503; a retry with the same Idempotency-Key makes the lead once, or replays its answer).
+ */
+async function committedAfterAll(via: pg.Pool | pg.PoolClient, transactionId: string): Promise<boolean> {
+  const deadline = Date.now() + COMMIT_STATUS_WAIT_MS;
+  try {
+    for (;;) {
+      const { rows } = await via.query<{ status: string | null }>(`SELECT pg_xact_status($1::xid8) AS "status"`, [transactionId]);
+      const status = rows[0]?.status;
+      if (status !== "in progress" || Date.now() > deadline) return status === "committed";
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } catch {
+    return false;
   }
 }
 
