@@ -10,7 +10,9 @@
 //    forwarded headers are dropped first. lib/http/request-context.ts reads it back.
 //    The peer address alone is also put in X-Lead-Intake-Peer (replacing a client's own),
 //    for the checks that must never trust a proxy's header (the bench's limit route).
-// 2. Draining on SIGTERM/SIGINT with a deadline: stop accepting, let in-flight requests
+// 2. The API routes served beside Next's router (lib/http/direct-routes.ts): once a route
+//    registered itself there, its requests go to its handler without Next's routing.
+// 3. Draining on SIGTERM/SIGINT with a deadline: stop accepting, let in-flight requests
 //    finish, close keep-alive connections as soon as they are idle (so the process does
 //    not wait out their timeout), and cut what is left after the grace period.
 //
@@ -62,6 +64,9 @@ function stampForwardedHeaders(req) {
   req.headers["x-forwarded-for"] = chain ? `${chain}, ${peer}` : peer;
 }
 
+// lib/http/direct-routes.ts DIRECT_ROUTES_HOOK.
+const DIRECT_ROUTES_HOOK = Symbol.for("lead-intake.direct-routes");
+
 const app = next({ dev: false, dir: ROOT, hostname, port });
 await app.prepare();
 const handle = app.getRequestHandler();
@@ -78,6 +83,10 @@ const server = http.createServer((req, res) => {
     inFlight.delete(res);
     if (shuttingDown) setImmediate(() => server.closeIdleConnections());
   });
+  const direct = /** @type {((req: http.IncomingMessage, res: http.ServerResponse) => boolean) | undefined} */ (
+    globalThis[DIRECT_ROUTES_HOOK]
+  );
+  if (typeof direct === "function" && direct(req, res)) return;
   handle(req, res).catch((error) => {
     log("server.error", { error: error instanceof Error ? error.name : typeof error });
     if (!res.headersSent) {

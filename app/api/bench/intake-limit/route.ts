@@ -1,3 +1,4 @@
+import { serveDirectly } from "@/lib/http/direct-routes";
 import { respond } from "@/lib/http/envelope";
 import { intakeLimit } from "@/lib/intake/intake-limit";
 
@@ -8,3 +9,6 @@ export const dynamic = "force-dynamic";
 export function POST(request: Request): Promise<Response> {
   return respond(request, (context) => intakeLimit(request, context));
 }
+
+// Beside Next's router like create_lead, so that the two rows still differ by the app's own work alone.
+serveDirectly("POST", "/api/bench/intake-limit", POST);

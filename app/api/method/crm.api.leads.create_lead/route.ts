@@ -1,4 +1,5 @@
 import { createLeadFromRequest } from "@/lib/intake/create-lead-request";
+import { serveDirectly } from "@/lib/http/direct-routes";
 import { methodNotAllowed, respond } from "@/lib/http/envelope";
 import { observeIntake } from "@/lib/operations/metrics";
 
@@ -12,3 +13,6 @@ export function POST(request: Request): Promise<Response> {
 // Every other method: 405 with Allow: POST.
 const refused = methodNotAllowed("POST");
 export { refused as GET, refused as PUT, refused as PATCH, refused as DELETE, refused as OPTIONS };
+
+// From its first request on, served beside Next's router (lib/http/direct-routes.ts).
+serveDirectly("POST", "/api/method/crm.api.leads.create_lead", POST);
