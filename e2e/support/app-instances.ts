@@ -8,7 +8,7 @@ import { startPostgresCluster, type PostgresCluster } from "../../test/support/p
 import { buildIsStale } from "../../scripts/start";
 import { migrate } from "../../lib/setup/migrate";
 import { databaseProvider } from "../../lib/db/database-url";
-import { listensOn } from "./server-process";
+import { waitUntilServing } from "./server-process";
 
 // Several app instances against one database (PostgreSQL, as in production, or one SQLite
 // file on one machine): each is `npm start` (scripts/start.ts: migrate, seed, `next start`)
@@ -79,27 +79,14 @@ export async function startInstance(options: { name: string; env: Record<string,
     },
   };
 
-  const deadline = Date.now() + 180_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      rmSync(dataDir, { recursive: true, force: true });
-      throw new Error(`${options.name} exited (${child.exitCode}) while starting:\n${log}`);
-    }
-    // Only once it says so is the port its own: an answer before may be another process's.
-    if (!listensOn(log, port)) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      continue;
-    }
-    try {
-      const res = await fetch(`${baseUrl}/api/ping`, { signal: AbortSignal.timeout(2_000) });
-      if (res.ok) return instance;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
+  try {
+    await waitUntilServing(baseUrl, child, () => log, 180_000);
+    return instance;
+  } catch (error) {
+    await instance.stop();
+    if (child.exitCode !== null) throw new Error(`${options.name} exited (${child.exitCode}) while starting:\n${log}`);
+    throw new Error(`${options.name}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  await instance.stop();
-  throw new Error(`${options.name} did not answer ${baseUrl}/api/ping within 180 s:\n${log}`);
 }
 
 /** Instances sharing one database, and the environment they share. */

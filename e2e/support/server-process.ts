@@ -81,9 +81,10 @@ export function listensOn(output: string, port: number): boolean {
   return new RegExp(`"event":"server\\.listening"[^\\n]*"port":${port}[,}]`).test(output);
 }
 
-async function waitUntilServing(url: string, child: ChildProcess, output: () => string): Promise<void> {
+/** Waits until the server `child` says it listens on `url`'s port and answers its /api/ping there; throws once it exits or the time is up. */
+export async function waitUntilServing(url: string, child: ChildProcess, output: () => string, timeoutMs = 150_000): Promise<void> {
   const started = Date.now();
-  const deadline = started + 150_000;
+  const deadline = started + timeoutMs;
   const port = Number(new URL(url).port);
   let lastFailure = "no probe yet";
   while (Date.now() < deadline) {
