@@ -195,6 +195,39 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       );
     }
 
+    if (wants(options, "router")) {
+      // Issue 47: create_lead beside Next's router (lib/http/direct-routes.ts) and through it
+      // (a query string sends the same request to Next), three times in turn.
+      const json: LoadRequest = bodies[0]!.request;
+      const throughNext: LoadRequest = { ...json, path: `${CREATE_LEAD}?via=next` };
+      await warmUp(server.baseUrl, throughNext, options.connections, 3 * options.warmup);
+      const beside: LoadResult[] = [];
+      const through: LoadResult[] = [];
+      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
+        beside.push(await measure(server, json, run(options.connections)));
+        through.push(await measure(server, throughNext, run(options.connections)));
+      }
+      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      record(
+        row(
+          `create-json-beside-router-${options.connections}`,
+          `create_lead, JSON, beside Next's router (${sides})`,
+          options.connections,
+          medianRow(beside),
+          null,
+        ),
+      );
+      record(
+        row(
+          `create-json-through-router-${options.connections}`,
+          `create_lead, JSON, through Next's router as before issue 47's direct route (${sides})`,
+          options.connections,
+          medianRow(through),
+          null,
+        ),
+      );
+    }
+
     if (wants(options, "repeats")) {
       // Issue 41: a key set to "add". Its new people (every body a new email and number: the
       // match is looked up, nothing found, a new lead made) and its returning people (a pool of

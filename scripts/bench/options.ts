@@ -34,7 +34,7 @@ export type BenchOptions = {
   profileDir: string | null;
   /** Rewrite docs/performance.md's table with this run (BENCH_README=0 for dev runs). */
   readme: boolean;
-  /** Comma-separated row groups to run (ping, create, limit, repeats, spam, attribution, lead_page, breakdown, webhook, connection, routing, import, preload, create-large, pages, export, dashboard, key_cache, suppression_lookup, secret); all by default. */
+  /** Comma-separated row groups to run (ping, create, limit, router, repeats, spam, attribution, lead_page, breakdown, webhook, connection, routing, import, preload, create-large, pages, export, dashboard, key_cache, suppression_lookup, secret); all by default. */
   only: Set<string> | null;
 };
 
