@@ -1,11 +1,15 @@
+import { createHmac } from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { tallyExample } from "../../lib/connections/fixtures/tally-example";
 import { findLead } from "../../lib/leads/lead-store";
-import { BASE_URL, CREATE_LEAD, authHeaders, newTeamWithKey } from "../support/fixtures";
+import { cli, json } from "../../scripts/cli.fixtures";
+import { BASE_URL, CREATE_LEAD, authHeaders, newTeam, newTeamWithKey } from "../support/fixtures";
 
-// create_lead is served beside Next's router (lib/http/direct-routes.ts) once Next has loaded
-// its route; a request with a query string still goes through Next. Every request below is
-// sent both ways, and the two answers must be the same but for what differs by nature (the
-// lead's id, the request id, the date, how the body is framed).
+// create_lead and a form builder's delivery are served beside Next's router
+// (lib/http/direct-routes.ts) once Next has loaded their route; a request with a query string
+// still goes through Next. Every request below is sent both ways, and the two answers must be
+// the same but for what differs by nature (the lead's id, the request id, the date, how the
+// body is framed).
 
 const ALWAYS_DIFFERENT = new Set(["date", "x-request-id", "content-length", "transfer-encoding", "connection", "keep-alive"]);
 
@@ -99,6 +103,18 @@ function cases(auth: Record<string, string>): Case[] {
   ];
 }
 
+/** Sends each case through Next (`?via=next`) and beside it, and requires the same answers. */
+async function expectSameAnswers(path: string, all: Case[]): Promise<void> {
+  for (const { name, send } of all) {
+    const nextResponse = await send(`${BASE_URL}${path}?via=next`, "next");
+    const directResponse = await send(`${BASE_URL}${path}`, "direct");
+    // Which path answered: Next's Vary names its router's headers; the direct route sends none.
+    expect(nextResponse.headers.get("vary"), name).toContain("next-router-state-tree");
+    expect(directResponse.headers.get("vary"), name).toBeNull();
+    expect(await answerOf(directResponse), name).toEqual(await answerOf(nextResponse, NEXT_ONLY));
+  }
+}
+
 test("every create_lead answer is the same beside Next's router as through it", async () => {
   const { key } = await newTeamWithKey();
   const auth = authHeaders(key);
@@ -109,14 +125,54 @@ test("every create_lead answer is the same beside Next's router as through it", 
     body: JSON.stringify({ name: "Warm" }),
   });
   expect(first.status).toBe(201);
-  for (const { name, send } of cases(auth)) {
-    const nextResponse = await send(`${BASE_URL}${CREATE_LEAD}?via=next`, "next");
-    const directResponse = await send(`${BASE_URL}${CREATE_LEAD}`, "direct");
-    // Which path answered: Next's Vary names its router's headers; the direct route sends none.
-    expect(nextResponse.headers.get("vary"), name).toContain("next-router-state-tree");
-    expect(directResponse.headers.get("vary"), name).toBeNull();
-    expect(await answerOf(directResponse), name).toEqual(await answerOf(nextResponse, NEXT_ONLY));
-  }
+  await expectSameAnswers(CREATE_LEAD, cases(auth));
+});
+
+test("every answer to a form builder's delivery is the same beside Next's router as through it", async () => {
+  const team = await newTeam();
+  const created = json(await cli("connections", "create", "--team", team.slug, "--builder", "tally", "--repeats", "new", "--json")) as {
+    url: string;
+    signing_secret: string;
+  };
+  const path = new URL(created.url).pathname;
+  // Tally's documented example with a full name added (without one a delivery is kept as "needs mapping").
+  const example = tallyExample() as { data: { fields: unknown[] } };
+  const fullName = { key: "question_name", label: "Full name", type: "INPUT_TEXT", value: "Ada Lovelace" };
+  const body = (responseId: string) =>
+    JSON.stringify({
+      ...example,
+      data: { ...example.data, responseId, submissionId: responseId, fields: [...example.data.fields, fullName] },
+    });
+  const sign = (text: string) => createHmac("sha256", created.signing_secret).update(text).digest("base64");
+  const deliver = (url: string, text: string, headers: Record<string, string>) =>
+    fetch(url, { method: "POST", headers: { "Content-Type": "application/json", "User-Agent": "Tally Webhooks", ...headers }, body: text });
+  const first = await deliver(`${BASE_URL}${path}?via=next`, body("warm"), { "Tally-Signature": sign(body("warm")) });
+  expect(first.status).toBe(201);
+  await expectSameAnswers(path, [
+    {
+      name: "signed delivery",
+      send: (url, variant) => deliver(url, body(`signed-${variant}`), { "Tally-Signature": sign(body(`signed-${variant}`)) }),
+    },
+    {
+      name: "the builder's retry of a delivery",
+      send: async (url, variant) => {
+        const text = body(`retried-${variant}`);
+        await deliver(url, text, { "Tally-Signature": sign(text) });
+        return deliver(url, text, { "Tally-Signature": sign(text) });
+      },
+    },
+    {
+      name: "wrong signature",
+      send: (url, variant) => deliver(url, body(`wrong-${variant}`), { "Tally-Signature": sign("something else") }),
+    },
+    { name: "no signature", send: (url, variant) => deliver(url, body(`unsigned-${variant}`), {}) },
+    { name: "not JSON", send: (url) => deliver(url, "{", { "Tally-Signature": sign("{") }) },
+  ]);
+  // A URL no connection has (its token well-formed) and one that cannot be a token.
+  await expectSameAnswers("/api/connections/c_AAAAAAAAAAAAAAAAAAAAAA", [
+    { name: "unknown URL", send: (url) => deliver(url, body("x"), {}) },
+  ]);
+  await expectSameAnswers("/api/connections/not-a-token", [{ name: "malformed URL", send: (url) => deliver(url, body("x"), {}) }]);
 });
 
 test("a lead created beside Next's router is stored like one created through it", async () => {

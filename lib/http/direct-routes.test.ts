@@ -99,6 +99,27 @@ test("another method, a query string or a trailing slash go to Next", async () =
   }
 });
 
+test("a dynamic segment is handed over as Next hands it; one that is not plain URL-safe text goes to Next", async () => {
+  serveDirectly<{ token: string }>(
+    "POST",
+    "/api/test/hooks/[token]",
+    async (_request, { params }) => new Response(`token ${(await params).token}`),
+  );
+  const direct = await fetch(`${base}/api/test/hooks/c_Abc-123_x.y~z`, { method: "POST" });
+  assert.equal(await direct.text(), "token c_Abc-123_x.y~z");
+  for (const path of [
+    "/api/test/hooks/",
+    "/api/test/hooks/a%20b",
+    "/api/test/hooks/..",
+    "/api/test/hooks/.hidden",
+    "/api/test/hooks/a/b",
+    "/api/test/hooks/a?x=1",
+  ]) {
+    const response = await fetch(`${base}${path}`, { method: "POST" });
+    assert.equal(await response.text(), "next", path);
+  }
+});
+
 test("a handler that throws gets the error envelope, not a dropped connection", async () => {
   serveDirectly("POST", "/api/test/throws", async () => {
     throw new Error("secret detail");

@@ -8,49 +8,89 @@ import { apiSecurityHeaders } from "./security-headers";
 // router"). Next spends about 0.6 ms of CPU on every request before and after a route
 // handler (routing, its request and response objects, its headers() rules), more than the
 // whole of a create_lead's own work. A route handler that registers here with
-// `serveDirectly` is called by scripts/serve.mjs straight from Node's request: the same
-// handler function of the same module (Next loaded it: the route's first request is
-// Next's, and registers it), given a Web Request as Next gives it, and its Response
-// written back with the security headers next.config.ts gives the API
+// `serveDirectly` (create_lead, a form builder's delivery, the bench's limit route) is
+// called by scripts/serve.mjs straight from Node's request: the same handler function of
+// the same module (Next loaded it: the route's first request is Next's, and registers it),
+// given a Web Request and its dynamic segment as Next gives them, and its Response written
+// back with the security headers next.config.ts gives the API
 // (lib/http/security-headers.ts).
 //
-// Only a request of the registered method on exactly the registered path, with no query
-// string, is served here; everything else (other methods, a trailing slash, a query
-// string) goes to Next as before, which is also how the tests compare the two
-// (e2e/api/direct-routes.spec.ts). A registered route must be an API route whose
+// Only a request of the registered method on exactly the registered path (its dynamic
+// segment made of URL-safe characters), with no query string, is served here; everything
+// else (other methods, a trailing slash, a query string, a percent-encoded segment) goes to
+// Next as before, which is also how the tests compare the two (e2e/api/direct-routes.spec.ts). A registered route must be an API route whose
 // handler answers through lib/http/envelope.ts's respond(), reads nothing of Next's
 // (no next/headers, no cookies()), and answers with a small body: it is read whole
 // before it is written, and never compressed (Next compresses a body of 1 KiB or more
 // when the client accepts it; create_lead's answers are smaller).
 
-export type DirectHandler = (request: Request) => Promise<Response>;
+/** What Next gives a route handler beside the request: its dynamic segment's value, if it has one. */
+export type DirectContext<Params extends Record<string, string> = Record<string, string>> = { params: Promise<Params> };
+
+export type DirectHandler<Params extends Record<string, string> = Record<string, string>> = (
+  request: Request,
+  context: DirectContext<Params>,
+) => Promise<Response>;
 
 /** The function scripts/serve.mjs calls with every request: true when it took the request. */
 export type DirectDispatch = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export const DIRECT_ROUTES_HOOK = Symbol.for("lead-intake.direct-routes");
 
+/** A dynamic segment's value served here: URL-safe characters, not a dot segment. Anything else (percent-encoded text, which Next decodes) goes to Next. */
+const SEGMENT = /^[A-Za-z0-9_~-][A-Za-z0-9_.~-]*$/;
+const DYNAMIC = /^(.*\/)\[([A-Za-z]+)\]$/;
+
+type Routes = {
+  /** "POST /api/method/…" → its handler. */
+  exact: Map<string, DirectHandler>;
+  /** "POST /api/connections/" → the name of the last segment and the handler. */
+  dynamic: Map<string, { name: string; handler: DirectHandler }>;
+};
+
 // Route handlers are bundled apart, and serve.mjs is outside the bundle: the routes and the
 // function that serves them live on globalThis.
-const holder = globalThis as unknown as { leadIntakeDirectRoutes?: Map<string, DirectHandler> } & Record<symbol, unknown>;
+const holder = globalThis as unknown as { leadIntakeDirectRoutes?: Routes } & Record<symbol, unknown>;
 
-function routes(): Map<string, DirectHandler> {
+function routes(): Routes {
   if (!holder.leadIntakeDirectRoutes) {
-    holder.leadIntakeDirectRoutes = new Map();
+    holder.leadIntakeDirectRoutes = { exact: new Map(), dynamic: new Map() };
     holder[DIRECT_ROUTES_HOOK] = dispatch satisfies DirectDispatch;
   }
   return holder.leadIntakeDirectRoutes;
 }
 
-/** Serves `method pathname` beside Next's router from now on (called where the route module is evaluated). */
-export function serveDirectly(method: "POST", pathname: `/api/${string}`, handler: DirectHandler): void {
+/**
+ * Serves `method pathname` beside Next's router from now on (called where the route module is
+ * evaluated). The path may end in one dynamic segment, as the route's folder names it
+ * (`/api/connections/[token]`).
+ */
+export function serveDirectly<Params extends Record<string, string>>(
+  method: "POST",
+  pathname: `/api/${string}`,
+  handler: DirectHandler<Params>,
+): void {
   if (pathname.startsWith("/api/forms/")) throw new Error("Web form pages have a policy of their own: serve them through Next");
-  routes().set(`${method} ${pathname}`, handler);
+  const dynamic = DYNAMIC.exec(pathname);
+  if (dynamic) routes().dynamic.set(`${method} ${dynamic[1]}`, { name: dynamic[2]!, handler: handler as unknown as DirectHandler });
+  else routes().exact.set(`${method} ${pathname}`, handler as unknown as DirectHandler);
+}
+
+/** The handler of a request and its segment's value, or null for Next. */
+function routeOf(req: IncomingMessage): { handler: DirectHandler; params: Record<string, string> } | null {
+  const target = `${req.method} ${req.url}`;
+  const { exact, dynamic } = routes();
+  const handler = exact.get(target);
+  if (handler) return { handler, params: {} };
+  const slash = target.lastIndexOf("/");
+  const route = dynamic.get(target.slice(0, slash + 1));
+  const segment = target.slice(slash + 1);
+  return route && SEGMENT.test(segment) ? { handler: route.handler, params: { [route.name]: segment } } : null;
 }
 
 function dispatch(req: IncomingMessage, res: ServerResponse): boolean {
-  const handler = routes().get(`${req.method} ${req.url}`);
-  if (!handler) return false;
+  const route = routeOf(req);
+  if (!route) return false;
   let request: Request;
   try {
     request = webRequest(req);
@@ -60,7 +100,7 @@ function dispatch(req: IncomingMessage, res: ServerResponse): boolean {
   }
   // answer() turns every error of the handler into its answer; what could still throw is
   // writing to a connection that broke, which leaves nothing to answer.
-  answer(handler, request, req, res).catch(() => res.destroy());
+  answer(() => route.handler(request, { params: Promise.resolve(route.params) }), request, req, res).catch(() => res.destroy());
   return true;
 }
 
@@ -109,10 +149,10 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-async function answer(handler: DirectHandler, request: Request, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(handle: () => Promise<Response>, request: Request, req: IncomingMessage, res: ServerResponse): Promise<void> {
   let response: Response;
   try {
-    response = await handler(request);
+    response = await handle();
   } catch (thrown) {
     // respond() answers every error itself; this is for a handler that does not use it.
     response = errorResponse(thrown, requestContext(request));

@@ -1,3 +1,4 @@
+import { serveDirectly } from "@/lib/http/direct-routes";
 import { methodNotAllowed, respond } from "@/lib/http/envelope";
 import { deliveryResponse, receiveDelivery } from "@/lib/intake/receive-delivery";
 import { observeIntake } from "@/lib/operations/metrics";
@@ -17,3 +18,6 @@ export async function POST(request: Request, { params }: Params): Promise<Respon
 // Every other method: 405 with Allow: POST.
 const refused = methodNotAllowed("POST");
 export { refused as GET, refused as PUT, refused as PATCH, refused as DELETE, refused as OPTIONS };
+
+// From its first request on, served beside Next's router (lib/http/direct-routes.ts).
+serveDirectly("POST", "/api/connections/[token]", POST);
