@@ -18,11 +18,12 @@ import { apiSecurityHeaders } from "./security-headers";
 // Only a request of the registered method on exactly the registered path (its dynamic
 // segment made of URL-safe characters), with no query string, is served here; everything
 // else (other methods, a trailing slash, a query string, a percent-encoded segment) goes to
-// Next as before, which is also how the tests compare the two (e2e/api/direct-routes.spec.ts). A registered route must be an API route whose
-// handler answers through lib/http/envelope.ts's respond(), reads nothing of Next's
-// (no next/headers, no cookies()), and answers with a small body: it is read whole
-// before it is written, and never compressed (Next compresses a body of 1 KiB or more
-// when the client accepts it; create_lead's answers are smaller).
+// Next as before, which is also how the tests compare the two (e2e/api/direct-routes.spec.ts).
+// A registered route must be an API route whose handler answers through
+// lib/http/envelope.ts's respond(), reads nothing of Next's (no next/headers, no cookies()),
+// and answers with a small body: it is read whole before it is written, and never
+// compressed (Next gzipped every answer when the client accepted it, an 80-byte JSON
+// envelope included, which came out larger).
 
 /** What Next gives a route handler beside the request: its dynamic segment's value, if it has one. */
 export type DirectContext<Params extends Record<string, string> = Record<string, string>> = { params: Promise<Params> };
