@@ -57,8 +57,14 @@ const limitRequest = (request: LoadRequest): LoadRequest => ({
   path: INTAKE_LIMIT,
   headers: { ...request.headers, "x-bench-secret": BENCH_SECRET },
 });
-/** Rows per side of the webhook comparison (and of the connection's). */
-const WEBHOOK_PAIRS = 3;
+/**
+ * Rows per side of a comparison taken in turn (the limit, router, repeats, spam, attribution,
+ * webhook, connection and routing groups): rows minutes apart differ by more than the 10 %
+ * these measure (the database grows, the machine's other load comes and goes); rows side by
+ * side do not.
+ */
+const TURNS = 3;
+const IN_TURN = `median of ${TURNS} rows taken in turn`;
 
 /** The row with the median throughput (its latencies and CPU come with it). */
 function medianRow(results: LoadResult[]): LoadResult {
@@ -117,6 +123,15 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       databaseCpuMicros: result.databaseCpuMicros,
       statusCodes: result.statusCodes,
     });
+    /** Each request measured TURNS times in turn, `after` run after each turn: the median row of each. */
+    const inTurn = async (requests: LoadRequest[], after?: () => Promise<void>): Promise<LoadResult[]> => {
+      const sides: LoadResult[][] = requests.map(() => []);
+      for (let turn = 0; turn < TURNS; turn++) {
+        for (const [side, request] of requests.entries()) sides[side]!.push(await measure(server, request, run(options.connections)));
+        await after?.();
+      }
+      return sides.map(medianRow);
+    };
     const record = (r: Row) => {
       rows.push(r);
       console.log(
@@ -174,24 +189,11 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const json: LoadRequest = { ...bodies[0]!.request };
       const limit = limitRequest(json);
       await warmUp(server.baseUrl, limit, options.connections, 3 * options.warmup);
-      const plain: LoadResult[] = [];
-      const bare: LoadResult[] = [];
-      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
-        plain.push(await measure(server, json, run(options.connections)));
-        bare.push(await measure(server, limit, run(options.connections)));
-      }
-      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [plain, bare] = await inTurn([json, limit]);
+      const c = options.connections;
+      record(row(`create-json-beside-limit-${c}`, `create_lead, JSON (${IN_TURN})`, c, plain!, null));
       record(
-        row(`create-json-beside-limit-${options.connections}`, `create_lead, JSON (${sides})`, options.connections, medianRow(plain), null),
-      );
-      record(
-        row(
-          `limit-${options.connections}`,
-          `The limit: the same body read and lead transaction, no rules, limits or logs (${sides})`,
-          options.connections,
-          medianRow(bare),
-          null,
-        ),
+        row(`limit-${c}`, `The limit: the same body read and lead transaction, no rules, limits or logs (${IN_TURN})`, c, bare!, null),
       );
     }
 
@@ -201,28 +203,15 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const json: LoadRequest = bodies[0]!.request;
       const throughNext: LoadRequest = { ...json, path: `${CREATE_LEAD}?via=next` };
       await warmUp(server.baseUrl, throughNext, options.connections, 3 * options.warmup);
-      const beside: LoadResult[] = [];
-      const through: LoadResult[] = [];
-      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
-        beside.push(await measure(server, json, run(options.connections)));
-        through.push(await measure(server, throughNext, run(options.connections)));
-      }
-      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [beside, through] = await inTurn([json, throughNext]);
+      const c = options.connections;
+      record(row(`create-json-beside-router-${c}`, `create_lead, JSON, beside Next's router (${IN_TURN})`, c, beside!, null));
       record(
         row(
-          `create-json-beside-router-${options.connections}`,
-          `create_lead, JSON, beside Next's router (${sides})`,
-          options.connections,
-          medianRow(beside),
-          null,
-        ),
-      );
-      record(
-        row(
-          `create-json-through-router-${options.connections}`,
-          `create_lead, JSON, through Next's router as before issue 47's direct route (${sides})`,
-          options.connections,
-          medianRow(through),
+          `create-json-through-router-${c}`,
+          `create_lead, JSON, through Next's router as before issue 47's direct route (${IN_TURN})`,
+          c,
+          through!,
           null,
         ),
       );
@@ -239,22 +228,16 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const newPerson: LoadRequest = { ...plain, headers: addAuth };
       const returning: LoadRequest = { ...plain, headers: addAuth, body: repeatLeadBody };
       for (const request of [newPerson, returning]) await warmUp(server.baseUrl, request, options.connections, 3 * options.warmup);
-      const sides: Record<"plain" | "new" | "repeat", LoadResult[]> = { plain: [], new: [], repeat: [] };
-      for (let turn = 0; turn < WEBHOOK_PAIRS; turn++) {
-        sides.plain.push(await measure(server, plain, run(options.connections)));
-        sides.new.push(await measure(server, newPerson, run(options.connections)));
-        sides.repeat.push(await measure(server, returning, run(options.connections)));
-      }
-      const median = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [plainRow, newRow, repeatRow] = await inTurn([plain, newPerson, returning]);
       const c = options.connections;
-      record(row(`create-json-beside-repeats-${c}`, `create_lead, JSON (${median})`, c, medianRow(sides.plain), null));
-      record(row(`create-json-add-new-${c}`, `create_lead, JSON, new person on an "add" key (${median})`, c, medianRow(sides.new), null));
+      record(row(`create-json-beside-repeats-${c}`, `create_lead, JSON (${IN_TURN})`, c, plainRow!, null));
+      record(row(`create-json-add-new-${c}`, `create_lead, JSON, new person on an "add" key (${IN_TURN})`, c, newRow!, null));
       record(
         row(
           `create-json-add-repeat-${c}`,
-          `create_lead, JSON, repeat of an existing person on an "add" key: 200, joins the lead (${median}; ${REPEAT_PEOPLE.toLocaleString("en-US")} people)`,
+          `create_lead, JSON, repeat of an existing person on an "add" key: 200, joins the lead (${IN_TURN}; ${REPEAT_PEOPLE.toLocaleString("en-US")} people)`,
           c,
-          medianRow(sides.repeat),
+          repeatRow!,
           null,
         ),
       );
@@ -272,15 +255,10 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         headers: { "X-API-Key": checked.keyId, "X-API-Secret": checked.secret, "content-type": "application/json" },
       };
       await warmUp(server.baseUrl, withChecks, options.connections, 3 * options.warmup);
-      const sides: Record<"off" | "on", LoadResult[]> = { off: [], on: [] };
-      for (let turn = 0; turn < WEBHOOK_PAIRS; turn++) {
-        sides.off.push(await measure(server, plain, run(options.connections)));
-        sides.on.push(await measure(server, withChecks, run(options.connections)));
-      }
-      const median = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [off, on] = await inTurn([plain, withChecks]);
       const c = options.connections;
-      record(row(`create-json-spam-off-${c}`, `create_lead, JSON, spam checks off (${median})`, c, medianRow(sides.off), null));
-      record(row(`create-json-spam-on-${c}`, `create_lead, JSON, spam checks on, lead kept (${median})`, c, medianRow(sides.on), null));
+      record(row(`create-json-spam-off-${c}`, `create_lead, JSON, spam checks off (${IN_TURN})`, c, off!, null));
+      record(row(`create-json-spam-on-${c}`, `create_lead, JSON, spam checks on, lead kept (${IN_TURN})`, c, on!, null));
       const quarantined = await db().quarantinedLead.count({ where: { teamId: team.id } });
       if (quarantined) throw new Error(`${quarantined} bench leads were quarantined: the spam row must measure kept leads`);
     }
@@ -295,32 +273,24 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
       const attributed: LoadRequest = { ...plain, body: attributedLeadBody };
       const renamed: LoadRequest = { ...plain, body: renamedAttributionBody };
       for (const request of [attributed, renamed]) await warmUp(server.baseUrl, request, options.connections, 3 * options.warmup);
-      const sides: Record<"none" | "full" | "renamed", LoadResult[]> = { none: [], full: [], renamed: [] };
-      for (let turn = 0; turn < WEBHOOK_PAIRS; turn++) {
-        sides.none.push(await measure(server, plain, run(options.connections)));
-        sides.full.push(await measure(server, attributed, run(options.connections)));
-        sides.renamed.push(await measure(server, renamed, run(options.connections)));
-      }
-      const median = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [none, full, renamedRow] = await inTurn([plain, attributed, renamed]);
       const c = options.connections;
-      record(
-        row(`create-json-attribution-none-${c}`, `create_lead, JSON, no attribution fields (${median})`, c, medianRow(sides.none), null),
-      );
+      record(row(`create-json-attribution-none-${c}`, `create_lead, JSON, no attribution fields (${IN_TURN})`, c, none!, null));
       record(
         row(
           `create-json-attribution-full-${c}`,
-          `create_lead, JSON, every attribution field, first and last touch (${median})`,
+          `create_lead, JSON, every attribution field, first and last touch (${IN_TURN})`,
           c,
-          medianRow(sides.full),
+          full!,
           null,
         ),
       );
       record(
         row(
           `create-json-attribution-renamed-${c}`,
-          `create_lead, JSON, the same fields under names not derived from (${median})`,
+          `create_lead, JSON, the same fields under names not derived from (${IN_TURN})`,
           c,
-          medianRow(sides.renamed),
+          renamedRow!,
           null,
         ),
       );
@@ -375,31 +345,19 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         const hookTeam = await db().team.findUniqueOrThrow({ where: { slug: "bench-hooks" } });
         await warmUp(server.baseUrl, body(hooks.auth), options.connections, options.warmup);
         await hooks.drain(300);
-        const plain: LoadResult[] = [];
-        const hooked: LoadResult[] = [];
         let drained = 0;
-        for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
-          plain.push(await measure(server, body(auth), run(options.connections)));
-          hooked.push(await measure(server, body(hooks.auth), run(options.connections)));
+        const [plain, hooked] = await inTurn([body(auth), body(hooks.auth)], async () => {
           drained = Math.max(drained, await hooks.drain(300));
-        }
+        });
         const created = await countLeads(hookTeam.id);
-        const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+        const c = options.connections;
+        record(row(`create-json-paired-${c}`, `create_lead, JSON, no webhook endpoint (${IN_TURN})`, c, plain!, null));
         record(
           row(
-            `create-json-paired-${options.connections}`,
-            `create_lead, JSON, no webhook endpoint (${sides})`,
-            options.connections,
-            medianRow(plain),
-            null,
-          ),
-        );
-        record(
-          row(
-            `create-json-webhook-${options.connections}`,
-            `create_lead, JSON, one webhook endpoint (${sides}; ${created.toLocaleString("en-US")} events, outbox drained ≤ ${drained.toFixed(1)} s after a row)`,
-            options.connections,
-            medianRow(hooked),
+            `create-json-webhook-${c}`,
+            `create_lead, JSON, one webhook endpoint (${IN_TURN}; ${created.toLocaleString("en-US")} events, outbox drained ≤ ${drained.toFixed(1)} s after a row)`,
+            c,
+            hooked!,
             null,
           ),
         );
@@ -431,23 +389,16 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         body: jsonLeadBody,
       };
       await warmUp(server.baseUrl, tally, options.connections, 3 * options.warmup);
-      const plain: LoadResult[] = [];
-      const signed: LoadResult[] = [];
-      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
-        plain.push(await measure(server, json, run(options.connections)));
-        signed.push(await measure(server, tally, run(options.connections)));
-      }
-      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [plain, signed] = await inTurn([json, tally]);
       const stored = await countLeads(tallyTeam.id);
-      record(
-        row(`create-json-beside-tally-${options.connections}`, `create_lead, JSON (${sides})`, options.connections, medianRow(plain), null),
-      );
+      const c = options.connections;
+      record(row(`create-json-beside-tally-${c}`, `create_lead, JSON (${IN_TURN})`, c, plain!, null));
       record(
         row(
-          `connection-tally-${options.connections}`,
-          `Tally delivery to a connection, signed (${sides}; ${stored.toLocaleString("en-US")} leads made)`,
-          options.connections,
-          medianRow(signed),
+          `connection-tally-${c}`,
+          `Tally delivery to a connection, signed (${IN_TURN}; ${stored.toLocaleString("en-US")} leads made)`,
+          c,
+          signed!,
           null,
         ),
       );
@@ -464,30 +415,17 @@ async function suite(options: BenchOptions, { kind, databaseUrl, dataDir }: Suit
         body: jsonLeadBody,
       });
       await warmUp(server.baseUrl, body(routed.auth), options.connections, 3 * options.warmup);
-      const plain: LoadResult[] = [];
-      const withRules: LoadResult[] = [];
-      for (let pair = 0; pair < WEBHOOK_PAIRS; pair++) {
-        plain.push(await measure(server, body(auth), run(options.connections)));
-        withRules.push(await measure(server, body(routed.auth), run(options.connections)));
-      }
-      const sides = `median of ${WEBHOOK_PAIRS} rows taken in turn`;
+      const [plain, withRules] = await inTurn([body(auth), body(routed.auth)]);
       const owners = await ownersOf(routed.teamId);
       const made = owners.shares.reduce((sum, n) => sum + n, owners.unassigned);
+      const c = options.connections;
+      record(row(`create-json-beside-routing-${c}`, `create_lead, JSON, no rules (${IN_TURN})`, c, plain!, null));
       record(
         row(
-          `create-json-beside-routing-${options.connections}`,
-          `create_lead, JSON, no rules (${sides})`,
-          options.connections,
-          medianRow(plain),
-          null,
-        ),
-      );
-      record(
-        row(
-          `create-json-routed-${options.connections}`,
-          `create_lead, JSON, five rules, the last a round robin over four members (${sides}; ${made.toLocaleString("en-US")} leads: ${owners.shares.join(" / ")} each, ${owners.unassigned} unassigned)`,
-          options.connections,
-          medianRow(withRules),
+          `create-json-routed-${c}`,
+          `create_lead, JSON, five rules, the last a round robin over four members (${IN_TURN}; ${made.toLocaleString("en-US")} leads: ${owners.shares.join(" / ")} each, ${owners.unassigned} unassigned)`,
+          c,
+          withRules!,
           null,
         ),
       );

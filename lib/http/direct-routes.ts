@@ -101,7 +101,7 @@ function dispatch(req: IncomingMessage, res: ServerResponse): boolean {
   }
   // answer() turns every error of the handler into its answer; what could still throw is
   // writing to a connection that broke, which leaves nothing to answer.
-  answer(() => route.handler(request, { params: Promise.resolve(route.params) }), request, req, res).catch(() => res.destroy());
+  answer(() => route.handler(request, { params: Promise.resolve(route.params) }), request, res).catch(() => res.destroy());
   return true;
 }
 
@@ -150,7 +150,7 @@ function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-async function answer(handle: () => Promise<Response>, request: Request, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function answer(handle: () => Promise<Response>, request: Request, res: ServerResponse): Promise<void> {
   let response: Response;
   try {
     response = await handle();
@@ -165,8 +165,8 @@ async function answer(handle: () => Promise<Response>, request: Request, req: In
     res.destroy();
     return;
   }
-  const forwardedProto = req.headers["x-forwarded-proto"];
-  for (const { key, value } of apiSecurityHeaders(Array.isArray(forwardedProto) ? undefined : forwardedProto)) res.setHeader(key, value);
+  // The request's scheme is webRequest()'s reading of X-Forwarded-Proto.
+  for (const { key, value } of apiSecurityHeaders(request.url.startsWith("https:") ? "https" : undefined)) res.setHeader(key, value);
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);
