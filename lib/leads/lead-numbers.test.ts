@@ -182,3 +182,69 @@ describe("lead numbers on PostgreSQL: a sequence, unique across instances and re
     );
   });
 });
+
+describe("the lead writers' order lock (batchLocksSql): only a batch that joins a lead made before it takes it", () => {
+  const ORDER_LOCK = `SELECT 1 FROM "Counter" WHERE "name" = 'lead' FOR UPDATE`;
+  const addWrite = (email: string) => ({
+    lead: { ...fields!, teamId: team.id, email, phone: null, mobileNo: null },
+    source: { chosen: source },
+    events: { origin: { apiKeyId: null }, emails: false },
+    now: new Date(),
+    repeat: { since: new Date(0) },
+  });
+  const written = (outcome: BatchOutcome | undefined) => {
+    assert.ok(outcome && "written" in outcome, `a written lead, not ${String(outcome && "error" in outcome ? outcome.error : outcome)}`);
+    return outcome.written;
+  };
+  /** Resolves with the batch's outcomes, or with "waiting" if it has not finished after `ms`. */
+  const within = <T>(promise: Promise<T>, ms: number) =>
+    Promise.race([promise, new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), ms).unref())]);
+
+  test("while another transaction holds it, new people on 'add' are written; a returning person's batch waits for it, then joins", async () => {
+    const d = await driver();
+    assert.equal(d.provider, "postgres");
+    if (d.provider !== "postgres") return;
+    const first = written((await writeLeadsPostgres(d.pool, [addWrite("returning@example.com")]))[0]);
+    assert.equal(first.added, false);
+    const holder = await d.pool.connect();
+    try {
+      await holder.query(`BEGIN; ${ORDER_LOCK}`);
+      // Before this change every "add" batch took the order lock and waited here.
+      const fresh = await within(writeLeadsPostgres(d.pool, [addWrite("new-1@example.com"), addWrite("new-2@example.com")]), 5_000);
+      assert.notEqual(fresh, "waiting", "a batch of new people waited for the order lock");
+      assert.deepEqual(
+        (fresh as BatchOutcome[]).map((outcome) => written(outcome).added),
+        [false, false],
+      );
+      const returning = writeLeadsPostgres(d.pool, [addWrite("returning@example.com")]);
+      const waiting = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+      while ((await d.pool.query<{ n: number }>(waiting)).rows[0]!.n < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(await within(returning, 200), "waiting", "the returning person's batch joins an existing lead: it takes the order lock");
+      await holder.query("COMMIT");
+      const joined = written((await returning)[0]);
+      assert.deepEqual([joined.added, joined.leadId], [true, first.leadId]);
+    } finally {
+      await holder.query("ROLLBACK").catch(() => undefined);
+      holder.release();
+    }
+  });
+
+  test("one new person twice in one batch: the second submission joins the lead the first made, without the order lock", async () => {
+    const d = await driver();
+    assert.equal(d.provider, "postgres");
+    if (d.provider !== "postgres") return;
+    const holder = await d.pool.connect();
+    try {
+      await holder.query(`BEGIN; ${ORDER_LOCK}`);
+      const batch = await within(writeLeadsPostgres(d.pool, [addWrite("twice@example.com"), addWrite("TWICE@example.com")]), 5_000);
+      assert.notEqual(batch, "waiting");
+      const [one, two] = (batch as BatchOutcome[]).map(written);
+      assert.deepEqual([one!.added, two!.added, two!.leadId], [false, true, one!.leadId]);
+      assert.equal(await db().lead.count({ where: { teamId: team.id, emailKey: "twice@example.com" } }), 1);
+      assert.equal(await db().leadSubmission.count({ where: { leadId: one!.leadId } }), 2);
+    } finally {
+      await holder.query("ROLLBACK").catch(() => undefined);
+      holder.release();
+    }
+  });
+});

@@ -152,6 +152,15 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
     FROM l, s, w`;
 }
 
+/** A person's leads by team, email and two numbers (repeatCandidatesSql), locked or not. */
+function candidatesStatement(name: string, forUpdate: boolean): { name: string; text: string } {
+  const p = { team: "$1::text", email: "$2::text", n1: "$3::text", n2: "$4::text" };
+  return {
+    name,
+    text: repeatCandidatesSql(STORED_LEAD_COLUMNS, p, { time: (column) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::float8`, forUpdate }),
+  };
+}
+
 const STATEMENTS = {
   leadBySource: { name: "intake_lead_by_source", text: leadStatement(true) },
   leadChosenSource: { name: "intake_lead_chosen_source", text: leadStatement(false) },
@@ -171,14 +180,10 @@ const STATEMENTS = {
   },
   delivery: { name: "intake_delivery", text: deliveryUpsertSql((i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   // A repeat submission (joinPostgres): the person's leads, locked; the one joined; its submission and log row.
-  repeatCandidates: {
-    name: "intake_repeat_candidates",
-    text: repeatCandidatesSql(
-      STORED_LEAD_COLUMNS,
-      { team: "$1::text", email: "$2::text", n1: "$3::text", n2: "$4::text" },
-      { time: (column) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::float8`, forUpdate: true },
-    ),
-  },
+  repeatCandidates: candidatesStatement("intake_repeat_candidates", true),
+  // The same, unlocked: whether the batch needs the lead writers' order lock (joinsExistingLead), and a
+  // join's lookup in a batch without it (joinPostgres).
+  repeatProbe: candidatesStatement("intake_repeat_probe", false),
   joinLead: { name: "intake_join_lead", text: updateByIdSql("Lead", JOINED_LEAD_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
   submission: {
     name: "intake_submission",
@@ -236,12 +241,27 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   let transactionId: string | undefined;
   let committing = false;
   const outcomes: BatchOutcome[] = [];
+  const batch: Batch = { ordered: false, made: new Set() };
   try {
-    const begun: unknown = await client.query(`BEGIN;${batchLocksSql(writes)}${alone ? "" : " SAVEPOINT lead;"} ${TRANSACTION_ID_SQL}`);
+    const opening = `${alone ? "" : " SAVEPOINT lead;"} ${TRANSACTION_ID_SQL}`;
+    let begun: unknown;
+    const persons = personLockKeys(writes).length > 0;
+    const released = writes.some((write) => write.release);
+    if (persons && !released) {
+      // "add" submissions: the persons' locks first, then the order lock only if one joins a lead made before.
+      await client.query(`BEGIN;${personLocksSql(writes)}`);
+      batch.ordered = await joinsExistingLead(client, writes);
+      begun = await client.query(`${rowLocksSql(writes, batch.ordered)}${opening}`);
+    } else {
+      batch.ordered = persons || released;
+      begun = await client.query(`BEGIN;${batchLocksSql(writes, batch.ordered)}${opening}`);
+    }
     transactionId = transactionIdOf(begun);
     for (const [i, write] of writes.entries()) {
       try {
-        outcomes.push({ written: await writeInTransaction(client, write) });
+        const written = await writeInTransaction(client, write, batch);
+        batch.made.add(written.leadId);
+        outcomes.push({ written });
         if (!alone && i < writes.length - 1) await client.query("RELEASE SAVEPOINT lead; SAVEPOINT lead");
       } catch (error) {
         if (alone) throw error;
@@ -319,9 +339,10 @@ async function committedAfterAll(via: pg.Pool | pg.PoolClient, transactionId: st
  * 2. with repeat submissions (docs/leads.md "Repeat submissions"), a transaction-scoped
  *    advisory lock per person (the team and each email or number a submission set to "add" is
  *    matched by), sorted, so two submissions of one new person never both miss each other's
- *    lead; then, with repeats or a release, the lead writers' order lock (the lead counter's
- *    row: LEAD_WRITERS_LOCK_SQL), which orders those batches among themselves and with an
- *    import's batch (one that fills duplicates takes it before their rows,
+ *    lead; then, with a repeat that joins a lead made before the batch (writeLeadsPostgres asks
+ *    joinsExistingLead once it holds the persons' locks; `ordered`) or a release, the lead
+ *    writers' order lock (the lead counter's row: LEAD_WRITERS_LOCK_SQL), which orders those
+ *    batches among themselves and with an import's batch (one that fills duplicates takes it before their rows,
  *    lib/imports/commit-batch.ts; one that takes round-robin turns, before their rules,
  *    lib/routing/import-assignment.ts) as every create did before the lead numbers were a
  *    sequence: they lock existing leads' rows and teams' spam lists, in no order of their own;
@@ -332,23 +353,65 @@ async function committedAfterAll(via: pg.Pool | pg.PoolClient, transactionId: st
  *    row lock here.
  * The keys are hashes and the team ids the keys' own (never a sender's text).
  */
-export function batchLocksSql(writes: readonly LeadWrite[]): string {
-  const keys = new Set<bigint>();
-  for (const write of writes) {
-    if (!repeatLookup(write)) continue;
-    for (const key of contactKeys(write.lead)) keys.add(personLockKey(write.lead.teamId, key));
-  }
-  const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const ordered = keys.size > 0 || writes.some((write) => write.release);
+export function batchLocksSql(
+  writes: readonly LeadWrite[],
+  ordered = personLockKeys(writes).length > 0 || writes.some((write) => write.release),
+): string {
+  return `${personLocksSql(writes)}${rowLocksSql(writes, ordered)}`;
+}
+
+/** 1. and 2. of batchLocksSql without the order lock: the numbers' barrier and the persons' locks. */
+function personLocksSql(writes: readonly LeadWrite[]): string {
+  return [` ${LEAD_NUMBER_BARRIER_SQL};`, ...personLockKeys(writes).map((key) => ` SELECT pg_advisory_xact_lock(${key});`)].join("");
+}
+
+/** The rest of batchLocksSql: the order lock when `ordered`, the teams' rows and their rules. */
+function rowLocksSql(writes: readonly LeadWrite[], ordered: boolean): string {
   const teams = [...new Set(writes.map((write) => `'${write.lead.teamId.replaceAll("'", "''")}'`))].sort().join(", ");
   return [
-    ` ${LEAD_NUMBER_BARRIER_SQL};`,
-    ...sorted.map((key) => ` SELECT pg_advisory_xact_lock(${key});`),
     ordered ? ` ${LEAD_WRITERS_LOCK_SQL};` : "",
     ` SELECT 1 FROM "Team" WHERE "id" IN (${teams}) ORDER BY "id" FOR KEY SHARE;`,
     ` SELECT 1 FROM "AssignmentRule" WHERE "teamId" IN (${teams}) ORDER BY "id" FOR UPDATE;`,
   ].join("");
 }
+
+/** The persons' advisory lock keys of a batch's "add" submissions, sorted. */
+function personLockKeys(writes: readonly LeadWrite[]): bigint[] {
+  const keys = new Set<bigint>();
+  for (const write of writes) {
+    if (!repeatLookup(write)) continue;
+    for (const key of contactKeys(write.lead)) keys.add(personLockKey(write.lead.teamId, key));
+  }
+  return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * What a batch of "add" submissions knows once it holds their persons' locks: whether one of
+ * them joins a lead made before this batch (read unlocked). Only such a batch locks existing
+ * leads' rows, so only it takes the order lock (docs/performance.md "Lead numbers on
+ * PostgreSQL"); a batch of new people writes beside the others.
+ */
+async function joinsExistingLead(client: pg.PoolClient, writes: readonly LeadWrite[]): Promise<boolean> {
+  for (const write of writes) {
+    const lookup = repeatLookup(write);
+    if (!lookup) continue;
+    const [n1 = null, n2 = n1] = lookup.numbers;
+    const { rows } = await client.query<Record<string, unknown>>({
+      ...STATEMENTS.repeatProbe,
+      values: [write.lead.teamId, lookup.email, n1, n2],
+    });
+    if (repeatTarget(write, rows.map(storedLead))) return true;
+  }
+  return false;
+}
+
+/**
+ * A batch's state for its leads: whether it holds the order lock, and the leads it made. Without
+ * the lock a submission joins only a lead this batch made (a row no other transaction sees);
+ * one made by another writer since joinsExistingLead looked is not locked, and the submission
+ * makes a new lead, as it would have a moment earlier.
+ */
+type Batch = { ordered: boolean; made: Set<string> };
 
 /** A person's advisory lock key: 64 bits of SHA-256 of the team and the contact key. */
 function personLockKey(teamId: string, key: string): bigint {
@@ -362,15 +425,16 @@ function personLockKey(teamId: string, key: string): bigint {
  * (repeatLocksSql), and the candidates are read FOR UPDATE: a member's edit of the lead
  * meanwhile is neither lost nor overwritten.
  */
-async function joinPostgres(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten | null> {
+async function joinPostgres(client: pg.PoolClient, write: LeadWrite, batch: Batch): Promise<LeadWritten | null> {
   const lookup = repeatLookup(write);
   if (!lookup) return null;
   const [n1 = null, n2 = n1] = lookup.numbers;
   const { rows } = await client.query<Record<string, unknown>>({
-    ...STATEMENTS.repeatCandidates,
+    ...(batch.ordered ? STATEMENTS.repeatCandidates : STATEMENTS.repeatProbe),
     values: [write.lead.teamId, lookup.email, n1, n2],
   });
-  const target = repeatTarget(write, rows.map(storedLead));
+  const found = rows.map(storedLead);
+  const target = repeatTarget(write, batch.ordered ? found : found.filter((lead) => batch.made.has(lead.id)));
   if (!target) return null;
   const joined = joinLead(target, write);
   await client.query({ ...STATEMENTS.joinLead, values: [...pgRow(JOINED_LEAD_COLUMNS, joined.values), target.id] });
@@ -470,9 +534,9 @@ async function writeExtras(client: pg.PoolClient, write: LeadWrite, leadId: stri
   }
 }
 
-async function writeInTransaction(client: pg.PoolClient, write: LeadWrite): Promise<LeadWritten> {
+async function writeInTransaction(client: pg.PoolClient, write: LeadWrite, batch: Batch): Promise<LeadWritten> {
   if (write.quarantine) return quarantinePostgres(client, write);
-  const joined = await joinPostgres(client, write);
+  const joined = await joinPostgres(client, write, batch);
   if (joined) return joined;
   const log = write.requestLog;
   const values: Record<string, unknown> = { ...write.lead, ...derivedColumns(write.lead), createdAt: write.now };
