@@ -196,9 +196,17 @@ describe("the lead writers' order lock (batchLocksSql): only a batch that joins 
     assert.ok(outcome && "written" in outcome, `a written lead, not ${String(outcome && "error" in outcome ? outcome.error : outcome)}`);
     return outcome.written;
   };
-  /** Resolves with the batch's outcomes, or with "waiting" if it has not finished after `ms`. */
-  const within = <T>(promise: Promise<T>, ms: number) =>
-    Promise.race([promise, new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), ms).unref())]);
+  const WAITING = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+  /** The batch's outcomes, failing the test as soon as a backend of this database waits on a lock before the batch ends. */
+  const neverWaiting = async (pool: pg.Pool, batch: Promise<BatchOutcome[]>, message: string) => {
+    let ended = false;
+    const outcomes = batch.finally(() => (ended = true));
+    while (!ended) {
+      if ((await pool.query<{ n: number }>(WAITING)).rows[0]!.n > 0) assert.fail(message);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    return outcomes;
+  };
 
   test("while another transaction holds it, new people on 'add' are written; a returning person's batch waits for it, then joins", async () => {
     const d = await driver();
@@ -210,16 +218,19 @@ describe("the lead writers' order lock (batchLocksSql): only a batch that joins 
     try {
       await holder.query(`BEGIN; ${ORDER_LOCK}`);
       // Before this change every "add" batch took the order lock and waited here.
-      const fresh = await within(writeLeadsPostgres(d.pool, [addWrite("new-1@example.com"), addWrite("new-2@example.com")]), 5_000);
-      assert.notEqual(fresh, "waiting", "a batch of new people waited for the order lock");
+      const batch = writeLeadsPostgres(d.pool, [addWrite("new-1@example.com"), addWrite("new-2@example.com")]);
+      const fresh = await neverWaiting(d.pool, batch, "a batch of new people waited for the order lock");
       assert.deepEqual(
-        (fresh as BatchOutcome[]).map((outcome) => written(outcome).added),
+        fresh.map((outcome) => written(outcome).added),
         [false, false],
       );
-      const returning = writeLeadsPostgres(d.pool, [addWrite("returning@example.com")]);
-      const waiting = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-      while ((await d.pool.query<{ n: number }>(waiting)).rows[0]!.n < 1) await new Promise((resolve) => setTimeout(resolve, 20));
-      assert.equal(await within(returning, 200), "waiting", "the returning person's batch joins an existing lead: it takes the order lock");
+      // The returning person's batch joins an existing lead: it takes the order lock, and waits for the holder.
+      let joinedYet = false;
+      const returning = writeLeadsPostgres(d.pool, [addWrite("returning@example.com")]).finally(() => (joinedYet = true));
+      while ((await d.pool.query<{ n: number }>(WAITING)).rows[0]!.n < 1) {
+        assert.equal(joinedYet, false, "the returning person's batch did not wait for the order lock");
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
       await holder.query("COMMIT");
       const joined = written((await returning)[0]);
       assert.deepEqual([joined.added, joined.leadId], [true, first.leadId]);
@@ -236,9 +247,8 @@ describe("the lead writers' order lock (batchLocksSql): only a batch that joins 
     const holder = await d.pool.connect();
     try {
       await holder.query(`BEGIN; ${ORDER_LOCK}`);
-      const batch = await within(writeLeadsPostgres(d.pool, [addWrite("twice@example.com"), addWrite("TWICE@example.com")]), 5_000);
-      assert.notEqual(batch, "waiting");
-      const [one, two] = (batch as BatchOutcome[]).map(written);
+      const batch = writeLeadsPostgres(d.pool, [addWrite("twice@example.com"), addWrite("TWICE@example.com")]);
+      const [one, two] = (await neverWaiting(d.pool, batch, "the batch waited for the order lock")).map(written);
       assert.deepEqual([one!.added, two!.added, two!.leadId], [false, true, one!.leadId]);
       assert.equal(await db().lead.count({ where: { teamId: team.id, emailKey: "twice@example.com" } }), 1);
       assert.equal(await db().leadSubmission.count({ where: { leadId: one!.leadId } }), 2);
