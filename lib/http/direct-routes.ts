@@ -166,7 +166,7 @@ async function answer(handle: () => Promise<Response>, request: Request, res: Se
     return;
   }
   // The request's scheme is webRequest()'s reading of X-Forwarded-Proto.
-  for (const { key, value } of apiSecurityHeaders(request.url.startsWith("https:") ? "https" : undefined)) res.setHeader(key, value);
+  for (const { key, value } of apiSecurityHeaders(request.url.startsWith("https:"))) res.setHeader(key, value);
   for (const [name, value] of response.headers) if (name !== "set-cookie") res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length) res.setHeader("Set-Cookie", cookies);

@@ -31,6 +31,6 @@ const API_HEADERS: readonly HeaderEntry[] = [
 const API_HEADERS_OVER_HTTPS: readonly HeaderEntry[] = [...API_HEADERS, HSTS];
 
 /** What an API response of a direct route carries, as next.config.ts gives it to the API's routes (two constant lists). */
-export function apiSecurityHeaders(forwardedProto: string | undefined): readonly HeaderEntry[] {
-  return forwardedProto === "https" ? API_HEADERS_OVER_HTTPS : API_HEADERS;
+export function apiSecurityHeaders(overHttps: boolean): readonly HeaderEntry[] {
+  return overHttps ? API_HEADERS_OVER_HTTPS : API_HEADERS;
 }

@@ -245,16 +245,16 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   try {
     const opening = `${alone ? "" : " SAVEPOINT lead;"} ${TRANSACTION_ID_SQL}`;
     let begun: unknown;
-    const persons = personLockKeys(writes).length > 0;
+    const persons = personLockKeys(writes);
     const released = writes.some((write) => write.release);
-    if (persons && !released) {
+    if (persons.length > 0 && !released) {
       // "add" submissions: the persons' locks first, then the order lock only if one joins a lead made before.
-      await client.query(`BEGIN;${personLocksSql(writes)}`);
+      await client.query(`BEGIN;${personLocksSql(persons)}`);
       batch.ordered = await joinsExistingLead(client, writes);
       begun = await client.query(`${rowLocksSql(writes, batch.ordered)}${opening}`);
     } else {
-      batch.ordered = persons || released;
-      begun = await client.query(`BEGIN;${batchLocksSql(writes, batch.ordered)}${opening}`);
+      batch.ordered = persons.length > 0 || released;
+      begun = await client.query(`BEGIN;${personLocksSql(persons)}${rowLocksSql(writes, batch.ordered)}${opening}`);
     }
     transactionId = transactionIdOf(begun);
     for (const [i, write] of writes.entries()) {
@@ -357,12 +357,12 @@ export function batchLocksSql(
   writes: readonly LeadWrite[],
   ordered = personLockKeys(writes).length > 0 || writes.some((write) => write.release),
 ): string {
-  return `${personLocksSql(writes)}${rowLocksSql(writes, ordered)}`;
+  return `${personLocksSql(personLockKeys(writes))}${rowLocksSql(writes, ordered)}`;
 }
 
-/** 1. and 2. of batchLocksSql without the order lock: the numbers' barrier and the persons' locks. */
-function personLocksSql(writes: readonly LeadWrite[]): string {
-  return [` ${LEAD_NUMBER_BARRIER_SQL};`, ...personLockKeys(writes).map((key) => ` SELECT pg_advisory_xact_lock(${key});`)].join("");
+/** 1. and 2. of batchLocksSql without the order lock: the numbers' barrier and the persons' locks (personLockKeys). */
+function personLocksSql(keys: readonly bigint[]): string {
+  return [` ${LEAD_NUMBER_BARRIER_SQL};`, ...keys.map((key) => ` SELECT pg_advisory_xact_lock(${key});`)].join("");
 }
 
 /** The rest of batchLocksSql: the order lock when `ordered`, the teams' rows and their rules. */
@@ -394,15 +394,24 @@ function personLockKeys(writes: readonly LeadWrite[]): bigint[] {
 async function joinsExistingLead(client: pg.PoolClient, writes: readonly LeadWrite[]): Promise<boolean> {
   for (const write of writes) {
     const lookup = repeatLookup(write);
-    if (!lookup) continue;
-    const [n1 = null, n2 = n1] = lookup.numbers;
-    const { rows } = await client.query<Record<string, unknown>>({
-      ...STATEMENTS.repeatProbe,
-      values: [write.lead.teamId, lookup.email, n1, n2],
-    });
-    if (repeatTarget(write, rows.map(storedLead))) return true;
+    if (lookup && repeatTarget(write, await candidatesOf(client, write, lookup, false))) return true;
   }
   return false;
+}
+
+/** The person's leads a submission may join (repeatCandidatesSql), read FOR UPDATE when `locked`. */
+async function candidatesOf(
+  client: pg.PoolClient,
+  write: LeadWrite,
+  lookup: NonNullable<ReturnType<typeof repeatLookup>>,
+  locked: boolean,
+): Promise<StoredLead[]> {
+  const [n1 = null, n2 = n1] = lookup.numbers;
+  const { rows } = await client.query<Record<string, unknown>>({
+    ...(locked ? STATEMENTS.repeatCandidates : STATEMENTS.repeatProbe),
+    values: [write.lead.teamId, lookup.email, n1, n2],
+  });
+  return rows.map(storedLead);
 }
 
 /**
@@ -428,12 +437,7 @@ function personLockKey(teamId: string, key: string): bigint {
 async function joinPostgres(client: pg.PoolClient, write: LeadWrite, batch: Batch): Promise<LeadWritten | null> {
   const lookup = repeatLookup(write);
   if (!lookup) return null;
-  const [n1 = null, n2 = n1] = lookup.numbers;
-  const { rows } = await client.query<Record<string, unknown>>({
-    ...(batch.ordered ? STATEMENTS.repeatCandidates : STATEMENTS.repeatProbe),
-    values: [write.lead.teamId, lookup.email, n1, n2],
-  });
-  const found = rows.map(storedLead);
+  const found = await candidatesOf(client, write, lookup, batch.ordered);
   const target = repeatTarget(write, batch.ordered ? found : found.filter((lead) => batch.made.has(lead.id)));
   if (!target) return null;
   const joined = joinLead(target, write);
