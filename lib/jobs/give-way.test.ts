@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { useTestDatabase } from "../../test/support/test-database";
-import { eventLoopUtilization, intakeBusy, intakeNeedsTheProcess, SATURATED, trackIntake } from "../operations/intake-activity";
+import {
+  eventLoopUtilization,
+  intakeBusy,
+  intakeNeedsTheProcess,
+  leadWriterUtilization,
+  noteLeadWriterSlots,
+  SATURATED,
+  trackIntake,
+} from "../operations/intake-activity";
 import { createTeam } from "../teams/team-store";
 import { Dispatcher, pauseAfterBatch } from "./dispatcher";
 import { insertJobs } from "./job-store";
@@ -59,6 +67,33 @@ describe("intakeNeedsTheProcess", () => {
       await request;
     }
     assert.equal(intakeNeedsTheProcess(performance.now() + 1_000), false, "no intake: nothing to give way to");
+  });
+
+  test("on an idle event loop, a lead writer with every commit slot taken (the database is the bound) makes them give way; a free slot gives the room back", async () => {
+    let release!: () => void;
+    const request = trackIntake(() => new Promise<void>((resolve) => (release = resolve)));
+    try {
+      eventLoopUtilization();
+      leadWriterUtilization();
+      await idleFor(300);
+      assert.equal(leadWriterUtilization(), 0, "no commit under way");
+      assert.equal(intakeNeedsTheProcess(), false);
+      noteLeadWriterSlots(true);
+      await idleFor(300);
+      assert.ok(eventLoopUtilization() < SATURATED, "waiting for the database is not load on the loop");
+      assert.ok(leadWriterUtilization() >= SATURATED, "every slot taken for the whole window");
+      assert.equal(intakeNeedsTheProcess(), true);
+      noteLeadWriterSlots(false);
+      await idleFor(300);
+      leadWriterUtilization();
+      await idleFor(300);
+      assert.equal(leadWriterUtilization(), 0);
+      assert.equal(intakeNeedsTheProcess(), false, "a slot free again: deliveries at full speed");
+    } finally {
+      noteLeadWriterSlots(false);
+      release();
+      await request;
+    }
   });
 });
 

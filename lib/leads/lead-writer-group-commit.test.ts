@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { driver } from "../db/driver";
+import { leadWriterUtilization, SATURATED } from "../operations/intake-activity";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { createTeam } from "../teams/team-store";
 import { writeLead, type LeadWrite } from "./lead-writer";
@@ -79,5 +80,40 @@ describe("group commit", () => {
     const many = Array.from({ length: 150 }, (_, i) => writeLead(write(i % fields.length)));
     assert.equal((await Promise.all(many)).length, 150);
     assert.equal(await db().lead.count({ where: { teamId: team.id } }), before + 150);
+  });
+
+  test("while every commit slot is taken the writer reports itself full (the dispatcher gives way to it); once they are free it does not", async () => {
+    // Each commit held 400 ms before it starts, so the slots stay taken for a measured window:
+    // SQLite's one, and PostgreSQL's two (two batches: the second sent a turn after the first).
+    const d = await driver();
+    const hold = () => new Promise((resolve) => setTimeout(resolve, 400));
+    const run = d.provider === "sqlite" ? d.run : null;
+    const connect = d.provider === "postgres" ? d.pool.connect : null;
+    if (d.provider === "sqlite") d.run = (async (work: Parameters<typeof d.run>[0]) => (await hold(), run!.call(d, work))) as typeof d.run;
+    else {
+      // The writer checks a client out itself (no callback); pool.query's own checkouts pass one.
+      d.pool.connect = (async (...args: unknown[]) => {
+        if (!args.length) await hold();
+        return (connect as (...a: unknown[]) => unknown).apply(d.pool, args);
+      }) as typeof d.pool.connect;
+    }
+    try {
+      leadWriterUtilization();
+      const first = writeLead(write(0));
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      const second = writeLead(write(1));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const full = leadWriterUtilization();
+      assert.ok(full >= SATURATED, `every slot taken for the window: ${full}`);
+      await Promise.all([first, second]);
+    } finally {
+      if (d.provider === "sqlite") d.run = run!;
+      else d.pool.connect = connect!;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    leadWriterUtilization();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(leadWriterUtilization(), 0, "no commit under way: the slots are free");
   });
 });

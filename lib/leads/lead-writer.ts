@@ -1,6 +1,7 @@
 import type { Tx } from "../db/client";
 import { driver } from "../db/driver";
 import { env } from "../env";
+import { noteLeadWriterSlots } from "../operations/intake-activity";
 import { resolveLeadSource } from "../teams/lead-sources";
 import { leadBatchInserts, submissionInserts } from "./lead-columns";
 import { nextLeadNumbersSql } from "./lead-number-store";
@@ -97,6 +98,7 @@ async function flush(): Promise<void> {
   const batch = waiting.splice(0, MOST_PER_COMMIT);
   if (!batch.length) return;
   inFlight++;
+  if (inFlight === MOST_IN_FLIGHT[d.provider]) noteLeadWriterSlots(true);
   // What is left waits for the next commit; on PostgreSQL that one may start now.
   schedule();
   try {
@@ -108,6 +110,7 @@ async function flush(): Promise<void> {
     for (const w of batch) w.reject(error);
   } finally {
     inFlight--;
+    noteLeadWriterSlots(false);
     schedule();
   }
 }

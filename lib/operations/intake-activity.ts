@@ -6,8 +6,12 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
 type Activity = { inFlight: number; lastEndedAt: number };
 type LoopLoad = { sample: EventLoopUtilization; at: number; utilization: number };
-const holder = globalThis as unknown as { leadIntakeActivity?: Activity; leadIntakeLoopLoad?: LoopLoad };
+/** The lead writer's commit slots: since when all are taken (null: one is free), and the full time before that. */
+type WriterLoad = { fullSince: number | null; fullMs: number; sample: number; at: number; utilization: number };
+const holder = globalThis as unknown as { leadIntakeActivity?: Activity; leadIntakeLoopLoad?: LoopLoad; leadIntakeWriterLoad?: WriterLoad };
 const activity = (): Activity => (holder.leadIntakeActivity ??= { inFlight: 0, lastEndedAt: -Infinity });
+const writerLoad = (now: number): WriterLoad =>
+  (holder.leadIntakeWriterLoad ??= { fullSince: null, fullMs: 0, sample: 0, at: now, utilization: 0 });
 
 /** A request that ended this recently still counts: the next one of a burst is on its way. */
 const QUIET_AFTER_MS = 100;
@@ -51,11 +55,42 @@ export function eventLoopUtilization(now = performance.now()): number {
 }
 
 /**
+ * The lead writer (lib/leads/lead-writer.ts) reports each time all its commit slots are taken
+ * (`full`) and each time one is free again.
+ */
+export function noteLeadWriterSlots(full: boolean, now = performance.now()): void {
+  const load = writerLoad(now);
+  if (full && load.fullSince === null) load.fullSince = now;
+  if (!full && load.fullSince !== null) {
+    load.fullMs += now - load.fullSince;
+    load.fullSince = null;
+  }
+}
+
+/**
+ * The share of the last window of at least LOAD_WINDOW_MS (0–1) during which every commit slot
+ * of the lead writer was taken, measured when asked: near 1, the database bounds the intake
+ * (PostgreSQL's commits, on a durable cluster a WAL flush each) while the event loop waits.
+ */
+export function leadWriterUtilization(now = performance.now()): number {
+  const load = writerLoad(now);
+  if (now - load.at >= LOAD_WINDOW_MS) {
+    const fullMs = load.fullMs + (load.fullSince === null ? 0 : now - load.fullSince);
+    load.utilization = Math.min(1, (fullMs - load.sample) / (now - load.at));
+    load.sample = fullMs;
+    load.at = now;
+  }
+  return load.utilization;
+}
+
+/**
  * True while leads are arriving and the process has no headroom for more than them: the
- * dispatcher then keeps to its share. Leads arriving at a rate the process serves with time
- * to spare leave the deliveries at full speed, so they keep up with any load short of
+ * dispatcher then keeps to its share. No headroom is the event loop busy, or the lead
+ * writer's commits all under way (the database is the bound; a delivery's claim and outcome
+ * are transactions on the same database). Leads arriving at a rate the process serves with
+ * time to spare leave the deliveries at full speed, so they keep up with any load short of
  * saturation rather than trailing every busy minute.
  */
 export function intakeNeedsTheProcess(now = performance.now()): boolean {
-  return intakeBusy(now) && eventLoopUtilization(now) >= SATURATED;
+  return intakeBusy(now) && (eventLoopUtilization(now) >= SATURATED || leadWriterUtilization(now) >= SATURATED);
 }
