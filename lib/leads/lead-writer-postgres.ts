@@ -62,7 +62,7 @@ import { contactKeys } from "./repeat-match";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
 // statement for the source, the currency, the lead number, the lead, its first submission and
-// its request-log row (CTEs), then the outbox rows and the extras, COMMIT. SQLite's statements are
+// its request-log row (CTEs), then the extras; the batch's outbox rows in one statement; COMMIT. SQLite's statements are
 // lead-writer-sqlite.ts; what both share is lead-write.ts.
 
 const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
@@ -152,6 +152,23 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
     FROM l, s, w`;
 }
 
+/**
+ * The batch's outbox rows, all in one statement before its COMMIT ($1..: one array per Job
+ * column). A row for an endpoint or chat destination deleted since the lead's statement read it
+ * is left out (there is nothing to deliver to) rather than failing the batch on its foreign
+ * key: the destination's row is locked FOR KEY SHARE, which waits for a delete under way and
+ * then finds no row, and keeps it until the COMMIT, as the foreign key's own check would.
+ */
+function outboxInsertSql(): string {
+  const names = Object.keys(JOB_COLUMNS) as (keyof typeof JOB_COLUMNS)[];
+  const columns = names.map(quoteName).join(", ");
+  const arrays = names.map((name, i) => `$${i + 1}::${PG_CAST[JOB_COLUMNS[name]]}[]`).join(", ");
+  return `INSERT INTO "Job" (${columns})
+    SELECT ${columns} FROM unnest(${arrays}) AS u(${columns})
+    WHERE (u."endpointId" IS NULL OR EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = u."endpointId" FOR KEY SHARE))
+      AND (u."chatDestinationId" IS NULL OR EXISTS (SELECT 1 FROM "ChatDestination" c WHERE c."id" = u."chatDestinationId" FOR KEY SHARE))`;
+}
+
 /** A person's leads by team, email and two numbers (repeatCandidatesSql), locked or not. */
 function candidatesStatement(name: string, forUpdate: boolean): { name: string; text: string } {
   const p = { team: "$1::text", email: "$2::text", n1: "$3::text", n2: "$4::text" };
@@ -169,7 +186,7 @@ const STATEMENTS = {
   unquarantine: { name: "intake_unquarantine", text: `DELETE FROM "QuarantinedLead" WHERE "id" = $1 AND "teamId" = $2` },
   allowEntry: { name: "intake_allow_entry", text: spamListEntrySql((i, type) => `$${i + 1}::${PG_CAST[type]}`).insert },
   bumpSpamLists: { name: "intake_bump_spam_lists", text: spamListEntrySql((i, type) => `$${i + 1}::${PG_CAST[type]}`).bump },
-  job: { name: "intake_job", text: insertSql("Job", JOB_COLUMNS, (i, type) => `$${i + 1}::${PG_CAST[type]}`) },
+  jobs: { name: "intake_jobs", text: outboxInsertSql() },
   claim: {
     name: "intake_claim",
     text: `UPDATE "IdempotencyRecord" SET "responseStatus" = $1, "responseBody" = $2 WHERE "id" = $3 AND "token" = $4 AND "responseStatus" IS NULL`,
@@ -241,7 +258,7 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
   let transactionId: string | undefined;
   let committing = false;
   const outcomes: BatchOutcome[] = [];
-  const batch: Batch = { ordered: false, made: new Set() };
+  const batch: Batch = { ordered: false, made: new Set(), jobs: [] };
   try {
     const opening = `${alone ? "" : " SAVEPOINT lead;"} ${TRANSACTION_ID_SQL}`;
     let begun: unknown;
@@ -258,6 +275,7 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
     }
     transactionId = transactionIdOf(begun);
     for (const [i, write] of writes.entries()) {
+      const jobsBefore = batch.jobs.length;
       try {
         const written = await writeInTransaction(client, write, batch);
         batch.made.add(written.leadId);
@@ -267,9 +285,11 @@ export async function writeLeadsPostgres(pool: pg.Pool, writes: readonly LeadWri
         if (alone) throw error;
         // The savepoint stays after a rollback to it: the next lead is written inside it.
         await client.query("ROLLBACK TO SAVEPOINT lead");
+        batch.jobs.length = jobsBefore;
         outcomes.push({ error });
       }
     }
+    if (batch.jobs.length) await client.query({ ...STATEMENTS.jobs, values: outboxColumns(batch.jobs) });
     committing = true;
     await client.query("COMMIT");
     return outcomes;
@@ -420,7 +440,12 @@ async function candidatesOf(
  * one made by another writer since joinsExistingLead looked is not locked, and the submission
  * makes a new lead, as it would have a moment earlier.
  */
-type Batch = { ordered: boolean; made: Set<string> };
+/**
+ * What a batch carries from lead to lead: whether it holds the order lock, the leads it made,
+ * and the outbox rows of its leads so far (written together before the COMMIT: a lead rolled
+ * back to its savepoint takes its rows out of the list).
+ */
+type Batch = { ordered: boolean; made: Set<string>; jobs: Record<string, unknown>[] };
 
 /** A person's advisory lock key: 64 bits of SHA-256 of the team and the contact key. */
 function personLockKey(teamId: string, key: string): bigint {
@@ -461,7 +486,7 @@ async function joinPostgres(client: pg.PoolClient, write: LeadWrite, batch: Batc
     if (assigned.owner) joined.values.ownerId = assigned.owner.id;
   }
   const jobs = joinedJobs(write, joined, submission, to, await joinChatsPostgres(client, chats, target, joined.values.ownerId));
-  await insertJobs(client, write, jobs);
+  queueJobs(batch, write, jobs);
   await writeExtras(client, write, target.id, true);
   return { added: true, leadId: target.id, ownerId: joined.values.ownerId, jobs: jobs.length };
 }
@@ -501,19 +526,23 @@ async function quarantinePostgres(client: pg.PoolClient, write: LeadWrite): Prom
   return { added: false, quarantined: true, leadId: row.id, ownerId: null, jobs: 0 };
 }
 
-async function insertJobs(client: pg.PoolClient, write: LeadWrite, jobs: readonly NewJob[]): Promise<void> {
+/** A lead's outbox rows, for the batch's one INSERT before its COMMIT (outboxInsertSql). */
+function queueJobs(batch: Batch, write: LeadWrite, jobs: readonly NewJob[]): void {
   for (const job of jobs) {
-    const jobRow: Record<string, unknown> = {
+    batch.jobs.push({
       ...job,
       id: newJobId(),
       endpointId: job.endpointId ?? null,
       chatDestinationId: job.chatDestinationId ?? null,
       leadId: job.leadId ?? null,
       createdAt: write.now,
-    };
-    await client.query({ ...STATEMENTS.job, values: pgRow(JOB_COLUMNS, jobRow) });
+    });
   }
 }
+
+/** The batch's outbox rows as one array per Job column (outboxInsertSql's parameters). */
+const outboxColumns = (rows: readonly Record<string, unknown>[]) =>
+  (Object.keys(JOB_COLUMNS) as (keyof typeof JOB_COLUMNS)[]).map((name) => rows.map((row) => pgValue(JOB_COLUMNS[name], row[name])));
 
 /** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */
 async function writeExtras(client: pg.PoolClient, write: LeadWrite, leadId: string, added: boolean): Promise<void> {
@@ -608,7 +637,7 @@ async function writeInTransaction(client: pg.PoolClient, write: LeadWrite, batch
   });
   const created = { leadId: row.id, lead, sourceName: source.name, owner: assigned.owner, notifyOwner: assigned.notifyOwner };
   const jobs = outboxJobs(write, created, { ...row, chats: row.chats.map(parseChatRecipient), teamSlug: () => row.teamSlug });
-  await insertJobs(client, write, jobs);
+  queueJobs(batch, write, jobs);
   await writeExtras(client, write, row.id, false);
   return { added: false, leadId: row.id, source, currency: row.currency, ownerId: assigned.owner?.id ?? null, jobs: jobs.length };
 }
