@@ -62,8 +62,8 @@ import { contactKeys } from "./repeat-match";
 
 // The lead writer on PostgreSQL: named prepared statements through Prisma's pool; BEGIN, one
 // statement for the source, the currency, the lead number, the lead, its first submission and
-// its request-log row (CTEs), then the extras; the batch's outbox rows in one statement; COMMIT. SQLite's statements are
-// lead-writer-sqlite.ts; what both share is lead-write.ts.
+// its request-log row (CTEs), then the extras; the batch's outbox rows in one statement;
+// COMMIT. SQLite's statements are lead-writer-sqlite.ts; what both share is lead-write.ts.
 
 const pgRow = (columns: Record<string, ColumnType>, row: Record<string, unknown>) =>
   Object.keys(columns).map((name) => pgValue(columns[name]!, row[name]));
@@ -435,15 +435,12 @@ async function candidatesOf(
 }
 
 /**
- * A batch's state for its leads: whether it holds the order lock, and the leads it made. Without
- * the lock a submission joins only a lead this batch made (a row no other transaction sees);
- * one made by another writer since joinsExistingLead looked is not locked, and the submission
- * makes a new lead, as it would have a moment earlier.
- */
-/**
- * What a batch carries from lead to lead: whether it holds the order lock, the leads it made,
- * and the outbox rows of its leads so far (written together before the COMMIT: a lead rolled
- * back to its savepoint takes its rows out of the list).
+ * A batch's state for its leads: whether it holds the order lock, the leads it made, and the
+ * outbox rows of its leads so far (written together before the COMMIT; a lead rolled back to
+ * its savepoint takes its rows out of the list). Without the lock a submission joins only a
+ * lead this batch made (a row no other transaction sees); one made by another writer since
+ * joinsExistingLead looked is not locked, and the submission makes a new lead, as it would
+ * have a moment earlier.
  */
 type Batch = { ordered: boolean; made: Set<string>; jobs: Record<string, unknown>[] };
 

@@ -164,7 +164,13 @@ export function newEventId(): string {
   return `evt_${randomUUID().replaceAll("-", "")}`;
 }
 
-/** The lead.created payload for a lead just inserted (inside its transaction). */
+/**
+ * The lead.created payload for a lead just inserted (inside its transaction). Built as the
+ * schema's type, field by field in the schema's order, rather than parsed through it: every
+ * create with a subscribed endpoint paid for a zod parse of its own output. That the two
+ * agree (the same object, the same JSON) is a test (lead-created-event.test.ts, on generated
+ * leads), not a check on the hot path.
+ */
 export function leadCreatedEvent(options: {
   eventId: string;
   at: Date;
@@ -179,8 +185,8 @@ export function leadCreatedEvent(options: {
   /** The evidence the creating submission carried (docs/consent.md); absent: none. */
   consent?: Parameters<typeof consentPayload>[0];
 }): LeadCreatedEvent {
-  const { lead } = options;
-  return leadCreatedEventSchema.parse({
+  const { lead, owner } = options;
+  return {
     id: options.eventId,
     type: LEAD_CREATED,
     timestamp: options.at.toISOString(),
@@ -213,7 +219,7 @@ export function leadCreatedEvent(options: {
         attribution: attributionPayload(lead),
         skipped: { phone: lead.skippedPhone, mobile_no: lead.skippedMobileNo, website: lead.skippedWebsite },
         status: options.status ?? NEW_LEAD_STATUS,
-        owner: options.owner ?? null,
+        owner: owner ? { id: owner.id, email: owner.email, name: owner.name } : null,
         consent: consentPayload(options.consent),
       },
       created_by: {
@@ -222,7 +228,7 @@ export function leadCreatedEvent(options: {
         connection_id: options.origin.connectionId ?? null,
       },
     },
-  });
+  };
 }
 
 export function testEvent(options: { eventId: string; at: Date; team: { id: string; slug: string } }) {
