@@ -168,8 +168,9 @@ export function newEventId(): string {
  * The lead.created payload for a lead just inserted (inside its transaction). Built as the
  * schema's type, field by field in the schema's order, rather than parsed through it: every
  * create with a subscribed endpoint paid for a zod parse of its own output. That the two
- * agree (the same object, the same JSON) is a test (lead-created-event.test.ts, on generated
- * leads), not a check on the hot path.
+ * agree (the same JSON, but for extra_fields, which are as sent: the parse dropped a field
+ * named __proto__) is a test (lead-created-event.test.ts, on generated leads), not a check
+ * on the hot path.
  */
 export function leadCreatedEvent(options: {
   eventId: string;
