@@ -9,19 +9,21 @@
 // `npm test -- --quick` (npm run test:quick) is the inner loop: lint, format, type check
 // and the SQLite node:test stage only. Other extra arguments go to Playwright, e.g.
 // `npm test -- --project api`. Prints per-stage timings, the slowest test files
-// (test-results/timings.json) and one summary line counting every node:test and
-// Playwright result.
+// (test-results/timings.json), every failed test again with its error's first lines
+// (scripts/test-failures.ts) and one summary line counting every node:test and Playwright result.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { JSONReport } from "@playwright/test/reporter";
 import { migrate } from "../lib/setup/migrate";
 import { PostgresUnavailableError, postgresOptedOut, startPostgresCluster, type PostgresCluster } from "../test/support/postgres-cluster";
 import { checkMigrations, reportMigrationProblems } from "./check-migrations";
 import { buildIsStale } from "./start";
 import { buildTestFiles, compiledTestFile, sourceTestFile } from "./test-build";
+import { formatFailures, nodeTestFailures, playwrightFailures, type TestFailure } from "./test-failures";
 import { makeScratch, scratchRoot } from "./test-scratch";
-import { nodeFileTimings, playwrightFileTimings, reportSlowestFiles, type FileTiming, type PlaywrightSuite } from "./test-timings";
+import { nodeFileTimings, playwrightFileTimings, reportSlowestFiles, type FileTiming } from "./test-timings";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const RESULTS = path.join(ROOT, "test-results");
@@ -31,6 +33,7 @@ const totals = { passed: 0, failed: 0, skipped: 0 };
 const started = Date.now();
 const timings: string[] = [];
 const fileTimings: FileTiming[] = [];
+const failures: TestFailure[] = [];
 const quick = process.argv.includes("--quick");
 const playwrightArgs = process.argv.slice(2).filter((arg) => arg !== "--quick");
 let cluster: PostgresCluster | null = null;
@@ -38,6 +41,8 @@ let cluster: PostgresCluster | null = null;
 function summarise(): void {
   console.log(`\n=== Timings (total ${((Date.now() - started) / 1000).toFixed(0)} s)\n${timings.map((t) => `  ${t}`).join("\n")}`);
   reportSlowestFiles(fileTimings, path.join(RESULTS, "timings.json"));
+  const failed = formatFailures(failures);
+  if (failed) console.log(failed);
   if (quick) console.warn("\n--quick: lint, format, type check and node:test on SQLite only; this run is not a full pass.");
   else if (!cluster) console.warn("\nPostgreSQL was skipped (LEAD_INTAKE_SKIP_POSTGRES=1): this run is not a full pass.");
   console.log(`\nSummary: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
@@ -135,8 +140,9 @@ function databasesOf(file: string): { sqlite: boolean; postgres: boolean } {
   return { sqlite: only !== "postgres", postgres: only !== "sqlite" };
 }
 
-function countNodeTests(tapFile: string): void {
+function countNodeTests(tapFile: string, title: string): void {
   const tap = readFileSync(tapFile, "utf8");
+  failures.push(...nodeTestFailures(title, tap));
   const count = (name: string) => Number(new RegExp(`^# ${name} (\\d+)$`, "m").exec(tap)?.[1] ?? 0);
   totals.passed += count("pass");
   // A cancelled test (its file ended, or its promise could never settle) did not pass: it
@@ -146,11 +152,10 @@ function countNodeTests(tapFile: string): void {
 }
 
 function countPlaywrightTests(jsonFile: string, title: string): void {
-  const { stats, suites } = JSON.parse(readFileSync(jsonFile, "utf8")) as {
-    stats: { expected: number; unexpected: number; skipped: number };
-    suites: PlaywrightSuite[];
-  };
+  const report = JSON.parse(readFileSync(jsonFile, "utf8")) as JSONReport;
+  const { stats, suites } = report;
   fileTimings.push(...playwrightFileTimings(title, suites));
+  failures.push(...playwrightFailures(title, report));
   // Playwright retries nothing (playwright.config.ts), so no result is "flaky".
   totals.passed += stats.expected;
   totals.failed += stats.unexpected;
@@ -197,7 +202,7 @@ function nodeTest(
     ],
     env,
     count: () => {
-      countNodeTests(tap);
+      countNodeTests(tap, title);
       fileTimings.push(...nodeFileTimings(title, perFile).map((timing) => ({ ...timing, file: sourceTestFile(timing.file) })));
     },
   };
