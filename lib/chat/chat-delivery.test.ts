@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, mock, test } from "node:test";
 import { startChatFake, type ChatFake } from "../test-support/chat-fakes";
+import type { ContactField } from "./chat-destination-store";
 
 // Chat messages through the jobs runner to each platform's local fake (docs/notifications.md
 // "Delivery"): a new lead posted to all five, each body one its platform accepts; an
@@ -60,7 +61,7 @@ const settings = {
   postAssignments: true,
   postReminders: false,
   postRepeats: true,
-  includeFields: [],
+  includeFields: [] as ContactField[],
 };
 const actor = { userId: null, ip: null, via: "cli" as const };
 
@@ -133,6 +134,19 @@ test("a new lead is posted to every platform within its shape, linking to the le
     }
     assert.equal(database.storedBytes().includes(chat.secret), false, `${chat.platform}'s secret stored in the clear`);
   }
+});
+
+test("extra fields ticked for the chat are posted as sent, one named __proto__ too (spec 2.2)", async () => {
+  const { team, key } = await makeTeam("chat-extra");
+  const slack = await fake("slack");
+  await add(team.id, slack, { includeFields: ["extra"] });
+  // JSON.parse makes "__proto__" an own field, as the intake's body parser does with a sender's JSON.
+  await postLead(key, JSON.parse('{"name": "Ada Lovelace", "__proto__": "as sent", "budget": "10k"}') as Record<string, unknown>);
+  assert.equal(await dispatcher.runOnce(), 1);
+  const [got] = slack.received;
+  assert.deepEqual(got!.problems, []);
+  const body = JSON.stringify(got!.body);
+  for (const text of ["__proto__", "as sent", "budget", "10k"]) assert.ok(body.includes(text), `${text} in ${body}`);
 });
 
 test("at most one message a second per destination: the rest wait for their slot, none dropped or counted as tried", async () => {

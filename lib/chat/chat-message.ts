@@ -8,6 +8,10 @@ import { z } from "zod";
 export const CHAT_EVENTS = ["lead.created", "lead.assigned", "lead.submitted", "lead.reminder", "test"] as const;
 export type ChatEvent = (typeof CHAT_EVENTS)[number];
 
+/** A plain object whose own values are all strings. */
+const isStringRecord = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.values(value).every((field) => typeof field === "string");
+
 export const chatMessageSchema = z.object({
   event: z.enum(CHAT_EVENTS),
   teamName: z.string(),
@@ -33,7 +37,11 @@ export const chatMessageSchema = z.object({
         .nullable(),
       email: z.string().nullable().optional(),
       phone: z.string().nullable().optional(),
-      extra: z.record(z.string(), z.string()).optional(),
+      /**
+       * The lead's extra fields as sent (spec 2.2), checked and kept as they are: zod's record
+       * parse builds a new object by assignment, which drops a field named `__proto__`.
+       */
+      extra: z.custom<Record<string, string>>(isStringRecord, "extra fields are strings").optional(),
     })
     .nullable(),
 });
