@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { untilOneWaitsOnLock } from "../../test/support/lock-waits";
 import { useTestDatabase } from "../../test/support/test-database";
 import { listAuditEvents } from "../audit/audit-log";
 import { db } from "../db/client";
@@ -206,8 +207,7 @@ if (database.provider === "postgres")
     try {
       await repeat.query(`BEGIN;${batchLocksSql([write as unknown as LeadWrite])}`);
       const importing = runImport({ importId: record.id, job, lease });
-      const waiting = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-      while ((await d.pool.query<{ n: number }>(waiting)).rows[0]!.n < 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      await untilOneWaitsOnLock(d.pool);
       await repeat.query(`SELECT 1 FROM "Lead" WHERE "id" = $1 FOR UPDATE`, [ada.leadId]);
       await repeat.query("COMMIT");
       assert.deepEqual(await importing, { ok: true });

@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { describe, test } from "node:test";
 import pg from "pg";
+import { backendsWaitingOnLock, untilOneWaitsOnLock } from "../../test/support/lock-waits";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { resolveLeadSource } from "../teams/lead-sources";
@@ -196,13 +197,12 @@ describe("the lead writers' order lock (batchLocksSql): only a batch that joins 
     assert.ok(outcome && "written" in outcome, `a written lead, not ${String(outcome && "error" in outcome ? outcome.error : outcome)}`);
     return outcome.written;
   };
-  const WAITING = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
   /** The batch's outcomes, failing the test as soon as a backend of this database waits on a lock before the batch ends. */
   const neverWaiting = async (pool: pg.Pool, batch: Promise<BatchOutcome[]>, message: string) => {
     let ended = false;
     const outcomes = batch.finally(() => (ended = true));
     while (!ended) {
-      if ((await pool.query<{ n: number }>(WAITING)).rows[0]!.n > 0) assert.fail(message);
+      if ((await backendsWaitingOnLock(pool)) > 0) assert.fail(message);
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     return outcomes;
@@ -227,10 +227,7 @@ describe("the lead writers' order lock (batchLocksSql): only a batch that joins 
       // The returning person's batch joins an existing lead: it takes the order lock, and waits for the holder.
       let joinedYet = false;
       const returning = writeLeadsPostgres(d.pool, [addWrite("returning@example.com")]).finally(() => (joinedYet = true));
-      while ((await d.pool.query<{ n: number }>(WAITING)).rows[0]!.n < 1) {
-        assert.equal(joinedYet, false, "the returning person's batch did not wait for the order lock");
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await untilOneWaitsOnLock(d.pool, () => joinedYet, "the returning person's batch did not wait for the order lock");
       await holder.query("COMMIT");
       const joined = written((await returning)[0]);
       assert.deepEqual([joined.added, joined.leadId], [true, first.leadId]);

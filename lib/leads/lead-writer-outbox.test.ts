@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { untilOneWaitsOnLock } from "../../test/support/lock-waits";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { driver } from "../db/driver";
@@ -76,11 +77,7 @@ describe("a PostgreSQL batch's outbox rows", () => {
       await deleter.query(`DELETE FROM "ChatDestination" WHERE "id" = $1`, [goneChat.id]);
       let ended = false;
       const batch = writeLeadsPostgres(d.pool, [writeOf(0)]).finally(() => (ended = true));
-      const WAITING = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-      while ((await d.pool.query<{ n: number }>(WAITING)).rows[0]!.n < 1) {
-        assert.equal(ended, false, "the batch did not wait for the deletes under way");
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
+      await untilOneWaitsOnLock(d.pool, () => ended, "the batch did not wait for the deletes under way");
       await deleter.query("COMMIT");
       const leadId = leadIdOf((await batch)[0]);
       assert.equal(await db().lead.count({ where: { id: leadId } }), 1);

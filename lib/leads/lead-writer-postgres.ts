@@ -152,6 +152,9 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
     FROM l, s, w`;
 }
 
+/** The Job columns in the order of outboxInsertSql's parameters and outboxColumns' arrays. */
+const JOB_NAMES = Object.keys(JOB_COLUMNS) as (keyof typeof JOB_COLUMNS)[];
+
 /**
  * The batch's outbox rows, all in one statement before its COMMIT ($1..: one array per Job
  * column). A row for an endpoint or chat destination deleted since the lead's statement read it
@@ -160,9 +163,8 @@ function leadStatement(withSourceLookup: boolean, released = false): string {
  * then finds no row, and keeps it until the COMMIT, as the foreign key's own check would.
  */
 function outboxInsertSql(): string {
-  const names = Object.keys(JOB_COLUMNS) as (keyof typeof JOB_COLUMNS)[];
-  const columns = names.map(quoteName).join(", ");
-  const arrays = names.map((name, i) => `$${i + 1}::${PG_CAST[JOB_COLUMNS[name]]}[]`).join(", ");
+  const columns = JOB_NAMES.map(quoteName).join(", ");
+  const arrays = JOB_NAMES.map((name, i) => `$${i + 1}::${PG_CAST[JOB_COLUMNS[name]]}[]`).join(", ");
   return `INSERT INTO "Job" (${columns})
     SELECT ${columns} FROM unnest(${arrays}) AS u(${columns})
     WHERE (u."endpointId" IS NULL OR EXISTS (SELECT 1 FROM "WebhookEndpoint" e WHERE e."id" = u."endpointId" FOR KEY SHARE))
@@ -539,7 +541,7 @@ function queueJobs(batch: Batch, write: LeadWrite, jobs: readonly NewJob[]): voi
 
 /** The batch's outbox rows as one array per Job column (outboxInsertSql's parameters). */
 const outboxColumns = (rows: readonly Record<string, unknown>[]) =>
-  (Object.keys(JOB_COLUMNS) as (keyof typeof JOB_COLUMNS)[]).map((name) => rows.map((row) => pgValue(JOB_COLUMNS[name], row[name])));
+  JOB_NAMES.map((name) => rows.map((row) => pgValue(JOB_COLUMNS[name], row[name])));
 
 /** What commits with a submission, made a lead or added to one: the idempotent response, the spent challenge, the delivery's log row. */
 async function writeExtras(client: pg.PoolClient, write: LeadWrite, leadId: string, added: boolean): Promise<void> {

@@ -1,17 +1,22 @@
-import { performance, type EventLoopUtilization } from "node:perf_hooks";
+import { performance } from "node:perf_hooks";
 
 // Whether the intake is serving requests right now, for background work that should give
 // way to it (the outbox dispatcher, lib/jobs/dispatcher.ts; an import's batches). Route
 // handlers and instrumentation are bundled apart, so the state lives on globalThis.
 
 type Activity = { inFlight: number; lastEndedAt: number };
-type LoopLoad = { sample: EventLoopUtilization; at: number; utilization: number };
+/** Cumulative busy and total time (ms) at the start of the current window, and the last window's share. */
+type Window = { busy: number; total: number; at: number; utilization: number };
 /** The lead writer's commit slots: since when all are taken (null: one is free), and the full time before that. */
-type WriterLoad = { fullSince: number | null; fullMs: number; sample: number; at: number; utilization: number };
-const holder = globalThis as unknown as { leadIntakeActivity?: Activity; leadIntakeLoopLoad?: LoopLoad; leadIntakeWriterLoad?: WriterLoad };
+type WriterSlots = { fullSince: number | null; fullMs: number };
+const holder = globalThis as unknown as {
+  leadIntakeActivity?: Activity;
+  leadIntakeLoopWindow?: Window;
+  leadIntakeWriterWindow?: Window;
+  leadIntakeWriterSlots?: WriterSlots;
+};
 const activity = (): Activity => (holder.leadIntakeActivity ??= { inFlight: 0, lastEndedAt: -Infinity });
-const writerLoad = (now: number): WriterLoad =>
-  (holder.leadIntakeWriterLoad ??= { fullSince: null, fullMs: 0, sample: 0, at: now, utilization: 0 });
+const writerSlots = (): WriterSlots => (holder.leadIntakeWriterSlots ??= { fullSince: null, fullMs: 0 });
 
 /** A request that ended this recently still counts: the next one of a burst is on its way. */
 const QUIET_AFTER_MS = 100;
@@ -40,18 +45,36 @@ const LOAD_WINDOW_MS = 250;
 export const SATURATED = 0.8;
 
 /**
+ * The share of the last window of at least LOAD_WINDOW_MS (0–1) that was busy, measured when
+ * asked: `measure` gives the cumulative busy and total time now, read only when a window ends.
+ */
+function windowedShare(
+  key: "leadIntakeLoopWindow" | "leadIntakeWriterWindow",
+  now: number,
+  measure: () => { busy: number; total: number },
+): number {
+  const window = holder[key];
+  if (!window) {
+    holder[key] = { ...measure(), at: now, utilization: 0 };
+    return 0;
+  }
+  if (now - window.at >= LOAD_WINDOW_MS) {
+    const { busy, total } = measure();
+    window.utilization = total > window.total ? Math.min(1, (busy - window.busy) / (total - window.total)) : 0;
+    Object.assign(window, { busy, total, at: now });
+  }
+  return window.utilization;
+}
+
+/**
  * The event loop's utilization (0–1: the share of time it ran code rather than waited) over
  * the last window of at least LOAD_WINDOW_MS, measured when asked.
  */
 export function eventLoopUtilization(now = performance.now()): number {
-  const load = (holder.leadIntakeLoopLoad ??= { sample: performance.eventLoopUtilization(), at: now, utilization: 0 });
-  if (now - load.at >= LOAD_WINDOW_MS) {
-    const sample = performance.eventLoopUtilization();
-    load.utilization = performance.eventLoopUtilization(sample, load.sample).utilization;
-    load.sample = sample;
-    load.at = now;
-  }
-  return load.utilization;
+  return windowedShare("leadIntakeLoopWindow", now, () => {
+    const { active, idle } = performance.eventLoopUtilization();
+    return { busy: active, total: active + idle };
+  });
 }
 
 /**
@@ -59,11 +82,11 @@ export function eventLoopUtilization(now = performance.now()): number {
  * (`full`) and each time one is free again.
  */
 export function noteLeadWriterSlots(full: boolean, now = performance.now()): void {
-  const load = writerLoad(now);
-  if (full && load.fullSince === null) load.fullSince = now;
-  if (!full && load.fullSince !== null) {
-    load.fullMs += now - load.fullSince;
-    load.fullSince = null;
+  const slots = writerSlots();
+  if (full && slots.fullSince === null) slots.fullSince = now;
+  if (!full && slots.fullSince !== null) {
+    slots.fullMs += now - slots.fullSince;
+    slots.fullSince = null;
   }
 }
 
@@ -73,14 +96,10 @@ export function noteLeadWriterSlots(full: boolean, now = performance.now()): voi
  * (PostgreSQL's commits, on a durable cluster a WAL flush each) while the event loop waits.
  */
 export function leadWriterUtilization(now = performance.now()): number {
-  const load = writerLoad(now);
-  if (now - load.at >= LOAD_WINDOW_MS) {
-    const fullMs = load.fullMs + (load.fullSince === null ? 0 : now - load.fullSince);
-    load.utilization = Math.min(1, (fullMs - load.sample) / (now - load.at));
-    load.sample = fullMs;
-    load.at = now;
-  }
-  return load.utilization;
+  return windowedShare("leadIntakeWriterWindow", now, () => {
+    const slots = writerSlots();
+    return { busy: slots.fullMs + (slots.fullSince === null ? 0 : now - slots.fullSince), total: now };
+  });
 }
 
 /**

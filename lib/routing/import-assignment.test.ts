@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { untilOneWaitsOnLock } from "../../test/support/lock-waits";
 import { useTestDatabase } from "../../test/support/test-database";
 import { db } from "../db/client";
 import { driver } from "../db/driver";
@@ -174,8 +175,7 @@ describe("an import batch's owners", () => {
           await tx.$queryRawUnsafe(nextLeadNumbersSql("1"));
           return owners;
         });
-        const waiting = `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-        while ((await intake.query<{ n: number }>(waiting)).rows[0]!.n === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+        await untilOneWaitsOnLock(intake);
         await intake.query(`UPDATE "AssignmentRule" SET "turn" = 1 WHERE "id" = $1`, [ruleId]);
         await intake.query("COMMIT");
         assert.deepEqual(await batch, [admin.id], "the batch took the turn after the intake's");
