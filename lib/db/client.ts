@@ -5,6 +5,7 @@ import { PrismaClient as SqliteClient, type Prisma } from "../generated/sqlite/c
 import { PrismaClient as PostgresClient } from "../generated/postgres/client";
 import { env } from "../env";
 import { registerDriver } from "./driver-registry";
+import { newPool } from "./pg-pool";
 import { guardTransactionEnds } from "./pg-transaction-release";
 import { sqliteAdapter } from "./sqlite-adapter";
 
@@ -56,7 +57,7 @@ function postgresAdapter(url: string, register?: typeof registerDriver): SqlMigr
     provider: shadow.provider,
     adapterName: shadow.adapterName,
     connect() {
-      const pool = new pg.Pool(poolConfig);
+      const pool = newPool(poolConfig);
       register?.({ provider: "postgres", pool }, () => !pool.ending && !pool.ended);
       // A transaction whose COMMIT fails would keep its connection, and a statement sent after
       // its end would run outside it: lib/db/pg-transaction-release.ts.
