@@ -17,6 +17,7 @@ const { createLeadFromRequest } = await import("./create-lead-request");
 const { newForm, post } = await import("../web-forms/web-forms.fixtures");
 const { createTeam } = await import("../teams/team-store");
 const { addSpamListEntries } = await import("../spam/spam-list-store");
+const { connect, deliver, tallyBody, tallySignature, FULL_NAME } = await import("./receive-delivery.fixtures");
 
 mock.method(process.stderr, "write", () => true);
 
@@ -117,6 +118,34 @@ describe("a burst from one visitor on a web form goes to the quarantine", () => 
       assert.equal((await post(formId, { name: "Ada Lovelace", email: `${ip}-${Math.random()}@example.com` }, { ip })).status, 201);
     }
     assert.equal(await db().lead.count({ where: { teamId: team.id } }), 4);
+  });
+});
+
+describe("a form builder's retries of one submission count once", () => {
+  test("with a limit of 2: one submission delivered five times, then two more of the same person: the first of those kept, the next a burst", async () => {
+    const c = await connect("tally");
+    await db().team.update({ where: { id: c.team.id }, data: { spamBurstLimit: 2, spamBurstMinutes: 10 } });
+    const send = async (submissionId: string) => {
+      const body = tallyBody([FULL_NAME], submissionId);
+      const response = await deliver(c.token, body, { "tally-signature": tallySignature(body, c.signingSecret!) });
+      return { status: response.status, body: (await response.json()) as Body };
+    };
+    const attempts = [];
+    for (let i = 0; i < 5; i++) attempts.push(await send("burst-first"));
+    assert.deepEqual(
+      attempts.map(({ status, body }) => [status, body.lead_id]),
+      [[201, attempts[0]!.body.lead_id], ...Array(4).fill([200, attempts[0]!.body.lead_id])],
+      "the retries are answered with the first attempt's lead",
+    );
+    const second = await send("burst-second");
+    const third = await send("burst-third");
+    assert.deepEqual([second.status, third.status], [201, 201]);
+    assert.deepEqual(
+      (await db().lead.findMany({ where: { teamId: c.team.id }, orderBy: { seq: "asc" } })).map((lead) => lead.id),
+      [attempts[0]!.body.lead_id, second.body.lead_id],
+      "the person's second submission is a lead: the first one's retries counted once",
+    );
+    assert.deepEqual(await reasonsOf(third.body.lead_id), ["burst:email"]);
   });
 });
 

@@ -136,6 +136,7 @@ export async function storeSubmission(
         input,
         ip: draft.context.ip,
         senderIsVisitor: channel.formId !== null,
+        submissionKey: extras.delivery ? `${extras.delivery.connectionId}:${extras.delivery.submissionId}` : undefined,
         userAgent: draft.context.userAgent,
         referrer: draft.context.referrer,
       });

@@ -23,6 +23,8 @@ export type SpamCheckOptions = {
   ip: string | null;
   /** A web form's sender is the visitor's browser: its address counts towards a burst. */
   senderIsVisitor: boolean;
+  /** What names the submission across its sender's retries (a form builder's): counted once towards a burst. */
+  submissionKey?: string;
   /** The request's User-Agent and Referer: Akismet reads them (a web form's are the visitor's browser's). */
   userAgent?: string | null;
   referrer?: string | null;
@@ -38,7 +40,12 @@ export async function quarantineOf(options: SpamCheckOptions): Promise<Quarantin
     degraded("lists", () => teamSpamLists(team), EMPTY_SPAM_LISTS),
     degraded(
       "burst",
-      () => countBurst(team, { email: input.email ?? null, senderIp: options.senderIsVisitor ? options.ip : null }),
+      () =>
+        countBurst(team, {
+          email: input.email ?? null,
+          senderIp: options.senderIsVisitor ? options.ip : null,
+          once: options.submissionKey,
+        }),
       undefined,
     ),
   ]);
