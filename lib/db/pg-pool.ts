@@ -6,8 +6,8 @@ import { log } from "../log/logger";
 // server shut down or the backend terminated) twice: the client's queries fail, and the client
 // emits an 'error' event. The pool listens for that event only on idle clients, so a client
 // held by the lead writer's batch or the dashboard's rollup that loses its connection threw an
-// uncaught exception: under `next start` a bare line on stderr, in the CLI (an import) or a test
-// the end of the process. Every connection of the app's pool gets a listener for its whole
+// uncaught exception: under `next start` a bare line on stderr (Next logs uncaught exceptions
+// and goes on), in a process without that handler (a test) its end. Every connection of the app's pool gets a listener for its whole
 // life: the failed query is what the holder handles (the lead writer asks another connection
 // whether its COMMIT went through); the event is logged, without values.
 
